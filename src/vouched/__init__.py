@@ -1,0 +1,43 @@
+"""vouched: only vouched facts reach the model; everything else is typed silence.
+
+The public face of the library. Everything is implemented in private modules
+and re-exported here; importing vouched does no I/O and loads no optional
+dependency.
+"""
+
+from vouched._exceptions import InputError, MissingExtraError, VouchedError
+from vouched._fact import Fact, FactValue, SilenceReason
+from vouched._factio import load_facts
+from vouched._gate import (
+    GateResult,
+    Verdict,
+    VerdictKind,
+    VerdictReason,
+    classify,
+    grounding_rate,
+    partition,
+)
+from vouched._policy import Policy
+from vouched._time import Clock, SystemClock
+
+__all__ = [
+    "Clock",
+    "Fact",
+    "FactValue",
+    "GateResult",
+    "InputError",
+    "MissingExtraError",
+    "Policy",
+    "SilenceReason",
+    "SystemClock",
+    "Verdict",
+    "VerdictKind",
+    "VerdictReason",
+    "VouchedError",
+    "classify",
+    "grounding_rate",
+    "load_facts",
+    "partition",
+]
+
+__version__ = "0.1.0"

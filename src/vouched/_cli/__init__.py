@@ -1,0 +1,40 @@
+"""The ``vouched`` command line: a thin layer over the library.
+
+Exit status everywhere: 0 all good; 1 the input was processed and something
+failed; 2 usage or unreadable input (one line on stderr, no traceback).
+Each subcommand lives in its own module with ``register(subparsers)``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from vouched._cli._common import EXIT_USAGE, CliParser, run_guarded
+
+__all__ = ["main"]
+
+
+def _build_parser() -> CliParser:
+    # Imported here so `import vouched` never pays for the CLI.
+    from vouched._cli import _demo, _gate  # noqa: PLC0415
+
+    parser = CliParser(
+        prog="vouched",
+        description="Only vouched facts reach the model; everything else is typed silence.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
+    for module in (_gate, _demo):
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (the console script exits with it)."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_usage(sys.stderr)
+        return EXIT_USAGE
+    return run_guarded(handler, args)

@@ -1,0 +1,93 @@
+"""What every subcommand shares: exit codes, one-line errors, safe output files."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from vouched._exceptions import InputError, VouchedError
+from vouched._jsonio import dumps
+from vouched._time import SystemClock, parse_instant
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CliParser",
+    "atomic_output",
+    "emit_json",
+    "parse_now",
+    "run_guarded",
+]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+class CliParser(argparse.ArgumentParser):
+    """argparse with one-line usage errors and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {' '.join(message.split())}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def parse_now(text: str | None) -> datetime:
+    """``--now`` as an aware UTC instant; the system clock when absent."""
+    if text is None:
+        return SystemClock().now()
+    try:
+        return parse_instant(text)
+    except ValueError as error:
+        raise InputError(str(error), field="--now") from None
+
+
+def emit_json(document: Any, stream: IO[str] | None = None) -> None:
+    out = stream or sys.stdout
+    out.write(dumps(document))
+    out.write("\n")
+
+
+def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a subcommand; input errors become one line on stderr and exit 2."""
+    try:
+        return handler(args)
+    except InputError as error:
+        sys.stderr.write(f"vouched {args.command}: {error}\n")
+        return EXIT_USAGE
+    except VouchedError as error:
+        sys.stderr.write(f"vouched {args.command}: {' '.join(str(error).split())}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write(f"vouched {args.command}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # Reader went away (e.g. `| head`): not our error, and no traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+@contextmanager
+def atomic_output(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
+    """Write a file completely or not at all (no partial output left behind)."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path()
+    if not directory.is_dir():
+        raise InputError("directory does not exist", file=str(target))
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, mode) as handle:
+            yield handle
+        Path(temp).replace(target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,73 @@
+"""``vouched gate FACTS.json|.jsonl [--now ISO8601] [--json]``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now
+from vouched._factio import load_facts
+from vouched._gate import GateResult, VerdictKind, partition
+from vouched._policy import Policy
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "gate",
+        help="classify facts as grounded, silent or violation",
+        description="Classify every fact as grounded, silent or violation. "
+        "Exit 0: no violations; 1: violations; 2: bad input.",
+    )
+    parser.add_argument("facts", metavar="FACTS", help="a JSON array of facts, or JSON Lines")
+    parser.add_argument("--now", help="judge freshness at this ISO 8601 instant (default: now)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    now = parse_now(args.now)
+    facts = load_facts(args.facts)
+    result = partition(facts, Policy(), now)
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        render_table(result, title=f"{args.facts} at {now:%Y-%m-%d %H:%M:%S}Z")
+    return EXIT_FAILED if result.violations else EXIT_OK
+
+
+_STYLE = {
+    VerdictKind.GROUNDED: "green",
+    VerdictKind.SILENT: "yellow",
+    VerdictKind.VIOLATION: "bold red",
+}
+
+
+def render_table(result: GateResult, *, title: str) -> None:
+    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=title, title_justify="left")
+    for column in ("#", "subject", "attribute", "value", "verdict", "reason"):
+        table.add_column(column, overflow="fold")
+    for index, verdict in enumerate(result.verdicts):
+        fact = verdict.fact
+        value = "" if fact.value is None else f"{fact.value}{' ' + fact.unit if fact.unit else ''}"
+        reason = str(verdict.reason) + (" (cardinal)" if verdict.cardinal else "")
+        style = _STYLE[verdict.kind]
+        table.add_row(
+            str(index),
+            fact.subject,
+            fact.attribute,
+            value,
+            f"[{style}]{verdict.kind}[/]",
+            reason,
+        )
+    console = Console()
+    console.print(table)
+    counts = result.counts
+    console.print(
+        f"grounded {counts['grounded']}  silent {counts['silent']}  "
+        f"violation {counts['violation']}  grounding rate {result.grounding_rate:.3f}"
+    )

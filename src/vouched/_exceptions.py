@@ -1,0 +1,78 @@
+"""The exceptions vouched raises, all in one small tree.
+
+::
+
+    VouchedError                 base: catch this to catch everything of ours
+    +-- InputError               bad input: a file, a line, a field (CLI exit 2)
+    +-- MissingExtraError        an optional extra is not installed (also ImportError)
+
+Later layers add their own subclasses here (never elsewhere), so users never
+need to import pybreaker, httpx or pydantic to catch what we raise.
+"""
+
+from __future__ import annotations
+
+__all__ = ["InputError", "MissingExtraError", "VouchedError"]
+
+
+class VouchedError(Exception):
+    """Base class of every error vouched raises on purpose."""
+
+
+class InputError(VouchedError, ValueError):
+    """Input that cannot be used, with where it was found.
+
+    ``str(error)`` is one line: ``FILE:LINE: FIELD: what is wrong`` with the parts
+    that are known. ``location`` says how to read ``line`` ("line" for JSON
+    Lines and text, "index" for an item of a JSON array).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        location: str = "line",
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.field = field
+        self.location = location
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.file is not None:
+            where.append(self.file)
+        if self.line is not None:
+            where.append(
+                f"{self.location} {self.line}" if self.location != "line" else str(self.line)
+            )
+        head = ":".join(where)
+        body = f"{self.field}: {self.message}" if self.field else self.message
+        text = f"{head}: {body}" if head else body
+        return " ".join(text.split())  # always one line
+
+    def at(
+        self, *, file: str | None = None, line: int | None = None, location: str | None = None
+    ) -> InputError:
+        """A copy of this error with the file and line filled in where unknown."""
+        return InputError(
+            self.message,
+            file=self.file if self.file is not None else file,
+            line=self.line if self.line is not None else line,
+            field=self.field,
+            location=location or self.location,
+        )
+
+
+class MissingExtraError(VouchedError, ImportError):
+    """An optional dependency is missing; the message names the install to run."""
+
+    def __init__(self, extra: str, package: str) -> None:
+        self.extra = extra
+        self.package = package
+        super().__init__(f"this feature needs {package}: pip install 'vouched[{extra}]'")

@@ -1,0 +1,180 @@
+"""The fact: one asserted value about one subject's attribute, with provenance.
+
+The pydantic model mirrors the JSON contract in DESIGN.md exactly. Reading
+facts from files lives in :mod:`vouched._factio`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
+
+from vouched._jsonio import seconds_number
+from vouched._time import parse_duration, parse_instant, to_utc
+
+__all__ = ["Fact", "FactValue", "SilenceReason"]
+
+FactValue = str | bool | int | Decimal | None
+"""What a fact may assert. Decimal keeps the precision the source gave."""
+
+
+class SilenceReason(enum.StrEnum):
+    """Why a fact carries no value. Callers may also use their own strings."""
+
+    CIRCUIT_OPEN = "circuit_open"
+    TIMEOUT = "timeout"
+    SOURCE_ERROR = "source_error"
+    MALFORMED = "malformed"
+    NO_DATA = "no_data"
+    STALE = "stale"
+    NOT_PERMITTED = "not_permitted"
+    DEMOTED = "demoted"
+
+
+_REASONS = {member.value: member for member in SilenceReason}
+
+
+class Fact(BaseModel):
+    """One value about ``subject``'s ``attribute``, with where and when it was seen.
+
+    A fact with ``silent_reason`` (or no value) is a *silence*: a typed absence.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
+
+    subject: str
+    attribute: str
+    value: FactValue = None
+    unit: str | None = None
+    source: str | None = None
+    observed_at: datetime | None = None
+    confidence: float | None = None
+    ttl: timedelta | None = None
+    citation: str | None = None
+    source_version: str | None = None
+    silent_reason: SilenceReason | str | None = None
+
+    # -- validation -----------------------------------------------------------
+
+    @field_validator("subject", "attribute", mode="before")
+    @classmethod
+    def _non_empty_text(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ValueError("must be a string")
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _exact_value(cls, value: Any) -> Any:
+        if isinstance(value, bool) or value is None or isinstance(value, str | int):
+            return value
+        if isinstance(value, float):
+            if math.isnan(value) or math.isinf(value):
+                raise ValueError("must be a finite number")
+            return Decimal(repr(value))  # the shortest text that round-trips
+        if isinstance(value, Decimal):
+            if not value.is_finite():
+                raise ValueError("must be a finite number")
+            return value
+        raise ValueError("must be a string, integer, decimal number, boolean or null")
+
+    @field_validator("observed_at", mode="before")
+    @classmethod
+    def _aware_instant(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return parse_instant(value)
+        if isinstance(value, datetime):
+            return to_utc(value)
+        raise ValueError("must be an ISO 8601 date-time with a timezone")
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _unit_interval(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+            raise ValueError("must be a number between 0 and 1")
+        number = float(value)
+        if math.isnan(number) or math.isinf(number) or not 0.0 <= number <= 1.0:
+            raise ValueError(f"must be between 0 and 1, got {value}")
+        return number
+
+    @field_validator("ttl", mode="before")
+    @classmethod
+    def _duration(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        return parse_duration(value)
+
+    @field_validator("silent_reason", mode="before")
+    @classmethod
+    def _reason(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError("must be a non-empty string")
+        return _REASONS.get(value, value)
+
+    @model_validator(mode="after")
+    def _silence_has_no_value(self) -> Self:
+        if self.silent_reason is not None and self.value is not None:
+            raise ValueError("a fact with a silent_reason carries no value (value must be null)")
+        return self
+
+    # -- serialisation --------------------------------------------------------
+
+    @field_serializer("ttl")
+    def _ttl_seconds(self, ttl: timedelta | None) -> int | Decimal | None:
+        return None if ttl is None else seconds_number(ttl)
+
+    @property
+    def is_silent(self) -> bool:
+        """True when this fact is a typed absence rather than a value."""
+        return self.silent_reason is not None or self.value is None
+
+    @classmethod
+    def silence(
+        cls,
+        subject: str,
+        attribute: str,
+        reason: SilenceReason | str,
+        *,
+        source: str | None = None,
+        observed_at: datetime | None = None,
+        unit: str | None = None,
+    ) -> Fact:
+        """A typed absence: no value for ``subject``'s ``attribute``, and why."""
+        return cls(
+            subject=subject,
+            attribute=attribute,
+            silent_reason=reason,
+            source=source,
+            observed_at=observed_at,
+            unit=unit,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's dict: every key present, instants as UTC ``Z``,
+        ``ttl`` in seconds, values with their original precision."""
+        return {
+            "subject": self.subject,
+            "attribute": self.attribute,
+            "value": self.value,
+            "unit": self.unit,
+            "source": self.source,
+            "observed_at": self.observed_at,
+            "confidence": self.confidence,
+            "ttl": None if self.ttl is None else seconds_number(self.ttl),
+            "citation": self.citation,
+            "source_version": self.source_version,
+            "silent_reason": None if self.silent_reason is None else str(self.silent_reason),
+        }

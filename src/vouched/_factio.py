@@ -1,0 +1,131 @@
+"""Reading facts from JSON or JSON Lines, with errors that say where."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from vouched._exceptions import InputError
+from vouched._fact import Fact
+from vouched._jsonio import loads
+
+__all__ = ["fact_from_json", "load_facts", "validation_message"]
+
+
+def validation_message(error: ValidationError) -> tuple[str | None, str]:
+    """The first problem of a pydantic error as (field, one-line message)."""
+    first = error.errors(include_url=False)[0]
+    field = ".".join(str(part) for part in first.get("loc", ())) or None
+    message = str(first.get("msg", "invalid"))
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            message = message[len(prefix) :]
+    if first.get("type") == "extra_forbidden":
+        message = "unknown field"
+    elif first.get("type") == "missing":
+        message = "is required"
+    return field, " ".join(message.split())
+
+
+def fact_from_json(data: Any) -> Fact:
+    """One fact from parsed JSON, or an :class:`InputError` naming the field."""
+    if not isinstance(data, Mapping):
+        raise InputError(f"expected a JSON object for a fact, got {_json_type(data)}")
+    try:
+        return Fact.model_validate(data)
+    except ValidationError as error:
+        field, message = validation_message(error)
+        raise InputError(message, field=field) from None
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    return "a number" if not isinstance(value, bool) else "a boolean"
+
+
+def _parse(text: str, *, file: str, line: int | None) -> Any:
+    try:
+        return loads(text)
+    except json.JSONDecodeError as error:
+        at = line if line is not None else error.lineno
+        raise InputError(
+            f"invalid JSON: {error.msg} (column {error.colno})", file=file, line=at
+        ) from None
+    except RecursionError:
+        raise InputError("JSON is nested too deeply", file=file, line=line) from None
+    except ValueError as error:  # NaN / Infinity
+        raise InputError(f"invalid JSON: {error}", file=file, line=line) from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=str(path)) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", file=str(path)) from None
+
+
+def iter_facts(path: str | Path) -> Iterator[Fact]:
+    """Facts from a JSON array file or a JSON Lines file, in order.
+
+    Errors name the file, the line (JSON Lines) or index (array) and the field.
+    """
+    path = Path(path)
+    name = str(path)
+    text = _read_text(path)
+    stripped = text.lstrip()
+    if not stripped:
+        raise InputError("file is empty; expected a JSON array of facts or JSON Lines", file=name)
+    if stripped.startswith("[") or (path.suffix != ".jsonl" and _single_document(stripped)):
+        data = _parse(text, file=name, line=None)
+        if not isinstance(data, list):
+            raise InputError(
+                f"expected a JSON array of facts (or JSON Lines), got {_json_type(data)}",
+                file=name,
+            )
+        for index, item in enumerate(data):
+            try:
+                yield fact_from_json(item)
+            except InputError as error:
+                raise error.at(file=name, line=index, location="index") from None
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        item = _parse(line, file=name, line=number)
+        try:
+            yield fact_from_json(item)
+        except InputError as error:
+            raise error.at(file=name, line=number) from None
+
+
+def _single_document(text: str) -> bool:
+    """True when the text is one JSON document (not several JSON Lines)."""
+    try:
+        loads(text)
+    except json.JSONDecodeError as error:
+        return error.msg != "Extra data"
+    except (RecursionError, ValueError):
+        return True
+    return True
+
+
+def load_facts(path: str | Path) -> list[Fact]:
+    """All facts of a JSON array or JSON Lines file (see :func:`iter_facts`)."""
+    return list(iter_facts(path))

@@ -1,0 +1,215 @@
+"""The grounding gate: a pure classification of each fact.
+
+``classify(fact, policy, now)`` reads no clock and does no I/O. Rules, first
+match wins (DESIGN.md "The gate"):
+
+1. silent_reason set, or value null  -> SILENT (the silent_reason, or ``no_value``)
+2. attribute demoted by the policy   -> SILENT ``demoted``
+3. confident and no source           -> VIOLATION ``confident_without_source`` (cardinal)
+4. no source / no observed_at        -> VIOLATION ``missing_source`` / ``missing_observed_at``
+5. observed beyond now + skew        -> VIOLATION ``observed_in_future``
+6. older than its TTL                -> VIOLATION ``stale`` (exactly at the TTL is fresh)
+7. below min_confidence (if set)     -> VIOLATION ``low_confidence``
+8. otherwise                         -> GROUNDED
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from vouched._fact import Fact
+from vouched._policy import Policy
+from vouched._time import to_utc
+
+__all__ = [
+    "GateResult",
+    "Verdict",
+    "VerdictKind",
+    "VerdictReason",
+    "classify",
+    "grounding_rate",
+    "partition",
+]
+
+
+class VerdictKind(enum.StrEnum):
+    """The gate's three outcomes."""
+
+    GROUNDED = "grounded"
+    SILENT = "silent"
+    VIOLATION = "violation"
+
+
+class VerdictReason(enum.StrEnum):
+    """Stable machine codes for the gate's reasons (silences also carry the
+    fact's own ``silent_reason``)."""
+
+    GROUNDED = "grounded"
+    NO_VALUE = "no_value"
+    DEMOTED = "demoted"
+    CONFIDENT_WITHOUT_SOURCE = "confident_without_source"
+    MISSING_SOURCE = "missing_source"
+    MISSING_OBSERVED_AT = "missing_observed_at"
+    OBSERVED_IN_FUTURE = "observed_in_future"
+    STALE = "stale"
+    LOW_CONFIDENCE = "low_confidence"
+
+
+_GROUNDED = VerdictKind.GROUNDED
+_SILENT = VerdictKind.SILENT
+_VIOLATION = VerdictKind.VIOLATION
+_R = VerdictReason
+
+
+class Verdict(NamedTuple):
+    """The gate's decision on one fact (an immutable value)."""
+
+    kind: VerdictKind
+    reason: str  # a VerdictReason, or the fact's own silent_reason for silences
+    cardinal: bool
+    fact: Fact
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "subject": self.fact.subject,
+            "attribute": self.fact.attribute,
+            "kind": str(self.kind),
+            "reason": str(self.reason),
+            "cardinal": self.cardinal,
+        }
+
+
+def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
+    """Classify one fact as grounded, silent or violation at the instant ``now``.
+
+    ``now`` must be timezone-aware. Pure: the same arguments give the same verdict.
+    """
+    reason = fact.silent_reason
+    if reason is not None:
+        return Verdict(_SILENT, reason, False, fact)
+    if fact.value is None:
+        return Verdict(_SILENT, _R.NO_VALUE, False, fact)
+    if fact.attribute in policy.demoted:
+        return Verdict(_SILENT, _R.DEMOTED, False, fact)
+    if not fact.source:
+        confidence = fact.confidence
+        if confidence is not None and confidence >= policy.cardinal_confidence:
+            return Verdict(_VIOLATION, _R.CONFIDENT_WITHOUT_SOURCE, True, fact)
+        return Verdict(_VIOLATION, _R.MISSING_SOURCE, False, fact)
+    observed = fact.observed_at
+    if observed is None:
+        return Verdict(_VIOLATION, _R.MISSING_OBSERVED_AT, False, fact)
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    age = now - observed
+    if -age > policy.max_clock_skew:
+        return Verdict(_VIOLATION, _R.OBSERVED_IN_FUTURE, False, fact)
+    ttl = fact.ttl
+    if age > (policy.default_ttl if ttl is None else ttl):
+        return Verdict(_VIOLATION, _R.STALE, False, fact)
+    minimum = policy.min_confidence
+    if minimum is not None and (fact.confidence is None or fact.confidence < minimum):
+        return Verdict(_VIOLATION, _R.LOW_CONFIDENCE, False, fact)
+    return Verdict(_GROUNDED, _R.GROUNDED, False, fact)
+
+
+def _as_silence(verdict: Verdict) -> Fact:
+    fact = verdict.fact
+    if fact.value is None and fact.silent_reason is not None:
+        return fact
+    # A demoted (or null-valued) fact is passed on as a typed absence: its value
+    # must never reach the model.
+    return Fact.silence(
+        fact.subject,
+        fact.attribute,
+        verdict.reason,
+        source=fact.source,
+        observed_at=fact.observed_at,
+        unit=fact.unit,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    """Every fact's verdict, in input order, and the three piles.
+
+    ``grounded`` are the facts that may be phrased; ``silent`` are typed
+    absences (a demoted fact appears here without its value); ``violations``
+    never reach the model.
+    """
+
+    verdicts: tuple[Verdict, ...]
+    grounded: tuple[Fact, ...] = field(init=False)
+    silent: tuple[Fact, ...] = field(init=False)
+    violations: tuple[Verdict, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        grounded: list[Fact] = []
+        silent: list[Fact] = []
+        violations: list[Verdict] = []
+        for verdict in self.verdicts:
+            if verdict.kind is _GROUNDED:
+                grounded.append(verdict.fact)
+            elif verdict.kind is _SILENT:
+                silent.append(_as_silence(verdict))
+            else:
+                violations.append(verdict)
+        object.__setattr__(self, "grounded", tuple(grounded))
+        object.__setattr__(self, "silent", tuple(silent))
+        object.__setattr__(self, "violations", tuple(violations))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Verdicts by kind (every kind present, zero included)."""
+        return {
+            "grounded": len(self.grounded),
+            "silent": len(self.silent),
+            "violation": len(self.violations),
+        }
+
+    @property
+    def reasons(self) -> Counter[str]:
+        """Verdicts by reason code."""
+        return Counter(str(v.reason) for v in self.verdicts)
+
+    @property
+    def grounding_rate(self) -> float:
+        return grounding_rate(self.counts)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``vouched gate --json`` document."""
+        return {
+            "verdicts": [
+                {"index": i, **verdict.to_json()} for i, verdict in enumerate(self.verdicts)
+            ],
+            "counts": self.counts,
+            "grounding_rate": self.grounding_rate,
+        }
+
+
+def partition(facts: Iterable[Fact], policy: Policy, now: datetime) -> GateResult:
+    """Classify every fact at ``now`` and sort them into the three piles."""
+    now = to_utc(now)
+    return GateResult(tuple(classify(fact, policy, now) for fact in facts))
+
+
+def grounding_rate(verdicts: GateResult | Iterable[Verdict] | Mapping[str, int]) -> float:
+    """(grounded + silent) / total; 1.0 when there is nothing to judge.
+
+    Accepts a :class:`GateResult`, verdicts, or counts by kind.
+    """
+    if isinstance(verdicts, GateResult):
+        counts: Mapping[str, int] = verdicts.counts
+    elif isinstance(verdicts, Mapping):
+        counts = verdicts
+    else:
+        tally: Counter[str] = Counter(str(v.kind) for v in verdicts)
+        counts = tally
+    ok = counts.get("grounded", 0) + counts.get("silent", 0)
+    total = ok + counts.get("violation", 0)
+    return 1.0 if total == 0 else ok / total

@@ -1,0 +1,103 @@
+"""JSON in and out without losing a number's precision.
+
+``loads`` reads decimals as :class:`~decimal.Decimal` (27.50 stays 27.50, never
+a binary float) and refuses NaN/Infinity. ``dumps`` writes Decimals back as
+JSON numbers exactly as they were written, and datetimes as UTC ``...Z``.
+Output is canonical when ``canonical=True``: sorted keys, no spaces, UTF-8.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from decimal import Decimal
+from json.encoder import encode_basestring, encode_basestring_ascii
+from typing import Any
+
+from vouched._time import format_instant
+
+__all__ = ["dumps", "loads", "seconds_number"]
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON; decimals become Decimal, NaN and Infinity are refused."""
+    return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+
+
+def seconds_number(value: timedelta) -> int | Decimal:
+    """A duration as a JSON-friendly number of seconds (int when whole)."""
+    micros = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+    if micros % 1_000_000 == 0:
+        return micros // 1_000_000
+    return Decimal(micros).scaleb(-6).normalize()
+
+
+def _decimal_text(value: Decimal) -> str:
+    if not value.is_finite():
+        raise ValueError("NaN and Infinity are not JSON numbers")
+    text = str(value)
+    if "E" in text or "e" in text:
+        # JSON allows exponents, but keep plain notation for readability where cheap.
+        text = format(value, "f") if abs(value.adjusted()) < 30 else text.replace("E", "e")
+    return text
+
+
+def dumps(obj: Any, *, canonical: bool = False, ensure_ascii: bool = False) -> str:
+    """Serialise plain data (dicts, lists, str, int, Decimal, float, bool, None,
+    datetimes, timedeltas, enums) to JSON text."""
+    parts: list[str] = []
+    encode = encode_basestring_ascii if ensure_ascii else encode_basestring
+    item_sep, key_sep = (",", ":") if canonical else (", ", ": ")
+
+    def emit(value: Any) -> None:
+        if value is None:
+            parts.append("null")
+        elif value is True:
+            parts.append("true")
+        elif value is False:
+            parts.append("false")
+        elif isinstance(value, enum.Enum):
+            emit(value.value)
+        elif isinstance(value, str):
+            parts.append(encode(value))
+        elif isinstance(value, int):
+            parts.append(int.__repr__(value))
+        elif isinstance(value, Decimal):
+            parts.append(_decimal_text(value))
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValueError("NaN and Infinity are not JSON numbers")
+            parts.append(float.__repr__(value))
+        elif isinstance(value, datetime):
+            parts.append(encode(format_instant(value)))
+        elif isinstance(value, timedelta):
+            emit(seconds_number(value))
+        elif isinstance(value, Mapping):
+            keys = sorted(value) if canonical else list(value)
+            parts.append("{")
+            for i, key in enumerate(keys):
+                if i:
+                    parts.append(item_sep)
+                parts.append(encode(str(key)))
+                parts.append(key_sep)
+                emit(value[key])
+            parts.append("}")
+        elif isinstance(value, list | tuple):
+            parts.append("[")
+            for i, item in enumerate(value):
+                if i:
+                    parts.append(item_sep)
+                emit(item)
+            parts.append("]")
+        else:
+            raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+    emit(obj)
+    return "".join(parts)

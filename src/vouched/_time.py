@@ -1,0 +1,112 @@
+"""Time as values: instants, durations and the clock seam.
+
+The core never reads a clock; callers pass ``now``. The edges (sources,
+caches, the Grounder) take a :class:`Clock` so tests can drive time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "Clock",
+    "SystemClock",
+    "format_instant",
+    "parse_duration",
+    "parse_instant",
+    "to_utc",
+]
+
+_DURATION = re.compile(
+    r"^P(?!$)(?:(?P<weeks>\d+(?:[.,]\d+)?)W)?(?:(?P<days>\d+(?:[.,]\d+)?)D)?"
+    r"(?:T(?!$)(?:(?P<hours>\d+(?:[.,]\d+)?)H)?(?:(?P<minutes>\d+(?:[.,]\d+)?)M)?"
+    r"(?:(?P<seconds>\d+(?:[.,]\d+)?)S)?)?$"
+)
+
+
+@runtime_checkable
+class Clock(Protocol):
+    """Where the edges of vouched read time. ``now`` is timezone-aware UTC."""
+
+    def now(self) -> datetime: ...
+
+    def monotonic(self) -> float: ...
+
+
+class SystemClock:
+    """The real clock: wall time in UTC and a monotonic counter."""
+
+    __slots__ = ()
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def __repr__(self) -> str:
+        return "SystemClock()"
+
+
+def to_utc(value: datetime) -> datetime:
+    """The same instant with the UTC tzinfo; naive datetimes are refused."""
+    if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
+        raise ValueError("datetime has no timezone; give an offset such as Z or +01:00")
+    if value.tzinfo is UTC:
+        return value
+    return value.astimezone(UTC)
+
+
+def parse_instant(text: str) -> datetime:
+    """Parse an ISO 8601 instant with a timezone ("2026-11-29T12:00:00Z")."""
+    candidate = text.strip()
+    if candidate.endswith(("z", "Z")):
+        candidate = candidate[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(candidate)
+    except ValueError:
+        raise ValueError(f"not an ISO 8601 date-time: {text!r}") from None
+    return to_utc(parsed)
+
+
+def format_instant(value: datetime) -> str:
+    """UTC ISO 8601 with a trailing Z, seconds precision unless finer is needed."""
+    utc = to_utc(value)
+    spec = "seconds" if utc.microsecond == 0 else "microseconds"
+    return utc.isoformat(timespec=spec).replace("+00:00", "Z")
+
+
+def parse_duration(value: object) -> timedelta:
+    """Seconds (a number) or an ISO 8601 duration ("PT15M", "P1D") as a timedelta.
+
+    Years and months are refused: their length depends on the calendar.
+    Negative, NaN and infinite durations are refused.
+    """
+    if isinstance(value, timedelta):
+        seconds = value.total_seconds()
+    elif isinstance(value, bool):
+        raise ValueError("a duration is seconds or an ISO 8601 duration, not a boolean")
+    elif isinstance(value, int | float | Decimal):
+        seconds = float(value)
+    elif isinstance(value, str):
+        match = _DURATION.match(value.strip().upper())
+        if match is None:
+            raise ValueError(
+                f"not a duration: {value!r} (give seconds or ISO 8601 such as 'PT15M')"
+            )
+        parts = {k: float(v.replace(",", ".")) for k, v in match.groupdict().items() if v}
+        return timedelta(**parts)
+    else:
+        raise ValueError(
+            f"a duration is seconds or an ISO 8601 duration, not {type(value).__name__}"
+        )
+    if math.isnan(seconds) or math.isinf(seconds):
+        raise ValueError("a duration must be finite")
+    if seconds < 0:
+        raise ValueError("a duration must not be negative")
+    return timedelta(seconds=seconds)
