@@ -1,0 +1,51 @@
+"""The public face: names users import are pinned; importing does no I/O."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import vouched
+
+EXPECTED = [
+    "Clock",
+    "Fact",
+    "FactValue",
+    "GateResult",
+    "InputError",
+    "MissingExtraError",
+    "Policy",
+    "SilenceReason",
+    "SystemClock",
+    "Verdict",
+    "VerdictKind",
+    "VerdictReason",
+    "VouchedError",
+    "classify",
+    "grounding_rate",
+    "load_facts",
+    "partition",
+]
+
+
+def test_all_is_pinned_and_sorted() -> None:
+    assert vouched.__all__ == EXPECTED
+    assert vouched.__all__ == sorted(vouched.__all__)
+
+
+def test_every_public_name_resolves() -> None:
+    missing = [name for name in vouched.__all__ if not hasattr(vouched, name)]
+    assert missing == []
+
+
+def test_import_loads_no_optional_or_cli_dependency() -> None:
+    code = (
+        "import sys, vouched\n"
+        "heavy = [m for m in ('rich', 'matplotlib', 'prometheus_client', 'vouched._cli')"
+        " if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == ""
