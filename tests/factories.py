@@ -1,0 +1,29 @@
+"""Shared test helpers: facts are built the way users build them.
+
+Imported as ``from factories import ...`` (pytest puts tests/ on the path).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from vouched import Fact
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def make_fact(**overrides: Any) -> Fact:
+    """A grounded-looking fact at NOW; override any field."""
+    fields: dict[str, Any] = {
+        "subject": "Berlin",
+        "attribute": "temperature",
+        "value": 21.4,
+        "unit": "degC",
+        "source": "open-meteo",
+        "observed_at": NOW,
+        "confidence": 0.95,
+        "ttl": 900,
+    }
+    fields.update(overrides)
+    return Fact(**fields)
