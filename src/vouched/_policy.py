@@ -50,6 +50,8 @@ class Policy:
     exact: frozenset[str] = field(default_factory=frozenset)
     sensitive_attributes: frozenset[str] = field(default_factory=frozenset)
     sensitive_subjects: frozenset[str] = field(default_factory=frozenset)
+    # Derived: the smallest age (now - observed_at) that is not "in the future".
+    earliest_age: timedelta = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("cardinal_confidence", "min_confidence"):
@@ -68,6 +70,7 @@ class Policy:
                 raise ValueError(f"Policy.{name} must not be negative")
         for name in ("demoted", "exact", "sensitive_attributes", "sensitive_subjects"):
             object.__setattr__(self, name, _names(getattr(self, name)))
+        object.__setattr__(self, "earliest_age", -self.max_clock_skew)
 
     def with_changes(self, **changes: Any) -> Policy:
         """A copy with some settings changed (policies are values)."""
@@ -89,7 +92,7 @@ class Policy:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Policy:
         """Build a policy from plain data (durations as seconds or ISO 8601)."""
-        known = set(cls.__dataclass_fields__)
+        known = {name for name, f in cls.__dataclass_fields__.items() if f.init}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown policy setting(s): {', '.join(unknown)}")
