@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import json
+import json.scanner
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -96,11 +97,25 @@ def _refuse_constant(name: str) -> Any:
 
 # Built once: json.loads with keyword arguments builds a decoder per call.
 _DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+# The decoder's scanner parses a document that starts at offset 0 without the two
+# whitespace regexes of JSONDecoder.decode; anything else takes the full path.
+_SCAN: Final = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]  # typeshed: wrong arg type
 _SHOWN: Final = 60
+_NO_VALUE: Final = object()
+# ClaimResult(...) runs NamedTuple's Python-level __new__; on the hot path the
+# tuple is built directly (same fields, same order, same type).
+_new_result: Final = tuple.__new__
 
 
 def _parse(raw_text: object, version: str) -> tuple[Any, ClaimResult | None]:
-    if not isinstance(raw_text, str):
+    if type(raw_text) is str:
+        try:
+            parsed, end = _SCAN(raw_text, 0)
+            if end == len(raw_text):
+                return parsed, None
+        except (StopIteration, ValueError, RecursionError):
+            pass  # decode again below for the exact error
+    else:
         reason = f"output is {type(raw_text).__name__}, not text"
         return None, ClaimResult(_INVALID_JSON, reason, None, None, None, version)
     try:
@@ -160,6 +175,8 @@ def _answer_claims(parsed: Any) -> list[Any] | None:
 def _verify_claim(
     parsed: Any, catalog: Catalog, contract: Contract, version: str, index: int | None
 ) -> ClaimResult:
+    # The hot path: plain dict lookups on the catalog's private tables (same
+    # package), tuples built directly. Behaviour is the gate list above.
     if type(parsed) is not dict or parsed.keys() != contract.claim_keys:
         return ClaimResult(
             _INVALID_SHAPE, _shape_reason(parsed, contract, index), None, None, None, version, index
@@ -171,57 +188,81 @@ def _verify_claim(
     attribute_text = attribute if type(attribute) is str else None
     citation_text = citation if type(citation) is str else None
 
-    if entity_text is None or entity_text not in catalog:
+    record = catalog._citations.get(entity_text, _NO_VALUE) if entity_text else _NO_VALUE
+    if record is _NO_VALUE:
         reason = f"{_show(entity)} is not in the catalog"
-        return ClaimResult(
-            _UNKNOWN_ENTITY, reason, entity_text, attribute_text, citation_text, version, index
+        return _new_result(
+            ClaimResult,
+            (_UNKNOWN_ENTITY, reason, entity_text, attribute_text, citation_text, version, index),
         )
     normalizer = contract.normalizers.get(attribute_text) if attribute_text is not None else None
     if normalizer is None:
         reason = f"{_show(attribute)} is not an allowed attribute"
         if attribute_text is not None and attribute_text in catalog.columns:
             reason += " (the catalog has the column; the contract does not allow it)"
-        return ClaimResult(
-            _UNSUPPORTED, reason, entity_text, attribute_text, citation_text, version, index
+        return _new_result(
+            ClaimResult,
+            (_UNSUPPORTED, reason, entity_text, attribute_text, citation_text, version, index),
         )
+    assert entity_text is not None  # noqa: S101 - the catalog has a row for it
     assert attribute_text is not None  # noqa: S101 - a normalizer was found for it
-    record = catalog.citation(entity_text)
     if citation != record or type(citation) is not type(record):
         reason = f"citation {_show(citation)} is not the record of {entity_text} ({_show(record)})"
-        return ClaimResult(
-            _CITATION_MISMATCH, reason, entity_text, attribute_text, citation_text, version, index
+        return _new_result(
+            ClaimResult,
+            (
+                _CITATION_MISMATCH,
+                reason,
+                entity_text,
+                attribute_text,
+                citation_text,
+                version,
+                index,
+            ),
         )
     try:
         claimed = normalizer(parsed["value"])
     except (ValueError, TypeError, ArithmeticError) as error:
         reason = f"claimed {attribute_text} {_show(parsed['value'])} is invalid: {error}"
-        return ClaimResult(
-            _INVALID_VALUE, reason, entity_text, attribute_text, citation_text, version, index
+        return _new_result(
+            ClaimResult,
+            (_INVALID_VALUE, reason, entity_text, attribute_text, citation_text, version, index),
         )
-    trusted = catalog.normalized(entity_text, attribute_text, normalizer)
+    column = catalog._memo.get((attribute_text, normalizer))
+    trusted = _NO_VALUE if column is None else column.get(entity_text, _NO_VALUE)
+    if trusted is _NO_VALUE:
+        trusted = catalog.normalized(entity_text, attribute_text, normalizer)
     if type(trusted) is InvalidCatalogValue:
-        return ClaimResult(
-            _INVALID_VALUE,
-            trusted.reason,
+        return _new_result(
+            ClaimResult,
+            (
+                _INVALID_VALUE,
+                trusted.reason,
+                entity_text,
+                attribute_text,
+                citation_text,
+                version,
+                index,
+            ),
+        )
+    if claimed != trusted:
+        reason = f"claim={_show(claimed, quote=False)}; catalog={_show(trusted, quote=False)}"
+        return _new_result(
+            ClaimResult,
+            (_VALUE_MISMATCH, reason, entity_text, attribute_text, citation_text, version, index),
+        )
+    shown = record if type(record) is str else _show(record, quote=False)
+    return _new_result(
+        ClaimResult,
+        (
+            _VERIFIED,
+            f"matched {attribute_text} in {shown}",
             entity_text,
             attribute_text,
             citation_text,
             version,
             index,
-        )
-    if claimed != trusted:
-        reason = f"claim={_show(claimed, quote=False)}; catalog={_show(trusted, quote=False)}"
-        return ClaimResult(
-            _VALUE_MISMATCH, reason, entity_text, attribute_text, citation_text, version, index
-        )
-    return ClaimResult(
-        _VERIFIED,
-        f"matched {attribute_text} in {_show(record, quote=False)}",
-        entity_text,
-        attribute_text,
-        citation_text,
-        version,
-        index,
+        ),
     )
 
 

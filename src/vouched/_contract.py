@@ -50,7 +50,7 @@ class Contract:
 
     entity_field: str
     citation_field: str
-    attributes: Mapping[str, str | Normalizer]
+    attributes: Mapping[str, str | Normalizer] = field(hash=False)
     normalizers: Mapping[str, Normalizer] = field(init=False, repr=False, compare=False)
     claim_keys: frozenset[str] = field(init=False, repr=False, compare=False)
 

@@ -52,9 +52,10 @@ def normalize_text(value: object) -> str:
     folded = " ".join(value.casefold().replace("_", " ").split())
     if not folded:
         raise ValueError("expected non-empty text")
-    # casefold is not idempotent for a few characters; fold until it settles.
-    while (again := " ".join(folded.casefold().replace("_", " ").split())) != folded:
-        folded = again
+    if not folded.isascii():
+        # casefold is not idempotent for a few characters; fold until it settles.
+        while (again := " ".join(folded.casefold().replace("_", " ").split())) != folded:
+            folded = again
     return folded
 
 
