@@ -18,7 +18,9 @@ the status, and each has its own code:
 
 The same normalizer runs on both sides. Nothing is ever converted to a default
 or "fixed". An answer ``{"claims": [...]}`` is checked claim by claim with
-:func:`verify_answer`. Both functions are pure and never raise for any text.
+:func:`verify_answer`. Both functions are pure and never raise for any text
+(a custom normalizer refuses a value by raising ``ValueError``; any other
+exception from it is a bug and propagates).
 """
 
 from __future__ import annotations

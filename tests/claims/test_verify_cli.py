@@ -194,3 +194,23 @@ def test_required_options_are_usage_errors(flag: str) -> None:
     run = vouched(*args)
     assert run.returncode == 2
     assert flag in run.stderr
+
+
+def test_carried_numbers_keep_their_precision(tmp_path: Path) -> None:
+    path = lines(tmp_path, '{"model_output": ' + json.dumps(GOOD) + ', "score": 0.10}')
+    run = verify(path, "--json")
+    assert '"score": 0.10' in run.stdout
+
+
+def test_long_inputs_render_as_several_tables_with_one_summary(tmp_path: Path) -> None:
+    path = lines(tmp_path, *({"id": f"c{i}", "model_output": GOOD} for i in range(1_200)))
+    run = verify(path)
+    assert run.returncode == 0, run.stderr
+    assert "c1199" in run.stdout
+    assert run.stdout.count("1200 claims, 0 not verified") == 1
+
+
+def test_a_byte_order_mark_on_the_first_line_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "claims.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"model_output": GOOD}).encode() + b"\n")
+    assert verify(path, "--json").returncode == 0

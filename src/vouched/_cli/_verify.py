@@ -134,7 +134,7 @@ def _iter_lines(path: str) -> Iterator[_Line]:
     with handle:
         for number, raw in enumerate(handle, start=1):
             try:
-                text = raw.decode("utf-8")
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:
                 raise InputError("not UTF-8 text", file=path, line=number) from None
             if not text.strip():
