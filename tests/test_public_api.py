@@ -8,7 +8,11 @@ import sys
 import vouched
 
 EXPECTED = [
+    "Catalog",
+    "ClaimResult",
+    "ClaimStatus",
     "Clock",
+    "Contract",
     "Fact",
     "FactValue",
     "GateResult",
@@ -25,6 +29,8 @@ EXPECTED = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "verify_answer",
+    "verify_output",
 ]
 
 

@@ -5,6 +5,9 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
+from vouched._catalog import Catalog
+from vouched._claims import ClaimResult, ClaimStatus, verify_answer, verify_output
+from vouched._contract import Contract
 from vouched._exceptions import InputError, MissingExtraError, VouchedError
 from vouched._fact import Fact, FactValue, SilenceReason
 from vouched._factio import load_facts
@@ -21,7 +24,11 @@ from vouched._policy import Policy
 from vouched._time import Clock, SystemClock
 
 __all__ = [
+    "Catalog",
+    "ClaimResult",
+    "ClaimStatus",
     "Clock",
+    "Contract",
     "Fact",
     "FactValue",
     "GateResult",
@@ -38,6 +45,8 @@ __all__ = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "verify_answer",
+    "verify_output",
 ]
 
 __version__ = "0.1.0"
