@@ -11,10 +11,14 @@ EXPECTED = [
     "Clock",
     "Fact",
     "FactValue",
+    "Finding",
+    "FindingKind",
     "GateResult",
     "InputError",
+    "Lexicon",
     "MissingExtraError",
     "Policy",
+    "ScanReport",
     "SilenceReason",
     "SystemClock",
     "Verdict",
@@ -25,6 +29,8 @@ EXPECTED = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "scan",
+    "unsupported_quotes",
 ]
 
 

@@ -17,17 +17,24 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._lexicon import Lexicon
 from vouched._policy import Policy
+from vouched._quotes import unsupported_quotes
+from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._time import Clock, SystemClock
 
 __all__ = [
     "Clock",
     "Fact",
     "FactValue",
+    "Finding",
+    "FindingKind",
     "GateResult",
     "InputError",
+    "Lexicon",
     "MissingExtraError",
     "Policy",
+    "ScanReport",
     "SilenceReason",
     "SystemClock",
     "Verdict",
@@ -38,6 +45,8 @@ __all__ = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "scan",
+    "unsupported_quotes",
 ]
 
 __version__ = "0.1.0"
