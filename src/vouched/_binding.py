@@ -97,8 +97,14 @@ class Binder:
         )
 
     def masked_spans(self) -> list[tuple[int, int]]:
-        """Subject mentions and digit-bearing names: their digits are not claims."""
-        return [(m.start, m.end) for m in self.subjects] + self._names
+        """Subject mentions, digit-bearing names and phrases: their digits are not claims."""
+        text = self.text
+        phrases = [
+            (m.start, m.end)
+            for m in self.attributes
+            if any(c.isdigit() for c in text[m.start : m.end])  # "95th percentile"
+        ]
+        return [(m.start, m.end) for m in self.subjects] + self._names + phrases
 
     # -- boundaries ----------------------------------------------------------
 

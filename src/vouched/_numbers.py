@@ -321,7 +321,7 @@ _MONTHS["sept"] = 9
 
 _MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+    r"December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
 )
 _ORD_WORD_RE = "|".join(sorted(map(re.escape, _ORDINAL_WORDS), key=len, reverse=True))
 _WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+(?:the\s+)?)?"
@@ -390,8 +390,8 @@ _MASTER = re.compile(
     r"(?![.,:]\d)"
     r"|(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4  # ICE 1537, RE 7, ISO 8601
     r"|(?P<time>(?<![\w:.,])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::[0-5]\d)?(?![\d:])"
-    r"(?:\s?(?P<tap>[aApP])\.?[mM]\b\.?)?)"
-    r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])\.?[mM](?:\b\.?|(?=\W)|$))"
+    r"(?:\s?(?P<tap>[aApP])(?:\.[mM]\.|[mM]\b))?)"
+    r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])(?:\.[mM]\.|[mM]\b))"
     r"|(?P<num>(?<![\w.,])(?P<sign>[-+\u2212])?" + _DIGITS + r"(?![\d]))"
     r"|(?P<word>(?i:\b(?:an?\s+(?:dozen|hundred|thousand|million|billion)|half\s+a\s+dozen"
     r"|(?:"

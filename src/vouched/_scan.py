@@ -175,13 +175,11 @@ class _Masks:
 
 
 def _capital_names(index: FactIndex, lexicon: Lexicon) -> frozenset[str]:
-    """All-capital words of subject names and aliases ("ACME"), for the reader."""
+    """Subject names and aliases that are one all-capital word ("ACME"), for the reader."""
     names = set(index.subjects)
     for aliases in lexicon.subjects.values():
         names.update(aliases)
-    return frozenset(
-        word for name in names for word in name.split() if word.isupper() and word.isalpha()
-    )
+    return frozenset(name for name in names if name.isupper() and name.isalpha())
 
 
 def _question_values(question: str | None) -> set[tuple[QuantityKind, Any]]:
@@ -241,7 +239,11 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
         Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
         for s in find_fallbacks(text)
     )
-    corpus = [*sources, *(f.value for f in index.grounded if isinstance(f.value, str))]
+    corpus = [
+        *sources,
+        *(f.value for f in index.grounded if isinstance(f.value, str)),
+        *index.subjects,
+    ]
     quotes = unsupported_spans(text, corpus)
     findings.extend(
         Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")

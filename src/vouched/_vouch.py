@@ -78,6 +78,12 @@ def describe(reading: Reading) -> str:
     return f"{fact.subject} {fact.attribute} = {value}{unit}{source}"
 
 
+def _is_name_with_digits(value: str) -> bool:
+    """'Studio 4', 'Python 3 for Beginners': a name whose digits are not claims
+    ('14:05' or '2026-12-03' are quantities, not names)."""
+    return any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) >= 3
+
+
 def _readings_of(fact: Fact, exact: bool) -> list[Reading]:
     value = fact.value
     unit = canonical_unit(fact.unit)
@@ -141,7 +147,7 @@ class FactIndex:
             readings = _readings_of(fact, fact.attribute in exact)
             index.by_pair.setdefault((fact.subject, fact.attribute), []).extend(readings)
             index.by_attribute.setdefault(fact.attribute, []).extend(readings)
-            if isinstance(fact.value, str) and any(c.isdigit() for c in fact.value):
+            if isinstance(fact.value, str) and _is_name_with_digits(fact.value):
                 index.strings_with_digits.append(fact.value)
             for reading in (*readings, *_observed_readings(fact)):
                 if reading.kind is _NUMBER:
@@ -215,15 +221,17 @@ class FactIndex:
 
     def accepts(self, attribute: str, quantity: Quantity) -> bool:
         """Could ``quantity`` be a statement of ``attribute`` (kind and unit fit)?"""
-        for reading in self.by_attribute.get(attribute, ()):
-            if reading.kind is not quantity.kind:
-                continue
-            # "35.50 EUR" is not a statement of a unitless attribute ("Studio 4").
-            if quantity.unit is not None and reading.unit is None:
-                continue
-            if units_compatible(quantity.unit, reading.unit):
-                return True
-        if attribute not in self.by_attribute and attribute not in self.silent_attributes:
+        readings = self.by_attribute.get(attribute)
+        if readings:
+            # Grounded facts of the attribute (any subject) say what its values look like.
+            return any(
+                reading.kind is quantity.kind
+                # "35.50 EUR" is not a statement of a unitless attribute ("Studio 4").
+                and not (quantity.unit is not None and reading.unit is None)
+                and units_compatible(quantity.unit, reading.unit)
+                for reading in readings
+            )
+        if attribute not in self.silent_attributes:
             return any(f.attribute == attribute for f in self.rejected)
         for fact in self.silent_attributes.get(attribute, ()):
             if quantity.kind is _NUMBER and units_compatible(
