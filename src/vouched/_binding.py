@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from functools import lru_cache
 from typing import NamedTuple
 
 from vouched._lexicon import Lexicon, PhraseMatcher, phrase_matcher
-from vouched._numbers import Quantity
+from vouched._numbers import Quantity, word_tokens
 from vouched._vouch import FactIndex
 
 __all__ = ["Binder", "Binding"]
@@ -52,9 +53,18 @@ class _Mention(NamedTuple):
     names: tuple[str, ...]
 
 
-def _attribute_pairs(lexicon: Lexicon, index: FactIndex) -> tuple[tuple[str, str], ...]:
+@lru_cache(maxsize=128)
+def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
+    return phrase_matcher(_attribute_pairs(lexicon, known))
+
+
+@lru_cache(maxsize=128)
+def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
+    return phrase_matcher(_subject_pairs(lexicon, known))
+
+
+def _attribute_pairs(lexicon: Lexicon, known: frozenset[str]) -> tuple[tuple[str, str], ...]:
     pairs: set[tuple[str, str]] = set()
-    known = index.attributes
     for attribute, phrases in lexicon.attributes.items():
         if attribute in known:
             pairs.update((phrase, attribute) for phrase in phrases)
@@ -65,9 +75,8 @@ def _attribute_pairs(lexicon: Lexicon, index: FactIndex) -> tuple[tuple[str, str
     return tuple(sorted(pairs))
 
 
-def _subject_pairs(lexicon: Lexicon, index: FactIndex) -> tuple[tuple[str, str], ...]:
+def _subject_pairs(lexicon: Lexicon, known: frozenset[str]) -> tuple[tuple[str, str], ...]:
     pairs: set[tuple[str, str]] = set()
-    known = index.subjects
     for subject, aliases in lexicon.subjects.items():
         if subject in known:
             pairs.update((alias, subject) for alias in aliases)
@@ -78,20 +87,34 @@ def _subject_pairs(lexicon: Lexicon, index: FactIndex) -> tuple[tuple[str, str],
 class Binder:
     """Mentions of one text, ready to bind its quantities."""
 
-    def __init__(self, text: str, index: FactIndex, lexicon: Lexicon) -> None:
+    def __init__(
+        self,
+        text: str,
+        index: FactIndex,
+        lexicon: Lexicon,
+        lowered: str | None = None,
+        tokens: set[str] | None = None,
+    ) -> None:
         self.text = text
         self.index = index
-        attributes: PhraseMatcher = phrase_matcher(_attribute_pairs(lexicon, index))
-        subjects: PhraseMatcher = phrase_matcher(_subject_pairs(lexicon, index))
-        self.attributes = [_Mention(*m) for m in attributes.find(text)]
-        self.subjects = [_Mention(*m) for m in subjects.find(text)]
+        lowered = text.lower() if lowered is None else lowered
+        tokens = word_tokens(lowered) if tokens is None else tokens
+        attributes = _attribute_matcher(lexicon, frozenset(index.attributes))
+        subjects = _subject_matcher(lexicon, frozenset(index.subjects))
+        self.attributes = [_Mention(*m) for m in attributes.find(text, lowered, tokens)]
+        self.subjects = [_Mention(*m) for m in subjects.find(text, lowered, tokens)]
         self._attribute_starts = [m.start for m in self.attributes]
         self._subject_starts = [m.start for m in self.subjects]
         self._sentences = [m.end() for m in _SENTENCE_END.finditer(text)]
         self._clauses = [m.end() for m in _CLAUSE_END.finditer(text)]
         names = index.strings_with_digits
         self._names = (
-            [m.span() for m in phrase_matcher(tuple((n, n) for n in names)).pattern.finditer(text)]  # type: ignore[union-attr]  # names is non-empty here
+            [
+                (start, end)
+                for start, end, _ in phrase_matcher(tuple((n, n) for n in names)).find(
+                    text, lowered, tokens
+                )
+            ]
             if names
             else []
         )

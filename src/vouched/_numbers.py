@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import re
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
@@ -34,6 +35,8 @@ __all__ = [
     "canonical_unit",
     "read_numbers",
     "units_compatible",
+    "word_tokens",
+    "word_tokens_list",
 ]
 
 
@@ -365,39 +368,88 @@ _DIGITS = (
     r")"
 )
 
-_MASTER = re.compile(
-    r"(?P<url>https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"|(?P<listmark>(?m:^)[ \t]*\d{1,2}[.)](?=[ \t]))"
-    r"|(?P<isodate>(?<![\w.-])(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
+_NOT_ID_ALT = "|".join(sorted(_NOT_ID_PREFIXES))
+
+# Tried only where a digit (or a sign before one) stands: one position, not every one.
+_AT_DIGIT = re.compile(
+    r"(?P<isodate>(?<![\w.-])(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
     r"(?:[T ](?P<ih>\d{2}):(?P<imin>\d{2})(?::\d{2}(?:\.\d+)?)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))"
     r"|(?P<slashdate>(?<![\w./-])(?P<sa>\d{1,2})(?P<ssep>[/.])(?P<sb>\d{1,2})(?P=ssep)"
     r"(?P<sy>\d{4}|\d{2})(?![\w./-]))"
-    r"|(?P<dmy>(?<![\w.-])" + _WEEKDAY_RE + r"(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
+    r"|(?P<dmy>(?<![\w.-])(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
     r"(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dyr>\d{4}))?(?![\w-]))"
-    r"|(?P<mdy>" + _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
-    r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-]))"
-    r"|(?P<orddate>(?i:\b(?:the\s+)?(?P<ow>"
-    + _ORD_WORD_RE
-    + r")\s+of\s+)(?P<om>"
-    + _MONTH_RE
-    + r")"
-    r"(?:,?\s+(?P<oyr>\d{4}))?(?![\w-]))"
-    r"|(?P<ipver>(?<![\w.])[vV]?\d+(?:\.\d+){2,}(?![\w.]*\d))"
-    r"|(?P<hash>#\d[\w-]*)"
-    r"|(?P<ident>\b[A-Za-z]+[-_/]?\d[\w/-]*"  # COVID-19, A4, v2, H2O, B-52
-    r"|\b(?!(?:" + "|".join(sorted(_NOT_ID_PREFIXES)) + r")\b)[A-Z]{2,5}[ \u00a0]\d+[A-Za-z]?\b"
-    r"(?![.,:]\d)"
-    r"|(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4  # ICE 1537, RE 7, ISO 8601
+    r"|(?P<ipver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d))"
+    r"|(?P<frac>(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4
     r"|(?P<time>(?<![\w:.,])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::[0-5]\d)?(?![\d:])"
     r"(?:\s?(?P<tap>[aApP])(?:\.[mM]\.|[mM]\b))?)"
     r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])(?:\.[mM]\.|[mM]\b))"
     r"|(?P<num>(?<![\w.,])(?P<sign>[-+\u2212])?" + _DIGITS + r"(?![\d]))"
-    r"|(?P<word>(?i:\b(?:an?\s+(?:dozen|hundred|thousand|million|billion)|half\s+a\s+dozen"
-    r"|(?:"
-    + "|".join(sorted(list(_SMALL_WORDS) + list(_TENS_WORDS), key=len, reverse=True))
-    + r")(?:-[a-z]+)?)\b))"
 )
+_FIRST_DIGIT = re.compile(r"\d")
+_DIGIT_TOKEN_END = re.compile(r"[\w./:-]*")
+_CAPS_BEFORE = re.compile(r"(?<![\w])(?P<w>[A-Z]{2,5})[ \u00a0]$")
+_CAPS_ID_AFTER = re.compile(r"\d+[A-Za-z]?\b(?![.,:]\d)")
+_MONTH_BEFORE = re.compile(
+    r"(?:" + _WEEKDAY_RE + r")?(?<![\w])" + _MONTH_RE + r"\s+(?:the\s+)?$"
+)
+_MDY = re.compile(
+    _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
+    r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
+)
+_LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
+_URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+_NUMBER_WORDS = sorted([*_SMALL_WORDS, *_TENS_WORDS], key=len, reverse=True)
+_WORD_TRIGGERS = frozenset(
+    [*_SMALL_WORDS, *_TENS_WORDS, "dozen", "hundred", "thousand", "million", "billion"]
+    + [w for w in _ORDINAL_WORDS if "-" not in w]
+)
+_SPLIT_WORDS = str.maketrans(
+    dict.fromkeys(
+        "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\u2013\u2014\u2019\u2018\u201c\u201d\u201e"
+        "\u00b0\u00ba\u20ac\u00a3\u00a5\u20b9\u2026\u2022\u00b7\u00ab\u00bb\u00a0\u202f"
+        "\u2009\u2212\u2248",
+        " ",
+    )
+)
+
+
+@lru_cache(maxsize=512)
+def _word_pattern(present: frozenset[str]) -> re.Pattern[str]:
+    """A pattern for the number words (and ordinal dates) present in a text."""
+    numbers = [w for w in _NUMBER_WORDS if w in present]
+    ordinals = sorted(
+        (w for w in _ORDINAL_WORDS if w.split("-")[-1] in present), key=len, reverse=True
+    )
+    parts = []
+    if ordinals:
+        parts.append(
+            r"(?P<orddate>(?i:\b(?:the\s+)?(?P<ow>" + "|".join(ordinals) + r")\s+of\s+)"
+            r"(?P<om>" + _MONTH_RE + r")(?:,?\s+(?P<oyr>\d{4}))?(?![\w-]))"
+        )
+    scales = [w for w in ("dozen", "hundred", "thousand", "million", "billion") if w in present]
+    words = []
+    if scales:
+        words.append(r"an?\s+(?:" + "|".join(scales) + r")")
+    if "dozen" in present:
+        words.append(r"half\s+a\s+dozen")
+    if numbers:
+        words.append(r"(?:" + "|".join(numbers) + r")(?:-[a-z]+)?")
+    if words:
+        parts.append(r"(?P<word>(?i:\b(?:" + "|".join(words) + r")\b))")
+    return re.compile("|".join(parts) or r"(?!)")
+
+
+def word_tokens(lowered: str) -> set[str]:
+    """The lower-case words of a text (punctuation splits words)."""
+    return set(lowered.translate(_SPLIT_WORDS).split())
+
+
+def word_tokens_list(lowered: str) -> list[str]:
+    """The lower-case words of a text, in order."""
+    return lowered.translate(_SPLIT_WORDS).split()
+
 
 _WORD_NUMBER_PARTS = frozenset(_SMALL_WORDS) | frozenset(_TENS_WORDS) | frozenset(_SCALE_WORDS)
 
@@ -549,32 +601,105 @@ def _word_number(words: list[str]) -> tuple[int, int] | None:
 _WORD_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
-def read_numbers(text: str, names: frozenset[str] = frozenset()) -> list[Quantity]:
+def read_numbers(
+    text: str, names: frozenset[str] = frozenset(), tokens: set[str] | None = None
+) -> list[Quantity]:
     """Every quantity in ``text``, in order, with ``[start, end)`` spans.
 
     ``names``: capitalised words the caller knows as names (a ticker "ACME"),
     so "ACME 178" is a name and a number, not one identifier like "ICE 1537".
+    ``tokens``: the text's lower-case words if the caller has them already.
     """
+    found = _read_digit_quantities(text, names)
+    if tokens is None:
+        tokens = word_tokens(text.lower())
+    present = tokens & _WORD_TRIGGERS
+    if present:
+        words = _read_word_quantities(text, frozenset(present))
+        if words:
+            found = _merge(found, words)
+    return _join_ranges(text, found)
+
+
+def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:
+    merged = sorted([*digits, *words], key=lambda q: (q.start, -q.end))
+    kept: list[Quantity] = []
+    for quantity in merged:
+        if kept and quantity.start < kept[-1].end:
+            continue
+        kept.append(quantity)
+    return kept
+
+
+def _url_spans(text: str) -> list[tuple[int, int]]:
+    if "://" not in text and "www." not in text and "@" not in text:
+        return []
+    return [m.span() for m in _URL.finditer(text)]
+
+
+def _skip_token(text: str, position: int) -> int:
+    match = _DIGIT_TOKEN_END.match(text, position)
+    end = match.end() if match else position + 1
+    while end > position and text[end - 1] in ".:-/":
+        end -= 1  # sentence punctuation after an identifier
+    return max(end, position + 1)
+
+
+def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
     found: list[Quantity] = []
+    urls = _url_spans(text)
     position = 0
-    length = len(text)
-    while position < length:
-        match = _MASTER.search(text, position)
-        if match is None:
+    search = _FIRST_DIGIT.search
+    while True:
+        digit = search(text, position)
+        if digit is None:
             break
+        p = digit.start()
+        if urls and any(s <= p < e for s, e in urls):
+            position = next(e for s, e in urls if s <= p < e)
+            continue
+        prev = text[p - 1] if p else " "
+        # Identifiers keep their digits: A4, H2O, p95, COVID-19, WS-101, #12.
+        if prev.isalpha() or prev == "_" or prev == "#":
+            position = _skip_token(text, p)
+            continue
+        if prev in "-_/" and p >= 2 and text[p - 2].isalpha():
+            position = _skip_token(text, p)
+            continue
+        if prev in " \u00a0":
+            caps = _CAPS_BEFORE.search(text, max(0, p - 7), p)
+            if caps is not None and caps["w"] not in _NOT_ID_PREFIXES and caps["w"] not in names:
+                ident = _CAPS_ID_AFTER.match(text, p)
+                if ident is not None:
+                    position = ident.end()  # ICE 1537, RE 7, ISO 8601
+                    continue
+            month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
+            if month is not None:
+                date = _MDY.match(text, month.start())
+                if date is not None:
+                    quantity = _read_time_or_date(date, "mdy")
+                    if quantity is not None:
+                        found.append(quantity)
+                    position = date.end()
+                    continue
+        line_start = text.rfind("\n", 0, p) + 1
+        if (p == line_start or text[line_start:p].isspace()) and _LISTMARK_AFTER.match(text, p):
+            position = p + 1
+            while text[position].isdigit():
+                position += 1
+            continue
+        start = p - 1 if prev in "-+\u2212" else p
+        match = _AT_DIGIT.match(text, start)
+        if match is None and start != p:
+            match = _AT_DIGIT.match(text, p)
+        if match is None:
+            position = p + 1
+            while position < len(text) and text[position].isdigit():
+                position += 1
+            continue
         group = match.lastgroup
         position = match.end()
-        if group == "ident" and names:
-            head = match.group().split(maxsplit=1)[0]
-            if head in names and len(head) < len(match.group()):
-                position = match.start() + len(head)
-                continue
-        if group in {"url", "listmark", "ipver", "hash", "ident"}:
-            continue
-        if group == "word":
-            quantity, position = _read_word(text, match)
-            if quantity is not None:
-                found.append(quantity)
+        if group in {"ipver", "frac"}:
             continue
         if group == "num":
             quantity, position = _read_digits(text, match)
@@ -596,7 +721,25 @@ def read_numbers(text: str, names: frozenset[str] = frozenset()) -> list[Quantit
                         _ONE,
                     )
                 )
-    return _join_ranges(text, found)
+    return found
+
+
+def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
+    found: list[Quantity] = []
+    pattern = _word_pattern(present)
+    position = 0
+    while True:
+        match = pattern.search(text, position)
+        if match is None:
+            break
+        position = match.end()
+        if match.lastgroup == "orddate":
+            quantity = _read_time_or_date(match, "orddate")
+        else:
+            quantity, position = _read_word(text, match)
+        if quantity is not None:
+            found.append(quantity)
+    return found
 
 
 def _read_time_or_date(match: re.Match[str], group: str | None) -> Quantity | None:

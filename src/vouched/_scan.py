@@ -44,6 +44,7 @@ from vouched._numbers import (
     QuantityKind,
     read_numbers,
     units_compatible,
+    word_tokens,
 )
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._quotes import unsupported_spans
@@ -126,6 +127,7 @@ class ScanReport:
 
 
 _K = FindingKind
+_EMPTY = Lexicon()
 _CURRENCIES = CURRENCY_UNITS
 _NUMBER = QuantityKind.NUMBER
 
@@ -213,7 +215,9 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     text = str(text)
     grounded, silent, rejected = _split_facts(facts)
     index = FactIndex.build(grounded, silent, policy.exact, rejected)
-    lexicon = lexicon or Lexicon()
+    lexicon = lexicon or _EMPTY
+    lowered = text.lower()
+    tokens = word_tokens(lowered)
     findings: list[Finding] = []
 
     # -- text checks -------------------------------------------------------
@@ -224,7 +228,7 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     )
     terms = internal_terms(lexicon.internal, _identifiers(index))
     hole_masks = _Masks((s.start, s.end) for s in placeholders)
-    for span in find_internal(text, terms):
+    for span in find_internal(text, terms, lowered):
         if not hole_masks.covers(span.start, span.end):
             findings.append(
                 Finding(
@@ -237,7 +241,7 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
             )
     findings.extend(
         Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
-        for s in find_fallbacks(text)
+        for s in find_fallbacks(text, tokens)
     )
     corpus = [
         *sources,
@@ -252,7 +256,7 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     text_findings = len(findings)
 
     # -- numbers -------------------------------------------------------------
-    binder = Binder(text, index, lexicon)
+    binder = Binder(text, index, lexicon, lowered, tokens)
     masks = _Masks(
         [
             *binder.masked_spans(),
@@ -263,7 +267,7 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
-    for quantity in read_numbers(text, _capital_names(index, lexicon)):
+    for quantity in read_numbers(text, _capital_names(index, lexicon), tokens):
         if masks.covers(quantity.start, quantity.end):
             continue
         if any((quantity.kind, v) in asked for v in quantity.values):
@@ -354,9 +358,7 @@ def _check(
     said = quantity.text
     if attribute is not None:
         if subject is not None:
-            readings = [
-                r for r in index.by_pair.get((subject, attribute), ()) if r.kind is quantity.kind
-            ]
+            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is quantity.kind]
             if readings:
                 return _compare(quantity, readings, finding)
             silence = index.silent_pairs.get((subject, attribute))
@@ -366,21 +368,21 @@ def _check(
                     f"{said!r} states {subject} {attribute}, which is silent "
                     f"({silence.silent_reason or 'no value'})",
                 )
-            if explicit and index.by_attribute.get(attribute):
-                others = [r for r in index.by_attribute[attribute] if r.kind is quantity.kind]
+            if explicit and index.has_grounded(attribute):
+                others = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
                 if others:
                     hint = next((describe(r) for r in others if _fits(quantity, r)), None)
                     detail = f"no grounded fact for {subject} {attribute}"
                     return finding(
                         _K.UNGROUNDED_NUMBER, detail + (f"; {said!r} is {hint}" if hint else "")
                     )
-        readings = [r for r in index.by_attribute.get(attribute, ()) if r.kind is quantity.kind]
+        readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
         if readings:
             if any(_fits(quantity, r) for r in readings):
                 return None
             return _compare(quantity, readings, lambda k, d: finding(k, d, None))
         silences = index.silent_attributes.get(attribute)
-        if silences and not index.by_attribute.get(attribute):
+        if silences and not index.has_grounded(attribute):
             return finding(
                 _K.SILENT_SPOKEN,
                 f"{said!r} states {attribute}, which is silent "

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import NamedTuple
 
@@ -112,23 +111,48 @@ def _observed_readings(fact: Fact) -> list[Reading]:
     ]
 
 
-@dataclass(slots=True)
 class FactIndex:
-    """The facts of one scan, read once and indexed by pair, attribute and value."""
+    """The facts of one scan, indexed by pair and attribute; read lazily.
 
-    grounded: tuple[Fact, ...]
-    silent: tuple[Fact, ...]
-    exact: frozenset[str]
-    rejected: tuple[Fact, ...] = ()
-    by_pair: dict[tuple[str, str], list[Reading]] = field(default_factory=dict)
-    by_attribute: dict[str, list[Reading]] = field(default_factory=dict)
-    silent_pairs: dict[tuple[str, str], Fact] = field(default_factory=dict)
-    silent_attributes: dict[str, list[Fact]] = field(default_factory=dict)
-    units_by_subject: dict[str | None, dict[str, set[str]]] = field(default_factory=dict)
-    _numbers: list[Reading] = field(default_factory=list)
-    _number_keys: list[Decimal] = field(default_factory=list)
-    _others: dict[tuple[QuantityKind, int], list[Reading]] = field(default_factory=dict)
-    strings_with_digits: list[str] = field(default_factory=list)
+    Building is one pass over the facts; readings, the value index for
+    membership and the units table are made on first use, so a text that
+    needs few of them pays for few of them.
+    """
+
+    def __init__(
+        self,
+        grounded: Iterable[Fact],
+        silent: Iterable[Fact],
+        exact: frozenset[str],
+        rejected: Iterable[Fact] = (),
+    ) -> None:
+        """``rejected`` facts (the gate's violations) vouch for nothing, but their
+        subjects and attributes are still recognised when the text names them,
+        so a number for them is bound and reported as ungrounded."""
+        self.grounded = tuple(grounded)
+        self.silent = tuple(silent)
+        self.exact = exact
+        self.rejected = tuple(rejected)
+        pairs: dict[tuple[str, str], list[Fact]] = {}
+        attributes: dict[str, list[Fact]] = {}
+        for fact in self.grounded:
+            pairs.setdefault((fact.subject, fact.attribute), []).append(fact)
+            attributes.setdefault(fact.attribute, []).append(fact)
+        self._pair_facts = pairs
+        self._attribute_facts = attributes
+        self.silent_pairs: dict[tuple[str, str], Fact] = {}
+        self.silent_attributes: dict[str, list[Fact]] = {}
+        for fact in self.silent:
+            self.silent_pairs.setdefault((fact.subject, fact.attribute), fact)
+            self.silent_attributes.setdefault(fact.attribute, []).append(fact)
+        self._pair_readings: dict[tuple[str, str], list[Reading]] = {}
+        self._attribute_readings: dict[str, list[Reading]] = {}
+        self._numbers: list[Reading] | None = None
+        self._number_keys: list[Decimal] = []
+        self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
+        self._units: dict[str | None, dict[str, set[str]]] | None = None
+        self._subjects: set[str] | None = None
+        self._attributes: set[str] | None = None
 
     @classmethod
     def build(
@@ -138,64 +162,104 @@ class FactIndex:
         exact: frozenset[str],
         rejected: Iterable[Fact] = (),
     ) -> FactIndex:
-        """Index the facts. ``rejected`` facts (the gate's violations) vouch for
-        nothing, but their subjects and attributes are still recognised when the
-        text names them, so a number for them is bound and reported as ungrounded."""
-        index = cls(tuple(grounded), tuple(silent), exact, tuple(rejected))
-        numbers: list[Reading] = []
-        for fact in index.grounded:
-            readings = _readings_of(fact, fact.attribute in exact)
-            index.by_pair.setdefault((fact.subject, fact.attribute), []).extend(readings)
-            index.by_attribute.setdefault(fact.attribute, []).extend(readings)
-            if isinstance(fact.value, str) and _is_name_with_digits(fact.value):
-                index.strings_with_digits.append(fact.value)
-            for reading in (*readings, *_observed_readings(fact)):
-                if reading.kind is _NUMBER:
-                    numbers.append(reading)
-                else:
-                    key = (
-                        reading.kind,
-                        int(reading.value) % 10000 if reading.kind is _DATE else int(reading.value),
-                    )
-                    index._others.setdefault(key, []).append(reading)
-            index._note_unit(fact)
-        for fact in index.silent:
-            index.silent_pairs.setdefault((fact.subject, fact.attribute), fact)
-            index.silent_attributes.setdefault(fact.attribute, []).append(fact)
-            index._note_unit(fact)
-        numbers.sort(key=lambda r: r.value)
-        index._numbers = numbers
-        index._number_keys = [r.value for r in numbers]
-        return index
+        return cls(grounded, silent, exact, rejected)
 
-    def _note_unit(self, fact: Fact) -> None:
-        unit = canonical_unit(fact.unit)
-        if unit is None:
-            return
-        for subject in (fact.subject, None):
-            self.units_by_subject.setdefault(subject, {}).setdefault(unit, set()).add(
-                fact.attribute
-            )
+    def _readings(self, facts: Iterable[Fact]) -> list[Reading]:
+        exact = self.exact
+        readings: list[Reading] = []
+        for fact in facts:
+            readings.extend(_readings_of(fact, fact.attribute in exact))
+        return readings
+
+    def pair_readings(self, subject: str, attribute: str) -> list[Reading]:
+        """What the grounded facts of one (subject, attribute) pair vouch for."""
+        key = (subject, attribute)
+        found = self._pair_readings.get(key)
+        if found is None:
+            found = self._readings(self._pair_facts.get(key, ()))
+            self._pair_readings[key] = found
+        return found
+
+    def attribute_readings(self, attribute: str) -> list[Reading]:
+        """What the grounded facts of one attribute (any subject) vouch for."""
+        found = self._attribute_readings.get(attribute)
+        if found is None:
+            found = self._readings(self._attribute_facts.get(attribute, ()))
+            self._attribute_readings[attribute] = found
+        return found
+
+    def has_grounded(self, attribute: str) -> bool:
+        return attribute in self._attribute_facts
+
+    @property
+    def strings_with_digits(self) -> list[str]:
+        return [
+            f.value
+            for f in self.grounded
+            if isinstance(f.value, str) and _is_name_with_digits(f.value)
+        ]
+
+    def _membership(self) -> list[Reading]:
+        if self._numbers is None:
+            numbers: list[Reading] = []
+            others = self._others
+            for fact in self.grounded:
+                for reading in (*_readings_of(fact, fact.attribute in self.exact),
+                                *_observed_readings(fact)):  # fmt: skip
+                    if reading.kind is _NUMBER:
+                        numbers.append(reading)
+                    else:
+                        value = int(reading.value)
+                        key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+                        others.setdefault(key, []).append(reading)
+            numbers.sort(key=lambda r: r.value)
+            self._numbers = numbers
+            self._number_keys = [r.value for r in numbers]
+        return self._numbers
+
+    @property
+    def units_by_subject(self) -> dict[str | None, dict[str, set[str]]]:
+        if self._units is None:
+            units: dict[str | None, dict[str, set[str]]] = {}
+            for fact in (*self.grounded, *self.silent):
+                unit = canonical_unit(fact.unit)
+                if unit is None:
+                    continue
+                for subject in (fact.subject, None):
+                    units.setdefault(subject, {}).setdefault(unit, set()).add(fact.attribute)
+            self._units = units
+        return self._units
 
     @property
     def attributes(self) -> set[str]:
-        rejected = {f.attribute for f in self.rejected}
-        return set(self.by_attribute) | set(self.silent_attributes) | rejected
+        if self._attributes is None:
+            self._attributes = (
+                set(self._attribute_facts)
+                | set(self.silent_attributes)
+                | {f.attribute for f in self.rejected}
+            )
+        return self._attributes
 
     @property
     def subjects(self) -> set[str]:
-        named = {f.subject for f in self.grounded} | {f.subject for f in self.silent}
-        return named | {f.subject for f in self.rejected}
+        if self._subjects is None:
+            self._subjects = (
+                {pair[0] for pair in self._pair_facts}
+                | {f.subject for f in self.silent}
+                | {f.subject for f in self.rejected}
+            )
+        return self._subjects
 
     def candidates(self, quantity: Quantity) -> list[Reading]:
         """Grounded readings whose value could match ``quantity`` (any subject)."""
+        numbers = self._membership()
         if quantity.kind is _NUMBER:
             found: list[Reading] = []
             span = max(quantity.quantum, Decimal(1))
             for value in quantity.values:
                 low = bisect_left(self._number_keys, value - span)
                 high = bisect_right(self._number_keys, value + span)
-                found.extend(self._numbers[low:high])
+                found.extend(numbers[low:high])
             return found
         found = []
         for value in quantity.values:
@@ -221,7 +285,7 @@ class FactIndex:
 
     def accepts(self, attribute: str, quantity: Quantity) -> bool:
         """Could ``quantity`` be a statement of ``attribute`` (kind and unit fit)?"""
-        readings = self.by_attribute.get(attribute)
+        readings = self.attribute_readings(attribute)
         if readings:
             # Grounded facts of the attribute (any subject) say what its values look like.
             return any(
