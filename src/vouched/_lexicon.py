@@ -210,7 +210,8 @@ class PhraseMatcher:
         return hits
 
     def _find_regex(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
-        assert self.pattern is not None
+        if self.pattern is None:
+            return []
         names = self.names
         found = []
         for m in self.pattern.finditer(text):

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import enum
 import re
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = [
@@ -215,6 +215,7 @@ CURRENCY_UNITS = frozenset({*_CURRENCY_CODES, "$", "¥"})
 """Canonical units that are currencies."""
 
 
+@lru_cache(maxsize=1024)
 def canonical_unit(unit: str | None) -> str | None:
     """The canonical spelling of a unit (``"°C"`` -> ``"degC"``); unknown units
     come back stripped and unchanged, ``None`` stays ``None``."""
@@ -390,9 +391,7 @@ _FIRST_DIGIT = re.compile(r"\d")
 _DIGIT_TOKEN_END = re.compile(r"[\w./:-]*")
 _CAPS_BEFORE = re.compile(r"(?<![\w])(?P<w>[A-Z]{2,5})[ \u00a0]$")
 _CAPS_ID_AFTER = re.compile(r"\d+[A-Za-z]?\b(?![.,:]\d)")
-_MONTH_BEFORE = re.compile(
-    r"(?:" + _WEEKDAY_RE + r")?(?<![\w])" + _MONTH_RE + r"\s+(?:the\s+)?$"
-)
+_MONTH_BEFORE = re.compile(r"(?:" + _WEEKDAY_RE + r")?(?<![\w])" + _MONTH_RE + r"\s+(?:the\s+)?$")
 _MDY = re.compile(
     _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
     r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
@@ -405,14 +404,7 @@ _WORD_TRIGGERS = frozenset(
     [*_SMALL_WORDS, *_TENS_WORDS, "dozen", "hundred", "thousand", "million", "billion"]
     + [w for w in _ORDINAL_WORDS if "-" not in w]
 )
-_SPLIT_WORDS = str.maketrans(
-    dict.fromkeys(
-        "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\u2013\u2014\u2019\u2018\u201c\u201d\u201e"
-        "\u00b0\u00ba\u20ac\u00a3\u00a5\u20b9\u2026\u2022\u00b7\u00ab\u00bb\u00a0\u202f"
-        "\u2009\u2212\u2248",
-        " ",
-    )
-)
+_WORD_RUN = re.compile(r"[^\W_]+")
 
 
 @lru_cache(maxsize=512)
@@ -443,12 +435,12 @@ def _word_pattern(present: frozenset[str]) -> re.Pattern[str]:
 
 def word_tokens(lowered: str) -> set[str]:
     """The lower-case words of a text (punctuation splits words)."""
-    return set(lowered.translate(_SPLIT_WORDS).split())
+    return set(_WORD_RUN.findall(lowered))
 
 
 def word_tokens_list(lowered: str) -> list[str]:
     """The lower-case words of a text, in order."""
-    return lowered.translate(_SPLIT_WORDS).split()
+    return _WORD_RUN.findall(lowered)
 
 
 _WORD_NUMBER_PARTS = frozenset(_SMALL_WORDS) | frozenset(_TENS_WORDS) | frozenset(_SCALE_WORDS)
@@ -460,6 +452,7 @@ _APPROX = re.compile(
 _CURRENCY_BEFORE = re.compile(
     r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(_CURRENCY_CODES) + r")\s?)$"
 )
+_CURRENCY_LEAD = frozenset("$€£¥₹")
 _MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
 _SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
 
@@ -645,6 +638,47 @@ def _skip_token(text: str, position: int) -> int:
     return max(end, position + 1)
 
 
+def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int | None:
+    """Where the identifier holding the digit at ``p`` ends, if it is one:
+    A4, H2O, p95, COVID-19, WS-101, #12, ICE 1537, RE 7, ISO 8601."""
+    if prev.isalpha() or prev in {"_", "#"}:
+        return _skip_token(text, p)
+    if prev in "-_/" and p >= 2 and text[p - 2].isalpha():
+        return _skip_token(text, p)
+    if prev in " \u00a0" and p >= 3 and text[p - 2].isupper():
+        caps = _CAPS_BEFORE.search(text, max(0, p - 7), p)
+        if caps is not None and caps["w"] not in _NOT_ID_PREFIXES and caps["w"] not in names:
+            ident = _CAPS_ID_AFTER.match(text, p)
+            if ident is not None:
+                return ident.end()
+    return None
+
+
+def _list_marker_end(text: str, p: int) -> int | None:
+    """The end of a numbered-list marker ("1. " at a line start) at ``p``."""
+    marker = _LISTMARK_AFTER.match(text, p)
+    if marker is None:
+        return None
+    line_start = text.rfind("\n", 0, p) + 1
+    if p == line_start or text[line_start:p].isspace():
+        return marker.end()
+    return None
+
+
+def _month_date(text: str, p: int) -> re.Match[str] | None:
+    """A written date whose month name stands before the digit at ``p`` ("Dec 5th")."""
+    word_start = p - 2
+    while word_start > 0 and (text[word_start - 1].isalpha() or text[word_start - 1] == "."):
+        word_start -= 1
+    initial = text[word_start]
+    if not (initial.isupper() or text[word_start : p - 1] == "the"):
+        return None
+    month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
+    if month is None:
+        return None
+    return _MDY.match(text, month.start())
+
+
 def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
     found: list[Quantity] = []
     urls = _url_spans(text)
@@ -659,34 +693,21 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
             position = next(e for s, e in urls if s <= p < e)
             continue
         prev = text[p - 1] if p else " "
-        # Identifiers keep their digits: A4, H2O, p95, COVID-19, WS-101, #12.
-        if prev.isalpha() or prev == "_" or prev == "#":
-            position = _skip_token(text, p)
+        skip = _identifier_end(text, p, prev, names)
+        if skip is not None:
+            position = skip
             continue
-        if prev in "-_/" and p >= 2 and text[p - 2].isalpha():
-            position = _skip_token(text, p)
-            continue
-        if prev in " \u00a0":
-            caps = _CAPS_BEFORE.search(text, max(0, p - 7), p)
-            if caps is not None and caps["w"] not in _NOT_ID_PREFIXES and caps["w"] not in names:
-                ident = _CAPS_ID_AFTER.match(text, p)
-                if ident is not None:
-                    position = ident.end()  # ICE 1537, RE 7, ISO 8601
-                    continue
-            month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
-            if month is not None:
-                date = _MDY.match(text, month.start())
-                if date is not None:
-                    quantity = _read_time_or_date(date, "mdy")
-                    if quantity is not None:
-                        found.append(quantity)
-                    position = date.end()
-                    continue
-        line_start = text.rfind("\n", 0, p) + 1
-        if (p == line_start or text[line_start:p].isspace()) and _LISTMARK_AFTER.match(text, p):
-            position = p + 1
-            while text[position].isdigit():
-                position += 1
+        if prev == " " and p >= 2 and (text[p - 2].isalpha() or text[p - 2] == "."):
+            date_match = _month_date(text, p)
+            if date_match is not None:
+                quantity = _read_time_or_date(date_match, "mdy")
+                if quantity is not None:
+                    found.append(quantity)
+                position = date_match.end()
+                continue
+        marker = _list_marker_end(text, p) if prev in " \t\n" else None
+        if marker is not None:
+            position = marker
             continue
         start = p - 1 if prev in "-+\u2212" else p
         match = _AT_DIGIT.match(text, start)
@@ -710,18 +731,17 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
         if quantity is not None:
             found.append(quantity)
             if group == "isodate" and match["ih"]:
-                hour, minute = int(match["ih"]), int(match["imin"])
-                found.append(
-                    Quantity(
-                        match.start("ih"),
-                        match.end("imin"),
-                        text[match.start("ih") : match.end("imin")],
-                        QuantityKind.TIME,
-                        Decimal(hour * 60 + minute),
-                        _ONE,
-                    )
-                )
+                found.append(_iso_time(text, match))
     return found
+
+
+def _iso_time(text: str, match: re.Match[str]) -> Quantity:
+    """The time part of an ISO date-time, as its own quantity."""
+    hour, minute = int(match["ih"]), int(match["imin"])
+    start, end = match.start("ih"), match.end("imin")
+    return Quantity(
+        start, end, text[start:end], QuantityKind.TIME, Decimal(hour * 60 + minute), _ONE
+    )
 
 
 def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
@@ -840,7 +860,11 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
                 skip += 1
             return None, skip
     negative = sign in {"-", "\u2212"}
-    if not sign and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start):
+    if (
+        not sign
+        and _might_follow_minus(text, start)
+        and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
+    ):
         negative = True
         word = _SIGNED_WORD.search(text, max(0, start - 12), start)
         if word is not None:
@@ -849,6 +873,11 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
         value = -value
         alternatives = tuple(-a for a in alternatives)
     return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
+
+
+def _might_follow_minus(text: str, start: int) -> bool:
+    window = text[max(0, start - 10) : start].lower()
+    return "minus" in window or "negative" in window
 
 
 def _finish(
@@ -862,7 +891,12 @@ def _finish(
     soft: bool,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
-    before = _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    lead = text[start - 2 : start] if start >= 2 else text[:start]
+    before = (
+        _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+        if lead and any(c in _CURRENCY_LEAD or c.isupper() for c in lead)
+        else None
+    )
     if before is not None and not (
         before["code"] and text[before.start() - 1 : before.start()] == "/"
     ):
@@ -890,9 +924,10 @@ def _finish(
                 unit = canonical_unit(spelled)
         end = after.end()
     if (
-        _APPROX.search(text, max(0, start - 16), start)
-        and quantum == _ONE
-        and value == value.to_integral()
+        quantum == _ONE
+        and value % 10 == 0
+        and value
+        and _APPROX.search(text, max(0, start - 16), start)
     ):
         zeros = 0
         whole = abs(int(value))
@@ -940,7 +975,9 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
         value *= 12
         stop = spans[used][1]
     number = Decimal(value)
-    if _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start):
+    if _might_follow_minus(text, start) and _MINUS_WORD_BEFORE.search(
+        text, max(0, start - 12), start
+    ):
         word = _SIGNED_WORD.search(text, max(0, start - 12), start)
         if word is not None:
             start = word.start()

@@ -145,14 +145,11 @@ def _split_facts(
     return grounded, silent, []
 
 
-def _identifiers(index: FactIndex) -> list[str]:
+def _identifiers(index: FactIndex) -> tuple[str, ...]:
     """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
-    names: set[str] = set()
-    for fact in (*index.grounded, *index.silent):
-        for name in (fact.source, fact.attribute):
-            if name and not name.replace(" ", "").isalpha() and len(name) > 2:
-                names.add(name)
-    return sorted(names)
+    facts = (*index.grounded, *index.silent)
+    names = {f.source for f in facts if f.source} | {f.attribute for f in facts}
+    return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
 
 
 class _Masks:
@@ -358,7 +355,9 @@ def _check(
     said = quantity.text
     if attribute is not None:
         if subject is not None:
-            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is quantity.kind]
+            readings = [
+                r for r in index.pair_readings(subject, attribute) if r.kind is quantity.kind
+            ]
             if readings:
                 return _compare(quantity, readings, finding)
             silence = index.silent_pairs.get((subject, attribute))
@@ -390,10 +389,12 @@ def _check(
                 silences[0].subject if len(silences) == 1 else subject,
             )
     # Unbound: membership. Some grounded fact must vouch for the value.
-    candidates = index.candidates(quantity)
-    matching = [r for r in candidates if quantity_matches(quantity, r)]
-    if any(units_compatible(quantity.unit, r.unit) for r in matching):
-        return None
+    matching: list[Reading] = []
+    for reading in index.candidates(quantity):
+        if quantity_matches(quantity, reading):
+            if units_compatible(quantity.unit, reading.unit):
+                return None
+            matching.append(reading)
     if matching:
         return Finding(
             _K.UNIT_MISMATCH,

@@ -13,7 +13,6 @@ a stable code that appears in the finding's detail.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -120,8 +119,9 @@ def _internal_pattern(terms: tuple[tuple[str, bool], ...]) -> re.Pattern[str] | 
     return re.compile("|".join(parts))
 
 
+@lru_cache(maxsize=256)
 def internal_terms(
-    extra: Iterable[str] = (), identifiers: Iterable[str] = ()
+    extra: tuple[str, ...] = (), identifiers: tuple[str, ...] = ()
 ) -> tuple[tuple[str, bool], ...]:
     """The built-in words, the caller's ``extra`` terms (case-insensitive) and
     ``identifiers`` (source ids, snake_case attribute names; case-sensitive)."""

@@ -147,6 +147,10 @@ class FactIndex:
             self.silent_attributes.setdefault(fact.attribute, []).append(fact)
         self._pair_readings: dict[tuple[str, str], list[Reading]] = {}
         self._attribute_readings: dict[str, list[Reading]] = {}
+        self._shapes: dict[str, frozenset[tuple[QuantityKind, str | None]]] = {}
+        self._others_built = False
+        self._accepts: dict[tuple[str, QuantityKind, str | None], bool] = {}
+        self._names_with_digits: list[str] | None = None
         self._numbers: list[Reading] | None = None
         self._number_keys: list[Decimal] = []
         self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
@@ -188,34 +192,80 @@ class FactIndex:
             self._attribute_readings[attribute] = found
         return found
 
+    def _shapes_of(self, attribute: str) -> frozenset[tuple[QuantityKind, str | None]]:
+        """The (kind, unit) pairs the attribute's grounded values take."""
+        shapes = self._shapes.get(attribute)
+        if shapes is None:
+            found: set[tuple[QuantityKind, str | None]] = set()
+            for fact in self._attribute_facts.get(attribute, ()):
+                value = fact.value
+                if isinstance(value, bool) or value is None:
+                    continue
+                if isinstance(value, int | Decimal):
+                    found.add((_NUMBER, canonical_unit(fact.unit)))
+                else:
+                    found.update((r.kind, r.unit) for r in _readings_of(fact, False))
+            shapes = self._shapes[attribute] = frozenset(found)
+        return shapes
+
     def has_grounded(self, attribute: str) -> bool:
         return attribute in self._attribute_facts
 
     @property
     def strings_with_digits(self) -> list[str]:
-        return [
-            f.value
-            for f in self.grounded
-            if isinstance(f.value, str) and _is_name_with_digits(f.value)
-        ]
+        """String values that are names with digits ("Studio 4")."""
+        if self._names_with_digits is None:
+            self._names_with_digits = [
+                f.value
+                for f in self.grounded
+                if isinstance(f.value, str) and _is_name_with_digits(f.value)
+            ]
+        return self._names_with_digits
 
     def _membership(self) -> list[Reading]:
+        """Every grounded number, sorted by value (built on first use)."""
         if self._numbers is None:
+            exact = self.exact
             numbers: list[Reading] = []
-            others = self._others
+            years: set[int] = set()
             for fact in self.grounded:
-                for reading in (*_readings_of(fact, fact.attribute in self.exact),
-                                *_observed_readings(fact)):  # fmt: skip
-                    if reading.kind is _NUMBER:
-                        numbers.append(reading)
-                    else:
-                        value = int(reading.value)
-                        key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
-                        others.setdefault(key, []).append(reading)
+                value = fact.value
+                if isinstance(value, int | Decimal) and not isinstance(value, bool):
+                    unit = canonical_unit(fact.unit)
+                    numbers.append(
+                        Reading(_NUMBER, Decimal(value), unit, fact.attribute in exact, fact)
+                    )
+                elif isinstance(value, str):
+                    numbers.extend(
+                        r for r in _readings_of(fact, fact.attribute in exact) if r.kind is _NUMBER
+                    )
+                seen = fact.observed_at
+                if seen is not None and seen.year not in years:
+                    years.add(seen.year)  # a date's year may be stated alone
+                    numbers.append(Reading(_NUMBER, Decimal(seen.year), None, True, fact))
             numbers.sort(key=lambda r: r.value)
             self._numbers = numbers
             self._number_keys = [r.value for r in numbers]
         return self._numbers
+
+    def _times_and_dates(self) -> dict[tuple[QuantityKind, int], list[Reading]]:
+        """Grounded times and dates, by value (built on first use)."""
+        if not self._others_built:
+            others = self._others
+            seen: set[object] = set()
+            for fact in self.grounded:
+                readings: list[Reading] = []
+                if isinstance(fact.value, str):
+                    readings = [r for r in _readings_of(fact, True) if r.kind is not _NUMBER]
+                if fact.observed_at is not None and fact.observed_at not in seen:
+                    seen.add(fact.observed_at)  # one reading per instant is enough
+                    readings.extend(r for r in _observed_readings(fact) if r.kind is not _NUMBER)
+                for reading in readings:
+                    value = int(reading.value)
+                    key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+                    others.setdefault(key, []).append(reading)
+            self._others_built = True
+        return self._others
 
     @property
     def units_by_subject(self) -> dict[str | None, dict[str, set[str]]]:
@@ -252,8 +302,8 @@ class FactIndex:
 
     def candidates(self, quantity: Quantity) -> list[Reading]:
         """Grounded readings whose value could match ``quantity`` (any subject)."""
-        numbers = self._membership()
         if quantity.kind is _NUMBER:
+            numbers = self._membership()
             found: list[Reading] = []
             span = max(quantity.quantum, Decimal(1))
             for value in quantity.values:
@@ -262,9 +312,10 @@ class FactIndex:
                 found.extend(numbers[low:high])
             return found
         found = []
+        others = self._times_and_dates()
         for value in quantity.values:
             key = int(value) % 10000 if quantity.kind is _DATE else int(value)
-            found.extend(self._others.get((quantity.kind, key), ()))
+            found.extend(others.get((quantity.kind, key), ()))
         return found
 
     def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
@@ -285,15 +336,22 @@ class FactIndex:
 
     def accepts(self, attribute: str, quantity: Quantity) -> bool:
         """Could ``quantity`` be a statement of ``attribute`` (kind and unit fit)?"""
-        readings = self.attribute_readings(attribute)
-        if readings:
+        key = (attribute, quantity.kind, quantity.unit)
+        known = self._accepts.get(key)
+        if known is None:
+            known = self._accepts[key] = self._accepts_uncached(attribute, quantity)
+        return known
+
+    def _accepts_uncached(self, attribute: str, quantity: Quantity) -> bool:
+        shapes = self._shapes_of(attribute)
+        if shapes:
             # Grounded facts of the attribute (any subject) say what its values look like.
             return any(
-                reading.kind is quantity.kind
+                kind is quantity.kind
                 # "35.50 EUR" is not a statement of a unitless attribute ("Studio 4").
-                and not (quantity.unit is not None and reading.unit is None)
-                and units_compatible(quantity.unit, reading.unit)
-                for reading in readings
+                and not (quantity.unit is not None and unit is None)
+                and units_compatible(quantity.unit, unit)
+                for kind, unit in shapes
             )
         if attribute not in self.silent_attributes:
             return any(f.attribute == attribute for f in self.rejected)
