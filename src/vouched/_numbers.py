@@ -388,6 +388,7 @@ _AT_DIGIT = re.compile(
     r"|(?P<num>(?<![\w.,])(?P<sign>[-+\u2212])?" + _DIGITS + r"(?![\d]))"
 )
 _FIRST_DIGIT = re.compile(r"\d")
+_DIGIT_RUN = re.compile(r"\d+")
 _DIGIT_TOKEN_END = re.compile(r"[\w./:-]*")
 _CAPS_BEFORE = re.compile(r"(?<![\w])(?P<w>[A-Z]{2,5})[ \u00a0]$")
 _CAPS_ID_AFTER = re.compile(r"\d+[A-Za-z]?\b(?![.,:]\d)")
@@ -654,6 +655,14 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
     return None
 
 
+def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
+    """The end of the span holding ``p``, if any."""
+    for start, end in spans:
+        if start <= p < end:
+            return end
+    return None
+
+
 def _list_marker_end(text: str, p: int) -> int | None:
     """The end of a numbered-list marker ("1. " at a line start) at ``p``."""
     marker = _LISTMARK_AFTER.match(text, p)
@@ -689,8 +698,9 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
         if digit is None:
             break
         p = digit.start()
-        if urls and any(s <= p < e for s, e in urls):
-            position = next(e for s, e in urls if s <= p < e)
+        inside = _inside(urls, p)
+        if inside is not None:
+            position = inside
             continue
         prev = text[p - 1] if p else " "
         skip = _identifier_end(text, p, prev, names)
@@ -714,9 +724,7 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
         if match is None and start != p:
             match = _AT_DIGIT.match(text, p)
         if match is None:
-            position = p + 1
-            while position < len(text) and text[position].isdigit():
-                position += 1
+            position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
             continue
         group = match.lastgroup
         position = match.end()
