@@ -655,6 +655,15 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
     return None
 
 
+def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
+    """The quantity pattern at ``p``, taking a sign just before it if there is one."""
+    if prev in "-+\u2212":
+        match = _AT_DIGIT.match(text, p - 1)
+        if match is not None:
+            return match
+    return _AT_DIGIT.match(text, p)
+
+
 def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
     """The end of the span holding ``p``, if any."""
     for start, end in spans:
@@ -719,10 +728,7 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
         if marker is not None:
             position = marker
             continue
-        start = p - 1 if prev in "-+\u2212" else p
-        match = _AT_DIGIT.match(text, start)
-        if match is None and start != p:
-            match = _AT_DIGIT.match(text, p)
+        match = _match_at_digit(text, p, prev)
         if match is None:
             position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
             continue
