@@ -436,7 +436,11 @@ def _word_pattern(present: frozenset[str]) -> re.Pattern[str]:
 
 def word_tokens(lowered: str) -> set[str]:
     """The lower-case words of a text (punctuation splits words)."""
-    return set(_WORD_RUN.findall(lowered))
+    raw = set(lowered.split())
+    words = {token for token in raw if token.isalnum()}
+    for token in raw - words:
+        words.update(_WORD_RUN.findall(token))
+    return words
 
 
 def word_tokens_list(lowered: str) -> list[str]:
@@ -462,6 +466,7 @@ _UNIT_AFTER = re.compile(
     r"(?P<unit>"
     r"\s?(?:%|(?i:percent|per\s+cent|pct)\b)"
     r"|\s?[°º˚]\s?(?:[CF]\b)?"
+    r"|\s?deg[CF]\b"
     r"|\s(?i:deg(?:rees?)?)(?:\s(?:(?i:celsius|fahrenheit|centigrade)|C\b|F\b))?"
     r"|\s?(?i:km/hr?|kmh|kph|mph|m/s)\b"
     r"|\s(?i:kilomet(?:re|er)s\s+per\s+hour|miles\s+per\s+hour|met(?:re|er)s\s+per\s+second"
