@@ -31,6 +31,7 @@ _BOUNDARY = re.compile(
     r"[.!?\n;,()\[\]|\u2013\u2014-]"
     r"(?:(?<=[.!?])(?=\s|$)|(?<=[\n;()\[\]|])|(?<=,)(?=\s)|(?<=\s[-\u2013\u2014])(?=\s))"
 )
+_DIGIT = re.compile(r"\d")
 _SENTENCE_CHARS = frozenset(".!?\n;")
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 
@@ -130,7 +131,7 @@ class Binder:
         phrases = [
             (m.start, m.end)
             for m in self.attributes
-            if any(c.isdigit() for c in text[m.start : m.end])  # "95th percentile"
+            if _DIGIT.search(text, m.start, m.end)  # "95th percentile"
         ]
         return [(m.start, m.end) for m in self.subjects] + self._names + phrases
 

@@ -693,8 +693,8 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     word_start = p - 2
     while word_start > 0 and (text[word_start - 1].isalpha() or text[word_start - 1] == "."):
         word_start -= 1
-    initial = text[word_start]
-    if not (initial.isupper() or text[word_start : p - 1] == "the"):
+    word = text[word_start : p - 1].rstrip(".").lower()
+    if word not in _MONTHS and word != "the":
         return None
     month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
     if month is None:
@@ -894,6 +894,15 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
 
 
+def _round_integer(value: Decimal) -> bool:
+    """A non-zero integer ending in 0 (1,200; 40), read from its digits (no arithmetic
+    that could overflow the decimal context on absurdly long numbers)."""
+    sign, digits, exponent = value.as_tuple()
+    if not isinstance(exponent, int) or exponent < 0 or not any(digits):
+        return False
+    return exponent > 0 or digits[-1] == 0
+
+
 def _might_follow_minus(text: str, start: int) -> bool:
     window = text[max(0, start - 10) : start].lower()
     return "minus" in window or "negative" in window
@@ -944,8 +953,7 @@ def _finish(
         end = after.end()
     if (
         quantum == _ONE
-        and value % 10 == 0
-        and value
+        and _round_integer(value)
         and _APPROX.search(text, max(0, start - 16), start)
     ):
         zeros = 0
