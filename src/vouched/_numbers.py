@@ -897,7 +897,7 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
 def _round_integer(value: Decimal) -> bool:
     """A non-zero integer ending in 0 (1,200; 40), read from its digits (no arithmetic
     that could overflow the decimal context on absurdly long numbers)."""
-    sign, digits, exponent = value.as_tuple()
+    _sign, digits, exponent = value.as_tuple()
     if not isinstance(exponent, int) or exponent < 0 or not any(digits):
         return False
     return exponent > 0 or digits[-1] == 0
