@@ -15,6 +15,7 @@ clauses also end at ", ", dashes and brackets. For one quantity:
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
@@ -32,6 +33,13 @@ _BOUNDARY = re.compile(
     r"(?:(?<=[.!?])(?=\s|$)|(?<=[\n;()\[\]|])|(?<=,)(?=\s)|(?<=\s[-\u2013\u2014])(?=\s))"
 )
 _DIGIT = re.compile(r"\d")
+_VALUE_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&|versus|vs\.?|against)\s)\s*", re.I)
+_SUBJECT_JOIN = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&)\s"
+    r"|\s+(?:is|are|was|feels|looks)?\s*(?:\w+er|more\s+\w+|less\s+\w+)\s+than\s+)\s*",
+    re.I,
+)
+_RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
 _SENTENCE_CHARS = frozenset(".!?\n;")
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 
@@ -108,6 +116,7 @@ class Binder:
         subjects = _subject_matcher(lexicon, frozenset(index.subjects))
         self.attributes = [_Mention(*m) for m in attributes.find(text, lowered, tokens)]
         self.subjects = [_Mention(*m) for m in subjects.find(text, lowered, tokens)]
+        self._assigned: dict[int, str] = {}
         self._attribute_starts = [m.start for m in self.attributes]
         self._subject_starts = [m.start for m in self.subjects]
         clauses = [m.end() for m in _BOUNDARY.finditer(text)]
@@ -146,11 +155,68 @@ class Binder:
 
     # -- binding -------------------------------------------------------------
 
+    def distribute(self, quantities: list[Quantity]) -> None:
+        """Pair runs of values with runs of subjects, as a reader does with
+        "Berlin and Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively"."""
+        text = self.text
+        length = len(text)
+        index = 0
+        while index < len(quantities):
+            run = [quantities[index]]
+            while index + len(run) < len(quantities):
+                nxt = quantities[index + len(run)]
+                last = run[-1]
+                if (
+                    nxt.kind is not last.kind
+                    or (nxt.unit != last.unit and None not in (nxt.unit, last.unit))
+                    or nxt.in_range
+                    or last.in_range
+                    or not _VALUE_JOIN.fullmatch(text, last.end, nxt.start)
+                ):
+                    break
+                run.append(nxt)
+            index += len(run)
+            if len(run) < 2:
+                continue
+            sentence = self._region(self._sentences, run[0].start, length)
+            subjects = self._coordinated_subjects(sentence[0], run[0].start, len(run))
+            if subjects is None and _RESPECTIVELY.match(text, run[-1].end):
+                subjects = self._last_distinct_subjects(sentence[0], run[0].start, len(run))
+            if subjects is not None:
+                for quantity, subject in zip(run, subjects, strict=True):
+                    self._assigned[quantity.start] = subject
+
+    def _coordinated_subjects(self, start: int, end: int, count: int) -> list[str] | None:
+        """The last list of ``count`` subjects joined by and/commas/comparisons."""
+        low = bisect_left(self._subject_starts, start)
+        high = bisect_left(self._subject_starts, end)
+        mentions = self.subjects[low:high]
+        if len(mentions) < count:
+            return None
+        group = mentions[-count:]
+        for left, right in itertools.pairwise(group):
+            if not _SUBJECT_JOIN.fullmatch(self.text, left.end, right.start):
+                return None
+        return [m.names[0] for m in group]
+
+    def _last_distinct_subjects(self, start: int, end: int, count: int) -> list[str] | None:
+        low = bisect_left(self._subject_starts, start)
+        high = bisect_left(self._subject_starts, end)
+        order: list[str] = []
+        for mention in self.subjects[low:high]:
+            if mention.names[0] not in order:
+                order.append(mention.names[0])
+        return order[-count:] if len(order) >= count else None
+
     def bind(self, quantity: Quantity) -> Binding:
         length = len(self.text)
         sentence = self._region(self._sentences, quantity.start, length)
         clause = self._region(self._clauses, quantity.start, length)
-        subject, explicit = self._subject(quantity, sentence, clause)
+        assigned = self._assigned.get(quantity.start)
+        if assigned is not None:
+            subject, explicit = assigned, True
+        else:
+            subject, explicit = self._subject(quantity, sentence, clause)
         attribute, firm = self._attribute(quantity, subject if explicit else None, sentence, clause)
         if attribute is None and subject is not None and not explicit:
             attribute, firm = self._attribute(quantity, subject, sentence, clause)

@@ -264,7 +264,9 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
-    for quantity in read_numbers(text, _capital_names(index, lexicon), tokens):
+    quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
+    binder.distribute(quantities)
+    for quantity in quantities:
         if masks.covers(quantity.start, quantity.end):
             continue
         if any((quantity.kind, v) in asked for v in quantity.values):
