@@ -28,7 +28,6 @@ text. How it works (DESIGN.md "Output scanning"):
 from __future__ import annotations
 
 import enum
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from vouched._numbers import (
     word_tokens,
 )
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._quotes import unsupported_spans
+from vouched._quotes import find_quotes, unsupported_spans
 from vouched._textchecks import (
     find_fallbacks,
     find_internal,
@@ -215,61 +214,88 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     lexicon = lexicon or _EMPTY
     lowered = text.lower()
     tokens = word_tokens(lowered)
-    findings: list[Finding] = []
-
-    # -- text checks -------------------------------------------------------
-    placeholders = find_placeholders(text)
-    findings.extend(
-        Finding(_K.PLACEHOLDER, s.start, s.end, text[s.start : s.end], s.detail)
-        for s in placeholders
-    )
-    terms = internal_terms(lexicon.internal, _identifiers(index))
-    hole_masks = _Masks((s.start, s.end) for s in placeholders)
-    for span in find_internal(text, terms, lowered):
-        if not hole_masks.covers(span.start, span.end):
-            findings.append(
-                Finding(
-                    _K.INTERNAL_VOCABULARY,
-                    span.start,
-                    span.end,
-                    text[span.start : span.end],
-                    span.detail,
-                )
-            )
-    findings.extend(
-        Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
-        for s in find_fallbacks(text, tokens)
-    )
     corpus = [
         *sources,
         *(f.value for f in index.grounded if isinstance(f.value, str)),
         *index.subjects,
     ]
-    quotes = unsupported_spans(text, corpus)
-    findings.extend(
-        Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
-        for q in quotes
+    findings, holes = _text_findings(
+        text, lowered, tokens, index=index, lexicon=lexicon, corpus=corpus
     )
-    text_findings = len(findings)
-
-    # -- numbers -------------------------------------------------------------
     binder = Binder(text, index, lexicon, lowered, tokens)
     masks = _Masks(
         [
             *binder.masked_spans(),
-            *((s.start, s.end) for s in placeholders),
-            *_long_quote_spans(text, corpus),
+            *holes,
+            *((q.start, q.end) for q in find_quotes(text)),
         ]
     )
+    quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
+    binder.distribute(quantities)
+    number_findings, checked = _number_findings(quantities, binder, masks, index, question)
+    claims = checked + len(findings)
+    findings.extend(number_findings)
+    findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
+    bad = len({(f.start, f.end) for f in findings})
+    score = 1.0 if not findings else max(0.0, (claims - bad) / claims) if claims else 0.0
+    return ScanReport(passed=not findings, score=score, findings=tuple(findings))
+
+
+def _text_findings(
+    text: str,
+    lowered: str,
+    tokens: set[str],
+    *,
+    index: FactIndex,
+    lexicon: Lexicon,
+    corpus: list[str],
+) -> tuple[list[Finding], list[tuple[int, int]]]:
+    """Placeholders, internal words, canned fallbacks and unsupported quotes;
+    also the placeholder spans (numbers inside them are not claims)."""
+    findings: list[Finding] = []
+    placeholders = find_placeholders(text)
+    findings.extend(
+        Finding(_K.PLACEHOLDER, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in placeholders
+    )
+    holes = [(s.start, s.end) for s in placeholders]
+    hole_masks = _Masks(holes)
+    terms = internal_terms(lexicon.internal, _identifiers(index))
+    findings.extend(
+        Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in find_internal(text, terms, lowered)
+        if not hole_masks.covers(s.start, s.end)
+    )
+    findings.extend(
+        Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in find_fallbacks(text, tokens)
+    )
+    findings.extend(
+        Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
+        for q in unsupported_spans(text, corpus)
+    )
+    return findings, holes
+
+
+def _number_findings(
+    quantities: list[Quantity],
+    binder: Binder,
+    masks: _Masks,
+    index: FactIndex,
+    question: str | None,
+) -> tuple[list[Finding], int]:
+    """Check every quantity that is a claim; returns the findings and how many
+    quantities were checked. Numbers inside names, placeholders and long quotes
+    (a supported quote's numbers are its source's; an unsupported one is already
+    a finding) are not claims."""
+    findings: list[Finding] = []
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
-    quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
-    binder.distribute(quantities)
     for quantity in quantities:
         if masks.covers(quantity.start, quantity.end):
             continue
-        if any((quantity.kind, v) in asked for v in quantity.values):
+        if asked and any((quantity.kind, v) in asked for v in quantity.values):
             continue
         if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
             continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
@@ -299,23 +325,7 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
                     )
                 )
             stated.setdefault(key, []).append(quantity)
-
-    findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
-    claims = checked + text_findings
-    bad = len({(f.start, f.end) for f in findings})
-    score = 1.0 if not findings else max(0.0, (claims - bad) / claims) if claims else 0.0
-    return ScanReport(passed=not findings, score=score, findings=tuple(findings))
-
-
-_QUOTE_PAIRS = re.compile(r"\"[^\"\n]{12,}\"|“[^”\n]{12,}”")
-
-
-def _long_quote_spans(text: str, corpus: list[str]) -> list[tuple[int, int]]:
-    """Quoted spans of 12+ characters: a supported quote's numbers are vouched by
-    its source, an unsupported one is already a finding."""
-    if '"' not in text and "“" not in text:
-        return []
-    return [m.span() for m in _QUOTE_PAIRS.finditer(text)]
+    return findings, checked
 
 
 def _consistent(a: Quantity, b: Quantity) -> bool:

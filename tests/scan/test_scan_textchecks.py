@@ -111,7 +111,10 @@ def test_verdict_names_count_only_in_capitals() -> None:
 
 
 def test_quotes_straight_curly_and_guillemets() -> None:
-    text = 'A "straight quote here" and \u201ca curly quote here\u201d and \u00ab a guillemet one \u00bb.'
+    text = (
+        'A "straight quote here" and \u201ca curly quote here\u201d'
+        " and \u00ab a guillemet one \u00bb."
+    )
     assert [q.text for q in find_quotes(text)] == [
         "straight quote here",
         "a curly quote here",
