@@ -212,10 +212,9 @@ class Binder:
         length = len(self.text)
         sentence = self._region(self._sentences, quantity.start, length)
         clause = self._region(self._clauses, quantity.start, length)
-        assigned = self._assigned.get(quantity.start)
-        if assigned is not None:
-            subject, explicit = assigned, True
-        else:
+        subject: str | None = self._assigned.get(quantity.start)
+        explicit = True
+        if subject is None:
             subject, explicit = self._subject(quantity, sentence, clause)
         attribute, firm = self._attribute(quantity, subject if explicit else None, sentence, clause)
         if attribute is None and subject is not None and not explicit:
