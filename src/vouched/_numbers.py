@@ -894,6 +894,17 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
 
 
+@lru_cache(maxsize=512)
+def _unit_of(unit_text: str) -> str | None:
+    """The canonical unit of a unit as written after a number (" °C", " degrees Celsius")."""
+    spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
+    spelled = spelled.replace("° ", "°")
+    lowered = spelled.lower()
+    if lowered.startswith("deg") and " " in lowered:
+        return canonical_unit(lowered.split(" ", 1)[1])
+    return canonical_unit(spelled)
+
+
 def _round_integer(value: Decimal) -> bool:
     """A non-zero integer ending in 0 (1,200; 40), read from its digits (no arithmetic
     that could overflow the decimal context on absurdly long numbers)."""
@@ -940,16 +951,9 @@ def _finish(
             alternatives = tuple(a * factor for a in alternatives)
         unit_text = after["unit"]
         if unit_text:
-            spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
-            spelled = spelled.replace("° ", "°")
-            lowered = spelled.lower()
-            if lowered.startswith("deg") and " " in lowered:
-                tail = lowered.split(" ", 1)[1]
-                unit = canonical_unit(tail)
-            elif unit is None or canonical_unit(spelled) not in _KNOWN_UNITS:
-                unit = canonical_unit(spelled) if unit is None else unit
-            else:
-                unit = canonical_unit(spelled)
+            spelled_unit = _unit_of(unit_text)
+            if unit is None or spelled_unit in _KNOWN_UNITS:
+                unit = spelled_unit
         end = after.end()
     if (
         quantum == _ONE

@@ -197,13 +197,11 @@ class FactIndex:
         shapes = self._shapes.get(attribute)
         if shapes is None:
             found: set[tuple[QuantityKind, str | None]] = set()
-            for fact in self._attribute_facts.get(attribute, ()):
-                value = fact.value
-                if isinstance(value, bool) or value is None:
-                    continue
-                if isinstance(value, int | Decimal):
-                    found.add((_NUMBER, canonical_unit(fact.unit)))
-                else:
+            facts = self._attribute_facts.get(attribute, ())
+            units = {f.unit for f in facts if isinstance(f.value, int | Decimal)}
+            found.update((_NUMBER, canonical_unit(unit)) for unit in units)
+            for fact in facts:
+                if isinstance(fact.value, str):
                     found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
