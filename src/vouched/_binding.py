@@ -117,6 +117,8 @@ class Binder:
         self.attributes = [_Mention(*m) for m in attributes.find(text, lowered, tokens)]
         self.subjects = [_Mention(*m) for m in subjects.find(text, lowered, tokens)]
         self._assigned: dict[int, str] = {}
+        self._groups: dict[int, int] = {}
+        self._quantity_starts: list[int] = []
         self._attribute_starts = [m.start for m in self.attributes]
         self._subject_starts = [m.start for m in self.subjects]
         clauses = [m.end() for m in _BOUNDARY.finditer(text)]
@@ -155,11 +157,30 @@ class Binder:
 
     # -- binding -------------------------------------------------------------
 
+    def _group(self, quantities: list[Quantity]) -> None:
+        """Number the runs of quantities that belong together (ranges, lists of
+        values in one unit): a phrase before a run governs all of it."""
+        self._quantity_starts = [q.start for q in quantities]
+        group = 0
+        previous: Quantity | None = None
+        for quantity in quantities:
+            if previous is None or not (
+                (quantity.unit == previous.unit or None in (quantity.unit, previous.unit))
+                and (
+                    (previous.in_range and quantity.in_range)
+                    or _VALUE_JOIN.fullmatch(self.text, previous.end, quantity.start)
+                )
+            ):
+                group += 1
+            self._groups[quantity.start] = group
+            previous = quantity
+
     def distribute(self, quantities: list[Quantity]) -> None:
         """Pair runs of values with runs of subjects, as a reader does with
         "Berlin and Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively"."""
         text = self.text
         length = len(text)
+        self._group(quantities)
         index = 0
         while index < len(quantities):
             run = [quantities[index]]
@@ -185,6 +206,14 @@ class Binder:
             if subjects is not None:
                 for quantity, subject in zip(run, subjects, strict=True):
                     self._assigned[quantity.start] = subject
+
+    def _claimed_between(self, position: int, quantity: Quantity) -> bool:
+        """Is there a quantity of another group between ``position`` and ``quantity``?"""
+        starts = self._quantity_starts
+        low = bisect_left(starts, position)
+        high = bisect_left(starts, quantity.start)
+        group = self._groups.get(quantity.start)
+        return any(self._groups.get(start) != group for start in starts[low:high])
 
     def _coordinated_subjects(self, start: int, end: int, count: int) -> list[str] | None:
         """The last list of ``count`` subjects joined by and/commas/comparisons."""
@@ -245,6 +274,8 @@ class Binder:
             if name is None:
                 continue
             if mention.end <= quantity.start:
+                if self._claimed_between(mention.end, quantity):
+                    continue  # "fell by 1.15% to $187.42": "fell" governs 1.15%, not $187.42
                 gap = quantity.start - mention.end
             elif mention.start >= quantity.end:
                 gap = mention.start - quantity.end + 1

@@ -457,6 +457,10 @@ _APPROX = re.compile(
 _CURRENCY_BEFORE = re.compile(
     r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(_CURRENCY_CODES) + r")\s?)$"
 )
+_FALL_BEFORE = re.compile(
+    r"(?i:\b(?:down|fell|dropped|lost|declined|decreased|shed|slipped|slid|lower)"
+    r"(?:\s+by)?\s+(?:US\$|[$€£¥₹]|[A-Z]{3}\s)?)$"
+)
 _CURRENCY_LEAD = frozenset("$€£¥₹")
 _MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
 _SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
@@ -891,6 +895,8 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     if negative:
         value = -value
         alternatives = tuple(-a for a in alternatives)
+    elif _FALL_BEFORE.search(text, max(0, start - 20), start):
+        alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
     return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
 
 
