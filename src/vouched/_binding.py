@@ -5,12 +5,17 @@ clauses also end at ", ", dashes and brackets. For one quantity:
 
 - **attribute**: the nearest attribute phrase in its clause whose facts fit
   the quantity's kind and unit (a phrase before it wins over one after it at
-  the same distance); else the one attribute its subject states in its unit;
-  else the nearest fitting phrase earlier in its sentence.
+  the same distance; a phrase already governing a nearer value of another run
+  is skipped: "fell by 1.15% to $187.42"); else the one attribute its subject
+  states in its unit; else the nearest fitting phrase earlier in its sentence
+  (a *weak* binding: when it disagrees, membership decides).
 - **subject**: a mention right after it joined by "in/at/for/of" ("17 °C in
   Munich"); else the last subject named in its sentence; else a mention later
   in its clause; else the subject carried over from an earlier sentence
   ("carried": a weaker binding, see :class:`Binding`).
+- **runs**: values joined by "and"/commas/"versus" in one unit pair with a
+  list of as many subjects joined the same way ("Berlin and Munich are 21 °C
+  and 17.8 °C"), or with the last subjects named when "respectively" follows.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ text. How it works (DESIGN.md "Output scanning"):
    unit, or the last attribute phrase of its sentence) and to its subject (a
    mention right after it with "in/at/for", else the last one named in its
    sentence, else one later in its clause, else the one carried over from an
-   earlier sentence).
+   earlier sentence); see :mod:`vouched._binding`. A value matches its fact
+   as written or rounded to the precision it shows; attributes in
+   ``policy.exact`` must match as written.
 3. A bound quantity is compared with that subject's fact: wrong value ->
    ``value_mismatch``; same value, other unit -> ``unit_mismatch``; a silent
    attribute -> ``silent_spoken``; two different values for one pair ->
