@@ -27,7 +27,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from vouched._lexicon import Lexicon, PhraseMatcher, phrase_matcher
-from vouched._numbers import Quantity, word_tokens
+from vouched._numbers import Quantity
+from vouched._numwords import word_tokens
 from vouched._vouch import FactIndex
 
 __all__ = ["Binder", "Binding"]

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from vouched._exceptions import InputError
-from vouched._numbers import word_tokens, word_tokens_list
+from vouched._numwords import word_tokens, word_tokens_list
 
 __all__ = ["Lexicon", "PhraseMatcher", "phrase_matcher"]
 

@@ -22,316 +22,31 @@ claims. Pure and deterministic.
 
 from __future__ import annotations
 
-import enum
 import re
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
-from typing import NamedTuple
 
-__all__ = [
-    "CURRENCY_UNITS",
-    "Quantity",
-    "QuantityKind",
-    "canonical_unit",
-    "read_numbers",
-    "units_compatible",
-    "word_tokens",
-    "word_tokens_list",
-]
-
-
-class QuantityKind(enum.StrEnum):
-    """What a quantity measures; only quantities of one kind are compared."""
-
-    NUMBER = "number"
-    TIME = "time"  # minutes after midnight
-    DATE = "date"  # (year or 0, month, day) packed as year*10000 + month*100 + day
-
-
-class Quantity(NamedTuple):
-    """One quantity read from a text.
-
-    ``value`` is the main reading; ``alternatives`` holds other readings of an
-    ambiguous form (``1.234`` may be 1.234 or 1234, ``2:05`` may be 14:05).
-    ``quantum`` is the step of the last digit shown (0.1 for ``21.4``): a fact
-    rounded to it reads the same. ``soft`` quantities (small number words,
-    digit ordinals) are claims only when bound to an attribute or carrying a unit.
-    """
-
-    start: int
-    end: int
-    text: str
-    kind: QuantityKind
-    value: Decimal
-    quantum: Decimal
-    unit: str | None = None
-    alternatives: tuple[Decimal, ...] = ()
-    soft: bool = False
-    in_range: bool = False
-
-    @property
-    def values(self) -> tuple[Decimal, ...]:
-        return (self.value, *self.alternatives)
-
-
-_ONE = Decimal(1)
-_ZERO = Decimal(0)
-
-# -- units ---------------------------------------------------------------------
-
-_CURRENCY_CODES = [
-    "EUR",
-    "USD",
-    "GBP",
-    "JPY",
-    "CHF",
-    "CAD",
-    "AUD",
-    "NZD",
-    "SEK",
-    "NOK",
-    "DKK",
-    "PLN",
-    "CZK",
-    "HUF",
-    "CNY",
-    "HKD",
-    "SGD",
-    "INR",
-    "BRL",
-    "MXN",
-    "ZAR",
-    "TRY",
-    "KRW",
-    "RUB",
-    "ILS",
-    "THB",
-    "IDR",
-    "MYR",
-    "PHP",
-    "RON",
-    "BGN",
-    "ISK",
-]
-_CURRENCY_SET = frozenset(_CURRENCY_CODES)
-_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"})
-
-# Canonical unit for every spelling we understand (lower-cased keys).
-_UNIT_ALIASES: dict[str, str] = {
-    "%": "%",
-    "percent": "%",
-    "per cent": "%",
-    "pct": "%",
-    "percentage": "%",
-    "degc": "degC",
-    "°c": "degC",
-    "ºc": "degC",
-    "c": "degC",
-    "celsius": "degC",
-    "degrees celsius": "degC",
-    "centigrade": "degC",
-    "degf": "degF",
-    "°f": "degF",
-    "ºf": "degF",
-    "f": "degF",
-    "fahrenheit": "degF",
-    "degrees fahrenheit": "degF",
-    "deg": "deg",
-    "°": "deg",
-    "degree": "deg",
-    "degrees": "deg",
-    "km/h": "km/h",
-    "kmh": "km/h",
-    "kph": "km/h",
-    "km/hr": "km/h",
-    "kilometres per hour": "km/h",
-    "kilometers per hour": "km/h",
-    "mph": "mph",
-    "miles per hour": "mph",
-    "m/s": "m/s",
-    "metres per second": "m/s",
-    "meters per second": "m/s",
-    "knots": "kn",
-    "knot": "kn",
-    "kn": "kn",
-    "kt": "kn",
-    "€": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "$": "$",
-    "us$": "USD",
-    "dollar": "$",
-    "dollars": "$",
-    "£": "GBP",
-    "pound": "GBP",
-    "pounds": "GBP",
-    "sterling": "GBP",
-    "¥": "¥",
-    "yen": "JPY",
-    "₹": "INR",
-    "rupees": "INR",
-    "franc": "CHF",
-    "francs": "CHF",
-    "swiss francs": "CHF",
-    "km": "km",
-    "kilometres": "km",
-    "kilometers": "km",
-    "m": "m",
-    "metres": "m",
-    "meters": "m",
-    "mi": "mi",
-    "miles": "mi",
-    "mm": "mm",
-    "millimetres": "mm",
-    "millimeters": "mm",
-    "cm": "cm",
-    "hpa": "hPa",
-    "mbar": "hPa",
-    "min": "min",
-    "mins": "min",
-    "minute": "min",
-    "minutes": "min",
-    "h": "h",
-    "hr": "h",
-    "hrs": "h",
-    "hour": "h",
-    "hours": "h",
-    "s": "s",
-    "sec": "s",
-    "seconds": "s",
-    "day": "d",
-    "days": "d",
-    "ms": "ms",
-    "gb": "GB",
-    "mb": "MB",
-    "kg": "kg",
-}
-for _code in _CURRENCY_CODES:
-    _UNIT_ALIASES[_code.lower()] = _code
-
-# Units whose difference from another known unit is a unit mismatch.
-_KNOWN_UNITS = frozenset(_UNIT_ALIASES.values())
-CURRENCY_UNITS = frozenset({*_CURRENCY_CODES, "$", "¥"})
-"""Canonical units that are currencies."""
-
-
-@lru_cache(maxsize=1024)
-def canonical_unit(unit: str | None) -> str | None:
-    """The canonical spelling of a unit (``"°C"`` -> ``"degC"``); unknown units
-    come back stripped and unchanged, ``None`` stays ``None``."""
-    if unit is None:
-        return None
-    text = " ".join(unit.split())
-    if not text:
-        return None
-    return _UNIT_ALIASES.get(text.lower(), text)
-
-
-def units_compatible(stated: str | None, fact: str | None) -> bool:
-    """False only when both units are known and say different things."""
-    if stated is None or fact is None or stated == fact:
-        return True
-    if stated not in _KNOWN_UNITS or fact not in _KNOWN_UNITS:
-        return True
-    pair = {stated, fact}
-    if "deg" in pair:
-        return pair <= {"deg", "degC", "degF"}
-    if "$" in pair:
-        return bool(pair - {"$"} <= _DOLLARS)
-    if "¥" in pair:
-        return pair <= {"¥", "JPY", "CNY"}
-    return False
-
-
-# -- number words -----------------------------------------------------------------
-
-_SMALL_WORDS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS_WORDS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_SCALE_WORDS = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-_ORDINAL_WORDS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-    "eleventh": 11,
-    "twelfth": 12,
-    "thirteenth": 13,
-    "fourteenth": 14,
-    "fifteenth": 15,
-    "sixteenth": 16,
-    "seventeenth": 17,
-    "eighteenth": 18,
-    "nineteenth": 19,
-    "twentieth": 20,
-    "thirtieth": 30,
-}
-for _word in ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"):
-    _ORDINAL_WORDS[f"twenty-{_word}"] = 20 + _ORDINAL_WORDS[_word]
-_ORDINAL_WORDS["thirty-first"] = 31
-
-_MONTHS = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-}
-for _name, _number in list(_MONTHS.items()):
-    _MONTHS[_name[:3]] = _number
-_MONTHS["sept"] = 9
-
-_MONTH_RE = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
+from vouched._numwords import (
+    MONTH_RE,
+    MONTHS,
+    WEEKDAY_RE,
+    WORD_TRIGGERS,
+    word_number,
+    word_pattern,
+    word_tokens,
 )
-_ORD_WORD_RE = "|".join(sorted(map(re.escape, _ORDINAL_WORDS), key=len, reverse=True))
-_WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+(?:the\s+)?)?"
+from vouched._quantity import (
+    ONE,
+    Quantity,
+    QuantityKind,
+    iso_time,
+    read_time_or_date,
+)
+from vouched._units import CURRENCY_CODES, KNOWN_UNITS, canonical_unit, unit_of
 
-# Capital-letter codes followed by a number that are not identifiers.
-_NOT_ID_PREFIXES = _CURRENCY_SET | {
+__all__ = ["Quantity", "QuantityKind", "read_numbers"]
+
+
+_NOT_ID_PREFIXES = frozenset(CURRENCY_CODES) | {
     "AM",
     "PM",
     "UTC",
@@ -369,7 +84,6 @@ _DIGITS = (
     r")"
 )
 
-_NOT_ID_ALT = "|".join(sorted(_NOT_ID_PREFIXES))
 
 # Tried only where a digit (or a sign before one) stands: one position, not every one.
 _AT_DIGIT = re.compile(
@@ -379,7 +93,7 @@ _AT_DIGIT = re.compile(
     r"|(?P<slashdate>(?<![\w./-])(?P<sa>\d{1,2})(?P<ssep>[/.])(?P<sb>\d{1,2})(?P=ssep)"
     r"(?P<sy>\d{4}|\d{2})(?![\w./-]))"
     r"|(?P<dmy>(?<![\w.-])(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
-    r"(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dyr>\d{4}))?(?![\w-]))"
+    r"(?P<dm>" + MONTH_RE + r")(?:,?\s+(?P<dyr>\d{4}))?(?![\w-]))"
     r"|(?P<ipver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d))"
     r"|(?P<frac>(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4
     r"|(?P<time>(?<![\w:.,])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::[0-5]\d)?(?![\d:])"
@@ -392,70 +106,20 @@ _DIGIT_RUN = re.compile(r"\d+")
 _DIGIT_TOKEN_END = re.compile(r"[\w./:-]*")
 _CAPS_BEFORE = re.compile(r"(?<![\w])(?P<w>[A-Z]{2,5})[ \u00a0]$")
 _CAPS_ID_AFTER = re.compile(r"\d+[A-Za-z]?\b(?![.,:]\d)")
-_MONTH_BEFORE = re.compile(r"(?:" + _WEEKDAY_RE + r")?(?<![\w])" + _MONTH_RE + r"\s+(?:the\s+)?$")
+_MONTH_BEFORE = re.compile(r"(?:" + WEEKDAY_RE + r")?(?<![\w])" + MONTH_RE + r"\s+(?:the\s+)?$")
 _MDY = re.compile(
-    _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
+    WEEKDAY_RE + r"(?P<mm>" + MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
     r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
 )
 _LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
 _URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-
-_NUMBER_WORDS = sorted([*_SMALL_WORDS, *_TENS_WORDS], key=len, reverse=True)
-_WORD_TRIGGERS = frozenset(
-    [*_SMALL_WORDS, *_TENS_WORDS, "dozen", "hundred", "thousand", "million", "billion"]
-    + [w for w in _ORDINAL_WORDS if "-" not in w]
-)
-_WORD_RUN = re.compile(r"[^\W_]+")
-
-
-@lru_cache(maxsize=512)
-def _word_pattern(present: frozenset[str]) -> re.Pattern[str]:
-    """A pattern for the number words (and ordinal dates) present in a text."""
-    numbers = [w for w in _NUMBER_WORDS if w in present]
-    ordinals = sorted(
-        (w for w in _ORDINAL_WORDS if w.split("-")[-1] in present), key=len, reverse=True
-    )
-    parts = []
-    if ordinals:
-        parts.append(
-            r"(?P<orddate>(?i:\b(?:the\s+)?(?P<ow>" + "|".join(ordinals) + r")\s+of\s+)"
-            r"(?P<om>" + _MONTH_RE + r")(?:,?\s+(?P<oyr>\d{4}))?(?![\w-]))"
-        )
-    scales = [w for w in ("dozen", "hundred", "thousand", "million", "billion") if w in present]
-    words = []
-    if scales:
-        words.append(r"an?\s+(?:" + "|".join(scales) + r")")
-    if "dozen" in present:
-        words.append(r"half\s+a\s+dozen")
-    if numbers:
-        words.append(r"(?:" + "|".join(numbers) + r")(?:-[a-z]+)?")
-    if words:
-        parts.append(r"(?P<word>(?i:\b(?:" + "|".join(words) + r")\b))")
-    return re.compile("|".join(parts) or r"(?!)")
-
-
-def word_tokens(lowered: str) -> set[str]:
-    """The lower-case words of a text (punctuation splits words)."""
-    raw = set(lowered.split())
-    words = {token for token in raw if token.isalnum()}
-    for token in raw - words:
-        words.update(_WORD_RUN.findall(token))
-    return words
-
-
-def word_tokens_list(lowered: str) -> list[str]:
-    """The lower-case words of a text, in order."""
-    return _WORD_RUN.findall(lowered)
-
-
-_WORD_NUMBER_PARTS = frozenset(_SMALL_WORDS) | frozenset(_TENS_WORDS) | frozenset(_SCALE_WORDS)
 
 _APPROX = re.compile(
     r"(?i:(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close\s+to"
     r"|~|\u2248|ca\.?)\s*)$"
 )
 _CURRENCY_BEFORE = re.compile(
-    r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(_CURRENCY_CODES) + r")\s?)$"
+    r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(CURRENCY_CODES) + r")\s?)$"
 )
 _FALL_BEFORE = re.compile(
     r"(?i:\b(?:down|fell|dropped|lost|declined|decreased|shed|slipped|slid|lower)"
@@ -476,7 +140,7 @@ _UNIT_AFTER = re.compile(
     r"|\s(?i:kilomet(?:re|er)s\s+per\s+hour|miles\s+per\s+hour|met(?:re|er)s\s+per\s+second"
     r"|knots?|celsius|fahrenheit)\b"
     r"|\s?(?:US\$|[€£¥₹$])"
-    r"|\s(?:" + "|".join(_CURRENCY_CODES) + r")\b"
+    r"|\s(?:" + "|".join(CURRENCY_CODES) + r")\b"
     r"|\s(?i:euros?|dollars?|pounds?|francs?|yen|rupees|sterling)\b"
     r"|\s?(?:km|mm|cm|hPa|mbar|kg|GB|MB|ms|min|mins|hrs?|h|s)\b"
     r"|\s(?i:kilomet(?:re|er)s|met(?:re|er)s|miles|mi|m|millimet(?:re|er)s"
@@ -503,17 +167,11 @@ _MAGNITUDES = {
 }
 
 
-def _date_value(year: int, month: int, day: int) -> Decimal | None:
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        return None
-    return Decimal(year * 10000 + month * 100 + day)
-
-
 def _quantum_of(digits: str) -> Decimal:
     """The step of the last shown digit of a plain decimal string."""
     if "." in digits:
         return Decimal(1).scaleb(-len(digits.split(".", 1)[1]))
-    return _ONE
+    return ONE
 
 
 def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
@@ -549,58 +207,6 @@ def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | No
     return value, _quantum_of(main), alts
 
 
-def _word_number(words: list[str]) -> tuple[int, int] | None:
-    """Parse a run of lower-case number words; returns (value, words used)."""
-    total = 0
-    current = 0
-    used = 0
-    seen = False
-    for index, word in enumerate(words):
-        if word in _SMALL_WORDS:
-            if seen and current % 100 and current % 10 == 0 and current % 100 >= 20:
-                current += _SMALL_WORDS[word]  # "twenty one"
-            elif seen and current % 100 != 0:
-                break
-            else:
-                current += _SMALL_WORDS[word]
-        elif word in _TENS_WORDS:
-            if seen and current % 100 != 0:
-                break
-            current += _TENS_WORDS[word]
-        elif "-" in word:
-            head, _, tail = word.partition("-")
-            if head in _TENS_WORDS and tail in _SMALL_WORDS and 0 < _SMALL_WORDS[tail] < 10:
-                if seen and current % 100 != 0:
-                    break
-                current += _TENS_WORDS[head] + _SMALL_WORDS[tail]
-            else:
-                break
-        elif word in _SCALE_WORDS:
-            scale = _SCALE_WORDS[word]
-            if not seen:
-                break
-            if scale == 100:
-                current = (current or 1) * 100
-            else:
-                total += (current or 1) * scale
-                current = 0
-        elif word == "and" and seen and index + 1 < len(words):
-            nxt = words[index + 1]
-            if current % 100 == 0 and (
-                nxt in _SMALL_WORDS or nxt in _TENS_WORDS or nxt.split("-")[0] in _TENS_WORDS
-            ):
-                used = index + 1
-                continue
-            break
-        else:
-            break
-        seen = True
-        used = index + 1
-    if not seen:
-        return None
-    return total + current, used
-
-
 _WORD_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
@@ -616,7 +222,7 @@ def read_numbers(
     found = _read_digit_quantities(text, names)
     if tokens is None:
         tokens = word_tokens(text.lower())
-    present = tokens & _WORD_TRIGGERS
+    present = tokens & WORD_TRIGGERS
     if present:
         words = _read_word_quantities(text, frozenset(present))
         if words:
@@ -698,7 +304,7 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     while word_start > 0 and (text[word_start - 1].isalpha() or text[word_start - 1] == "."):
         word_start -= 1
     word = text[word_start : p - 1].rstrip(".").lower()
-    if word not in _MONTHS and word != "the":
+    if word not in MONTHS and word != "the":
         return None
     month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
     if month is None:
@@ -728,7 +334,7 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
         if prev == " " and p >= 2 and (text[p - 2].isalpha() or text[p - 2] == "."):
             date_match = _month_date(text, p)
             if date_match is not None:
-                quantity = _read_time_or_date(date_match, "mdy")
+                quantity = read_time_or_date(date_match, "mdy")
                 if quantity is not None:
                     found.append(quantity)
                 position = date_match.end()
@@ -750,26 +356,17 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
             if quantity is not None:
                 found.append(quantity)
             continue
-        quantity = _read_time_or_date(match, group)
+        quantity = read_time_or_date(match, group)
         if quantity is not None:
             found.append(quantity)
             if group == "isodate" and match["ih"]:
-                found.append(_iso_time(text, match))
+                found.append(iso_time(text, match))
     return found
-
-
-def _iso_time(text: str, match: re.Match[str]) -> Quantity:
-    """The time part of an ISO date-time, as its own quantity."""
-    hour, minute = int(match["ih"]), int(match["imin"])
-    start, end = match.start("ih"), match.end("imin")
-    return Quantity(
-        start, end, text[start:end], QuantityKind.TIME, Decimal(hour * 60 + minute), _ONE
-    )
 
 
 def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
     found: list[Quantity] = []
-    pattern = _word_pattern(present)
+    pattern = word_pattern(present)
     position = 0
     while True:
         match = pattern.search(text, position)
@@ -777,71 +374,12 @@ def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
             break
         position = match.end()
         if match.lastgroup == "orddate":
-            quantity = _read_time_or_date(match, "orddate")
+            quantity = read_time_or_date(match, "orddate")
         else:
             quantity, position = _read_word(text, match)
         if quantity is not None:
             found.append(quantity)
     return found
-
-
-def _read_time_or_date(match: re.Match[str], group: str | None) -> Quantity | None:
-    start, end, raw = match.start(), match.end(), match.group()
-    if group == "time":
-        hour, minute = int(match["th"]), int(match["tm"])
-        alternatives: tuple[Decimal, ...] = ()
-        if match["tap"]:
-            hour = _twelve_hour(hour, match["tap"])
-        elif hour < 12:
-            alternatives = (Decimal((hour + 12) * 60 + minute),)
-        value = Decimal(hour * 60 + minute)
-        return Quantity(start, end, raw, QuantityKind.TIME, value, _ONE, None, alternatives)
-    if group == "hourap":
-        hour = _twelve_hour(int(match["hh"]), match["hap"])
-        raw = raw.rstrip()
-        return Quantity(start, start + len(raw), raw, QuantityKind.TIME, Decimal(hour * 60), _ONE)
-    if group == "isodate":
-        date = _date_value(int(match["iy"]), int(match["im"]), int(match["id"]))
-        if date is None:
-            return None
-        # A date-time is checked as its date; read_numbers adds its time separately.
-        return Quantity(start, end, raw, QuantityKind.DATE, date, _ONE)
-    if group == "slashdate":
-        a, b, year = int(match["sa"]), int(match["sb"]), int(match["sy"])
-        if year < 100:
-            year += 2000
-        readings = [v for v in (_date_value(year, b, a), _date_value(year, a, b)) if v is not None]
-        if not readings:
-            return None
-        return Quantity(
-            start, end, raw, QuantityKind.DATE, readings[0], _ONE, None, tuple(readings[1:])
-        )
-    if group in {"dmy", "mdy", "orddate"}:
-        if group == "dmy":
-            day, month_name, year_text = int(match["dd"]), match["dm"], match["dyr"]
-        elif group == "mdy":
-            day, month_name, year_text = int(match["md"]), match["mm"], match["myr"]
-        else:
-            day, month_name, year_text = (
-                _ORDINAL_WORDS[match["ow"].lower()],
-                match["om"],
-                match["oyr"],
-            )
-        month = _MONTHS.get(month_name.rstrip(".").lower())
-        if month is None:
-            return None
-        date = _date_value(int(year_text) if year_text else 0, month, day)
-        if date is None:
-            return None
-        return Quantity(start, end, raw, QuantityKind.DATE, date, _ONE)
-    return None
-
-
-def _twelve_hour(hour: int, marker: str) -> int:
-    pm = marker.lower() == "p"
-    if hour == 12:
-        return 12 if pm else 0
-    return hour + 12 if pm else hour
 
 
 def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
@@ -876,7 +414,7 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
         if ordinal and "." not in digits and "," not in digits:
             stop = end + ordinal.end()
             raw = text[start:stop]
-            return Quantity(start, stop, raw, QuantityKind.NUMBER, value, _ONE, soft=True), stop
+            return Quantity(start, stop, raw, QuantityKind.NUMBER, value, ONE, soft=True), stop
         if not (unit_match and unit_match.end() > end):
             skip = end
             while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
@@ -898,17 +436,6 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     elif _FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
     return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
-
-
-@lru_cache(maxsize=512)
-def _unit_of(unit_text: str) -> str | None:
-    """The canonical unit of a unit as written after a number (" °C", " degrees Celsius")."""
-    spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
-    spelled = spelled.replace("° ", "°")
-    lowered = spelled.lower()
-    if lowered.startswith("deg") and " " in lowered:
-        return canonical_unit(lowered.split(" ", 1)[1])
-    return canonical_unit(spelled)
 
 
 def _round_integer(value: Decimal) -> bool:
@@ -957,15 +484,11 @@ def _finish(
             alternatives = tuple(a * factor for a in alternatives)
         unit_text = after["unit"]
         if unit_text:
-            spelled_unit = _unit_of(unit_text)
-            if unit is None or spelled_unit in _KNOWN_UNITS:
+            spelled_unit = unit_of(unit_text)
+            if unit is None or spelled_unit in KNOWN_UNITS:
                 unit = spelled_unit
         end = after.end()
-    if (
-        quantum == _ONE
-        and _round_integer(value)
-        and _APPROX.search(text, max(0, start - 16), start)
-    ):
+    if quantum == ONE and _round_integer(value) and _APPROX.search(text, max(0, start - 16), start):
         zeros = 0
         whole = abs(int(value))
         while whole and whole % 10 == 0 and zeros < 6:
@@ -982,10 +505,10 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
     start = match.start()
     head = " ".join(match.group().lower().split())
     if head.startswith("half"):
-        return _finish(text, start, match.end(), Decimal(6), _ONE, soft=True)
+        return _finish(text, start, match.end(), Decimal(6), ONE, soft=True)
     if head.startswith(("a ", "an ")):
         if head.endswith("dozen"):
-            return _finish(text, start, match.end(), Decimal(12), _ONE, soft=True)
+            return _finish(text, start, match.end(), Decimal(12), ONE, soft=True)
         words, spans = ["one"], [(start, start)]
         position = match.end() - len(head.split()[-1])
     else:
@@ -1003,7 +526,7 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
             position = nxt + 1
         else:
             break
-    parsed = _word_number(words)
+    parsed = word_number(words)
     if parsed is None:
         return None, match.end()
     value, used = parsed
@@ -1019,7 +542,7 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
         if word is not None:
             start = word.start()
             number = -number
-    return _finish(text, start, stop, number, _ONE, soft=abs(value) <= 12)
+    return _finish(text, start, stop, number, ONE, soft=abs(value) <= 12)
 
 
 def _join_ranges(text: str, found: list[Quantity]) -> list[Quantity]:
@@ -1042,7 +565,7 @@ def _join_ranges(text: str, found: list[Quantity]) -> list[Quantity]:
             if right.value >= 720 and hours < 12:
                 hours += 12
             left = Quantity(
-                left.start, left.end, left.text, QuantityKind.TIME, Decimal(hours * 60), _ONE
+                left.start, left.end, left.text, QuantityKind.TIME, Decimal(hours * 60), ONE
             )
         elif left.kind != right.kind:
             continue

@@ -39,14 +39,8 @@ from vouched._binding import Binder
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._lexicon import Lexicon
-from vouched._numbers import (
-    CURRENCY_UNITS,
-    Quantity,
-    QuantityKind,
-    read_numbers,
-    units_compatible,
-    word_tokens,
-)
+from vouched._numbers import Quantity, QuantityKind, read_numbers
+from vouched._numwords import word_tokens
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._quotes import find_quotes, unsupported_spans
 from vouched._textchecks import (
@@ -55,6 +49,7 @@ from vouched._textchecks import (
     find_placeholders,
     internal_terms,
 )
+from vouched._units import CURRENCY_UNITS, units_compatible
 from vouched._vouch import FactIndex, Reading, describe, quantity_matches, rounds_to
 
 __all__ = ["Finding", "FindingKind", "ScanReport", "scan"]

@@ -16,7 +16,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import NamedTuple
 
 from vouched._fact import Fact
-from vouched._numbers import Quantity, QuantityKind, canonical_unit, read_numbers, units_compatible
+from vouched._numbers import Quantity, QuantityKind, read_numbers
+from vouched._units import canonical_unit, units_compatible
 
 __all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]
 

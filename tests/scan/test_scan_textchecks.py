@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vouched import unsupported_quotes
-from vouched._numbers import word_tokens
+from vouched._numwords import word_tokens
 from vouched._quotes import find_quotes
 from vouched._textchecks import (
     find_fallbacks,
