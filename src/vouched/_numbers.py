@@ -125,6 +125,32 @@ _FALL_BEFORE = re.compile(
     r"(?i:\b(?:down|fell|dropped|lost|declined|decreased|shed|slipped|slid|lower)"
     r"(?:\s+by)?\s+(?:US\$|[$€£¥₹]|[A-Z]{3}\s)?)$"
 )
+_SIGNAL_WORDS = frozenset(
+    [
+        "minus",
+        "negative",
+        "down",
+        "fell",
+        "dropped",
+        "lost",
+        "declined",
+        "decreased",
+        "shed",
+        "slipped",
+        "slid",
+        "lower",
+        "about",
+        "around",
+        "roughly",
+        "approximately",
+        "approx",
+        "nearly",
+        "almost",
+        "some",
+        "close",
+        "ca",
+    ]
+)
 _CURRENCY_LEAD = frozenset("$€£¥₹")
 _MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
 _SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
@@ -219,9 +245,11 @@ def read_numbers(
     so "ACME 178" is a name and a number, not one identifier like "ICE 1537".
     ``tokens``: the text's lower-case words if the caller has them already.
     """
-    found = _read_digit_quantities(text, names)
     if tokens is None:
         tokens = word_tokens(text.lower())
+    # Words that change a number's reading (minus, down, about ...): most texts have none.
+    signals = bool(tokens & _SIGNAL_WORDS) or "~" in text or "\u2248" in text
+    found = _read_digit_quantities(text, names, signals)
     present = tokens & WORD_TRIGGERS
     if present:
         words = _read_word_quantities(text, frozenset(present))
@@ -312,7 +340,9 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     return _MDY.match(text, month.start())
 
 
-def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
+def _read_digit_quantities(
+    text: str, names: frozenset[str], signals: bool = True
+) -> list[Quantity]:
     found: list[Quantity] = []
     urls = _url_spans(text)
     position = 0
@@ -352,7 +382,7 @@ def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
         if group in {"ipver", "frac"}:
             continue
         if group == "num":
-            quantity, position = _read_digits(text, match)
+            quantity, position = _read_digits(text, match, signals)
             if quantity is not None:
                 found.append(quantity)
             continue
@@ -382,7 +412,9 @@ def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
     return found
 
 
-def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
+def _read_digits(
+    text: str, match: re.Match[str], signals: bool = True
+) -> tuple[Quantity | None, int]:
     start, end = match.start(), match.end()
     sign = match["sign"]
     digits = text[start + (1 if sign else 0) : end]
@@ -423,6 +455,7 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     negative = sign in {"-", "\u2212"}
     if (
         not sign
+        and signals
         and _might_follow_minus(text, start)
         and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
     ):
@@ -433,9 +466,11 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     if negative:
         value = -value
         alternatives = tuple(-a for a in alternatives)
-    elif _FALL_BEFORE.search(text, max(0, start - 20), start):
+    elif signals and _FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
-    return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
+    return _finish(
+        text, start, end, value, quantum, alternatives=alternatives, soft=False, signals=signals
+    )
 
 
 def _round_integer(value: Decimal) -> bool:
@@ -461,6 +496,7 @@ def _finish(
     *,
     alternatives: tuple[Decimal, ...] = (),
     soft: bool,
+    signals: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
     lead = text[start - 2 : start] if start >= 2 else text[:start]
@@ -488,7 +524,12 @@ def _finish(
             if unit is None or spelled_unit in KNOWN_UNITS:
                 unit = spelled_unit
         end = after.end()
-    if quantum == ONE and _round_integer(value) and _APPROX.search(text, max(0, start - 16), start):
+    if (
+        signals
+        and quantum == ONE
+        and _round_integer(value)
+        and _APPROX.search(text, max(0, start - 16), start)
+    ):
         zeros = 0
         whole = abs(int(value))
         while whole and whole % 10 == 0 and zeros < 6:
