@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -358,6 +358,8 @@ def _check(
     explicit: bool,
     index: FactIndex,
 ) -> Finding | None:
+    """Compare one quantity with the facts of its binding, or by membership."""
+
     def finding(kind: FindingKind, detail: str, s: str | None = subject) -> Finding:
         return Finding(kind, quantity.start, quantity.end, quantity.text, detail, s, attribute)
 
@@ -425,17 +427,20 @@ def _check(
     )
 
 
-def _compare(quantity: Quantity, readings: list[Reading], finding: Any) -> Finding | None:
+def _compare(
+    quantity: Quantity, readings: list[Reading], finding: Callable[[FindingKind, str], Finding]
+) -> Finding | None:
+    """A bound quantity against its fact(s): passes, or a unit or value mismatch."""
     said = quantity.text
     if any(_fits(quantity, r) for r in readings):
         return None
     same_value = [r for r in readings if quantity_matches(quantity, r)]
     if same_value:
-        return finding(  # type: ignore[no-any-return]  # the local finding() factory
+        return finding(
             _K.UNIT_MISMATCH,
             f"{said!r} is in another unit than {describe(same_value[0])}",
         )
-    return finding(  # type: ignore[no-any-return]  # the local finding() factory
+    return finding(
         _K.VALUE_MISMATCH,
         f"{said!r} does not match " + "; ".join(describe(r) for r in readings[:3]),
     )
