@@ -250,7 +250,7 @@ def _text_findings(
     """Placeholders, internal words, canned fallbacks and unsupported quotes;
     also the placeholder spans (numbers inside them are not claims)."""
     findings: list[Finding] = []
-    placeholders = find_placeholders(text)
+    placeholders = find_placeholders(text, tokens)
     findings.extend(
         Finding(_K.PLACEHOLDER, s.start, s.end, text[s.start : s.end], s.detail)
         for s in placeholders

@@ -49,6 +49,11 @@ _PLACEHOLDER = re.compile(
     r"N/A|n/a|N\.A\.|#N/A|#VALUE!|#REF!)(?![\w/]))"
     r"|(?P<lorem>(?i:\blorem ipsum\b))"
 )
+_PLACEHOLDER_WORDS = frozenset(
+    {"none", "null", "undefined", "nan", "nil", "todo", "tbd", "fixme", "xxx", "lorem", "n",
+     "object", "value", "ref"}
+)  # fmt: skip
+_PLACEHOLDER_CHARS = ("{", "<", "[", "%s", "%d")
 # "None of the trains..." at a sentence start is English, not a leaked null.
 _NONE_ENGLISH = re.compile(r"\s+(?:of|are|is|was|were|have|has|had|at|in|to|so|but|left|remain)\b")
 
@@ -59,11 +64,18 @@ _PLACEHOLDER_HINTS = (
 )  # fmt: skip
 
 
-def find_placeholders(text: str) -> list[TextSpan]:
-    """Template holes and null values that leaked into the text."""
+def find_placeholders(text: str, tokens: set[str] | None = None) -> list[TextSpan]:
+    """Template holes and null values that leaked into the text.
+
+    ``tokens``: the text's lower-case words, if the caller has them (a fast
+    pre-check that skips the big pattern for the common, clean text).
+    """
     spans: list[TextSpan] = []
-    if not any(hint in text for hint in _PLACEHOLDER_HINTS):
-        return spans  # the common case, decided without running the big pattern
+    if tokens is not None:
+        if not (tokens & _PLACEHOLDER_WORDS) and not any(c in text for c in _PLACEHOLDER_CHARS):
+            return spans
+    elif not any(hint in text for hint in _PLACEHOLDER_HINTS):
+        return spans
     for match in _PLACEHOLDER.finditer(text):
         group = match.lastgroup
         start, end = match.span()

@@ -135,12 +135,15 @@ class FactIndex:
         self.exact = exact
         self.rejected = tuple(rejected)
         pairs: dict[tuple[str, str], list[Fact]] = {}
-        attributes: dict[str, list[Fact]] = {}
         for fact in self.grounded:
-            pairs.setdefault((fact.subject, fact.attribute), []).append(fact)
-            attributes.setdefault(fact.attribute, []).append(fact)
+            key = (fact.subject, fact.attribute)
+            found = pairs.get(key)
+            if found is None:
+                pairs[key] = [fact]
+            else:
+                found.append(fact)
         self._pair_facts = pairs
-        self._attribute_facts = attributes
+        self._by_attribute: dict[str, list[Fact]] | None = None
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
         for fact in self.silent:
@@ -206,6 +209,16 @@ class FactIndex:
                     found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
+
+    @property
+    def _attribute_facts(self) -> dict[str, list[Fact]]:
+        """Grounded facts by attribute (built on first use)."""
+        if self._by_attribute is None:
+            by_attribute: dict[str, list[Fact]] = {}
+            for (_, attribute), facts in self._pair_facts.items():
+                by_attribute.setdefault(attribute, []).extend(facts)
+            self._by_attribute = by_attribute
+        return self._by_attribute
 
     def has_grounded(self, attribute: str) -> bool:
         return attribute in self._attribute_facts
