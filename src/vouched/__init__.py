@@ -20,7 +20,10 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._lexicon import Lexicon
 from vouched._policy import Policy
+from vouched._quotes import unsupported_quotes
+from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -31,10 +34,14 @@ __all__ = [
     "Contract",
     "Fact",
     "FactValue",
+    "Finding",
+    "FindingKind",
     "GateResult",
     "InputError",
+    "Lexicon",
     "MissingExtraError",
     "Policy",
+    "ScanReport",
     "SilenceReason",
     "SystemClock",
     "Verdict",
@@ -45,6 +52,8 @@ __all__ = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "scan",
+    "unsupported_quotes",
     "verify_answer",
     "verify_output",
 ]
