@@ -63,7 +63,17 @@ class VerdictReason(enum.StrEnum):
 _GROUNDED = VerdictKind.GROUNDED
 _SILENT = VerdictKind.SILENT
 _VIOLATION = VerdictKind.VIOLATION
-_R = VerdictReason
+# Enum members hoisted to module constants: attribute access on an enum class
+# costs ~90 ns on CPython 3.11, a constant load ~4 ns.
+_R_GROUNDED = VerdictReason.GROUNDED
+_R_NO_VALUE = VerdictReason.NO_VALUE
+_R_DEMOTED = VerdictReason.DEMOTED
+_R_CONFIDENT_WITHOUT_SOURCE = VerdictReason.CONFIDENT_WITHOUT_SOURCE
+_R_MISSING_SOURCE = VerdictReason.MISSING_SOURCE
+_R_MISSING_OBSERVED_AT = VerdictReason.MISSING_OBSERVED_AT
+_R_OBSERVED_IN_FUTURE = VerdictReason.OBSERVED_IN_FUTURE
+_R_STALE = VerdictReason.STALE
+_R_LOW_CONFIDENCE = VerdictReason.LOW_CONFIDENCE
 
 
 class Verdict(NamedTuple):
@@ -97,18 +107,18 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
     if reason is not None:
         return _new(Verdict, (_SILENT, reason, False, fact))
     if data["value"] is None:
-        return _new(Verdict, (_SILENT, _R.NO_VALUE, False, fact))
+        return _new(Verdict, (_SILENT, _R_NO_VALUE, False, fact))
     demoted = policy.demoted
     if demoted and data["attribute"] in demoted:
-        return _new(Verdict, (_SILENT, _R.DEMOTED, False, fact))
+        return _new(Verdict, (_SILENT, _R_DEMOTED, False, fact))
     if not data["source"]:
         confidence = data["confidence"]
         if confidence is not None and confidence >= policy.cardinal_confidence:
-            return _new(Verdict, (_VIOLATION, _R.CONFIDENT_WITHOUT_SOURCE, True, fact))
-        return _new(Verdict, (_VIOLATION, _R.MISSING_SOURCE, False, fact))
+            return _new(Verdict, (_VIOLATION, _R_CONFIDENT_WITHOUT_SOURCE, True, fact))
+        return _new(Verdict, (_VIOLATION, _R_MISSING_SOURCE, False, fact))
     observed = data["observed_at"]
     if observed is None:
-        return _new(Verdict, (_VIOLATION, _R.MISSING_OBSERVED_AT, False, fact))
+        return _new(Verdict, (_VIOLATION, _R_MISSING_OBSERVED_AT, False, fact))
     try:
         age = now - observed
     except TypeError:
@@ -118,15 +128,15 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
         ttl = policy.default_ttl
     minimum = policy.min_confidence
     if policy.earliest_age <= age <= ttl and minimum is None:
-        return _new(Verdict, (_GROUNDED, _R.GROUNDED, False, fact))
+        return _new(Verdict, (_GROUNDED, _R_GROUNDED, False, fact))
     if age < policy.earliest_age:
-        return _new(Verdict, (_VIOLATION, _R.OBSERVED_IN_FUTURE, False, fact))
+        return _new(Verdict, (_VIOLATION, _R_OBSERVED_IN_FUTURE, False, fact))
     if age > ttl:
-        return _new(Verdict, (_VIOLATION, _R.STALE, False, fact))
+        return _new(Verdict, (_VIOLATION, _R_STALE, False, fact))
     confidence = data["confidence"]
     if minimum is not None and (confidence is None or confidence < minimum):
-        return _new(Verdict, (_VIOLATION, _R.LOW_CONFIDENCE, False, fact))
-    return _new(Verdict, (_GROUNDED, _R.GROUNDED, False, fact))
+        return _new(Verdict, (_VIOLATION, _R_LOW_CONFIDENCE, False, fact))
+    return _new(Verdict, (_GROUNDED, _R_GROUNDED, False, fact))
 
 
 _new = tuple.__new__
