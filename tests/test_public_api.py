@@ -12,10 +12,15 @@ EXPECTED = [
     "Fact",
     "FactValue",
     "GateResult",
+    "GradeReport",
     "InputError",
     "MissingExtraError",
     "Policy",
     "SilenceReason",
+    "Snapshot",
+    "SnapshotStore",
+    "SqliteSnapshotStore",
+    "StoreError",
     "SystemClock",
     "Verdict",
     "VerdictKind",
@@ -25,6 +30,7 @@ EXPECTED = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "replay",
 ]
 
 

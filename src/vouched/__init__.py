@@ -5,7 +5,7 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
-from vouched._exceptions import InputError, MissingExtraError, VouchedError
+from vouched._exceptions import InputError, MissingExtraError, StoreError, VouchedError
 from vouched._fact import Fact, FactValue, SilenceReason
 from vouched._factio import load_facts
 from vouched._gate import (
@@ -18,6 +18,9 @@ from vouched._gate import (
     partition,
 )
 from vouched._policy import Policy
+from vouched._replay import GradeReport, replay
+from vouched._snapshot import Snapshot
+from vouched._store import SnapshotStore, SqliteSnapshotStore
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -25,10 +28,15 @@ __all__ = [
     "Fact",
     "FactValue",
     "GateResult",
+    "GradeReport",
     "InputError",
     "MissingExtraError",
     "Policy",
     "SilenceReason",
+    "Snapshot",
+    "SnapshotStore",
+    "SqliteSnapshotStore",
+    "StoreError",
     "SystemClock",
     "Verdict",
     "VerdictKind",
@@ -38,6 +46,7 @@ __all__ = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "replay",
 ]
 
 __version__ = "0.1.0"
