@@ -172,7 +172,8 @@ def render(report: GradeReport, *, store: str) -> None:
         )
     console.print(
         f"[bold]vouched replay[/] {store}: {report.snapshots} snapshots{window}\n"
-        f"today's policy {report.policy_version}; output rules: {rules}"
+        f"today's policy {report.policy_version}; output rules: {rules}",
+        soft_wrap=True,
     )
     if not report.snapshots:
         console.print("no snapshots in this window")
@@ -180,7 +181,8 @@ def render(report: GradeReport, *, store: str) -> None:
     console.print(
         f"grounding rate {_change(report.grounding_rate_then, report.grounding_rate_now)}; "
         f"passed {report.passed_then} -> {report.passed_now}; flipped: "
-        f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]"
+        f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]",
+        soft_wrap=True,
     )
 
     versions = Table(
@@ -248,7 +250,7 @@ def render(report: GradeReport, *, store: str) -> None:
         if flips.count:
             shown = ", ".join(flips.ids[:10])
             more = f" (+{flips.count - 10} more)" if flips.count > 10 else ""
-            console.print(f"{label}: {flips.count}: {shown}{more}")
+            console.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
 
 
 # -- the chart ----------------------------------------------------------------------
