@@ -17,7 +17,9 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._policy import Policy
+from vouched._prometheus import PrometheusMetrics
 from vouched._replay import GradeReport, replay
 from vouched._snapshot import Snapshot
 from vouched._store import SnapshotStore, SqliteSnapshotStore
@@ -32,6 +34,8 @@ __all__ = [
     "InputError",
     "MissingExtraError",
     "Policy",
+    "PopulationMetrics",
+    "PrometheusMetrics",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -42,9 +46,12 @@ __all__ = [
     "VerdictKind",
     "VerdictReason",
     "VouchedError",
+    "abstention_rate",
+    "citation_precision",
     "classify",
     "grounding_rate",
     "load_facts",
+    "measure",
     "partition",
     "replay",
 ]
