@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,6 +81,44 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     return value
+
+
+def _freeze_json(value: Any) -> Any:
+    """:func:`_freeze` for data fresh from the JSON decoder (exact dict and list
+    types): the replay hot path, without abstract-class checks."""
+    kind = type(value)
+    if kind is dict:
+        return MappingProxyType({k: _freeze_json(v) for k, v in value.items()})
+    if kind is list:
+        return tuple([_freeze_json(v) for v in value])
+    return value
+
+
+_POLICY_MEMO: dict[str, Mapping[str, Any]] = {}
+_POLICY_MEMO_SIZE = 256
+
+
+def _policy_memo(version: str, data: Any) -> Mapping[str, Any]:
+    """The frozen policy of a stored row, shared by every row with that version.
+
+    A pure memo (the version is the content hash of the policy), bounded: a
+    population has a handful of policies, and replay reads millions of rows.
+    """
+    frozen = _POLICY_MEMO.get(version)
+    if frozen is None:
+        frozen = _freeze_json(data)
+        if len(_POLICY_MEMO) >= _POLICY_MEMO_SIZE:
+            _POLICY_MEMO.clear()
+        _POLICY_MEMO[version] = frozen
+    return frozen
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+# Built once: json.loads with options builds a decoder per call.
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 
 
 def _json_normal(value: Any) -> Any:
@@ -354,7 +393,7 @@ class Snapshot:
     def from_canonical(cls, text: str) -> Snapshot:
         """A snapshot from canonical JSON written by vouched (a store's own rows):
         the fast path, no re-hashing and no fact validation."""
-        data = loads(text)
+        data = _DECODER.decode(text)
         reader = _Reader(data, trusted=True)
         facts = reader.facts()
         return cls(
@@ -362,18 +401,18 @@ class Snapshot:
             created_at=reader.instant("created_at"),
             judged_at=reader.instant("judged_at"),
             question=data["question"],
-            query=_freeze(data["query"]),
+            query=_freeze_json(data["query"]),
             facts=facts,
             verdicts=tuple(
                 RecordedVerdict(v["kind"], v["reason"], v["cardinal"]) for v in data["verdicts"]
             ),
-            policy=_freeze(data["policy"]),
+            policy=_policy_memo(data["policy_version"], data["policy"]),
             policy_version=data["policy_version"],
             prompt_version=data["prompt_version"],
             phraser=data["phraser"],
             output=data["output"],
             findings=tuple(MappingProxyType(f) for f in data["findings"]),
-            claims=tuple(_freeze(c) for c in data["claims"]),
+            claims=_freeze_json(data["claims"]),
             status=data["status"],
             on_fail=data["on_fail"],
             attempts=data["attempts"],
