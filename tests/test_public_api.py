@@ -11,13 +11,17 @@ EXPECTED = [
     "Clock",
     "Fact",
     "FactValue",
+    "Finding",
+    "FindingKind",
     "GateResult",
     "GradeReport",
     "InputError",
+    "Lexicon",
     "MissingExtraError",
     "Policy",
     "PopulationMetrics",
     "PrometheusMetrics",
+    "ScanReport",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -36,6 +40,8 @@ EXPECTED = [
     "measure",
     "partition",
     "replay",
+    "scan",
+    "unsupported_quotes",
 ]
 
 

@@ -17,10 +17,13 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._lexicon import Lexicon
 from vouched._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._policy import Policy
 from vouched._prometheus import PrometheusMetrics
+from vouched._quotes import unsupported_quotes
 from vouched._replay import GradeReport, replay
+from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._snapshot import Snapshot
 from vouched._store import SnapshotStore, SqliteSnapshotStore
 from vouched._time import Clock, SystemClock
@@ -29,13 +32,17 @@ __all__ = [
     "Clock",
     "Fact",
     "FactValue",
+    "Finding",
+    "FindingKind",
     "GateResult",
     "GradeReport",
     "InputError",
+    "Lexicon",
     "MissingExtraError",
     "Policy",
     "PopulationMetrics",
     "PrometheusMetrics",
+    "ScanReport",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -54,6 +61,8 @@ __all__ = [
     "measure",
     "partition",
     "replay",
+    "scan",
+    "unsupported_quotes",
 ]
 
 __version__ = "0.1.0"

@@ -1,0 +1,182 @@
+"""The lexicon: which words name an attribute, which name a subject, which are internal.
+
+The scanner binds a number to the attribute phrase and the subject mention that
+govern it ("humidity 63%" in a sentence about Berlin -> Berlin's humidity), so
+it can catch the right value from the wrong row. The file form is the JSON of
+DESIGN.md::
+
+    {"attributes": {"humidity": ["humidity", "% humidity"]},
+     "subjects": {"Berlin": ["the capital"]},
+     "internal": ["extra", "terms"]}
+
+Every fact's own attribute (``wind_speed`` also as "wind speed") and subject
+name count as phrases without being listed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from vouched._exceptions import InputError
+
+__all__ = ["Lexicon", "PhraseMatcher", "phrase_matcher"]
+
+_KEYS = ("attributes", "subjects", "internal")
+
+
+def _phrase_list(name: str, values: Any, where: str) -> tuple[str, ...]:
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise InputError("must be a list of strings", field=where)
+    phrases: list[str] = []
+    for value in values:
+        if not isinstance(value, str) or not value.strip():
+            raise InputError(f"phrases for {name!r} must be non-empty strings", field=where)
+        phrases.append(" ".join(value.split()))
+    return tuple(phrases)
+
+
+def _freeze(mapping: Mapping[str, Iterable[str]], where: str) -> Mapping[str, tuple[str, ...]]:
+    if not isinstance(mapping, Mapping):
+        raise InputError("must be an object of name -> list of phrases", field=where)
+    frozen: dict[str, tuple[str, ...]] = {}
+    for name, values in mapping.items():
+        if not isinstance(name, str) or not name.strip():
+            raise InputError("names must be non-empty strings", field=where)
+        frozen[name] = _phrase_list(name, values, f"{where}.{name}")
+    return MappingProxyType(frozen)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Lexicon:
+    """Attribute phrases, subject aliases and internal terms (a frozen value)."""
+
+    attributes: Mapping[str, tuple[str, ...]]
+    subjects: Mapping[str, tuple[str, ...]]
+    internal: tuple[str, ...] = field(default=())
+
+    def __init__(
+        self,
+        attributes: Mapping[str, Iterable[str]] | None = None,
+        subjects: Mapping[str, Iterable[str]] | None = None,
+        internal: Iterable[str] = (),
+    ) -> None:
+        object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
+        object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
+        object.__setattr__(self, "internal", _phrase_list("internal", internal, "internal"))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Lexicon):
+            return NotImplemented
+        return (
+            dict(self.attributes) == dict(other.attributes)
+            and dict(self.subjects) == dict(other.subjects)
+            and self.internal == other.internal
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                tuple(sorted(self.attributes.items())),
+                tuple(sorted(self.subjects.items())),
+                self.internal,
+            )
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Lexicon(attributes={dict(self.attributes)!r}, "
+            f"subjects={dict(self.subjects)!r}, internal={list(self.internal)!r})"
+        )
+
+    @classmethod
+    def from_json(cls, data: Any) -> Lexicon:
+        """A lexicon from parsed JSON; an :class:`InputError` names the bad field."""
+        if not isinstance(data, Mapping):
+            raise InputError("a lexicon must be a JSON object")
+        unknown = sorted(set(data) - set(_KEYS))
+        if unknown:
+            raise InputError(
+                "unknown key (expected attributes, subjects, internal)", field=unknown[0]
+            )
+        return cls(
+            attributes=data.get("attributes") or {},
+            subjects=data.get("subjects") or {},
+            internal=data.get("internal") or (),
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> Lexicon:
+        """Read a lexicon JSON file; errors name the file and the field."""
+        from vouched._jsonio import loads  # noqa: PLC0415 - keeps this module light
+
+        name = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError("no such file", file=name) from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(f"cannot read: {error}", file=name) from None
+        try:
+            data = loads(text)
+        except ValueError as error:
+            raise InputError(f"invalid JSON: {error}", file=name) from None
+        try:
+            return cls.from_json(data)
+        except InputError as error:
+            raise error.at(file=name) from None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attributes": {k: list(v) for k, v in self.attributes.items()},
+            "subjects": {k: list(v) for k, v in self.subjects.items()},
+            "internal": list(self.internal),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseMatcher:
+    """Finds whole-word, case-insensitive phrase mentions; each maps to a name."""
+
+    pattern: re.Pattern[str] | None
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def find(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+        """``(start, end, names)`` of every mention, longest phrase first, no overlaps."""
+        if self.pattern is None:
+            return []
+        names = self.names
+        found = []
+        for m in self.pattern.finditer(text):
+            owners = names.get(" ".join(m.group().lower().split()))
+            if owners:
+                found.append((m.start(), m.end(), owners))
+        return found
+
+
+@lru_cache(maxsize=256)
+def phrase_matcher(pairs: tuple[tuple[str, str], ...]) -> PhraseMatcher:
+    """A matcher for ``(phrase, name)`` pairs (cached: lexicons repeat)."""
+    names: dict[str, list[str]] = {}
+    for phrase, name in pairs:
+        key = " ".join(phrase.lower().split())
+        if not key:
+            continue
+        bucket = names.setdefault(key, [])
+        if name not in bucket:
+            bucket.append(name)
+    if not names:
+        return PhraseMatcher(None, {})
+    parts = []
+    for key in sorted(names, key=len, reverse=True):
+        body = r"\s+".join(re.escape(word) for word in key.split(" "))
+        head = r"(?<![\w])" if key[0].isalnum() or key[0] == "_" else ""
+        tail = r"(?![\w])" if key[-1].isalnum() or key[-1] == "_" else ""
+        parts.append(head + body + tail)
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    return PhraseMatcher(pattern, {k: tuple(v) for k, v in names.items()})

@@ -1,0 +1,814 @@
+"""The number reader: every quantity a reader would see in a text, with its span.
+
+``read_numbers(text)`` returns :class:`Quantity` values in text order. It reads
+
+- digits with thousands separators (``1,234``, ``1.234,5``, ``1 234``) and
+  decimals (``21.4``, ``21,4``), signs (``-5``, U+2212 minus, ``minus 5``), magnitudes
+  (``1.2 million``, ``12k``);
+- units: percent, temperature (°C, °F, "degrees"), speed (km/h, mph, m/s, knots),
+  currencies (symbols, ISO codes and words, before or after the number) and a few
+  plain units (km, mm, hPa, minutes, hours ...);
+- English number words ("sixty-three", "one hundred and five", "a dozen");
+- times (``14:05``, ``2 pm``, ``2:30 p.m.``), ISO and written dates
+  (``2026-11-29``, ``29 November 2026``, ``Dec 3rd``, ``the third of December``);
+- ranges and scores (``10-12``, ``10 to 12``, ``107-99``): both ends are read.
+
+It keeps identifiers whole and does not read them as quantities (``COVID-19``,
+``A4``, ``ICE 1537``, ``#12``, ``10.0.0.1``, URLs), never reads part of a digit
+run (``8443`` is never ``443``), tells list bullets and hyphens from minus signs,
+skips numbered-list markers, and does not take ordinal words ("First, ...") for
+claims. Pure and deterministic.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
+
+__all__ = [
+    "Quantity",
+    "QuantityKind",
+    "canonical_unit",
+    "read_numbers",
+    "units_compatible",
+]
+
+
+class QuantityKind(enum.StrEnum):
+    """What a quantity measures; only quantities of one kind are compared."""
+
+    NUMBER = "number"
+    TIME = "time"  # minutes after midnight
+    DATE = "date"  # (year or 0, month, day) packed as year*10000 + month*100 + day
+
+
+class Quantity(NamedTuple):
+    """One quantity read from a text.
+
+    ``value`` is the main reading; ``alternatives`` holds other readings of an
+    ambiguous form (``1.234`` may be 1.234 or 1234, ``2:05`` may be 14:05).
+    ``quantum`` is the step of the last digit shown (0.1 for ``21.4``): a fact
+    rounded to it reads the same. ``soft`` quantities (small number words,
+    digit ordinals) are claims only when bound to an attribute or carrying a unit.
+    """
+
+    start: int
+    end: int
+    text: str
+    kind: QuantityKind
+    value: Decimal
+    quantum: Decimal
+    unit: str | None = None
+    alternatives: tuple[Decimal, ...] = ()
+    soft: bool = False
+    in_range: bool = False
+
+    @property
+    def values(self) -> tuple[Decimal, ...]:
+        return (self.value, *self.alternatives)
+
+
+_ONE = Decimal(1)
+_ZERO = Decimal(0)
+
+# -- units ---------------------------------------------------------------------
+
+_CURRENCY_CODES = [
+    "EUR",
+    "USD",
+    "GBP",
+    "JPY",
+    "CHF",
+    "CAD",
+    "AUD",
+    "NZD",
+    "SEK",
+    "NOK",
+    "DKK",
+    "PLN",
+    "CZK",
+    "HUF",
+    "CNY",
+    "HKD",
+    "SGD",
+    "INR",
+    "BRL",
+    "MXN",
+    "ZAR",
+    "TRY",
+    "KRW",
+    "RUB",
+    "ILS",
+    "THB",
+    "IDR",
+    "MYR",
+    "PHP",
+    "RON",
+    "BGN",
+    "ISK",
+]
+_CURRENCY_SET = frozenset(_CURRENCY_CODES)
+_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"})
+
+# Canonical unit for every spelling we understand (lower-cased keys).
+_UNIT_ALIASES: dict[str, str] = {
+    "%": "%",
+    "percent": "%",
+    "per cent": "%",
+    "pct": "%",
+    "percentage": "%",
+    "degc": "degC",
+    "°c": "degC",
+    "ºc": "degC",
+    "c": "degC",
+    "celsius": "degC",
+    "degrees celsius": "degC",
+    "centigrade": "degC",
+    "degf": "degF",
+    "°f": "degF",
+    "ºf": "degF",
+    "f": "degF",
+    "fahrenheit": "degF",
+    "degrees fahrenheit": "degF",
+    "deg": "deg",
+    "°": "deg",
+    "degree": "deg",
+    "degrees": "deg",
+    "km/h": "km/h",
+    "kmh": "km/h",
+    "kph": "km/h",
+    "km/hr": "km/h",
+    "kilometres per hour": "km/h",
+    "kilometers per hour": "km/h",
+    "mph": "mph",
+    "miles per hour": "mph",
+    "m/s": "m/s",
+    "metres per second": "m/s",
+    "meters per second": "m/s",
+    "knots": "kn",
+    "knot": "kn",
+    "kn": "kn",
+    "kt": "kn",
+    "€": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "$": "$",
+    "us$": "USD",
+    "dollar": "$",
+    "dollars": "$",
+    "£": "GBP",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "sterling": "GBP",
+    "¥": "¥",
+    "yen": "JPY",
+    "₹": "INR",
+    "rupees": "INR",
+    "franc": "CHF",
+    "francs": "CHF",
+    "swiss francs": "CHF",
+    "km": "km",
+    "kilometres": "km",
+    "kilometers": "km",
+    "m": "m",
+    "metres": "m",
+    "meters": "m",
+    "mi": "mi",
+    "miles": "mi",
+    "mm": "mm",
+    "millimetres": "mm",
+    "millimeters": "mm",
+    "cm": "cm",
+    "hpa": "hPa",
+    "mbar": "hPa",
+    "min": "min",
+    "mins": "min",
+    "minute": "min",
+    "minutes": "min",
+    "h": "h",
+    "hr": "h",
+    "hrs": "h",
+    "hour": "h",
+    "hours": "h",
+    "s": "s",
+    "sec": "s",
+    "seconds": "s",
+    "day": "d",
+    "days": "d",
+    "ms": "ms",
+    "gb": "GB",
+    "mb": "MB",
+    "kg": "kg",
+}
+for _code in _CURRENCY_CODES:
+    _UNIT_ALIASES[_code.lower()] = _code
+
+# Units whose difference from another known unit is a unit mismatch.
+_KNOWN_UNITS = frozenset(_UNIT_ALIASES.values())
+
+
+def canonical_unit(unit: str | None) -> str | None:
+    """The canonical spelling of a unit (``"°C"`` -> ``"degC"``); unknown units
+    come back stripped and unchanged, ``None`` stays ``None``."""
+    if unit is None:
+        return None
+    text = " ".join(unit.split())
+    if not text:
+        return None
+    return _UNIT_ALIASES.get(text.lower(), text)
+
+
+def units_compatible(stated: str | None, fact: str | None) -> bool:
+    """False only when both units are known and say different things."""
+    if stated is None or fact is None or stated == fact:
+        return True
+    if stated not in _KNOWN_UNITS or fact not in _KNOWN_UNITS:
+        return True
+    pair = {stated, fact}
+    if "deg" in pair:
+        return pair <= {"deg", "degC", "degF"}
+    if "$" in pair:
+        return bool(pair - {"$"} <= _DOLLARS)
+    if "¥" in pair:
+        return pair <= {"¥", "JPY", "CNY"}
+    return False
+
+
+# -- number words -----------------------------------------------------------------
+
+_SMALL_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS_WORDS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALE_WORDS = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "thirtieth": 30,
+}
+for _word in ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"):
+    _ORDINAL_WORDS[f"twenty-{_word}"] = 20 + _ORDINAL_WORDS[_word]
+_ORDINAL_WORDS["thirty-first"] = 31
+
+_MONTHS = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+}
+for _name, _number in list(_MONTHS.items()):
+    _MONTHS[_name[:3]] = _number
+_MONTHS["sept"] = 9
+
+_MONTH_RE = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+_ORD_WORD_RE = "|".join(sorted(map(re.escape, _ORDINAL_WORDS), key=len, reverse=True))
+_WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+(?:the\s+)?)?"
+
+# Capital-letter codes followed by a number that are not identifiers.
+_NOT_ID_PREFIXES = _CURRENCY_SET | {
+    "AM",
+    "PM",
+    "UTC",
+    "GMT",
+    "CET",
+    "CEST",
+    "EST",
+    "EDT",
+    "PST",
+    "PDT",
+    "BST",
+    "AND",
+    "TO",
+    "OR",
+    "AT",
+    "IS",
+    "OF",
+    "IN",
+    "ON",
+    "BY",
+    "FOR",
+    "NO",
+    "I",
+}
+
+# -- the master pattern ----------------------------------------------------------
+# Alternatives are tried at each position in this order; the first that matches
+# wins and the scan resumes after it, so identifiers swallow their digits.
+
+_DIGITS = (
+    r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,234 / 1,234.56
+    r"|\d{1,3}(?:\.\d{3})+(?:,\d+)?"  # 1.234.567 / 1.234,56
+    r"|\d{1,3}(?:[\u00a0\u202f\u2009']\d{3})+(?:[.,]\d+)?"  # 1 234,5 / 1'234.5
+    r"|\d+(?:[.,]\d+)?"  # 21 / 21.4 / 21,4
+    r")"
+)
+
+_MASTER = re.compile(
+    r"(?P<url>https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"|(?P<listmark>(?m:^)[ \t]*\d{1,2}[.)](?=[ \t]))"
+    r"|(?P<isodate>(?<![\w.-])(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
+    r"(?:[T ](?P<ih>\d{2}):(?P<imin>\d{2})(?::\d{2}(?:\.\d+)?)?"
+    r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))"
+    r"|(?P<slashdate>(?<![\w./-])(?P<sa>\d{1,2})(?P<ssep>[/.])(?P<sb>\d{1,2})(?P=ssep)"
+    r"(?P<sy>\d{4}|\d{2})(?![\w./-]))"
+    r"|(?P<dmy>(?<![\w.-])" + _WEEKDAY_RE + r"(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
+    r"(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dyr>\d{4}))?(?![\w-]))"
+    r"|(?P<mdy>" + _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
+    r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-]))"
+    r"|(?P<orddate>(?i:\b(?:the\s+)?(?P<ow>"
+    + _ORD_WORD_RE
+    + r")\s+of\s+)(?P<om>"
+    + _MONTH_RE
+    + r")"
+    r"(?:,?\s+(?P<oyr>\d{4}))?(?![\w-]))"
+    r"|(?P<ipver>(?<![\w.])[vV]?\d+(?:\.\d+){2,}(?![\w.]*\d))"
+    r"|(?P<hash>#\d[\w-]*)"
+    r"|(?P<ident>\b[A-Za-z]+[-_/]?\d[\w/-]*"  # COVID-19, A4, v2, H2O, B-52
+    r"|\b(?!(?:" + "|".join(sorted(_NOT_ID_PREFIXES)) + r")\b)[A-Z]{2,5}[ \u00a0]\d+[A-Za-z]?\b"
+    r"(?![.,:]\d)"
+    r"|(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4  # ICE 1537, RE 7, ISO 8601
+    r"|(?P<time>(?<![\w:.,])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::[0-5]\d)?(?![\d:])"
+    r"(?:\s?(?P<tap>[aApP])\.?[mM]\b\.?)?)"
+    r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])\.?[mM](?:\b\.?|(?=\W)|$))"
+    r"|(?P<num>(?<![\w.,])(?P<sign>[-+\u2212])?" + _DIGITS + r"(?![\d]))"
+    r"|(?P<word>(?i:\b(?:an?\s+(?:dozen|hundred|thousand|million|billion)|half\s+a\s+dozen"
+    r"|(?:"
+    + "|".join(sorted(list(_SMALL_WORDS) + list(_TENS_WORDS), key=len, reverse=True))
+    + r")(?:-[a-z]+)?)\b))"
+)
+
+_WORD_NUMBER_PARTS = frozenset(_SMALL_WORDS) | frozenset(_TENS_WORDS) | frozenset(_SCALE_WORDS)
+
+_APPROX = re.compile(
+    r"(?i:(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close\s+to"
+    r"|~|\u2248|ca\.?)\s*)$"
+)
+_CURRENCY_BEFORE = re.compile(
+    r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(_CURRENCY_CODES) + r")\s?)$"
+)
+_MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
+_SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
+
+_UNIT_AFTER = re.compile(
+    r"(?P<mag>\s?(?:k|K)\b|\s(?i:thousand|million|billion|trillion|mn|bn)\b|(?<=\d)bn\b)?"
+    r"(?P<unit>"
+    r"\s?(?:%|(?i:percent|per\s+cent|pct)\b)"
+    r"|\s?[°º˚]\s?(?:[CF]\b)?"
+    r"|\s(?i:deg(?:rees?)?)(?:\s(?:(?i:celsius|fahrenheit|centigrade)|C\b|F\b))?"
+    r"|\s?(?i:km/hr?|kmh|kph|mph|m/s)\b"
+    r"|\s(?i:kilomet(?:re|er)s\s+per\s+hour|miles\s+per\s+hour|met(?:re|er)s\s+per\s+second"
+    r"|knots?|celsius|fahrenheit)\b"
+    r"|\s?(?:US\$|[€£¥₹$])"
+    r"|\s(?:" + "|".join(_CURRENCY_CODES) + r")\b"
+    r"|\s(?i:euros?|dollars?|pounds?|francs?|yen|rupees|sterling)\b"
+    r"|\s?(?:km|mm|cm|hPa|mbar|kg|GB|MB|ms|min|mins|hrs?|h|s)\b"
+    r"|\s(?i:kilomet(?:re|er)s|met(?:re|er)s|miles|mi|m|millimet(?:re|er)s"
+    r"|minutes?|hours?|seconds?|sec|days?)\b"
+    r"|-(?i:minute|hour|day|km|metre|meter|second|degree)\b"
+    r")?"
+)
+_SUFFIX_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
+_GLUED_LETTER = re.compile(r"[A-Za-z]")
+_RANGE_JOIN = re.compile(r"\s*(?:[-\u2013\u2014]|to|and|until|through)\s*")
+_BETWEEN_BEFORE = re.compile(r"(?i:\b(?:between|from)\s+)$")
+
+_MAGNITUDES = {
+    "k": Decimal(1000),
+    "thousand": Decimal(1000),
+    "million": Decimal(10**6),
+    "mn": Decimal(10**6),
+    "billion": Decimal(10**9),
+    "bn": Decimal(10**9),
+    "trillion": Decimal(10**12),
+}
+
+
+def _date_value(year: int, month: int, day: int) -> Decimal | None:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return Decimal(year * 10000 + month * 100 + day)
+
+
+def _quantum_of(digits: str) -> Decimal:
+    """The step of the last shown digit of a plain decimal string."""
+    if "." in digits:
+        return Decimal(1).scaleb(-len(digits.split(".", 1)[1]))
+    return _ONE
+
+
+def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
+    """Value, quantum and alternative readings of a digit string as written."""
+    text = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "").replace("'", "")
+    alternatives: list[str] = []
+    if "," in text and "." in text:
+        main = text.replace(",", "") if text.rfind(".") > text.rfind(",") else None
+        if main is None:
+            main = text.replace(".", "").replace(",", ".")
+    elif "," in text:
+        parts = text.split(",")
+        if len(parts) > 2 or (len(parts[1]) == 3 and len(parts[0]) <= 3):
+            main = text.replace(",", "")  # 1,234 (English thousands)
+            if len(parts) == 2:
+                alternatives.append(text.replace(",", "."))
+        else:
+            main = text.replace(",", ".")  # 21,4 (decimal comma)
+    elif text.count(".") > 1:
+        main = text.replace(".", "")  # 1.234.567
+    elif "." in text:
+        whole, frac = text.split(".")
+        main = text
+        if len(frac) == 3 and len(whole) <= 3 and whole != "0":
+            alternatives.append(whole + frac)  # 1.234 may be German 1234
+    else:
+        main = text
+    try:
+        value = Decimal(main)
+        alts = tuple(Decimal(a) for a in alternatives)
+    except InvalidOperation:
+        return None
+    return value, _quantum_of(main), alts
+
+
+def _word_number(words: list[str]) -> tuple[int, int] | None:
+    """Parse a run of lower-case number words; returns (value, words used)."""
+    total = 0
+    current = 0
+    used = 0
+    seen = False
+    for index, word in enumerate(words):
+        if word in _SMALL_WORDS:
+            if seen and current % 100 and current % 10 == 0 and current % 100 >= 20:
+                current += _SMALL_WORDS[word]  # "twenty one"
+            elif seen and current % 100 != 0:
+                break
+            else:
+                current += _SMALL_WORDS[word]
+        elif word in _TENS_WORDS:
+            if seen and current % 100 != 0:
+                break
+            current += _TENS_WORDS[word]
+        elif "-" in word:
+            head, _, tail = word.partition("-")
+            if head in _TENS_WORDS and tail in _SMALL_WORDS and 0 < _SMALL_WORDS[tail] < 10:
+                if seen and current % 100 != 0:
+                    break
+                current += _TENS_WORDS[head] + _SMALL_WORDS[tail]
+            else:
+                break
+        elif word in _SCALE_WORDS:
+            scale = _SCALE_WORDS[word]
+            if not seen:
+                break
+            if scale == 100:
+                current = (current or 1) * 100
+            else:
+                total += (current or 1) * scale
+                current = 0
+        elif word == "and" and seen and index + 1 < len(words):
+            nxt = words[index + 1]
+            if current % 100 == 0 and (
+                nxt in _SMALL_WORDS or nxt in _TENS_WORDS or nxt.split("-")[0] in _TENS_WORDS
+            ):
+                used = index + 1
+                continue
+            break
+        else:
+            break
+        seen = True
+        used = index + 1
+    if not seen:
+        return None
+    return total + current, used
+
+
+_WORD_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def read_numbers(text: str) -> list[Quantity]:
+    """Every quantity in ``text``, in order, with ``[start, end)`` spans."""
+    found: list[Quantity] = []
+    position = 0
+    length = len(text)
+    while position < length:
+        match = _MASTER.search(text, position)
+        if match is None:
+            break
+        group = match.lastgroup
+        position = match.end()
+        if group in {"url", "listmark", "ipver", "hash", "ident"}:
+            continue
+        if group == "word":
+            quantity, position = _read_word(text, match)
+            if quantity is not None:
+                found.append(quantity)
+            continue
+        if group == "num":
+            quantity, position = _read_digits(text, match)
+            if quantity is not None:
+                found.append(quantity)
+            continue
+        quantity = _read_time_or_date(match, group)
+        if quantity is not None:
+            found.append(quantity)
+            if group == "isodate" and match["ih"]:
+                hour, minute = int(match["ih"]), int(match["imin"])
+                found.append(
+                    Quantity(
+                        match.start("ih"),
+                        match.end("imin"),
+                        text[match.start("ih") : match.end("imin")],
+                        QuantityKind.TIME,
+                        Decimal(hour * 60 + minute),
+                        _ONE,
+                    )
+                )
+    return _join_ranges(text, found)
+
+
+def _read_time_or_date(match: re.Match[str], group: str | None) -> Quantity | None:
+    start, end, raw = match.start(), match.end(), match.group()
+    if group == "time":
+        hour, minute = int(match["th"]), int(match["tm"])
+        alternatives: tuple[Decimal, ...] = ()
+        if match["tap"]:
+            hour = _twelve_hour(hour, match["tap"])
+        elif hour < 12:
+            alternatives = (Decimal((hour + 12) * 60 + minute),)
+        value = Decimal(hour * 60 + minute)
+        return Quantity(start, end, raw, QuantityKind.TIME, value, _ONE, None, alternatives)
+    if group == "hourap":
+        hour = _twelve_hour(int(match["hh"]), match["hap"])
+        raw = raw.rstrip()
+        return Quantity(start, start + len(raw), raw, QuantityKind.TIME, Decimal(hour * 60), _ONE)
+    if group == "isodate":
+        date = _date_value(int(match["iy"]), int(match["im"]), int(match["id"]))
+        if date is None:
+            return None
+        # A date-time is checked as its date; read_numbers adds its time separately.
+        return Quantity(start, end, raw, QuantityKind.DATE, date, _ONE)
+    if group == "slashdate":
+        a, b, year = int(match["sa"]), int(match["sb"]), int(match["sy"])
+        if year < 100:
+            year += 2000
+        readings = [v for v in (_date_value(year, b, a), _date_value(year, a, b)) if v is not None]
+        if not readings:
+            return None
+        return Quantity(
+            start, end, raw, QuantityKind.DATE, readings[0], _ONE, None, tuple(readings[1:])
+        )
+    if group in {"dmy", "mdy", "orddate"}:
+        if group == "dmy":
+            day, month_name, year_text = int(match["dd"]), match["dm"], match["dyr"]
+        elif group == "mdy":
+            day, month_name, year_text = int(match["md"]), match["mm"], match["myr"]
+        else:
+            day, month_name, year_text = (
+                _ORDINAL_WORDS[match["ow"].lower()],
+                match["om"],
+                match["oyr"],
+            )
+        month = _MONTHS.get(month_name.rstrip(".").lower())
+        if month is None:
+            return None
+        date = _date_value(int(year_text) if year_text else 0, month, day)
+        if date is None:
+            return None
+        return Quantity(start, end, raw, QuantityKind.DATE, date, _ONE)
+    return None
+
+
+def _twelve_hour(hour: int, marker: str) -> int:
+    pm = marker.lower() == "p"
+    if hour == 12:
+        return 12 if pm else 0
+    return hour + 12 if pm else hour
+
+
+def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
+    start, end = match.start(), match.end()
+    sign = match["sign"]
+    digits = text[start + (1 if sign else 0) : end]
+    if sign in {"-", "+"}:
+        before = text[start - 1] if start else "\n"
+        if before.isalnum() or before in "-/":
+            sign = None  # a hyphen after a word: not a sign
+            start += 1
+        else:
+            prev = text[:start].rstrip()
+            if prev and (prev[-1].isdigit() or prev[-1] in "%°"):
+                sign = None  # "10 -12": a range dash, not a minus
+                start += 1
+    parsed = _parse_digits(digits)
+    if parsed is None:
+        return None, end
+    value, quantum, alternatives = parsed
+    # Letters glued to the digits: "5G", "3D" are identifiers; "12k", "5km", "3rd" are not.
+    rest = text[end : end + 12]
+    if rest and _GLUED_LETTER.match(rest):
+        ordinal = _SUFFIX_ORDINAL.match(rest)
+        unit_match = _UNIT_AFTER.match(text, end)
+        if ordinal and "." not in digits and "," not in digits:
+            stop = end + ordinal.end()
+            raw = text[start:stop]
+            return Quantity(start, stop, raw, QuantityKind.NUMBER, value, _ONE, soft=True), stop
+        if not (unit_match and unit_match.end() > end):
+            skip = end
+            while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
+                skip += 1
+            return None, skip
+    negative = sign in {"-", "\u2212"}
+    if not sign and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start):
+        negative = True
+        word = _SIGNED_WORD.search(text, max(0, start - 12), start)
+        if word is not None:
+            start = word.start()
+    if negative:
+        value = -value
+        alternatives = tuple(-a for a in alternatives)
+    return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
+
+
+def _finish(
+    text: str,
+    start: int,
+    end: int,
+    value: Decimal,
+    quantum: Decimal,
+    *,
+    alternatives: tuple[Decimal, ...] = (),
+    soft: bool,
+) -> tuple[Quantity, int]:
+    unit: str | None = None
+    before = _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    if before is not None and not (
+        before["code"] and text[before.start() - 1 : before.start()] == "/"
+    ):
+        unit = canonical_unit(before["sym"] or before["code"])
+        start = before.start()
+    after = _UNIT_AFTER.match(text, end)
+    if after is not None and after.end() > end:
+        magnitude = after["mag"]
+        if magnitude:
+            factor = _MAGNITUDES[magnitude.strip().lower()]
+            value *= factor
+            quantum *= factor
+            alternatives = tuple(a * factor for a in alternatives)
+        unit_text = after["unit"]
+        if unit_text:
+            spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
+            spelled = spelled.replace("° ", "°")
+            lowered = spelled.lower()
+            if lowered.startswith("deg") and " " in lowered:
+                tail = lowered.split(" ", 1)[1]
+                unit = canonical_unit(tail)
+            elif unit is None or canonical_unit(spelled) not in _KNOWN_UNITS:
+                unit = canonical_unit(spelled) if unit is None else unit
+            else:
+                unit = canonical_unit(spelled)
+        end = after.end()
+    if (
+        _APPROX.search(text, max(0, start - 16), start)
+        and quantum == _ONE
+        and value == value.to_integral()
+    ):
+        zeros = 0
+        whole = abs(int(value))
+        while whole and whole % 10 == 0 and zeros < 6:
+            whole //= 10
+            zeros += 1
+        quantum = Decimal(10) ** zeros
+    raw = text[start:end]
+    return Quantity(
+        start, end, raw, QuantityKind.NUMBER, value, quantum, unit, alternatives, soft
+    ), end
+
+
+def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
+    start = match.start()
+    head = " ".join(match.group().lower().split())
+    if head.startswith("half"):
+        return _finish(text, start, match.end(), Decimal(6), _ONE, soft=True)
+    if head.startswith(("a ", "an ")):
+        if head.endswith("dozen"):
+            return _finish(text, start, match.end(), Decimal(12), _ONE, soft=True)
+        words, spans = ["one"], [(start, start)]
+        position = match.end() - len(head.split()[-1])
+    else:
+        words, spans = [], []
+        position = start
+    # Collect the following word tokens (separated by single spaces).
+    while len(words) < 12:
+        token = _WORD_TOKEN.match(text, position)
+        if token is None:
+            break
+        words.append(token.group().lower())
+        spans.append(token.span())
+        nxt = token.end()
+        if nxt + 1 < len(text) and text[nxt] == " " and text[nxt + 1].isalpha():
+            position = nxt + 1
+        else:
+            break
+    parsed = _word_number(words)
+    if parsed is None:
+        return None, match.end()
+    value, used = parsed
+    stop = spans[used - 1][1]
+    if used < len(words) and words[used] == "dozen":
+        value *= 12
+        stop = spans[used][1]
+    number = Decimal(value)
+    if _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start):
+        word = _SIGNED_WORD.search(text, max(0, start - 12), start)
+        if word is not None:
+            start = word.start()
+            number = -number
+    return _finish(text, start, stop, number, _ONE, soft=abs(value) <= 12)
+
+
+def _join_ranges(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Mark both ends of ranges and scores; the first end takes the second's unit."""
+    for index in range(len(found) - 1):
+        left, right = found[index], found[index + 1]
+        if right.start - left.end > 9:
+            continue
+        between = text[left.end : right.start]
+        if not _RANGE_JOIN.fullmatch(between):
+            continue
+        if between.strip().lower() == "and" and not _BETWEEN_BEFORE.search(
+            text, max(0, left.start - 10), left.start
+        ):
+            continue
+        if left.kind is QuantityKind.NUMBER and right.kind is QuantityKind.TIME:
+            hours = int(left.value) if left.value == left.value.to_integral() else 0
+            if not 1 <= hours <= 12 or left.unit is not None:
+                continue
+            if right.value >= 720 and hours < 12:
+                hours += 12
+            left = Quantity(
+                left.start, left.end, left.text, QuantityKind.TIME, Decimal(hours * 60), _ONE
+            )
+        elif left.kind != right.kind:
+            continue
+        unit = left.unit if left.unit is not None else right.unit
+        found[index] = left._replace(in_range=True, unit=unit)
+        found[index + 1] = right._replace(in_range=True)
+    return found
