@@ -39,7 +39,6 @@ from pathlib import Path
 
 from vouched import Fact, Policy, Snapshot, SqliteSnapshotStore, replay
 from vouched._jsonio import dumps, loads
-from vouched._replay import scanner_rule
 from vouched._time import format_instant
 
 TARGET_RATE = 20_000
@@ -218,7 +217,6 @@ def main() -> None:
         return
     n = 1_000_000 if args.full else args.n
     small = max(1, n // 10)
-    has_scanner = scanner_rule() is not None
     with tempfile.TemporaryDirectory(prefix="vouched-bench-") as directory:
         db = Path(directory) / "snapshots.db"
         print(f"replay benchmark: {n:,} synthetic snapshots, SQLite {db.name}")
@@ -242,23 +240,21 @@ def main() -> None:
             f"{read['rate']:,.0f}/s ({gate['rate'] / read['rate']:.2f}x); "
             f"median of 3 at {small:,}: {median_small:,.0f}/s"
         )
-        if has_scanner:
-            scan_small = measure(db, "scan", until_small)
-            scanned = measure(db, "scan")
-            print(
-                f"replay gate+scan:  {scanned['rate']:>9,.0f} snapshots/s   "
-                f"vs target {TARGET_RATE:,} ({scanned['rate'] / TARGET_RATE:.2f}x); "
-                f"vs gate only {scanned['rate'] / gate['rate']:.2f}x"
-            )
-        else:
-            scan_small = scanned = None
-            print("replay gate+scan:  skipped (no scanner in this build)")
+        scan_small = measure(db, "scan", until_small)
+        scanned = measure(db, "scan")
+        print(
+            f"replay gate+scan:  {scanned['rate']:>9,.0f} snapshots/s   "
+            f"vs target {TARGET_RATE:,} ({scanned['rate'] / TARGET_RATE:.2f}x); "
+            f"vs gate only {scanned['rate'] / gate['rate']:.2f}x"
+        )
         base = gate["base_mb"]
         print(f"peak memory (max RSS, fresh process each; after imports {base:.0f} MB):")
         print(f"  {'run':<12}{small:>12,}{n:>12,}   target")
-        rows = [("read rows", None, read), ("gate only", gate_small[0], gate)]
-        if scanned is not None:
-            rows.append(("gate+scan", scan_small, scanned))
+        rows = [
+            ("read rows", None, read),
+            ("gate only", gate_small[0], gate),
+            ("gate+scan", scan_small, scanned),
+        ]
         for label, at_small, at_full in rows:
             left = f"{at_small['peak_mb']:>9.0f} MB" if at_small else f"{'':>12}"
             print(f"  {label:<12}{left}{at_full['peak_mb']:>9.0f} MB   < {TARGET_MB} MB")

@@ -17,7 +17,6 @@ scanner with ``lexicon``) on the stored output. It compares then with now:
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +25,9 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._gate import GateResult, classify, grounding_rate
-from vouched._policy import Policy
+from vouched._lexicon import Lexicon
+from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan import scan
 from vouched._snapshot import Snapshot, policy_version
 from vouched._store import SnapshotStore
 
@@ -249,23 +250,13 @@ class GradeReport:
 # -- output rules -------------------------------------------------------------------
 
 
-def scanner_rule(lexicon: Any = None, *, policy: Policy | None = None) -> OutputRule | None:
-    """The scanner as an output rule (``None`` when this build has no scanner).
-
-    ``policy`` is today's policy (exact attributes); the facts it checks
-    against are today's gate result.
-    """
-    try:
-        module = importlib.import_module("vouched._scan")
-    except ImportError:
-        return None
-    scan: Callable[..., Any] = module.scan
+def scanner_rule(lexicon: Lexicon | None = None, *, policy: Policy = DEFAULT_POLICY) -> OutputRule:
+    """The scanner as an output rule: the stored output scanned against today's
+    gate result, with ``lexicon`` and today's ``policy`` (exact attributes).
+    Numbers in the snapshot's question may be repeated, as when it was answered."""
 
     def scan_rule(snapshot: Snapshot, gate: GateResult) -> list[dict[str, Any]]:
-        options: dict[str, Any] = {"lexicon": lexicon, "question": snapshot.question}
-        if policy is not None:
-            options["policy"] = policy
-        report = scan(snapshot.output, gate, **options)
+        report = scan(snapshot.output, gate, lexicon, question=snapshot.question, policy=policy)
         return [finding.to_json() for finding in report.findings]
 
     scan_rule.__name__ = "scan"
@@ -364,7 +355,7 @@ def replay(
     *,
     since: datetime | None = None,
     until: datetime | None = None,
-    lexicon: Any = None,
+    lexicon: Lexicon | None = None,
     rules: Sequence[OutputRule] | None = None,
     max_ids: int = 100,
     demotion_threshold: float = 0.2,
@@ -380,8 +371,7 @@ def replay(
     violations under today's policy.
     """
     if rules is None:
-        default = scanner_rule(lexicon, policy=policy)
-        rules = () if default is None else (default,)
+        rules = (scanner_rule(lexicon, policy=policy),)
     tally = _Tally(max_ids)
     for snapshot in store.iter(since=since, until=until):
         tally.add(snapshot, policy, rules)

@@ -132,3 +132,26 @@ def test_a_chart_into_a_missing_directory_leaves_no_file(
     assert result.returncode == 2
     assert "directory does not exist" in result.stderr
     assert not (tmp_path / "no").exists()
+
+
+def test_a_lexicon_reaches_the_scanner(
+    store_path: Path, make_snapshot: SnapshotFactory, tmp_path: Path
+) -> None:
+    # "wxcache" is a term of our own plumbing only the lexicon knows about.
+    snapshot = make_snapshot(output="Berlin is at 21.4 degC (from wxcache).")
+    with SqliteSnapshotStore(store_path) as store:
+        store.write(snapshot)
+    lexicon = tmp_path / "lexicon.json"
+    lexicon.write_text(json.dumps({"internal": ["wxcache"]}), encoding="utf-8")
+    plain = json.loads(vouched("--store", str(store_path), "--json").stdout)
+    bound = json.loads(
+        vouched("--store", str(store_path), "--lexicon", str(lexicon), "--json").stdout
+    )
+    assert plain["findings"]["now"] == {}
+    assert bound["findings"]["now"] == {"internal_vocabulary": 1}
+
+
+def test_a_missing_lexicon_is_named(store_path: Path, population: list[Snapshot]) -> None:
+    result = vouched("--store", str(store_path), "--lexicon", "nope.json")
+    assert result.returncode == 2
+    assert "nope.json: no such file" in result.stderr

@@ -1,9 +1,9 @@
-"""``vouched replay --store PATH [--policy FILE] [--since ISO] [--until ISO] [--json]
-[--chart OUT.png]``.
+"""``vouched replay --store PATH [--policy FILE] [--lexicon FILE] [--since ISO]
+[--until ISO] [--json] [--chart OUT.png]``.
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
-today's scanner, and compares then with now. Exit status: 0 no snapshot that
+today's scanner (with ``--lexicon``), and compares then with now. Exit status: 0 no snapshot that
 passed then fails now; 1 some did (a regression); 2 bad input.
 
 ``--json`` prints one document (``"schema": "vouched.replay/1"``)::
@@ -50,6 +50,7 @@ from typing import Any
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
 from vouched._exceptions import InputError, MissingExtraError
 from vouched._jsonio import loads
+from vouched._lexicon import Lexicon
 from vouched._policy import Policy
 from vouched._replay import GradeReport, replay
 from vouched._snapshot import policy_from_data
@@ -69,6 +70,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--store", required=True, metavar="PATH", help="SQLite snapshot store")
     parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
+    parser.add_argument("--lexicon", metavar="FILE", help="today's lexicon for the scanner")
     parser.add_argument("--since", metavar="ISO", help="only snapshots created at or after")
     parser.add_argument("--until", metavar="ISO", help="only snapshots created before")
     parser.add_argument("--json", action="store_true", help="print the JSON report")
@@ -128,10 +130,13 @@ def run(args: argparse.Namespace) -> int:
     if args.max_ids < 0:
         raise InputError("must not be negative", field="--max-ids")
     policy = load_policy(args.policy)
+    lexicon = None if args.lexicon is None else Lexicon.load(args.lexicon)
     if args.chart:
         _require_matplotlib()
     with SqliteSnapshotStore(args.store, read_only=True) as store:
-        report = replay(store, policy, since=since, until=until, max_ids=args.max_ids)
+        report = replay(
+            store, policy, since=since, until=until, lexicon=lexicon, max_ids=args.max_ids
+        )
     if args.chart:
         png = chart_png(report)
         with atomic_output(args.chart) as handle:
