@@ -21,6 +21,7 @@ EXPECTED = [
     "Policy",
     "PopulationMetrics",
     "PrometheusMetrics",
+    "QueuedSnapshotStore",
     "ScanReport",
     "SilenceReason",
     "Snapshot",

@@ -25,7 +25,7 @@ from vouched._quotes import unsupported_quotes
 from vouched._replay import GradeReport, replay
 from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._snapshot import Snapshot
-from vouched._store import SnapshotStore, SqliteSnapshotStore
+from vouched._store import QueuedSnapshotStore, SnapshotStore, SqliteSnapshotStore
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "Policy",
     "PopulationMetrics",
     "PrometheusMetrics",
+    "QueuedSnapshotStore",
     "ScanReport",
     "SilenceReason",
     "Snapshot",
