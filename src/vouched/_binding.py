@@ -31,12 +31,19 @@ _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGN
 
 
 class Binding(NamedTuple):
-    """Who and what a quantity speaks about. ``explicit`` is False when the
-    subject was only carried over from an earlier sentence."""
+    """Who and what a quantity speaks about.
+
+    ``explicit`` is False when the subject was only carried over from an
+    earlier sentence. ``firm`` is False when the attribute was only guessed
+    (from the unit without a subject named in the sentence, or from a phrase
+    in an earlier clause): a weak binding that disagrees falls back to
+    membership instead of claiming a mismatch.
+    """
 
     subject: str | None
     attribute: str | None
     explicit: bool
+    firm: bool
 
 
 class _Mention(NamedTuple):
@@ -109,8 +116,11 @@ class Binder:
         sentence = self._region(self._sentences, quantity.start, length)
         clause = self._region(self._clauses, quantity.start, length)
         subject, explicit = self._subject(quantity, sentence, clause)
-        attribute = self._attribute(quantity, subject, sentence, clause)
-        return Binding(subject, attribute, explicit)
+        attribute, firm = self._attribute(quantity, subject if explicit else None, sentence, clause)
+        if attribute is None and subject is not None and not explicit:
+            attribute, firm = self._attribute(quantity, subject, sentence, clause)
+            firm = False
+        return Binding(subject, attribute, explicit, firm)
 
     def _fitting(self, mention: _Mention, quantity: Quantity) -> str | None:
         for name in mention.names:
@@ -124,7 +134,7 @@ class Binder:
         subject: str | None,
         sentence: tuple[int, int],
         clause: tuple[int, int],
-    ) -> str | None:
+    ) -> tuple[str | None, bool]:
         mentions = self.attributes
         starts = self._attribute_starts
         low = bisect_left(starts, clause[0])
@@ -143,19 +153,21 @@ class Binder:
             if best is None or gap < best[0]:
                 best = (gap, name)
         if best is not None:
-            return best[1]
-        by_unit = self.index.attribute_for_unit(subject, quantity.unit)
-        if by_unit is None and subject is not None:
-            by_unit = self.index.attribute_for_unit(None, quantity.unit)
+            return best[1], True
+        if subject is not None:
+            by_unit = self.index.attribute_for_unit(subject, quantity.unit)
+            if by_unit is not None:
+                return by_unit, True
+        by_unit = self.index.attribute_for_unit(None, quantity.unit)
         if by_unit is not None:
-            return by_unit
+            return by_unit, False
         low = bisect_left(starts, sentence[0])
         high = bisect_left(starts, quantity.start)
         for mention in reversed(mentions[low:high]):
             name = self._fitting(mention, quantity)
             if name is not None:
-                return name
-        return None
+                return name, False
+        return None, False
 
     def _subject(
         self, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]

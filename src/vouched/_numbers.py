@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
 __all__ = [
+    "CURRENCY_UNITS",
     "Quantity",
     "QuantityKind",
     "canonical_unit",
@@ -207,6 +208,8 @@ for _code in _CURRENCY_CODES:
 
 # Units whose difference from another known unit is a unit mismatch.
 _KNOWN_UNITS = frozenset(_UNIT_ALIASES.values())
+CURRENCY_UNITS = frozenset({*_CURRENCY_CODES, "$", "¥"})
+"""Canonical units that are currencies."""
 
 
 def canonical_unit(unit: str | None) -> str | None:
@@ -426,6 +429,9 @@ _UNIT_AFTER = re.compile(
     r"|-(?i:minute|hour|day|km|metre|meter|second|degree)\b"
     r")?"
 )
+_UNIT_HYPHEN = re.compile(
+    r"-(?i:minute|min|hour|hr|day|km|kilomet(?:re|er)|metre|meter|mile|second|degree|percent)s?\b"
+)
 _SUFFIX_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 _GLUED_LETTER = re.compile(r"[A-Za-z]")
 _RANGE_JOIN = re.compile(r"\s*(?:[-\u2013\u2014]|to|and|until|through)\s*")
@@ -543,8 +549,12 @@ def _word_number(words: list[str]) -> tuple[int, int] | None:
 _WORD_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
-def read_numbers(text: str) -> list[Quantity]:
-    """Every quantity in ``text``, in order, with ``[start, end)`` spans."""
+def read_numbers(text: str, names: frozenset[str] = frozenset()) -> list[Quantity]:
+    """Every quantity in ``text``, in order, with ``[start, end)`` spans.
+
+    ``names``: capitalised words the caller knows as names (a ticker "ACME"),
+    so "ACME 178" is a name and a number, not one identifier like "ICE 1537".
+    """
     found: list[Quantity] = []
     position = 0
     length = len(text)
@@ -554,6 +564,11 @@ def read_numbers(text: str) -> list[Quantity]:
             break
         group = match.lastgroup
         position = match.end()
+        if group == "ident" and names:
+            head = match.group().split(maxsplit=1)[0]
+            if head in names and len(head) < len(match.group()):
+                position = match.start() + len(head)
+                continue
         if group in {"url", "listmark", "ipver", "hash", "ident"}:
             continue
         if group == "word":
@@ -662,7 +677,13 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
         return None, end
     value, quantum, alternatives = parsed
     # Letters glued to the digits: "5G", "3D" are identifiers; "12k", "5km", "3rd" are not.
+    # A hyphenated compound that is not a unit ("52-week", "5-star") is a name, too.
     rest = text[end : end + 12]
+    if rest[:1] == "-" and rest[1:2].isalpha() and not _UNIT_HYPHEN.match(rest):
+        skip = end + 1
+        while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
+            skip += 1
+        return None, skip
     if rest and _GLUED_LETTER.match(rest):
         ordinal = _SUFFIX_ORDINAL.match(rest)
         unit_match = _UNIT_AFTER.match(text, end)

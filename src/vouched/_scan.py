@@ -38,7 +38,13 @@ from vouched._binding import Binder
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._lexicon import Lexicon
-from vouched._numbers import Quantity, QuantityKind, read_numbers, units_compatible
+from vouched._numbers import (
+    CURRENCY_UNITS,
+    Quantity,
+    QuantityKind,
+    read_numbers,
+    units_compatible,
+)
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._quotes import unsupported_spans
 from vouched._textchecks import (
@@ -120,14 +126,15 @@ class ScanReport:
 
 
 _K = FindingKind
+_CURRENCIES = CURRENCY_UNITS
 _NUMBER = QuantityKind.NUMBER
 
 
 def _split_facts(
     facts: GateResult | Iterable[Fact],
-) -> tuple[list[Fact], list[Fact], list[str]]:
+) -> tuple[list[Fact], list[Fact], list[Fact]]:
     if isinstance(facts, GateResult):
-        rejected = [v.fact.subject for v in facts.violations]
+        rejected = [v.fact for v in facts.violations]
         return list(facts.grounded), list(facts.silent), rejected
     grounded: list[Fact] = []
     silent: list[Fact] = []
@@ -165,6 +172,16 @@ class _Masks:
             return True
         j = bisect_left(self.starts, start)
         return j < len(self.starts) and self.starts[j] < end
+
+
+def _capital_names(index: FactIndex, lexicon: Lexicon) -> frozenset[str]:
+    """All-capital words of subject names and aliases ("ACME"), for the reader."""
+    names = set(index.subjects)
+    for aliases in lexicon.subjects.values():
+        names.update(aliases)
+    return frozenset(
+        word for name in names for word in name.split() if word.isupper() and word.isalpha()
+    )
 
 
 def _question_values(question: str | None) -> set[tuple[QuantityKind, Any]]:
@@ -244,19 +261,23 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
-    for quantity in read_numbers(text):
+    for quantity in read_numbers(text, _capital_names(index, lexicon)):
         if masks.covers(quantity.start, quantity.end):
             continue
         if any((quantity.kind, v) in asked for v in quantity.values):
             continue
+        if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
+            continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
         binding = binder.bind(quantity)
         if quantity.soft and binding.attribute is None and quantity.unit is None:
             continue
         checked += 1
         finding = _check(quantity, binding.subject, binding.attribute, binding.explicit, index)
+        if finding is not None and finding.kind is _K.VALUE_MISMATCH and not binding.firm:
+            finding = _check(quantity, binding.subject, None, binding.explicit, index)
         if finding is not None:
             findings.append(finding)
-        if binding.attribute is not None and not quantity.in_range:
+        if binding.attribute is not None and binding.firm and not quantity.in_range:
             key = (binding.subject, binding.attribute)
             clash = _inconsistent(quantity, stated.get(key, ()))
             if clash is not None:

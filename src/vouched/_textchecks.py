@@ -163,7 +163,10 @@ FALLBACKS: tuple[tuple[str, str], ...] = (
         "no_realtime_access",
         rf"\bI\s*{_NOT}\s+(?:have\s+)?(?:direct\s+)?"
         r"(?:access\s+to\s+|the\s+ability\s+to\s+(?:access|provide|browse|check)\s+)?"
-        rf"{_LIVE}\s+(?:data|information|weather|prices?|rates?|updates?|schedules?)",
+        rf"{_LIVE}\s+(?:(?:weather|market|price|stock|exchange[\s-]rate|train|travel)\s+)?"
+        r"(?:data|information|weather|prices?|(?:exchange[\s-])?rates?|quotes?|updates?"
+        r"|schedules?|forecasts?"
+        r"|conditions)",
     ),
     (
         "cannot_browse",

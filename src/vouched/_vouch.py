@@ -113,7 +113,7 @@ class FactIndex:
     grounded: tuple[Fact, ...]
     silent: tuple[Fact, ...]
     exact: frozenset[str]
-    other_subjects: frozenset[str] = frozenset()
+    rejected: tuple[Fact, ...] = ()
     by_pair: dict[tuple[str, str], list[Reading]] = field(default_factory=dict)
     by_attribute: dict[str, list[Reading]] = field(default_factory=dict)
     silent_pairs: dict[tuple[str, str], Fact] = field(default_factory=dict)
@@ -130,11 +130,12 @@ class FactIndex:
         grounded: Iterable[Fact],
         silent: Iterable[Fact],
         exact: frozenset[str],
-        other_subjects: Iterable[str] = (),
+        rejected: Iterable[Fact] = (),
     ) -> FactIndex:
-        """Index the facts; ``other_subjects`` (of rejected facts) vouch for nothing
-        but are still recognised as subjects when the text names them."""
-        index = cls(tuple(grounded), tuple(silent), exact, frozenset(other_subjects))
+        """Index the facts. ``rejected`` facts (the gate's violations) vouch for
+        nothing, but their subjects and attributes are still recognised when the
+        text names them, so a number for them is bound and reported as ungrounded."""
+        index = cls(tuple(grounded), tuple(silent), exact, tuple(rejected))
         numbers: list[Reading] = []
         for fact in index.grounded:
             readings = _readings_of(fact, fact.attribute in exact)
@@ -172,12 +173,13 @@ class FactIndex:
 
     @property
     def attributes(self) -> set[str]:
-        return set(self.by_attribute) | set(self.silent_attributes)
+        rejected = {f.attribute for f in self.rejected}
+        return set(self.by_attribute) | set(self.silent_attributes) | rejected
 
     @property
     def subjects(self) -> set[str]:
         named = {f.subject for f in self.grounded} | {f.subject for f in self.silent}
-        return named | self.other_subjects
+        return named | {f.subject for f in self.rejected}
 
     def candidates(self, quantity: Quantity) -> list[Reading]:
         """Grounded readings whose value could match ``quantity`` (any subject)."""
@@ -221,6 +223,8 @@ class FactIndex:
                 continue
             if units_compatible(quantity.unit, reading.unit):
                 return True
+        if attribute not in self.by_attribute and attribute not in self.silent_attributes:
+            return any(f.attribute == attribute for f in self.rejected)
         for fact in self.silent_attributes.get(attribute, ()):
             if quantity.kind is _NUMBER and units_compatible(
                 quantity.unit, canonical_unit(fact.unit)
