@@ -94,22 +94,19 @@ def _freeze_json(value: Any) -> Any:
     return value
 
 
-_POLICY_MEMO: dict[str, Mapping[str, Any]] = {}
-_POLICY_MEMO_SIZE = 256
+_SHARED_POLICIES_MAX = 1024
 
 
-def _policy_memo(version: str, data: Any) -> Mapping[str, Any]:
-    """The frozen policy of a stored row, shared by every row with that version.
-
-    A pure memo (the version is the content hash of the policy), bounded: a
-    population has a handful of policies, and replay reads millions of rows.
-    """
-    frozen = _POLICY_MEMO.get(version)
+def _shared_policy(
+    policies: dict[str, Mapping[str, Any]] | None, version: str, data: Any
+) -> Mapping[str, Any]:
+    frozen: Mapping[str, Any] | None = None if policies is None else policies.get(version)
     if frozen is None:
         frozen = _freeze_json(data)
-        if len(_POLICY_MEMO) >= _POLICY_MEMO_SIZE:
-            _POLICY_MEMO.clear()
-        _POLICY_MEMO[version] = frozen
+        if policies is not None:
+            if len(policies) >= _SHARED_POLICIES_MAX:  # keep memory flat, whatever the rows
+                policies.clear()
+            policies[version] = frozen
     return frozen
 
 
@@ -390,9 +387,16 @@ class Snapshot:
         )
 
     @classmethod
-    def from_canonical(cls, text: str) -> Snapshot:
+    def from_canonical(
+        cls, text: str, *, policies: dict[str, Mapping[str, Any]] | None = None
+    ) -> Snapshot:
         """A snapshot from canonical JSON written by vouched (a store's own rows):
-        the fast path, no re-hashing and no fact validation."""
+        the fast path, no re-hashing and no fact validation.
+
+        ``policies``: a dict the caller keeps while reading many rows; rows
+        with the same policy version then share one frozen policy mapping
+        (a population has a handful of policies and millions of rows).
+        """
         data = _DECODER.decode(text)
         reader = _Reader(data, trusted=True)
         facts = reader.facts()
@@ -406,7 +410,7 @@ class Snapshot:
             verdicts=tuple(
                 RecordedVerdict(v["kind"], v["reason"], v["cardinal"]) for v in data["verdicts"]
             ),
-            policy=_policy_memo(data["policy_version"], data["policy"]),
+            policy=_shared_policy(policies, data["policy_version"], data["policy"]),
             policy_version=data["policy_version"],
             prompt_version=data["prompt_version"],
             phraser=data["phraser"],

@@ -19,11 +19,11 @@ import logging
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Protocol, runtime_checkable
+from typing import IO, Any, Protocol, runtime_checkable
 
 from vouched._exceptions import InputError, StoreError
 from vouched._jsonio import loads
@@ -265,8 +265,9 @@ class SqliteSnapshotStore:
         self, *, since: datetime | None = None, until: datetime | None = None
     ) -> Iterator[Snapshot]:
         """Snapshots with ``since <= created_at < until``, oldest first, streamed."""
+        policies: dict[str, Mapping[str, Any]] = {}  # one frozen policy per version
         for (body,) in self._rows(since, until, "body"):
-            yield Snapshot.from_canonical(body)
+            yield Snapshot.from_canonical(body, policies=policies)
 
     def iter_json(
         self, *, since: datetime | None = None, until: datetime | None = None

@@ -267,3 +267,13 @@ def test_a_closed_store_fails_through_safe_write_without_raising(
     store = SqliteSnapshotStore(store_path)
     store.close()
     assert safe_write(store, make_snapshot()) is False
+
+
+def test_rows_with_one_policy_share_one_frozen_policy_while_streaming(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    store.write_many(_population(make_snapshot, 3))
+    first, second, third = store.iter()
+    assert first.policy is second.policy is third.policy
+    with pytest.raises(TypeError):
+        first.policy["demoted"] = ["x"]  # type: ignore[index]  # read-only by design
