@@ -173,9 +173,11 @@ class _Redactor:
         self._key = key
         self._attributes = policy.sensitive_attributes
         self._subjects = {s.casefold() for s in policy.sensitive_subjects}
-        secrets: dict[str, str] = {}
+        secrets: dict[str, str] = {}  # casefolded secret -> token
+        forms: set[str] = set()  # what the pattern looks for: as written and casefolded
         for subject in policy.sensitive_subjects:
             secrets[subject.casefold()] = self.token("subject", subject.casefold())
+            forms.update((subject, subject.casefold()))
         self._values: dict[str, str] = {}
         for fact in facts:
             value = fact["value"]
@@ -185,9 +187,10 @@ class _Redactor:
                 self._values[text] = token
                 if text.strip() and not isinstance(value, bool):
                     secrets[text.casefold()] = token
+                    forms.update((text, text.casefold()))
         self._secrets = secrets
-        if secrets:
-            alternatives = "|".join(re.escape(s) for s in sorted(secrets, key=len, reverse=True))
+        if forms:
+            alternatives = "|".join(re.escape(s) for s in sorted(forms, key=len, reverse=True))
             self._pattern: re.Pattern[str] | None = re.compile(
                 rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE
             )
@@ -209,7 +212,12 @@ class _Redactor:
         pattern = self._pattern
         if pattern is None:
             return value
-        return pattern.sub(lambda m: self._secrets[m.group(0).casefold()], value)
+        return pattern.sub(self._replacement, value)
+
+    def _replacement(self, match: re.Match[str]) -> str:
+        folded = match.group(0).casefold()
+        # re's IGNORECASE and str.casefold disagree on a few letters: still redact.
+        return self._secrets.get(folded) or self.token("text", folded)
 
     def data(self, value: Any) -> Any:
         if isinstance(value, str):
