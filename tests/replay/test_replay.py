@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import tracemalloc
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
@@ -305,3 +306,49 @@ def test_a_redacted_output_gives_the_scanner_no_numbers(
     _write(store, [snapshot])
     report = replay(store, Policy())
     assert report.findings_now == {}
+
+
+# -- in several processes ------------------------------------------------------------
+
+
+def test_workers_give_the_same_report_as_one_process(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    _write(
+        store,
+        (
+            make_snapshot(
+                created_at=T0 + timedelta(minutes=i),
+                prompt_version=f"p{i % 3}",
+                facts=weather_facts(T0 + timedelta(minutes=i), age=timedelta(minutes=5 + i)),
+                output="Berlin: 21.4 degC, humidity 63%.",
+            )
+            for i in range(60)
+        ),
+    )
+    policy = Policy(default_ttl=timedelta(minutes=30), demoted=frozenset({"humidity"}))
+    alone = replay(store, policy, max_ids=5)
+    parallel = replay(store, policy, max_ids=5, workers=3)
+    assert parallel == alone
+    assert alone.to_fail.count > 5  # the capped, time-ordered ids had to be merged
+
+
+def test_workers_refuse_rules_that_cannot_cross_processes(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    _write(store, [make_snapshot()])
+    with pytest.raises(ValueError, match="picklable"):
+        replay(store, Policy(), rules=(lambda snapshot, gate: [],), workers=2)
+
+
+def test_split_cuts_the_window_into_consecutive_parts(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    _write(store, (make_snapshot(created_at=T0 + timedelta(minutes=i)) for i in range(10)))
+    windows = store.split(3)
+    assert windows[0][0] is None
+    assert windows[-1][1] is None
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(windows))
+    counts = [sum(1 for _ in store.iter(since=s, until=u)) for s, u in windows]
+    assert sum(counts) == 10
+    assert max(counts) - min(counts) <= 1
