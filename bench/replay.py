@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import resource
 import statistics
@@ -186,8 +187,9 @@ def child(args: argparse.Namespace) -> None:
     if args.mode == "read":
         count = sum(1 for text in store.iter_json(until=until) if loads(text))
     else:
-        rules = None if args.mode == "scan" else ()
-        report = replay(store, STRICT, until=until, rules=rules)
+        rules = None if args.mode.startswith("scan") else ()
+        workers = int(args.mode.split(":")[1]) if ":" in args.mode else 1
+        report = replay(store, STRICT, until=until, rules=rules, workers=workers)
         count = report.snapshots
         assert report.to_fail.count > 0  # the stricter policy flips some: work was done
     seconds = time.perf_counter() - start
@@ -256,6 +258,13 @@ def main() -> None:
             f"replay gate+scan:  {largest['rate']:>9,.0f} snapshots/s   "
             f"vs target {TARGET_RATE:,} ({largest['rate'] / TARGET_RATE:.2f}x); "
             f"vs gate only {largest['rate'] / gate['rate']:.2f}x (at {scan_sizes[-1]:,})"
+        )
+        cores = os.cpu_count() or 1
+        parallel = measure(db, f"scan:{cores}", cut[scan_sizes[-1]])
+        print(
+            f"  with workers={cores}: {parallel['rate']:>9,.0f} snapshots/s   "
+            f"vs one process {parallel['rate'] / largest['rate']:.2f}x "
+            f"(parent process peak {parallel['peak_mb']:.0f} MB)"
         )
         base = gate["base_mb"]
         print(f"peak memory (max RSS, fresh process each; after imports {base:.0f} MB):")

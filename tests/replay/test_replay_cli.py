@@ -155,3 +155,10 @@ def test_a_missing_lexicon_is_named(store_path: Path, population: list[Snapshot]
     result = vouched("--store", str(store_path), "--lexicon", "nope.json")
     assert result.returncode == 2
     assert "nope.json: no such file" in result.stderr
+
+
+def test_workers_print_the_same_report(store_path: Path, population: list[Snapshot]) -> None:
+    alone = vouched("--store", str(store_path), "--json")
+    parallel = vouched("--store", str(store_path), "--json", "--workers", "2")
+    assert parallel.returncode == alone.returncode == 0, parallel.stderr
+    assert json.loads(parallel.stdout) == json.loads(alone.stdout)

@@ -1,5 +1,5 @@
 """``vouched replay --store PATH [--policy FILE] [--lexicon FILE] [--since ISO]
-[--until ISO] [--json] [--chart OUT.png]``.
+[--until ISO] [--json] [--chart OUT.png] [--workers N]``.
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
@@ -76,6 +76,9 @@ def register(commands: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the JSON report")
     parser.add_argument("--chart", metavar="OUT.png", help="write a chart per prompt version")
     parser.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="grade in N processes (default 1)"
+    )
+    parser.add_argument(
         "--max-ids", type=int, default=100, metavar="N", help="flipped ids listed (default 100)"
     )
     parser.set_defaults(handler=run)
@@ -129,13 +132,21 @@ def run(args: argparse.Namespace) -> int:
     until = _instant(args.until, "--until")
     if args.max_ids < 0:
         raise InputError("must not be negative", field="--max-ids")
+    if args.workers < 1:
+        raise InputError("must be at least 1", field="--workers")
     policy = load_policy(args.policy)
     lexicon = None if args.lexicon is None else Lexicon.load(args.lexicon)
     if args.chart:
         _require_matplotlib()
     with SqliteSnapshotStore(args.store, read_only=True) as store:
         report = replay(
-            store, policy, since=since, until=until, lexicon=lexicon, max_ids=args.max_ids
+            store,
+            policy,
+            since=since,
+            until=until,
+            lexicon=lexicon,
+            max_ids=args.max_ids,
+            workers=args.workers,
         )
     if args.chart:
         png = chart_png(report)
