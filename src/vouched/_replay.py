@@ -13,6 +13,11 @@ scanner with ``lexicon``) on the stored output. It compares then with now:
   violation and its output has no finding;
 - the violation share per attribute: the claim classes that stopped
   correlating with reality, candidates for demotion to silence.
+
+A snapshot that already had a violation then cannot flip to fail; what a
+new rule does to it still shows in the findings and verdict counts.
+``workers=N`` grades time windows of a SQLite store in N processes
+(:mod:`vouched._replay_workers`) and gives the same report.
 """
 
 from __future__ import annotations

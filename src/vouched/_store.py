@@ -10,7 +10,8 @@ writing the same snapshot twice stores it once.
 
 Writing a snapshot must never break an answer: :func:`safe_write` logs a
 failing store (logger ``vouched.snapshots``) and returns ``False`` for the
-caller to count.
+caller to count; :class:`QueuedSnapshotStore` also takes the disk off the
+answer path (a background thread writes; a full queue drops and counts).
 """
 
 from __future__ import annotations
