@@ -200,11 +200,15 @@ class SqliteSnapshotStore:
         self._connection = self._connect()
         try:
             if read_only:
+                # Reading needs only what schema 1 has (id, created_us, body): an
+                # older store is read as it is; migrating is for writers.
                 version = _schema_version(self._connection)
-                if version != SCHEMA_VERSION:
+                if version == 0:
+                    raise StoreError(f"{self.path}: not a snapshot store (no snapshots table)")
+                if version > SCHEMA_VERSION:
                     raise StoreError(
-                        f"snapshot store schema {version}, this vouched reads {SCHEMA_VERSION}"
-                        + ("; open it writable once to migrate" if version < SCHEMA_VERSION else "")
+                        f"snapshot store schema {version} is newer than this vouched reads "
+                        f"({SCHEMA_VERSION}); upgrade vouched"
                     )
             else:
                 self._connection.execute("PRAGMA journal_mode = WAL")
