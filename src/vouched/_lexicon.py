@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from vouched._exceptions import InputError
+from vouched._numbers import word_tokens, word_tokens_list
 
 __all__ = ["Lexicon", "PhraseMatcher", "phrase_matcher"]
 
@@ -59,6 +60,7 @@ class Lexicon:
     attributes: Mapping[str, tuple[str, ...]]
     subjects: Mapping[str, tuple[str, ...]]
     internal: tuple[str, ...] = field(default=())
+    _hash: int = field(default=0, repr=False, compare=False)
 
     def __init__(
         self,
@@ -69,6 +71,17 @@ class Lexicon:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
         object.__setattr__(self, "internal", _phrase_list("internal", internal, "internal"))
+        object.__setattr__(
+            self,
+            "_hash",
+            hash(
+                (
+                    tuple(sorted(self.attributes.items())),
+                    tuple(sorted(self.subjects.items())),
+                    self.internal,
+                )
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Lexicon):
@@ -80,13 +93,7 @@ class Lexicon:
         )
 
     def __hash__(self) -> int:
-        return hash(
-            (
-                tuple(sorted(self.attributes.items())),
-                tuple(sorted(self.subjects.items())),
-                self.internal,
-            )
-        )
+        return self._hash
 
     def __repr__(self) -> str:
         return (
@@ -139,15 +146,70 @@ class Lexicon:
         }
 
 
+class _Entry(NamedTuple):
+    phrase: str  # lower-case, single-spaced
+    names: tuple[str, ...]
+    left: bool  # needs a word boundary before
+    right: bool  # needs a word boundary after
+
+
+def _boundary_ok(text: str, start: int, end: int, entry: _Entry) -> bool:
+    if entry.left and start > 0:
+        before = text[start - 1]
+        if before.isalnum() or before == "_":
+            return False
+    if entry.right and end < len(text):
+        after = text[end]
+        if after.isalnum() or after == "_":
+            return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class PhraseMatcher:
-    """Finds whole-word, case-insensitive phrase mentions; each maps to a name."""
+    """Finds whole-word, case-insensitive phrase mentions; each maps to names.
 
+    Phrases are keyed by their first word: only phrases whose first word occurs
+    in the text are searched for (``str.find``, no big alternation), so the
+    cost follows the text and the few phrases it contains.
+    """
+
+    by_key: Mapping[str, tuple[_Entry, ...]]
     pattern: re.Pattern[str] | None
     names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
-    def find(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
+    def find(
+        self, text: str, lowered: str | None = None, tokens: set[str] | None = None
+    ) -> list[tuple[int, int, tuple[str, ...]]]:
         """``(start, end, names)`` of every mention, longest phrase first, no overlaps."""
+        if self.pattern is None:
+            return []
+        if lowered is None:
+            lowered = text.lower()
+        if len(lowered) != len(text):  # rare: lower() changed the length, use the regex
+            return self._find_regex(text)
+        if tokens is None:
+            tokens = word_tokens(lowered)
+        hits: list[tuple[int, int, tuple[str, ...]]] = []
+        for key in tokens & self.by_key.keys():
+            for entry in self.by_key[key]:
+                phrase = entry.phrase
+                start = lowered.find(phrase)
+                while start != -1:
+                    end = start + len(phrase)
+                    if _boundary_ok(lowered, start, end, entry):
+                        hits.append((start, end, entry.names))
+                    start = lowered.find(phrase, start + 1)
+        if len(hits) > 1:
+            hits.sort(key=lambda h: (h[0], h[0] - h[1]))
+            kept = [hits[0]]
+            for hit in hits[1:]:
+                if hit[0] >= kept[-1][1]:
+                    kept.append(hit)
+            hits = kept
+        return hits
+
+    def _find_regex(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         if self.pattern is None:
             return []
         names = self.names
@@ -171,12 +233,20 @@ def phrase_matcher(pairs: tuple[tuple[str, str], ...]) -> PhraseMatcher:
         if name not in bucket:
             bucket.append(name)
     if not names:
-        return PhraseMatcher(None, {})
+        return PhraseMatcher({}, None, {})
     parts = []
+    by_key: dict[str, list[_Entry]] = {}
     for key in sorted(names, key=len, reverse=True):
         body = r"\s+".join(re.escape(word) for word in key.split(" "))
-        head = r"(?<![\w])" if key[0].isalnum() or key[0] == "_" else ""
-        tail = r"(?![\w])" if key[-1].isalnum() or key[-1] == "_" else ""
-        parts.append(head + body + tail)
+        left = key[0].isalnum() or key[0] == "_"
+        right = key[-1].isalnum() or key[-1] == "_"
+        parts.append((r"(?<![\w])" if left else "") + body + (r"(?![\w])" if right else ""))
+        words = word_tokens_list(key)
+        if words:
+            by_key.setdefault(words[0], []).append(_Entry(key, tuple(names[key]), left, right))
     pattern = re.compile("|".join(parts), re.IGNORECASE)
-    return PhraseMatcher(pattern, {k: tuple(v) for k, v in names.items()})
+    return PhraseMatcher(
+        MappingProxyType({k: tuple(v) for k, v in by_key.items()}),
+        pattern,
+        {k: tuple(v) for k, v in names.items()},
+    )

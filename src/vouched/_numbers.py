@@ -25,6 +25,7 @@ from __future__ import annotations
 import enum
 import re
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "canonical_unit",
     "read_numbers",
     "units_compatible",
+    "word_tokens",
+    "word_tokens_list",
 ]
 
 
@@ -212,6 +215,7 @@ CURRENCY_UNITS = frozenset({*_CURRENCY_CODES, "$", "¥"})
 """Canonical units that are currencies."""
 
 
+@lru_cache(maxsize=1024)
 def canonical_unit(unit: str | None) -> str | None:
     """The canonical spelling of a unit (``"°C"`` -> ``"degC"``); unknown units
     come back stripped and unchanged, ``None`` stays ``None``."""
@@ -321,7 +325,7 @@ _MONTHS["sept"] = 9
 
 _MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+    r"December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\b\.?)"
 )
 _ORD_WORD_RE = "|".join(sorted(map(re.escape, _ORDINAL_WORDS), key=len, reverse=True))
 _WEEKDAY_RE = r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,?\s+(?:the\s+)?)?"
@@ -365,39 +369,84 @@ _DIGITS = (
     r")"
 )
 
-_MASTER = re.compile(
-    r"(?P<url>https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"|(?P<listmark>(?m:^)[ \t]*\d{1,2}[.)](?=[ \t]))"
-    r"|(?P<isodate>(?<![\w.-])(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
+_NOT_ID_ALT = "|".join(sorted(_NOT_ID_PREFIXES))
+
+# Tried only where a digit (or a sign before one) stands: one position, not every one.
+_AT_DIGIT = re.compile(
+    r"(?P<isodate>(?<![\w.-])(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
     r"(?:[T ](?P<ih>\d{2}):(?P<imin>\d{2})(?::\d{2}(?:\.\d+)?)?"
     r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))"
     r"|(?P<slashdate>(?<![\w./-])(?P<sa>\d{1,2})(?P<ssep>[/.])(?P<sb>\d{1,2})(?P=ssep)"
     r"(?P<sy>\d{4}|\d{2})(?![\w./-]))"
-    r"|(?P<dmy>(?<![\w.-])" + _WEEKDAY_RE + r"(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
+    r"|(?P<dmy>(?<![\w.-])(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
     r"(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dyr>\d{4}))?(?![\w-]))"
-    r"|(?P<mdy>" + _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
-    r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-]))"
-    r"|(?P<orddate>(?i:\b(?:the\s+)?(?P<ow>"
-    + _ORD_WORD_RE
-    + r")\s+of\s+)(?P<om>"
-    + _MONTH_RE
-    + r")"
-    r"(?:,?\s+(?P<oyr>\d{4}))?(?![\w-]))"
-    r"|(?P<ipver>(?<![\w.])[vV]?\d+(?:\.\d+){2,}(?![\w.]*\d))"
-    r"|(?P<hash>#\d[\w-]*)"
-    r"|(?P<ident>\b[A-Za-z]+[-_/]?\d[\w/-]*"  # COVID-19, A4, v2, H2O, B-52
-    r"|\b(?!(?:" + "|".join(sorted(_NOT_ID_PREFIXES)) + r")\b)[A-Z]{2,5}[ \u00a0]\d+[A-Za-z]?\b"
-    r"(?![.,:]\d)"
-    r"|(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4  # ICE 1537, RE 7, ISO 8601
+    r"|(?P<ipver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d))"
+    r"|(?P<frac>(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4
     r"|(?P<time>(?<![\w:.,])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::[0-5]\d)?(?![\d:])"
-    r"(?:\s?(?P<tap>[aApP])\.?[mM]\b\.?)?)"
-    r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])\.?[mM](?:\b\.?|(?=\W)|$))"
+    r"(?:\s?(?P<tap>[aApP])(?:\.[mM]\.|[mM]\b))?)"
+    r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])(?:\.[mM]\.|[mM]\b))"
     r"|(?P<num>(?<![\w.,])(?P<sign>[-+\u2212])?" + _DIGITS + r"(?![\d]))"
-    r"|(?P<word>(?i:\b(?:an?\s+(?:dozen|hundred|thousand|million|billion)|half\s+a\s+dozen"
-    r"|(?:"
-    + "|".join(sorted(list(_SMALL_WORDS) + list(_TENS_WORDS), key=len, reverse=True))
-    + r")(?:-[a-z]+)?)\b))"
 )
+_FIRST_DIGIT = re.compile(r"\d")
+_DIGIT_RUN = re.compile(r"\d+")
+_DIGIT_TOKEN_END = re.compile(r"[\w./:-]*")
+_CAPS_BEFORE = re.compile(r"(?<![\w])(?P<w>[A-Z]{2,5})[ \u00a0]$")
+_CAPS_ID_AFTER = re.compile(r"\d+[A-Za-z]?\b(?![.,:]\d)")
+_MONTH_BEFORE = re.compile(r"(?:" + _WEEKDAY_RE + r")?(?<![\w])" + _MONTH_RE + r"\s+(?:the\s+)?$")
+_MDY = re.compile(
+    _WEEKDAY_RE + r"(?P<mm>" + _MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
+    r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
+)
+_LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
+_URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+_NUMBER_WORDS = sorted([*_SMALL_WORDS, *_TENS_WORDS], key=len, reverse=True)
+_WORD_TRIGGERS = frozenset(
+    [*_SMALL_WORDS, *_TENS_WORDS, "dozen", "hundred", "thousand", "million", "billion"]
+    + [w for w in _ORDINAL_WORDS if "-" not in w]
+)
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=512)
+def _word_pattern(present: frozenset[str]) -> re.Pattern[str]:
+    """A pattern for the number words (and ordinal dates) present in a text."""
+    numbers = [w for w in _NUMBER_WORDS if w in present]
+    ordinals = sorted(
+        (w for w in _ORDINAL_WORDS if w.split("-")[-1] in present), key=len, reverse=True
+    )
+    parts = []
+    if ordinals:
+        parts.append(
+            r"(?P<orddate>(?i:\b(?:the\s+)?(?P<ow>" + "|".join(ordinals) + r")\s+of\s+)"
+            r"(?P<om>" + _MONTH_RE + r")(?:,?\s+(?P<oyr>\d{4}))?(?![\w-]))"
+        )
+    scales = [w for w in ("dozen", "hundred", "thousand", "million", "billion") if w in present]
+    words = []
+    if scales:
+        words.append(r"an?\s+(?:" + "|".join(scales) + r")")
+    if "dozen" in present:
+        words.append(r"half\s+a\s+dozen")
+    if numbers:
+        words.append(r"(?:" + "|".join(numbers) + r")(?:-[a-z]+)?")
+    if words:
+        parts.append(r"(?P<word>(?i:\b(?:" + "|".join(words) + r")\b))")
+    return re.compile("|".join(parts) or r"(?!)")
+
+
+def word_tokens(lowered: str) -> set[str]:
+    """The lower-case words of a text (punctuation splits words)."""
+    raw = set(lowered.split())
+    words = {token for token in raw if token.isalnum()}
+    for token in raw - words:
+        words.update(_WORD_RUN.findall(token))
+    return words
+
+
+def word_tokens_list(lowered: str) -> list[str]:
+    """The lower-case words of a text, in order."""
+    return _WORD_RUN.findall(lowered)
+
 
 _WORD_NUMBER_PARTS = frozenset(_SMALL_WORDS) | frozenset(_TENS_WORDS) | frozenset(_SCALE_WORDS)
 
@@ -408,6 +457,11 @@ _APPROX = re.compile(
 _CURRENCY_BEFORE = re.compile(
     r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(_CURRENCY_CODES) + r")\s?)$"
 )
+_FALL_BEFORE = re.compile(
+    r"(?i:\b(?:down|fell|dropped|lost|declined|decreased|shed|slipped|slid|lower)"
+    r"(?:\s+by)?\s+(?:US\$|[$€£¥₹]|[A-Z]{3}\s)?)$"
+)
+_CURRENCY_LEAD = frozenset("$€£¥₹")
 _MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
 _SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
 
@@ -416,6 +470,7 @@ _UNIT_AFTER = re.compile(
     r"(?P<unit>"
     r"\s?(?:%|(?i:percent|per\s+cent|pct)\b)"
     r"|\s?[°º˚]\s?(?:[CF]\b)?"
+    r"|\s?deg[CF]\b"
     r"|\s(?i:deg(?:rees?)?)(?:\s(?:(?i:celsius|fahrenheit|centigrade)|C\b|F\b))?"
     r"|\s?(?i:km/hr?|kmh|kph|mph|m/s)\b"
     r"|\s(?i:kilomet(?:re|er)s\s+per\s+hour|miles\s+per\s+hour|met(?:re|er)s\s+per\s+second"
@@ -549,32 +604,146 @@ def _word_number(words: list[str]) -> tuple[int, int] | None:
 _WORD_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
-def read_numbers(text: str, names: frozenset[str] = frozenset()) -> list[Quantity]:
+def read_numbers(
+    text: str, names: frozenset[str] = frozenset(), tokens: set[str] | None = None
+) -> list[Quantity]:
     """Every quantity in ``text``, in order, with ``[start, end)`` spans.
 
     ``names``: capitalised words the caller knows as names (a ticker "ACME"),
     so "ACME 178" is a name and a number, not one identifier like "ICE 1537".
+    ``tokens``: the text's lower-case words if the caller has them already.
     """
+    found = _read_digit_quantities(text, names)
+    if tokens is None:
+        tokens = word_tokens(text.lower())
+    present = tokens & _WORD_TRIGGERS
+    if present:
+        words = _read_word_quantities(text, frozenset(present))
+        if words:
+            found = _merge(found, words)
+    return _join_ranges(text, found)
+
+
+def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:
+    merged = sorted([*digits, *words], key=lambda q: (q.start, -q.end))
+    kept: list[Quantity] = []
+    for quantity in merged:
+        if kept and quantity.start < kept[-1].end:
+            continue
+        kept.append(quantity)
+    return kept
+
+
+def _url_spans(text: str) -> list[tuple[int, int]]:
+    if "://" not in text and "www." not in text and "@" not in text:
+        return []
+    return [m.span() for m in _URL.finditer(text)]
+
+
+def _skip_token(text: str, position: int) -> int:
+    match = _DIGIT_TOKEN_END.match(text, position)
+    end = match.end() if match else position + 1
+    while end > position and text[end - 1] in ".:-/":
+        end -= 1  # sentence punctuation after an identifier
+    return max(end, position + 1)
+
+
+def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int | None:
+    """Where the identifier holding the digit at ``p`` ends, if it is one:
+    A4, H2O, p95, COVID-19, WS-101, #12, ICE 1537, RE 7, ISO 8601."""
+    if prev.isalpha() or prev in {"_", "#"}:
+        return _skip_token(text, p)
+    if prev in "-_/" and p >= 2 and text[p - 2].isalpha():
+        return _skip_token(text, p)
+    if prev in " \u00a0" and p >= 3 and text[p - 2].isupper():
+        caps = _CAPS_BEFORE.search(text, max(0, p - 7), p)
+        if caps is not None and caps["w"] not in _NOT_ID_PREFIXES and caps["w"] not in names:
+            ident = _CAPS_ID_AFTER.match(text, p)
+            if ident is not None:
+                return ident.end()
+    return None
+
+
+def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
+    """The quantity pattern at ``p``, taking a sign just before it if there is one."""
+    if prev in "-+\u2212":
+        match = _AT_DIGIT.match(text, p - 1)
+        if match is not None:
+            return match
+    return _AT_DIGIT.match(text, p)
+
+
+def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
+    """The end of the span holding ``p``, if any."""
+    for start, end in spans:
+        if start <= p < end:
+            return end
+    return None
+
+
+def _list_marker_end(text: str, p: int) -> int | None:
+    """The end of a numbered-list marker ("1. " at a line start) at ``p``."""
+    marker = _LISTMARK_AFTER.match(text, p)
+    if marker is None:
+        return None
+    line_start = text.rfind("\n", 0, p) + 1
+    if p == line_start or text[line_start:p].isspace():
+        return marker.end()
+    return None
+
+
+def _month_date(text: str, p: int) -> re.Match[str] | None:
+    """A written date whose month name stands before the digit at ``p`` ("Dec 5th")."""
+    word_start = p - 2
+    while word_start > 0 and (text[word_start - 1].isalpha() or text[word_start - 1] == "."):
+        word_start -= 1
+    word = text[word_start : p - 1].rstrip(".").lower()
+    if word not in _MONTHS and word != "the":
+        return None
+    month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
+    if month is None:
+        return None
+    return _MDY.match(text, month.start())
+
+
+def _read_digit_quantities(text: str, names: frozenset[str]) -> list[Quantity]:
     found: list[Quantity] = []
+    urls = _url_spans(text)
     position = 0
-    length = len(text)
-    while position < length:
-        match = _MASTER.search(text, position)
-        if match is None:
+    search = _FIRST_DIGIT.search
+    while True:
+        digit = search(text, position)
+        if digit is None:
             break
+        p = digit.start()
+        inside = _inside(urls, p)
+        if inside is not None:
+            position = inside
+            continue
+        prev = text[p - 1] if p else " "
+        skip = _identifier_end(text, p, prev, names)
+        if skip is not None:
+            position = skip
+            continue
+        if prev == " " and p >= 2 and (text[p - 2].isalpha() or text[p - 2] == "."):
+            date_match = _month_date(text, p)
+            if date_match is not None:
+                quantity = _read_time_or_date(date_match, "mdy")
+                if quantity is not None:
+                    found.append(quantity)
+                position = date_match.end()
+                continue
+        marker = _list_marker_end(text, p) if prev in " \t\n" else None
+        if marker is not None:
+            position = marker
+            continue
+        match = _match_at_digit(text, p, prev)
+        if match is None:
+            position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
+            continue
         group = match.lastgroup
         position = match.end()
-        if group == "ident" and names:
-            head = match.group().split(maxsplit=1)[0]
-            if head in names and len(head) < len(match.group()):
-                position = match.start() + len(head)
-                continue
-        if group in {"url", "listmark", "ipver", "hash", "ident"}:
-            continue
-        if group == "word":
-            quantity, position = _read_word(text, match)
-            if quantity is not None:
-                found.append(quantity)
+        if group in {"ipver", "frac"}:
             continue
         if group == "num":
             quantity, position = _read_digits(text, match)
@@ -585,18 +754,35 @@ def read_numbers(text: str, names: frozenset[str] = frozenset()) -> list[Quantit
         if quantity is not None:
             found.append(quantity)
             if group == "isodate" and match["ih"]:
-                hour, minute = int(match["ih"]), int(match["imin"])
-                found.append(
-                    Quantity(
-                        match.start("ih"),
-                        match.end("imin"),
-                        text[match.start("ih") : match.end("imin")],
-                        QuantityKind.TIME,
-                        Decimal(hour * 60 + minute),
-                        _ONE,
-                    )
-                )
-    return _join_ranges(text, found)
+                found.append(_iso_time(text, match))
+    return found
+
+
+def _iso_time(text: str, match: re.Match[str]) -> Quantity:
+    """The time part of an ISO date-time, as its own quantity."""
+    hour, minute = int(match["ih"]), int(match["imin"])
+    start, end = match.start("ih"), match.end("imin")
+    return Quantity(
+        start, end, text[start:end], QuantityKind.TIME, Decimal(hour * 60 + minute), _ONE
+    )
+
+
+def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
+    found: list[Quantity] = []
+    pattern = _word_pattern(present)
+    position = 0
+    while True:
+        match = pattern.search(text, position)
+        if match is None:
+            break
+        position = match.end()
+        if match.lastgroup == "orddate":
+            quantity = _read_time_or_date(match, "orddate")
+        else:
+            quantity, position = _read_word(text, match)
+        if quantity is not None:
+            found.append(quantity)
+    return found
 
 
 def _read_time_or_date(match: re.Match[str], group: str | None) -> Quantity | None:
@@ -697,7 +883,11 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
                 skip += 1
             return None, skip
     negative = sign in {"-", "\u2212"}
-    if not sign and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start):
+    if (
+        not sign
+        and _might_follow_minus(text, start)
+        and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
+    ):
         negative = True
         word = _SIGNED_WORD.search(text, max(0, start - 12), start)
         if word is not None:
@@ -705,7 +895,34 @@ def _read_digits(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]
     if negative:
         value = -value
         alternatives = tuple(-a for a in alternatives)
+    elif _FALL_BEFORE.search(text, max(0, start - 20), start):
+        alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
     return _finish(text, start, end, value, quantum, alternatives=alternatives, soft=False)
+
+
+@lru_cache(maxsize=512)
+def _unit_of(unit_text: str) -> str | None:
+    """The canonical unit of a unit as written after a number (" °C", " degrees Celsius")."""
+    spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
+    spelled = spelled.replace("° ", "°")
+    lowered = spelled.lower()
+    if lowered.startswith("deg") and " " in lowered:
+        return canonical_unit(lowered.split(" ", 1)[1])
+    return canonical_unit(spelled)
+
+
+def _round_integer(value: Decimal) -> bool:
+    """A non-zero integer ending in 0 (1,200; 40), read from its digits (no arithmetic
+    that could overflow the decimal context on absurdly long numbers)."""
+    _sign, digits, exponent = value.as_tuple()
+    if not isinstance(exponent, int) or exponent < 0 or not any(digits):
+        return False
+    return exponent > 0 or digits[-1] == 0
+
+
+def _might_follow_minus(text: str, start: int) -> bool:
+    window = text[max(0, start - 10) : start].lower()
+    return "minus" in window or "negative" in window
 
 
 def _finish(
@@ -719,7 +936,12 @@ def _finish(
     soft: bool,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
-    before = _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    lead = text[start - 2 : start] if start >= 2 else text[:start]
+    before = (
+        _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+        if lead and any(c in _CURRENCY_LEAD or c.isupper() for c in lead)
+        else None
+    )
     if before is not None and not (
         before["code"] and text[before.start() - 1 : before.start()] == "/"
     ):
@@ -735,21 +957,14 @@ def _finish(
             alternatives = tuple(a * factor for a in alternatives)
         unit_text = after["unit"]
         if unit_text:
-            spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
-            spelled = spelled.replace("° ", "°")
-            lowered = spelled.lower()
-            if lowered.startswith("deg") and " " in lowered:
-                tail = lowered.split(" ", 1)[1]
-                unit = canonical_unit(tail)
-            elif unit is None or canonical_unit(spelled) not in _KNOWN_UNITS:
-                unit = canonical_unit(spelled) if unit is None else unit
-            else:
-                unit = canonical_unit(spelled)
+            spelled_unit = _unit_of(unit_text)
+            if unit is None or spelled_unit in _KNOWN_UNITS:
+                unit = spelled_unit
         end = after.end()
     if (
-        _APPROX.search(text, max(0, start - 16), start)
-        and quantum == _ONE
-        and value == value.to_integral()
+        quantum == _ONE
+        and _round_integer(value)
+        and _APPROX.search(text, max(0, start - 16), start)
     ):
         zeros = 0
         whole = abs(int(value))
@@ -797,7 +1012,9 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
         value *= 12
         stop = spans[used][1]
     number = Decimal(value)
-    if _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start):
+    if _might_follow_minus(text, start) and _MINUS_WORD_BEFORE.search(
+        text, max(0, start - 12), start
+    ):
         word = _SIGNED_WORD.search(text, max(0, start - 12), start)
         if word is not None:
             start = word.start()

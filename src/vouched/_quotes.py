@@ -28,6 +28,7 @@ _PAIRS = re.compile(
     r"|(?<![\w'])'(?P<a>(?:[^'\n]|(?<=\w)'(?=\w))*)'(?![\w])"  # straight single
 )
 _STRAIGHT_DOUBLE = re.compile(r'"')
+_OPENERS = ("\u201c", "\u201e", "\u00ab", "\u2018")
 _STRAIGHTEN = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 _SPACES = re.compile(r"\s+")
 _EDGE = re.compile(r"^[\s.,;:!?…]+|[\s.,;:!?…]+$")
@@ -48,9 +49,24 @@ def normalise(text: str) -> str:
     return _SPACES.sub(" ", text).strip().casefold()
 
 
+def _may_quote(text: str) -> bool:
+    """A cheap pre-check: any double or curly quote, or a straight single quote
+    that opens (not an apostrophe inside a word)."""
+    if '"' in text or any(mark in text for mark in _OPENERS):
+        return True
+    position = text.find("'")
+    while position != -1:
+        if position == 0 or not (text[position - 1].isalnum() or text[position - 1] == "'"):
+            return True
+        position = text.find("'", position + 1)
+    return False
+
+
 def find_quotes(text: str, min_length: int = MIN_QUOTE_LENGTH) -> list[QuoteSpan]:
     """Every quoted span at least ``min_length`` characters long, in order."""
     spans: list[QuoteSpan] = []
+    if not _may_quote(text):
+        return spans
     for match in _PAIRS.finditer(text):
         group = match.lastgroup
         if group is None:

@@ -12,7 +12,9 @@ text. How it works (DESIGN.md "Output scanning"):
    unit, or the last attribute phrase of its sentence) and to its subject (a
    mention right after it with "in/at/for", else the last one named in its
    sentence, else one later in its clause, else the one carried over from an
-   earlier sentence).
+   earlier sentence); see :mod:`vouched._binding`. A value matches its fact
+   as written or rounded to the precision it shows; attributes in
+   ``policy.exact`` must match as written.
 3. A bound quantity is compared with that subject's fact: wrong value ->
    ``value_mismatch``; same value, other unit -> ``unit_mismatch``; a silent
    attribute -> ``silent_spoken``; two different values for one pair ->
@@ -28,7 +30,6 @@ text. How it works (DESIGN.md "Output scanning"):
 from __future__ import annotations
 
 import enum
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -44,9 +45,10 @@ from vouched._numbers import (
     QuantityKind,
     read_numbers,
     units_compatible,
+    word_tokens,
 )
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._quotes import unsupported_spans
+from vouched._quotes import find_quotes, unsupported_spans
 from vouched._textchecks import (
     find_fallbacks,
     find_internal,
@@ -126,6 +128,7 @@ class ScanReport:
 
 
 _K = FindingKind
+_EMPTY = Lexicon()
 _CURRENCIES = CURRENCY_UNITS
 _NUMBER = QuantityKind.NUMBER
 
@@ -143,14 +146,11 @@ def _split_facts(
     return grounded, silent, []
 
 
-def _identifiers(index: FactIndex) -> list[str]:
+def _identifiers(index: FactIndex) -> tuple[str, ...]:
     """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
-    names: set[str] = set()
-    for fact in (*index.grounded, *index.silent):
-        for name in (fact.source, fact.attribute):
-            if name and not name.replace(" ", "").isalpha() and len(name) > 2:
-                names.add(name)
-    return sorted(names)
+    facts = (*index.grounded, *index.silent)
+    names = {f.source for f in facts if f.source} | {f.attribute for f in facts}
+    return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
 
 
 class _Masks:
@@ -175,13 +175,11 @@ class _Masks:
 
 
 def _capital_names(index: FactIndex, lexicon: Lexicon) -> frozenset[str]:
-    """All-capital words of subject names and aliases ("ACME"), for the reader."""
+    """Subject names and aliases that are one all-capital word ("ACME"), for the reader."""
     names = set(index.subjects)
     for aliases in lexicon.subjects.values():
         names.update(aliases)
-    return frozenset(
-        word for name in names for word in name.split() if word.isupper() and word.isalpha()
-    )
+    return frozenset(name for name in names if name.isupper() and name.isalpha())
 
 
 def _question_values(question: str | None) -> set[tuple[QuantityKind, Any]]:
@@ -215,56 +213,91 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     text = str(text)
     grounded, silent, rejected = _split_facts(facts)
     index = FactIndex.build(grounded, silent, policy.exact, rejected)
-    lexicon = lexicon or Lexicon()
-    findings: list[Finding] = []
+    lexicon = lexicon or _EMPTY
+    lowered = text.lower()
+    tokens = word_tokens(lowered)
+    corpus = [
+        *sources,
+        *(f.value for f in index.grounded if isinstance(f.value, str)),
+        *index.subjects,
+    ]
+    findings, holes = _text_findings(
+        text, lowered, tokens, index=index, lexicon=lexicon, corpus=corpus
+    )
+    binder = Binder(text, index, lexicon, lowered, tokens)
+    masks = _Masks(
+        [
+            *binder.masked_spans(),
+            *holes,
+            *((q.start, q.end) for q in find_quotes(text)),
+        ]
+    )
+    quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
+    binder.distribute(quantities)
+    number_findings, checked = _number_findings(quantities, binder, masks, index, question)
+    claims = checked + len(findings)
+    findings.extend(number_findings)
+    findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
+    bad = len({(f.start, f.end) for f in findings})
+    score = 1.0 if not findings else max(0.0, (claims - bad) / claims) if claims else 0.0
+    return ScanReport(passed=not findings, score=score, findings=tuple(findings))
 
-    # -- text checks -------------------------------------------------------
+
+def _text_findings(
+    text: str,
+    lowered: str,
+    tokens: set[str],
+    *,
+    index: FactIndex,
+    lexicon: Lexicon,
+    corpus: list[str],
+) -> tuple[list[Finding], list[tuple[int, int]]]:
+    """Placeholders, internal words, canned fallbacks and unsupported quotes;
+    also the placeholder spans (numbers inside them are not claims)."""
+    findings: list[Finding] = []
     placeholders = find_placeholders(text)
     findings.extend(
         Finding(_K.PLACEHOLDER, s.start, s.end, text[s.start : s.end], s.detail)
         for s in placeholders
     )
+    holes = [(s.start, s.end) for s in placeholders]
+    hole_masks = _Masks(holes)
     terms = internal_terms(lexicon.internal, _identifiers(index))
-    hole_masks = _Masks((s.start, s.end) for s in placeholders)
-    for span in find_internal(text, terms):
-        if not hole_masks.covers(span.start, span.end):
-            findings.append(
-                Finding(
-                    _K.INTERNAL_VOCABULARY,
-                    span.start,
-                    span.end,
-                    text[span.start : span.end],
-                    span.detail,
-                )
-            )
+    findings.extend(
+        Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in find_internal(text, terms, lowered)
+        if not hole_masks.covers(s.start, s.end)
+    )
     findings.extend(
         Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
-        for s in find_fallbacks(text)
+        for s in find_fallbacks(text, tokens)
     )
-    corpus = [*sources, *(f.value for f in index.grounded if isinstance(f.value, str))]
-    quotes = unsupported_spans(text, corpus)
     findings.extend(
         Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
-        for q in quotes
+        for q in unsupported_spans(text, corpus)
     )
-    text_findings = len(findings)
+    return findings, holes
 
-    # -- numbers -------------------------------------------------------------
-    binder = Binder(text, index, lexicon)
-    masks = _Masks(
-        [
-            *binder.masked_spans(),
-            *((s.start, s.end) for s in placeholders),
-            *_long_quote_spans(text, corpus),
-        ]
-    )
+
+def _number_findings(
+    quantities: list[Quantity],
+    binder: Binder,
+    masks: _Masks,
+    index: FactIndex,
+    question: str | None,
+) -> tuple[list[Finding], int]:
+    """Check every quantity that is a claim; returns the findings and how many
+    quantities were checked. Numbers inside names, placeholders and long quotes
+    (a supported quote's numbers are its source's; an unsupported one is already
+    a finding) are not claims."""
+    findings: list[Finding] = []
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
-    for quantity in read_numbers(text, _capital_names(index, lexicon)):
+    for quantity in quantities:
         if masks.covers(quantity.start, quantity.end):
             continue
-        if any((quantity.kind, v) in asked for v in quantity.values):
+        if asked and any((quantity.kind, v) in asked for v in quantity.values):
             continue
         if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
             continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
@@ -294,23 +327,7 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
                     )
                 )
             stated.setdefault(key, []).append(quantity)
-
-    findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
-    claims = checked + text_findings
-    bad = len({(f.start, f.end) for f in findings})
-    score = 1.0 if not findings else max(0.0, (claims - bad) / claims) if claims else 0.0
-    return ScanReport(passed=not findings, score=score, findings=tuple(findings))
-
-
-_QUOTE_PAIRS = re.compile(r"\"[^\"\n]{12,}\"|“[^”\n]{12,}”")
-
-
-def _long_quote_spans(text: str, corpus: list[str]) -> list[tuple[int, int]]:
-    """Quoted spans of 12+ characters: a supported quote's numbers are vouched by
-    its source, an unsupported one is already a finding."""
-    if '"' not in text and "“" not in text:
-        return []
-    return [m.span() for m in _QUOTE_PAIRS.finditer(text)]
+    return findings, checked
 
 
 def _consistent(a: Quantity, b: Quantity) -> bool:
@@ -353,7 +370,7 @@ def _check(
     if attribute is not None:
         if subject is not None:
             readings = [
-                r for r in index.by_pair.get((subject, attribute), ()) if r.kind is quantity.kind
+                r for r in index.pair_readings(subject, attribute) if r.kind is quantity.kind
             ]
             if readings:
                 return _compare(quantity, readings, finding)
@@ -364,21 +381,21 @@ def _check(
                     f"{said!r} states {subject} {attribute}, which is silent "
                     f"({silence.silent_reason or 'no value'})",
                 )
-            if explicit and index.by_attribute.get(attribute):
-                others = [r for r in index.by_attribute[attribute] if r.kind is quantity.kind]
+            if explicit and index.has_grounded(attribute):
+                others = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
                 if others:
                     hint = next((describe(r) for r in others if _fits(quantity, r)), None)
                     detail = f"no grounded fact for {subject} {attribute}"
                     return finding(
                         _K.UNGROUNDED_NUMBER, detail + (f"; {said!r} is {hint}" if hint else "")
                     )
-        readings = [r for r in index.by_attribute.get(attribute, ()) if r.kind is quantity.kind]
+        readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
         if readings:
             if any(_fits(quantity, r) for r in readings):
                 return None
             return _compare(quantity, readings, lambda k, d: finding(k, d, None))
         silences = index.silent_attributes.get(attribute)
-        if silences and not index.by_attribute.get(attribute):
+        if silences and not index.has_grounded(attribute):
             return finding(
                 _K.SILENT_SPOKEN,
                 f"{said!r} states {attribute}, which is silent "
@@ -386,10 +403,12 @@ def _check(
                 silences[0].subject if len(silences) == 1 else subject,
             )
     # Unbound: membership. Some grounded fact must vouch for the value.
-    candidates = index.candidates(quantity)
-    matching = [r for r in candidates if quantity_matches(quantity, r)]
-    if any(units_compatible(quantity.unit, r.unit) for r in matching):
-        return None
+    matching: list[Reading] = []
+    for reading in index.candidates(quantity):
+        if quantity_matches(quantity, reading):
+            if units_compatible(quantity.unit, reading.unit):
+                return None
+            matching.append(reading)
     if matching:
         return Finding(
             _K.UNIT_MISMATCH,

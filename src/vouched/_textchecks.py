@@ -13,7 +13,6 @@ a stable code that appears in the finding's detail.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -54,9 +53,17 @@ _PLACEHOLDER = re.compile(
 _NONE_ENGLISH = re.compile(r"\s+(?:of|are|is|was|were|have|has|had|at|in|to|so|but|left|remain)\b")
 
 
+_PLACEHOLDER_HINTS = (
+    "{", "<", "[", "%s", "%d", "None", "null", "NULL", "undefined", "NaN", "nil",
+    "TODO", "TBD", "FIXME", "XXX", "N/A", "n/a", "N.A.", "#", "orem ipsum", "OREM IPSUM",
+)  # fmt: skip
+
+
 def find_placeholders(text: str) -> list[TextSpan]:
     """Template holes and null values that leaked into the text."""
     spans: list[TextSpan] = []
+    if not any(hint in text for hint in _PLACEHOLDER_HINTS):
+        return spans  # the common case, decided without running the big pattern
     for match in _PLACEHOLDER.finditer(text):
         group = match.lastgroup
         start, end = match.span()
@@ -112,8 +119,9 @@ def _internal_pattern(terms: tuple[tuple[str, bool], ...]) -> re.Pattern[str] | 
     return re.compile("|".join(parts))
 
 
+@lru_cache(maxsize=256)
 def internal_terms(
-    extra: Iterable[str] = (), identifiers: Iterable[str] = ()
+    extra: tuple[str, ...] = (), identifiers: tuple[str, ...] = ()
 ) -> tuple[tuple[str, bool], ...]:
     """The built-in words, the caller's ``extra`` terms (case-insensitive) and
     ``identifiers`` (source ids, snake_case attribute names; case-sensitive)."""
@@ -127,9 +135,20 @@ def internal_terms(
     return tuple(sorted(terms.items()))
 
 
-def find_internal(text: str, terms: tuple[tuple[str, bool], ...]) -> list[TextSpan]:
+def find_internal(
+    text: str, terms: tuple[tuple[str, bool], ...], lowered: str | None = None
+) -> list[TextSpan]:
     """Whole-word occurrences of internal terms (identifier-aware)."""
-    pattern = _internal_pattern(terms)
+    if lowered is None:
+        lowered = text.lower()
+    present = tuple(
+        (term, sensitive)
+        for term, sensitive in terms
+        if (term in text if sensitive else term.lower() in lowered)
+    )
+    if not present:
+        return []
+    pattern = _internal_pattern(present)
     if pattern is None:
         return []
     return [
@@ -221,8 +240,21 @@ _FALLBACK = re.compile(
 )
 
 
-def find_fallbacks(text: str) -> list[TextSpan]:
-    """Canned refusals and disclaimers (see :data:`FALLBACKS`)."""
+# Every fallback pattern contains one of these words.
+_FALLBACK_WORDS = frozenset(
+    {"i", "knowledge", "training", "please", "you", "example", "hypothetically", "ai",
+     "language", "intelligence"}
+)  # fmt: skip
+
+
+def find_fallbacks(text: str, tokens: set[str] | None = None) -> list[TextSpan]:
+    """Canned refusals and disclaimers (see :data:`FALLBACKS`).
+
+    ``tokens``: the text's lower-case words, if the caller has them (a fast
+    pre-check: most texts contain none of the words every pattern needs).
+    """
+    if tokens is not None and not (tokens & _FALLBACK_WORDS):
+        return []
     return [
         TextSpan(m.start(), m.end(), f"canned fallback ({m.lastgroup}) in the text")
         for m in _FALLBACK.finditer(text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from vouched import scan
+from vouched import FindingKind, scan
 
 from ._cases import Case, load_cases, world
 
@@ -40,3 +40,13 @@ def test_case_names_are_unique_and_pinned() -> None:
     ids = [c.id for c in CASES]
     assert len(ids) == len(set(ids))
     assert all(c.pins.strip() for c in CASES)
+
+
+def test_suite_is_large_and_covers_every_kind() -> None:
+    clean = [c for c in CASES if not c.findings]
+    kinds = {kind for c in CASES for kind, _ in c.findings}
+    worlds = {c.world for c in CASES}
+    assert len(CASES) >= 200
+    assert len(clean) >= 100
+    assert kinds == {str(k) for k in FindingKind}
+    assert worlds == {"weather", "currency", "stock", "trains", "workshops", "services"}

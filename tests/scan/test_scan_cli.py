@@ -140,3 +140,19 @@ def test_facts_flag_is_required() -> None:
     result = _run("-", stdin="x")
     assert result.returncode == 2
     assert "--facts" in result.stderr
+
+
+def test_output_after_sources_is_the_output(tmp_path: Path) -> None:
+    facts, _ = _world_files(tmp_path)
+    source = tmp_path / "source.txt"
+    source.write_text("Expect light drizzle in the late afternoon.", encoding="utf-8")
+    out = tmp_path / "answer.txt"
+    out.write_text('Berlin: "light drizzle in the late afternoon", 21 °C.', encoding="utf-8")
+    result = _run("--facts", str(facts), "--now", NOW, "--json", "--sources", str(source), str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_missing_output_is_exit_2() -> None:
+    result = _run("--facts", "facts.json")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1

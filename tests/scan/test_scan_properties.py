@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,3 +89,28 @@ def test_every_world_has_grounded_silent_and_rejected_facts() -> None:
     assert any(world(n).gated.silent for n in WORLDS)
     assert any(world(n).gated.violations for n in WORLDS)
     assert FindingKind.UNGROUNDED_NUMBER == "ungrounded_number"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9" * 5000 + " km/h",
+        "about 1" + "0" * 40,
+        "about 1,000,000,000,000,000,000,000,000,000,000,000 million",
+        "1.2 billion billion",
+        "0." + "0" * 100 + "1%",
+        "-" * 1000 + "5",
+        "12:00" * 500,
+        "minus minus 5",
+        "a dozen dozen",
+        "one hundred thousand million billion",
+        "\u0130stanbul 21 \u00b0C",
+        "2026-13-45 and 31/02/2026 and 99:99",
+        "\u0663 \u00b2 \u00bd \u2460 1e5 1_000",
+        "{ < None ' \" \u201c \u2018a\u2019",
+    ],
+)
+def test_scan_never_raises_on_extreme_inputs(text: str) -> None:
+    w = world("weather")
+    report = scan(text, w.gated, w.lexicon, sources=w.sources, question=text, policy=w.policy)
+    assert all(text[f.start : f.end] == f.text for f in report.findings)

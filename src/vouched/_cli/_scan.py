@@ -33,7 +33,11 @@ def register(commands: Any) -> None:
         "Exit 0: no findings; 1: findings; 2: bad input.",
     )
     parser.add_argument(
-        "output", metavar="OUTPUT", help="the model output to scan (a file, or - for stdin)"
+        "output",
+        metavar="OUTPUT",
+        nargs="?",
+        help="the model output to scan (a file, or - for stdin); "
+        "when it follows --sources, the last FILE is taken as OUTPUT",
     )
     parser.add_argument("--facts", required=True, help="facts: a JSON array or JSON Lines")
     parser.add_argument("--lexicon", help="a lexicon JSON file (attributes, subjects, internal)")
@@ -65,6 +69,11 @@ def _read_text(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output is None:
+        # "--sources a.txt b.txt answer.txt": argparse gives every path to --sources.
+        if len(args.sources) < 2:
+            raise InputError("the model output to scan is required (a file, or - for stdin)")
+        args.output = args.sources.pop()
     now = parse_now(args.now)
     facts = load_facts(args.facts)
     lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
