@@ -5,6 +5,7 @@
     VouchedError                 base: catch this to catch everything of ours
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
+    +-- StoreError               a snapshot store cannot be opened, read or written
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
@@ -12,7 +13,7 @@ need to import pybreaker, httpx or pydantic to catch what we raise.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "MissingExtraError", "VouchedError"]
+__all__ = ["InputError", "MissingExtraError", "StoreError", "VouchedError"]
 
 
 class VouchedError(Exception):
@@ -76,3 +77,7 @@ class MissingExtraError(VouchedError, ImportError):
         self.extra = extra
         self.package = package
         super().__init__(f"this feature needs {package}: pip install 'vouched[{extra}]'")
+
+
+class StoreError(VouchedError):
+    """A snapshot store cannot be opened, read or written (the message says why)."""
