@@ -250,3 +250,25 @@ def test_policy_accepts_iso_durations_and_is_a_value() -> None:
     assert policy == Policy.from_json({"default_ttl": 3600, "demoted": ["uv_index"]})
     assert policy.with_changes(min_confidence=0.5).min_confidence == 0.5
     assert policy.min_confidence is None
+
+
+def test_max_ttl_caps_a_declared_ttl() -> None:
+    fact = make_fact(ttl="PT1H", observed_at=NOW - timedelta(minutes=10, seconds=1))
+    assert kind_and_reason(fact)[0] == "grounded"
+    capped = Policy(max_ttl=timedelta(minutes=10))
+    assert kind_and_reason(fact, capped) == ("violation", "stale")
+
+
+def test_max_ttl_never_lengthens_a_shorter_ttl() -> None:
+    fact = make_fact(ttl=60, observed_at=NOW - timedelta(seconds=61))
+    assert kind_and_reason(fact, Policy(max_ttl=timedelta(hours=1))) == ("violation", "stale")
+
+
+def test_policy_reads_json_numbers_as_decimals() -> None:
+    from decimal import Decimal  # noqa: PLC0415 - only this test needs it
+
+    policy = Policy.from_json(
+        {"min_confidence": Decimal("0.5"), "max_ttl": Decimal("600"), "demoted": ["uv_index"]}
+    )
+    assert policy.min_confidence == 0.5
+    assert policy.max_ttl == timedelta(minutes=10)

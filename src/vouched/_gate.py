@@ -8,7 +8,8 @@ match wins (DESIGN.md "The gate"):
 3. confident and no source           -> VIOLATION ``confident_without_source`` (cardinal)
 4. no source / no observed_at        -> VIOLATION ``missing_source`` / ``missing_observed_at``
 5. observed beyond now + skew        -> VIOLATION ``observed_in_future``
-6. older than its TTL                -> VIOLATION ``stale`` (exactly at the TTL is fresh)
+6. older than its TTL                -> VIOLATION ``stale`` (exactly at the TTL is fresh;
+                                        the TTL is capped by policy.max_ttl when set)
 7. below min_confidence (if set)     -> VIOLATION ``low_confidence``
 8. otherwise                         -> GROUNDED
 """
@@ -126,6 +127,9 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
     ttl = data["ttl"]
     if ttl is None:
         ttl = policy.default_ttl
+    cap = policy.max_ttl
+    if cap is not None and ttl > cap:
+        ttl = cap
     minimum = policy.min_confidence
     if policy.earliest_age <= age <= ttl and minimum is None:
         return _new(Verdict, (_GROUNDED, _R_GROUNDED, False, fact))

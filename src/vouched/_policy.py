@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from vouched._time import parse_duration
@@ -32,6 +33,8 @@ class Policy:
       cardinal violation.
     - ``default_ttl``: freshness for facts that declare no TTL (deliberately short
       for unknown sources: 24 h).
+    - ``max_ttl``: if set, a cap on every fact's TTL, declared or default (a
+      stricter policy can shorten what producers declare, e.g. when replaying).
     - ``max_clock_skew``: how far in the future an observation may lie before it
       is a violation.
     - ``min_confidence``: if set, less confident facts are violations.
@@ -44,6 +47,7 @@ class Policy:
 
     cardinal_confidence: float = CARDINAL_CONFIDENCE
     default_ttl: timedelta = DEFAULT_TTL
+    max_ttl: timedelta | None = None
     max_clock_skew: timedelta = MAX_CLOCK_SKEW
     min_confidence: float | None = None
     demoted: frozenset[str] = field(default_factory=frozenset)
@@ -58,12 +62,17 @@ class Policy:
             value = getattr(self, name)
             if value is None and name == "min_confidence":
                 continue
+            if isinstance(value, Decimal):  # as JSON numbers are read
+                value = float(value)
+                object.__setattr__(self, name, value)
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise TypeError(f"Policy.{name} must be a number between 0 and 1")
             if math.isnan(value) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"Policy.{name} must be between 0 and 1, got {value}")
-        for name in ("default_ttl", "max_clock_skew"):
+        for name in ("default_ttl", "max_ttl", "max_clock_skew"):
             value = getattr(self, name)
+            if value is None and name == "max_ttl":
+                continue
             if not isinstance(value, timedelta):
                 object.__setattr__(self, name, parse_duration(value))
             elif value < timedelta(0):
@@ -81,6 +90,7 @@ class Policy:
         return {
             "cardinal_confidence": self.cardinal_confidence,
             "default_ttl": self.default_ttl,
+            "max_ttl": self.max_ttl,
             "max_clock_skew": self.max_clock_skew,
             "min_confidence": self.min_confidence,
             "demoted": sorted(self.demoted),

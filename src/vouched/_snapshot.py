@@ -139,16 +139,8 @@ def policy_version(policy: Policy | Mapping[str, Any]) -> str:
 
 
 def policy_from_data(data: Mapping[str, Any]) -> Policy:
-    """:meth:`Policy.from_json` for parsed JSON (decimals, tuples) as read from a file."""
-
-    def plain(value: Any) -> Any:
-        if isinstance(value, Decimal):
-            return float(value)
-        if isinstance(value, list | tuple):
-            return [plain(v) for v in value]
-        return value
-
-    return Policy.from_json({str(k): plain(v) for k, v in data.items()})
+    """:meth:`Policy.from_json` for parsed JSON as read from a file or a snapshot."""
+    return Policy.from_json({str(k): v for k, v in data.items()})
 
 
 def _phraser_name(phraser: object) -> str:
