@@ -5,7 +5,16 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
-from vouched._exceptions import InputError, MissingExtraError, VouchedError
+from vouched._exceptions import (
+    AnswerRefusedError,
+    InputError,
+    MissingExtraError,
+    PhraserError,
+    PhraserHTTPError,
+    PhraserResponseError,
+    PhraserTimeoutError,
+    VouchedError,
+)
 from vouched._fact import Fact, FactValue, SilenceReason
 from vouched._factio import load_facts
 from vouched._gate import (
@@ -17,23 +26,35 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
+from vouched._prompt import Prompt, build_prompt
 from vouched._time import Clock, SystemClock
 
 __all__ = [
+    "AnswerRefusedError",
     "Clock",
     "Fact",
     "FactValue",
     "GateResult",
     "InputError",
     "MissingExtraError",
+    "OpenAIChatPhraser",
+    "Phraser",
+    "PhraserError",
+    "PhraserHTTPError",
+    "PhraserResponseError",
+    "PhraserTimeoutError",
     "Policy",
+    "Prompt",
     "SilenceReason",
     "SystemClock",
+    "TemplatePhraser",
     "Verdict",
     "VerdictKind",
     "VerdictReason",
     "VouchedError",
+    "build_prompt",
     "classify",
     "grounding_rate",
     "load_facts",

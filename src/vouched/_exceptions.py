@@ -5,6 +5,11 @@
     VouchedError                 base: catch this to catch everything of ours
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
+    +-- PhraserError             the model could not phrase an answer
+    |   +-- PhraserTimeoutError      it did not answer within the timeout
+    |   +-- PhraserHTTPError         it answered with an HTTP error status
+    |   +-- PhraserResponseError     its answer was not the shape we asked for
+    +-- AnswerRefusedError            raised by Answer.raise_for_refusal() on a refusal
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
@@ -12,7 +17,16 @@ need to import pybreaker, httpx or pydantic to catch what we raise.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "MissingExtraError", "VouchedError"]
+__all__ = [
+    "AnswerRefusedError",
+    "InputError",
+    "MissingExtraError",
+    "PhraserError",
+    "PhraserHTTPError",
+    "PhraserResponseError",
+    "PhraserTimeoutError",
+    "VouchedError",
+]
 
 
 class VouchedError(Exception):
@@ -76,3 +90,42 @@ class MissingExtraError(VouchedError, ImportError):
         self.extra = extra
         self.package = package
         super().__init__(f"this feature needs {package}: pip install 'vouched[{extra}]'")
+
+
+class PhraserError(VouchedError):
+    """The phraser (a model behind HTTP, or any callable) failed to phrase.
+
+    The Grounder turns this into a refused answer; callers of a phraser's
+    ``phrase`` directly see it raised.
+    """
+
+
+class PhraserTimeoutError(PhraserError, TimeoutError):
+    """The phraser did not answer within its timeout (``seconds``)."""
+
+    def __init__(self, message: str, *, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(message)
+
+
+class PhraserHTTPError(PhraserError):
+    """The model server answered with an HTTP error (``status``, ``body`` excerpt)."""
+
+    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+        self.status = status
+        self.body = body
+        super().__init__(message)
+
+
+class PhraserResponseError(PhraserError):
+    """The model server answered, but not with the shape asked for."""
+
+
+class AnswerRefusedError(VouchedError):
+    """An answer was refused; ``refusal`` is its code, ``reasons`` the details."""
+
+    def __init__(self, refusal: str, reasons: tuple[str, ...]) -> None:
+        self.refusal = refusal
+        self.reasons = reasons
+        detail = "; ".join(reasons) if reasons else "no details"
+        super().__init__(f"answer refused ({refusal}): {detail}")
