@@ -8,13 +8,16 @@ import sys
 import vouched
 
 EXPECTED = [
+    "Answer",
     "AnswerRefusedError",
+    "AnswerStatus",
     "Clock",
     "Fact",
     "FactValue",
     "GateResult",
     "InputError",
     "MissingExtraError",
+    "OnFail",
     "OpenAIChatPhraser",
     "Phraser",
     "PhraserError",

@@ -101,3 +101,15 @@ def test_plain_sync_and_async_callables_are_phrasers() -> None:
     assert asyncio.run(as_phraser(coroutine).phrase(prompt)) == "async"
     assert phraser_name(as_phraser(sync)) == "sync"
     assert phraser_name(TemplatePhraser()) == "template"
+
+
+def test_a_catch_all_silence_names_the_subject_not_an_attribute() -> None:
+    silence = Fact.silence("Berlin", "*", "timeout", source="open-meteo")
+    assert _say([], [silence]) == (
+        "Nothing about Berlin is available right now (the source did not answer in time)."
+    )
+
+
+def test_a_catch_all_silence_never_names_the_source_id() -> None:
+    silence = Fact.silence("open-meteo", "*", "source_error", source="open-meteo")
+    assert "open-meteo" not in _say([], [silence])

@@ -5,6 +5,7 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
+from vouched._answer import Answer, AnswerStatus
 from vouched._exceptions import (
     AnswerRefusedError,
     InputError,
@@ -26,19 +27,23 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._onfail import OnFail
 from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
 from vouched._prompt import Prompt, build_prompt
 from vouched._time import Clock, SystemClock
 
 __all__ = [
+    "Answer",
     "AnswerRefusedError",
+    "AnswerStatus",
     "Clock",
     "Fact",
     "FactValue",
     "GateResult",
     "InputError",
     "MissingExtraError",
+    "OnFail",
     "OpenAIChatPhraser",
     "Phraser",
     "PhraserError",

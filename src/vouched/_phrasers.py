@@ -117,6 +117,9 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
 
 _DEFAULT_TEMPLATE = "The {attribute} of {subject} is {value}."
 _SILENCE_TEMPLATE = "The {attribute} of {subject} is {value}."
+_ANY_ATTRIBUTE = "*"
+_ALL_SILENT = "Nothing about {subject} is available right now ({reason})."
+_SOME_SILENT = "Some of the data is unavailable right now ({reason})."  # subject is a source id
 _NOTHING = "Nothing can be said about this right now: no source gave any facts for it."
 
 
@@ -175,10 +178,13 @@ class TemplatePhraser:
     def silence(self, fact: Fact) -> str:
         """The sentence for one silence, its reason in plain words (the
         attribute's template with "unavailable right now (why)" for its value)."""
+        reason = None if fact.silent_reason is None else str(fact.silent_reason)
+        if fact.attribute == _ANY_ATTRIBUTE:  # a source that failed without naming keys
+            template = _ALL_SILENT if fact.subject != fact.source else _SOME_SILENT
+            return template.format(subject=fact.subject, reason=plain_reason(reason))
         template = self._templates.get(fact.attribute, self._default)
         if template.count("{value}") != 1 or "{reason}" in template:
             template = _SILENCE_TEMPLATE
-        reason = None if fact.silent_reason is None else str(fact.silent_reason)
         return template.replace("{value}", "unavailable right now ({reason})").format(
             subject=fact.subject,
             attribute=fact.attribute.replace("_", " "),

@@ -152,9 +152,7 @@ class Prompt:
     def __post_init__(self) -> None:
         block: dict[str, Any] = {
             "facts": [_fact_entry(fid, fact) for fid, fact in self.fact_ids()],
-            "unavailable": [
-                _silence_entry(f"s{i}", fact) for i, fact in enumerate(self.silences, start=1)
-            ],
+            "unavailable": [_silence_entry(sid, fact) for sid, fact in self.silence_ids()],
         }
         if self.problems:
             block["problems"] = [problem.to_json() for problem in self.problems]
@@ -169,6 +167,10 @@ class Prompt:
     def fact_ids(self) -> list[tuple[str, Fact]]:
         """Grounded facts with the ids the data block gives them (f1, f2, ...)."""
         return [(f"f{i}", fact) for i, fact in enumerate(self.grounded, start=1)]
+
+    def silence_ids(self) -> list[tuple[str, Fact]]:
+        """Silences with the ids the data block gives them (s1, s2, ...)."""
+        return [(f"s{i}", fact) for i, fact in enumerate(self.silences, start=1)]
 
     def messages(self) -> list[dict[str, str]]:
         """The chat messages (system, user) for a chat-completions API."""

@@ -8,11 +8,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 
+from vouched._exceptions import PhraserError
+from vouched._prompt import Prompt
 from vouched._time import parse_instant, to_utc
 
-__all__ = ["FakeClock"]
+__all__ = ["FakeClock", "ScriptedPhraser"]
 
 
 class FakeClock:
@@ -50,3 +53,49 @@ class FakeClock:
 
     def __repr__(self) -> str:
         return f"FakeClock({self._now.astimezone(UTC).isoformat()!r})"
+
+
+class ScriptedPhraser:
+    """A :class:`vouched.Phraser` that says what it is told, in order.
+
+    Each item is the text to return, an exception to raise (a
+    :class:`vouched.PhraserTimeoutError`, say), or a callable ``prompt -> str``.
+    Every prompt received is kept in ``prompts`` (so a test can check that a
+    retry quoted the findings). When the script runs out it raises
+    :class:`vouched.PhraserError`, unless ``cycle=True``.
+    """
+
+    name = "scripted"
+
+    def __init__(
+        self,
+        script: Iterable[str | BaseException | Callable[[Prompt], str]],
+        *,
+        cycle: bool = False,
+    ) -> None:
+        self._script = list(script)
+        if not self._script:
+            raise ValueError("a script needs at least one item")
+        self._cycle = cycle
+        self.prompts: list[Prompt] = []
+
+    @property
+    def calls(self) -> int:
+        return len(self.prompts)
+
+    async def phrase(self, prompt: Prompt) -> str:
+        index = len(self.prompts)
+        self.prompts.append(prompt)
+        if index >= len(self._script):
+            if not self._cycle:
+                raise PhraserError(f"script exhausted after {len(self._script)} calls")
+            index %= len(self._script)
+        item = self._script[index]
+        if isinstance(item, BaseException):
+            raise item
+        if callable(item):
+            return item(prompt)
+        return item
+
+    def __repr__(self) -> str:
+        return f"ScriptedPhraser({len(self._script)} items, {self.calls} calls)"
