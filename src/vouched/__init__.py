@@ -5,7 +5,14 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
-from vouched._exceptions import InputError, MissingExtraError, VouchedError
+from vouched._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
+from vouched._exceptions import (
+    InputError,
+    MalformedPayloadError,
+    MissingExtraError,
+    SourceError,
+    VouchedError,
+)
 from vouched._fact import Fact, FactValue, SilenceReason
 from vouched._factio import load_facts
 from vouched._gate import (
@@ -17,24 +24,39 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._guarded import CacheSettings, GuardedSource
 from vouched._policy import Policy
+from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
 from vouched._time import Clock, SystemClock
 
 __all__ = [
+    "BreakerEvent",
+    "BreakerEventKind",
+    "BreakerSettings",
+    "BreakerState",
+    "CacheSettings",
     "Clock",
     "Fact",
     "FactValue",
     "GateResult",
+    "GuardedSource",
     "InputError",
+    "MalformedPayloadError",
     "MissingExtraError",
     "Policy",
+    "Query",
     "SilenceReason",
+    "Source",
+    "SourceError",
     "SystemClock",
     "Verdict",
     "VerdictKind",
     "VerdictReason",
     "VouchedError",
     "classify",
+    "fetch_sync",
+    "gather",
+    "gather_sync",
     "grounding_rate",
     "load_facts",
     "partition",

@@ -5,6 +5,9 @@
     VouchedError                 base: catch this to catch everything of ours
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
+    +-- SourceError              a source could not answer (adapters raise it;
+        |                        GuardedSource turns it into silence)
+        +-- MalformedPayloadError  the source answered, but the payload did not parse
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
@@ -12,7 +15,13 @@ need to import pybreaker, httpx or pydantic to catch what we raise.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "MissingExtraError", "VouchedError"]
+__all__ = [
+    "InputError",
+    "MalformedPayloadError",
+    "MissingExtraError",
+    "SourceError",
+    "VouchedError",
+]
 
 
 class VouchedError(Exception):
@@ -76,3 +85,19 @@ class MissingExtraError(VouchedError, ImportError):
         self.extra = extra
         self.package = package
         super().__init__(f"this feature needs {package}: pip install 'vouched[{extra}]'")
+
+
+class SourceError(VouchedError):
+    """A source could not answer (HTTP 500, refused connection, unreadable file).
+
+    Adapters raise it with a short message that is safe to log (``"HTTP 503"``),
+    never a URL with credentials. :class:`vouched.GuardedSource` maps it to a
+    ``source_error`` silence.
+    """
+
+
+class MalformedPayloadError(SourceError):
+    """The source answered, but what it sent did not parse or had the wrong shape.
+
+    :class:`vouched.GuardedSource` maps it to a ``malformed`` silence.
+    """
