@@ -6,14 +6,17 @@ dependency.
 """
 
 from vouched._answer import Answer, AnswerStatus
+from vouched._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
 from vouched._exceptions import (
     AnswerRefusedError,
     InputError,
+    MalformedPayloadError,
     MissingExtraError,
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
     PhraserTimeoutError,
+    SourceError,
     VouchedError,
 )
 from vouched._fact import Fact, FactValue, SilenceReason
@@ -27,21 +30,30 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._guarded import CacheSettings, GuardedSource
 from vouched._onfail import OnFail
 from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
 from vouched._prompt import Prompt, build_prompt
+from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
 from vouched._time import Clock, SystemClock
 
 __all__ = [
     "Answer",
     "AnswerRefusedError",
     "AnswerStatus",
+    "BreakerEvent",
+    "BreakerEventKind",
+    "BreakerSettings",
+    "BreakerState",
+    "CacheSettings",
     "Clock",
     "Fact",
     "FactValue",
     "GateResult",
+    "GuardedSource",
     "InputError",
+    "MalformedPayloadError",
     "MissingExtraError",
     "OnFail",
     "OpenAIChatPhraser",
@@ -52,7 +64,10 @@ __all__ = [
     "PhraserTimeoutError",
     "Policy",
     "Prompt",
+    "Query",
     "SilenceReason",
+    "Source",
+    "SourceError",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",
@@ -61,6 +76,9 @@ __all__ = [
     "VouchedError",
     "build_prompt",
     "classify",
+    "fetch_sync",
+    "gather",
+    "gather_sync",
     "grounding_rate",
     "load_facts",
     "partition",

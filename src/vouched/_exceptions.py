@@ -9,7 +9,10 @@
     |   +-- PhraserTimeoutError      it did not answer within the timeout
     |   +-- PhraserHTTPError         it answered with an HTTP error status
     |   +-- PhraserResponseError     its answer was not the shape we asked for
-    +-- AnswerRefusedError            raised by Answer.raise_for_refusal() on a refusal
+    +-- AnswerRefusedError       raised by Answer.raise_for_refusal() on a refusal
+    +-- SourceError              a source could not answer (adapters raise it;
+        |                        GuardedSource turns it into silence)
+        +-- MalformedPayloadError  the source answered, but the payload did not parse
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
@@ -20,11 +23,13 @@ from __future__ import annotations
 __all__ = [
     "AnswerRefusedError",
     "InputError",
+    "MalformedPayloadError",
     "MissingExtraError",
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",
     "PhraserTimeoutError",
+    "SourceError",
     "VouchedError",
 ]
 
@@ -129,3 +134,19 @@ class AnswerRefusedError(VouchedError):
         self.reasons = reasons
         detail = "; ".join(reasons) if reasons else "no details"
         super().__init__(f"answer refused ({refusal}): {detail}")
+
+
+class SourceError(VouchedError):
+    """A source could not answer (HTTP 500, refused connection, unreadable file).
+
+    Adapters raise it with a short message that is safe to log (``"HTTP 503"``),
+    never a URL with credentials. :class:`vouched.GuardedSource` maps it to a
+    ``source_error`` silence.
+    """
+
+
+class MalformedPayloadError(SourceError):
+    """The source answered, but what it sent did not parse or had the wrong shape.
+
+    :class:`vouched.GuardedSource` maps it to a ``malformed`` silence.
+    """

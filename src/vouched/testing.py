@@ -4,18 +4,28 @@
 >>> clock = FakeClock("2026-11-29T12:00:00Z")
 >>> clock.advance(seconds=901).now().isoformat()
 '2026-11-29T12:15:01+00:00'
+
+A scripted phraser says what it is told (``ScriptedPhraser(["text", error])``);
+a scripted source plays outcomes in order (the last one repeats)::
+
+    source = ScriptedSource("weather", [[fact], TimeoutError(), ScriptedSource.HANG])
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar, Final
 
 from vouched._exceptions import PhraserError
+from vouched._fact import Fact
 from vouched._prompt import Prompt
+from vouched._sources import Key, Query
 from vouched._time import parse_instant, to_utc
 
-__all__ = ["FakeClock", "ScriptedPhraser"]
+__all__ = ["Delay", "FakeClock", "ScriptedPhraser", "ScriptedSource"]
 
 
 class FakeClock:
@@ -99,3 +109,82 @@ class ScriptedPhraser:
 
     def __repr__(self) -> str:
         return f"ScriptedPhraser({len(self._script)} items, {self.calls} calls)"
+
+
+class _Hang:
+    def __repr__(self) -> str:
+        return "ScriptedSource.HANG"
+
+
+_HANG: Final = _Hang()
+
+
+@dataclass(frozen=True, slots=True)
+class Delay:
+    """An outcome that arrives after ``seconds`` of real (event-loop) time."""
+
+    seconds: float
+    then: Outcome
+
+
+Outcome = (
+    Sequence[Fact] | BaseException | type[BaseException] | Delay | _Hang | Callable[[Query], Any]
+)
+"""What one call of a :class:`ScriptedSource` does: return these facts, raise
+this exception, wait then do something, hang until cancelled, or call a
+function with the query (its result is returned as is)."""
+
+
+class ScriptedSource:
+    """A :class:`vouched.Source` that plays a script of outcomes, one per call.
+
+    When the script runs out, the last outcome repeats. ``calls`` counts
+    fetches; ``queries`` keeps what was asked. ``expects`` (optional) is what
+    the source declares it answers, so silences name those keys.
+    """
+
+    HANG: ClassVar[_Hang] = _HANG
+
+    def __init__(
+        self,
+        name: str,
+        outcomes: Iterable[Outcome],
+        *,
+        expects: Iterable[Key] | None = None,
+    ) -> None:
+        self.name = name
+        self._outcomes = list(outcomes)
+        if not self._outcomes:
+            raise ValueError("a script needs at least one outcome")
+        self._expects = tuple(expects) if expects is not None else None
+        self.calls = 0
+        self.queries: list[Query] = []
+
+    def expects(self, query: Query) -> tuple[Key, ...]:
+        return self._expects or ()
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        index = min(self.calls, len(self._outcomes) - 1)
+        self.calls += 1
+        self.queries.append(query)
+        result: Any = await _play(self._outcomes[index], query)
+        return result  # type: ignore[no-any-return]  # scripts may return garbage on purpose
+
+    def __repr__(self) -> str:
+        return f"ScriptedSource({self.name!r}, calls={self.calls})"
+
+
+async def _play(outcome: Outcome, query: Query) -> Any:
+    if isinstance(outcome, Delay):
+        await asyncio.sleep(outcome.seconds)
+        return await _play(outcome.then, query)
+    if isinstance(outcome, _Hang):
+        return await asyncio.get_running_loop().create_future()  # until cancelled
+    if isinstance(outcome, BaseException):
+        raise outcome
+    if isinstance(outcome, type) and issubclass(outcome, BaseException):
+        raise outcome()
+    if isinstance(outcome, Sequence):
+        return list(outcome)
+    call: Callable[[Query], Any] = outcome
+    return call(query)

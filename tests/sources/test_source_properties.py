@@ -1,0 +1,74 @@
+"""Property: whatever a source does, a guarded answer holds only real facts or typed silence."""
+
+from __future__ import annotations
+
+import asyncio
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vouched import BreakerSettings, CacheSettings, Fact, GuardedSource, MalformedPayloadError
+from vouched.testing import FakeClock, ScriptedSource
+
+REASONS = {"circuit_open", "timeout", "source_error", "malformed", "no_data"}
+
+
+def _fact(n: int) -> Fact:
+    return Fact(
+        subject="Berlin",
+        attribute=f"a{n % 3}",
+        value=Decimal(n),
+        source="s",
+        observed_at="2026-11-29T12:00:00Z",
+        ttl=900,
+    )
+
+
+outcomes = st.one_of(
+    st.lists(st.integers(0, 99).map(_fact), min_size=0, max_size=3),
+    st.sampled_from(
+        [
+            RuntimeError("boom"),
+            MalformedPayloadError("bad"),
+            TimeoutError(),
+            ScriptedSource.HANG,
+            "garbage",
+        ]
+    ),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    script=st.lists(st.tuples(outcomes, st.floats(0, 120)), min_size=1, max_size=12),
+    fresh_for=st.sampled_from([0.0, 30.0]),
+)
+def test_every_item_is_a_fact_from_a_success_or_a_silence_with_a_reason(
+    script: list[tuple[object, float]], fresh_for: float
+) -> None:
+    clock = FakeClock("2026-11-29T12:00:00Z")
+    played = [
+        (lambda q, v=o: v) if isinstance(o, str) else o  # type: ignore[misc]
+        for o, _ in script
+    ]
+    source = ScriptedSource("s", played)  # type: ignore[arg-type]
+    guarded = GuardedSource(
+        source,
+        breaker=BreakerSettings(fail_max=2, reset_timeout=60),
+        deadline=0.005,
+        cache=CacheSettings(fresh_for=fresh_for),
+        clock=clock,
+    )
+    delivered: set[Fact] = set()
+    for outcome, pause in script:
+        if isinstance(outcome, list):
+            delivered.update(outcome)
+        answer = asyncio.run(guarded.fetch({"subject": "Berlin"}))
+        assert answer, "an answer is never empty"
+        for item in answer:
+            if item.is_silent:
+                assert item.silent_reason in REASONS
+            else:
+                assert item in delivered
+        clock.advance(seconds=pause)
