@@ -20,6 +20,7 @@ EXPECTED = [
     "Fact",
     "FactValue",
     "GateResult",
+    "Grounder",
     "GuardedSource",
     "InputError",
     "MalformedPayloadError",

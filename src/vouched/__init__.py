@@ -30,6 +30,7 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._grounder import Grounder
 from vouched._guarded import CacheSettings, GuardedSource
 from vouched._onfail import OnFail
 from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
@@ -51,6 +52,7 @@ __all__ = [
     "Fact",
     "FactValue",
     "GateResult",
+    "Grounder",
     "GuardedSource",
     "InputError",
     "MalformedPayloadError",

@@ -22,10 +22,11 @@ from typing import Any, ClassVar, Final
 from vouched._exceptions import PhraserError
 from vouched._fact import Fact
 from vouched._prompt import Prompt
+from vouched._recorded import RecordedServer
 from vouched._sources import Key, Query
 from vouched._time import parse_instant, to_utc
 
-__all__ = ["Delay", "FakeClock", "ScriptedPhraser", "ScriptedSource"]
+__all__ = ["Delay", "FakeClock", "RecordedServer", "ScriptedPhraser", "ScriptedSource"]
 
 
 class FakeClock:
