@@ -20,6 +20,7 @@ EXPECTED = [
     "Fact",
     "FactValue",
     "GateResult",
+    "GradeReport",
     "Grounder",
     "GuardedSource",
     "InputError",
@@ -36,8 +37,12 @@ EXPECTED = [
     "Prompt",
     "Query",
     "SilenceReason",
+    "Snapshot",
+    "SnapshotStore",
     "Source",
     "SourceError",
+    "SqliteSnapshotStore",
+    "StoreError",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",
@@ -52,6 +57,7 @@ EXPECTED = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "replay",
 ]
 
 

@@ -17,6 +17,7 @@ from vouched._exceptions import (
     PhraserResponseError,
     PhraserTimeoutError,
     SourceError,
+    StoreError,
     VouchedError,
 )
 from vouched._fact import Fact, FactValue, SilenceReason
@@ -36,7 +37,10 @@ from vouched._onfail import OnFail
 from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
 from vouched._prompt import Prompt, build_prompt
+from vouched._replay import GradeReport, replay
+from vouched._snapshot import Snapshot
 from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
+from vouched._store import SnapshotStore, SqliteSnapshotStore
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -52,6 +56,7 @@ __all__ = [
     "Fact",
     "FactValue",
     "GateResult",
+    "GradeReport",
     "Grounder",
     "GuardedSource",
     "InputError",
@@ -68,8 +73,12 @@ __all__ = [
     "Prompt",
     "Query",
     "SilenceReason",
+    "Snapshot",
+    "SnapshotStore",
     "Source",
     "SourceError",
+    "SqliteSnapshotStore",
+    "StoreError",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",
@@ -84,6 +93,7 @@ __all__ = [
     "grounding_rate",
     "load_facts",
     "partition",
+    "replay",
 ]
 
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@
     +-- SourceError              a source could not answer (adapters raise it;
         |                        GuardedSource turns it into silence)
         +-- MalformedPayloadError  the source answered, but the payload did not parse
+    +-- StoreError               a snapshot store cannot be opened, read or written
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
@@ -30,6 +31,7 @@ __all__ = [
     "PhraserResponseError",
     "PhraserTimeoutError",
     "SourceError",
+    "StoreError",
     "VouchedError",
 ]
 
@@ -150,3 +152,7 @@ class MalformedPayloadError(SourceError):
 
     :class:`vouched.GuardedSource` maps it to a ``malformed`` silence.
     """
+
+
+class StoreError(VouchedError):
+    """A snapshot store cannot be opened, read or written (the message says why)."""

@@ -1,0 +1,297 @@
+"""``vouched replay --store PATH [--policy FILE] [--since ISO] [--until ISO] [--json]
+[--chart OUT.png]``.
+
+Re-grades every stored snapshot under today's policy (``--policy``, a JSON
+object of :class:`vouched.Policy` settings; the defaults when absent) and
+today's scanner, and compares then with now. Exit status: 0 no snapshot that
+passed then fails now; 1 some did (a regression); 2 bad input.
+
+``--json`` prints one document (``"schema": "vouched.replay/1"``)::
+
+    {
+      "schema": "vouched.replay/1",
+      "policy_version": str,            # content hash of today's policy
+      "rules": [str],                   # output checks re-run ("scan"; [] = gate only)
+      "window": {"since": ISO|null, "until": ISO|null},
+      "snapshots": int,
+      "first_created_at": ISO|null, "last_created_at": ISO|null,
+      "grounding_rate": {"then": float, "now": float},
+      "passed": {"then": int, "now": int},    # no violation and no finding
+      "verdicts": {"then": {kind: int}, "now": {kind: int}},
+      "reasons": {"then": {reason: int}, "now": {reason: int}},
+      "findings": {"then": {kind: int}, "now": {kind: int}},
+      "statuses": {status: int},               # ok | partial | refused, as answered
+      "flipped": {"to_fail": {"count": int, "ids": [str], "truncated": bool},
+                  "to_pass": {"count": int, "ids": [str], "truncated": bool}},
+      "prompt_versions": [{"prompt_version", "snapshots", "first_seen", "last_seen",
+                           "grounding_rate": {"then", "now"},
+                           "pass_rate": {"then", "now"},
+                           "verdicts": {"then", "now"}, "findings": {"then", "now"}}],
+      "sources": [{"source", "facts", "grounding_rate": {"then", "now"},
+                   "verdicts": {"then", "now"}}],
+      "attributes": [{"attribute", "facts", "violations": {"then", "now"},
+                      "violation_share": {"then", "now"}, "findings": {"then", "now"}}],
+      "demotion_candidates": [str]
+    }
+
+``prompt_versions`` are ordered by first appearance, ``attributes`` by
+violation share now (highest first). ``--chart`` writes a PNG of the
+grounding rate and pass rate per prompt version, then and now.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
+from vouched._exceptions import InputError, MissingExtraError
+from vouched._jsonio import loads
+from vouched._policy import Policy
+from vouched._replay import GradeReport, replay
+from vouched._snapshot import policy_from_data
+from vouched._store import SqliteSnapshotStore
+from vouched._time import format_instant, parse_instant
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="re-grade stored snapshots under today's policy",
+        description="Re-grade stored snapshots under today's policy and scanner; compare "
+        "then with now. Exit 0: nothing regressed; 1: some snapshot that passed then fails "
+        "now; 2: bad input.",
+    )
+    parser.add_argument("--store", required=True, metavar="PATH", help="SQLite snapshot store")
+    parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
+    parser.add_argument("--since", metavar="ISO", help="only snapshots created at or after")
+    parser.add_argument("--until", metavar="ISO", help="only snapshots created before")
+    parser.add_argument("--json", action="store_true", help="print the JSON report")
+    parser.add_argument("--chart", metavar="OUT.png", help="write a chart per prompt version")
+    parser.add_argument(
+        "--max-ids", type=int, default=100, metavar="N", help="flipped ids listed (default 100)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _instant(text: str | None, option: str) -> Any:
+    if text is None:
+        return None
+    try:
+        return parse_instant(text)
+    except ValueError as error:
+        raise InputError(str(error), field=option) from None
+
+
+def load_policy(path: str | None) -> Policy:
+    """Today's policy from a JSON file; errors name the file and the setting."""
+    if path is None:
+        return Policy()
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read: {error}", file=path) from None
+    try:
+        data = loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"invalid JSON: {error.msg} (column {error.colno})", file=path, line=error.lineno
+        ) from None
+    except ValueError as error:
+        raise InputError(f"invalid JSON: {error}", file=path) from None
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object of policy settings", file=path)
+    known = set(Policy.__dataclass_fields__)
+    for name in data:
+        if name not in known:
+            raise InputError(
+                f"unknown policy setting (known: {', '.join(sorted(known))})", file=path, field=name
+            )
+    for name, value in data.items():
+        try:
+            policy_from_data({name: value})
+        except (TypeError, ValueError) as error:
+            raise InputError(str(error), file=path, field=name) from None
+    return policy_from_data(data)
+
+
+def run(args: argparse.Namespace) -> int:
+    since = _instant(args.since, "--since")
+    until = _instant(args.until, "--until")
+    if args.max_ids < 0:
+        raise InputError("must not be negative", field="--max-ids")
+    policy = load_policy(args.policy)
+    if args.chart:
+        _require_matplotlib()
+    with SqliteSnapshotStore(args.store, read_only=True) as store:
+        report = replay(store, policy, since=since, until=until, max_ids=args.max_ids)
+    if args.chart:
+        png = chart_png(report)
+        with atomic_output(args.chart) as handle:
+            handle.write(png)
+    if args.json:
+        emit_json(report.to_json())
+    else:
+        render(report, store=args.store)
+    return EXIT_FAILED if report.regressed else EXIT_OK
+
+
+# -- the readable report ------------------------------------------------------------
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.1f}%"
+
+
+def _change(then: float | None, now: float | None, *, higher_is_better: bool = True) -> str:
+    if then is None or now is None:
+        return f"{_pct(then)} -> {_pct(now)}"
+    delta = (now - then) * (100 if higher_is_better else -100)
+    colour = "red" if delta < -0.05 else "green" if delta > 0.05 else "default"
+    return f"{_pct(then)} -> [{colour}]{_pct(now)}[/]"
+
+
+def render(report: GradeReport, *, store: str) -> None:
+    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
+    from rich.table import Table  # noqa: PLC0415
+
+    console = Console()
+    rules = ", ".join(report.rules) or "gate only (no scanner in this build)"
+    window = ""
+    if report.first_created_at is not None and report.last_created_at is not None:
+        window = (
+            f" from {format_instant(report.first_created_at)}"
+            f" to {format_instant(report.last_created_at)}"
+        )
+    console.print(
+        f"[bold]vouched replay[/] {store}: {report.snapshots} snapshots{window}\n"
+        f"today's policy {report.policy_version}; output rules: {rules}"
+    )
+    if not report.snapshots:
+        console.print("no snapshots in this window")
+        return
+    console.print(
+        f"grounding rate {_change(report.grounding_rate_then, report.grounding_rate_now)}; "
+        f"passed {report.passed_then} -> {report.passed_now}; flipped: "
+        f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]"
+    )
+
+    versions = Table(
+        title="per prompt version (grounding rate, pass rate: then -> now)", title_justify="left"
+    )
+    for column in ("prompt version", "snapshots", "first seen", "grounding", "passed", "findings"):
+        versions.add_column(column, justify="left" if column in {"prompt version"} else "right")
+    for v in report.prompt_versions:
+        versions.add_row(
+            v.prompt_version,
+            str(v.snapshots),
+            f"{v.first_seen:%Y-%m-%d %H:%M}",
+            _change(v.grounding_rate_then, v.grounding_rate_now),
+            _change(v.pass_rate_then, v.pass_rate_now),
+            f"{v.findings_then} -> {v.findings_now}",
+        )
+    console.print(versions)
+
+    sources = Table(title="per source", title_justify="left")
+    for column in ("source", "facts", "grounding then -> now"):
+        sources.add_column(column)
+    for s in report.sources:
+        sources.add_row(
+            s.source, str(s.facts), _change(s.grounding_rate_then, s.grounding_rate_now)
+        )
+    console.print(sources)
+
+    attributes = Table(title="per attribute (then -> now)", title_justify="left")
+    for column in ("attribute", "facts", "violation share", "violations", "findings"):
+        attributes.add_column(column)
+    for a in report.attributes[:15]:
+        attributes.add_row(
+            a.attribute
+            + (" [yellow](demote?)[/]" if a.attribute in report.demotion_candidates else ""),
+            str(a.facts),
+            _change(a.violation_share_then, a.violation_share_now, higher_is_better=False),
+            f"{a.violations_then} -> {a.violations_now}",
+            f"{a.findings_then} -> {a.findings_now}",
+        )
+    console.print(attributes)
+
+    reasons = Table(title="by reason", title_justify="left")
+    for column in ("what", "reason", "then", "now"):
+        reasons.add_column(column)
+    for name in sorted(set(report.reasons_then) | set(report.reasons_now)):
+        reasons.add_row(
+            "verdict",
+            name,
+            str(report.reasons_then.get(name, 0)),
+            str(report.reasons_now.get(name, 0)),
+        )
+    for name in sorted(set(report.findings_then) | set(report.findings_now)):
+        reasons.add_row(
+            "finding",
+            name,
+            str(report.findings_then.get(name, 0)),
+            str(report.findings_now.get(name, 0)),
+        )
+    console.print(reasons)
+
+    for label, flips in (
+        ("passed then, fail now", report.to_fail),
+        ("failed then, pass now", report.to_pass),
+    ):
+        if flips.count:
+            shown = ", ".join(flips.ids[:10])
+            more = f" (+{flips.count - 10} more)" if flips.count > 10 else ""
+            console.print(f"{label}: {flips.count}: {shown}{more}")
+
+
+# -- the chart ----------------------------------------------------------------------
+
+
+def _require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401, PLC0415 - optional extra, probed on demand
+    except ImportError:
+        raise MissingExtraError("chart", "matplotlib") from None
+
+
+def chart_png(report: GradeReport) -> bytes:
+    """Grounding rate and pass rate per prompt version, then and now, as PNG bytes."""
+    _require_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
+    names = [v.prompt_version for v in report.prompt_versions]
+    series = {
+        "grounding rate then": [v.grounding_rate_then for v in report.prompt_versions],
+        "grounding rate now": [v.grounding_rate_now for v in report.prompt_versions],
+        "pass rate now": [v.pass_rate_now or 0.0 for v in report.prompt_versions],
+    }
+    colours = ("#90a4ae", "#2e7d32", "#1565c0")
+    figure = Figure(figsize=(max(6.0, 1.2 * len(names) + 3), 4.5), dpi=100, layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    width = 0.8 / len(series)
+    for offset, ((label, values), colour) in enumerate(zip(series.items(), colours, strict=True)):
+        positions = [i + (offset - 1) * width for i in range(len(names))]
+        axes.bar(positions, values, width=width, label=label, color=colour)
+    axes.set_xticks(range(len(names)), names)
+    axes.set_ylim(0, 1.05)
+    axes.set_ylabel("share")
+    axes.set_xlabel("prompt version (in order of first use)")
+    axes.set_title(
+        f"replay of {report.snapshots} snapshots under policy {report.policy_version}",
+        loc="left",
+        fontsize=10,
+    )
+    axes.legend(loc="lower left", fontsize=8)
+    axes.spines[["top", "right"]].set_visible(False)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
