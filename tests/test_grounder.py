@@ -260,3 +260,15 @@ def test_answer_to_json_is_plain_data() -> None:
     assert document["status"] == "ok"
     assert document["attempts"] == 1
     assert document["grounding_rate"] == 1.0
+
+
+def test_snapshots_land_in_a_real_sqlite_store_and_replay_the_answer(tmp_path: Any) -> None:
+    from vouched import SqliteSnapshotStore  # noqa: PLC0415
+
+    store = SqliteSnapshotStore(tmp_path / "snapshots.db")
+    answer = _ask(_grounder(ScriptedPhraser([FABRICATED, TRUE]), store=store))
+    (snapshot,) = list(store.iter())
+    assert snapshot.output == answer.text
+    assert snapshot.prompt_version == answer.prompt_version
+    assert snapshot.attempts == 2
+    assert snapshot.status == "ok"

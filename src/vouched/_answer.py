@@ -13,7 +13,7 @@ from vouched._fact import Fact
 from vouched._gate import Verdict, grounding_rate
 from vouched._onfail import FindingLike, RefusalReason
 
-__all__ = ["Answer", "AnswerStatus", "Attempt"]
+__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json"]
 
 
 class AnswerStatus(enum.StrEnum):
@@ -25,7 +25,7 @@ class AnswerStatus(enum.StrEnum):
     REFUSED = "refused"
 
 
-def _finding_json(finding: FindingLike) -> dict[str, Any]:
+def finding_json(finding: FindingLike) -> dict[str, Any]:
     to_json = getattr(finding, "to_json", None)
     if callable(to_json):
         result = to_json()
@@ -57,7 +57,7 @@ class Attempt:
     def to_json(self) -> dict[str, Any]:
         return {
             "text": self.text,
-            "findings": [_finding_json(f) for f in self.findings],
+            "findings": [finding_json(f) for f in self.findings],
             "seconds": self.seconds,
         }
 
@@ -125,7 +125,7 @@ class Answer:
             "grounded": [f.to_json() for f in self.grounded],
             "silences": [f.to_json() for f in self.silences],
             "violations": [v.to_json() for v in self.violations],
-            "findings": [_finding_json(f) for f in self.findings],
+            "findings": [finding_json(f) for f in self.findings],
             "prompt_version": self.prompt_version,
             "attempts": self.attempts,
             "timings": dict(self.timings),

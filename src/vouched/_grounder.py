@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from vouched._answer import Answer, AnswerStatus, Attempt
+from vouched._answer import Answer, AnswerStatus, Attempt, finding_json
 from vouched._exceptions import PhraserError, PhraserTimeoutError
 from vouched._fact import Fact
 from vouched._gate import GateResult, partition
@@ -34,6 +34,7 @@ from vouched._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._prompt import Prompt, build_prompt
 from vouched._scan import scan
+from vouched._snapshot import Snapshot
 from vouched._sources import Query, Source, gather
 from vouched._time import Clock, SystemClock
 
@@ -111,29 +112,26 @@ def _record(
     now: datetime,
     created_at: datetime,
     on_fail: Sequence[OnFail],
-) -> object:
-    """The snapshot of one answer, as the store receives it.
-
-    The single place a snapshot is made: until the replay layer lands this is
-    the keyword arguments of ``Snapshot.build``; wire it to return
-    ``Snapshot.build(**fields)``.
-    """
-    return {
-        "created_at": created_at,
-        "question": answer.question,
-        "query": dict(query),
-        "facts": list(facts),
-        "policy": policy,
-        "now": now,
-        "prompt_version": answer.prompt_version,
-        "phraser": answer.phraser,
-        "output": answer.text,
-        "findings": list(answer.findings),
-        "status": str(answer.status),
-        "attempts": answer.attempts,
-        "timings": dict(answer.timings),
-        "on_fail": "+".join(step.value for step in on_fail),
-    }
+) -> Snapshot:
+    """The snapshot of one answer: every fact as received (before the gate),
+    the policy and instant it was judged at, the prompt version, the output
+    and what the scanner found. The single place a snapshot is made."""
+    return Snapshot.build(
+        created_at=created_at,
+        question=answer.question,
+        query=query,
+        facts=facts,
+        policy=policy,
+        now=now,
+        prompt_version=answer.prompt_version,
+        phraser=answer.phraser,
+        output=answer.text,
+        findings=[finding_json(f) for f in answer.findings],
+        status=str(answer.status),
+        attempts=answer.attempts,
+        timings=answer.timings,
+        on_fail="+".join(step.value for step in on_fail),
+    )
 
 
 class Grounder:
@@ -148,8 +146,9 @@ class Grounder:
     - ``on_fail``: ``"retry"`` (default: retry once, then refuse), ``"partial"``,
       ``"refuse"``, or steps such as ``("retry", "partial")``.
     - ``clock``: where time is read (``now`` for the gate, monotonic for timings).
-    - ``store``: optional; anything with ``write(snapshot)``. Each answer's
-      snapshot is written off the answer path; failures are counted in
+    - ``store``: optional; a :class:`vouched.SnapshotStore` (anything with
+      ``write(snapshot)``). Each answer's :class:`vouched.Snapshot` is built and
+      written off the answer path; failures are logged and counted in
       :attr:`store_failures`, never raised.
     """
 
