@@ -16,7 +16,11 @@ EXPECTED = [
     "BreakerSettings",
     "BreakerState",
     "CacheSettings",
+    "Catalog",
+    "ClaimResult",
+    "ClaimStatus",
     "Clock",
+    "Contract",
     "Fact",
     "FactValue",
     "GateResult",
@@ -58,6 +62,8 @@ EXPECTED = [
     "load_facts",
     "partition",
     "replay",
+    "verify_answer",
+    "verify_output",
 ]
 
 

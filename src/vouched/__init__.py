@@ -7,6 +7,9 @@ dependency.
 
 from vouched._answer import Answer, AnswerStatus
 from vouched._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
+from vouched._catalog import Catalog
+from vouched._claims import ClaimResult, ClaimStatus, verify_answer, verify_output
+from vouched._contract import Contract
 from vouched._exceptions import (
     AnswerRefusedError,
     InputError,
@@ -52,7 +55,11 @@ __all__ = [
     "BreakerSettings",
     "BreakerState",
     "CacheSettings",
+    "Catalog",
+    "ClaimResult",
+    "ClaimStatus",
     "Clock",
+    "Contract",
     "Fact",
     "FactValue",
     "GateResult",
@@ -94,6 +101,8 @@ __all__ = [
     "load_facts",
     "partition",
     "replay",
+    "verify_answer",
+    "verify_output",
 ]
 
 __version__ = "0.1.0"
