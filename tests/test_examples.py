@@ -38,7 +38,7 @@ def test_readme_quick_start_shows_the_weather_example_output() -> None:
 
 def test_currency_example_catches_the_added_number_and_retries() -> None:
     out = _run("currency_answer.py")
-    assert "scanner caught: ungrounded_number '0.3'" in out
+    assert "scanner caught: ungrounded_number '0.3%'" in out
     assert out.endswith("answer (ok): The EUR/USD exchange rate is 1.0842.\n")
 
 

@@ -98,14 +98,14 @@ def test_fabricated_number_is_caught_and_a_clean_retry_is_ok() -> None:
     assert answer.status is AnswerStatus.OK
     assert answer.text == TRUE
     assert answer.attempts == 2
-    assert [f.text for f in answer.trail[0].findings] == ["18"]
+    assert [f.text for f in answer.trail[0].findings] == ["18 km/h"]
 
 
 def test_retry_quotes_the_findings_back_to_the_model() -> None:
     phraser = ScriptedPhraser([FABRICATED, TRUE])
     _ask(_grounder(phraser))
     assert phraser.prompts[0].problems == ()
-    assert [p.quote for p in phraser.prompts[1].problems] == ["18"]
+    assert [p.quote for p in phraser.prompts[1].problems] == ["18 km/h"]
     assert '"problems"' in phraser.prompts[1].user
 
 

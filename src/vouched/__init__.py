@@ -36,11 +36,14 @@ from vouched._gate import (
 )
 from vouched._grounder import Grounder
 from vouched._guarded import CacheSettings, GuardedSource
+from vouched._lexicon import Lexicon
 from vouched._onfail import OnFail
 from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
 from vouched._prompt import Prompt, build_prompt
+from vouched._quotes import unsupported_quotes
 from vouched._replay import GradeReport, replay
+from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._snapshot import Snapshot
 from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
 from vouched._store import SnapshotStore, SqliteSnapshotStore
@@ -62,11 +65,14 @@ __all__ = [
     "Contract",
     "Fact",
     "FactValue",
+    "Finding",
+    "FindingKind",
     "GateResult",
     "GradeReport",
     "Grounder",
     "GuardedSource",
     "InputError",
+    "Lexicon",
     "MalformedPayloadError",
     "MissingExtraError",
     "OnFail",
@@ -79,6 +85,7 @@ __all__ = [
     "Policy",
     "Prompt",
     "Query",
+    "ScanReport",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -101,6 +108,8 @@ __all__ = [
     "load_facts",
     "partition",
     "replay",
+    "scan",
+    "unsupported_quotes",
     "verify_answer",
     "verify_output",
 ]

@@ -1,0 +1,111 @@
+"""``vouched scan --facts FACTS.json [--lexicon LEXICON.json] [--sources FILE ...]
+[--question TEXT] [--now ISO8601] [--json] OUTPUT.txt|-``.
+
+Facts are gated first with the default policy at ``--now``; only grounded
+facts vouch for numbers, silences mark pairs that must not be stated, and
+violations (stale, unsourced) vouch for nothing. Exit 0: no findings; 1:
+findings; 2: unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now
+from vouched._exceptions import InputError
+from vouched._factio import load_facts
+from vouched._gate import partition
+from vouched._lexicon import Lexicon
+from vouched._policy import Policy
+from vouched._scan import ScanReport, scan
+
+__all__ = ["register"]
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "scan",
+        help="scan a model's output for values no grounded fact vouches for",
+        description="Scan a model's output against gated facts. "
+        "Exit 0: no findings; 1: findings; 2: bad input.",
+    )
+    parser.add_argument(
+        "output",
+        metavar="OUTPUT",
+        nargs="?",
+        help="the model output to scan (a file, or - for stdin); "
+        "when it follows --sources, the last FILE is taken as OUTPUT",
+    )
+    parser.add_argument("--facts", required=True, help="facts: a JSON array or JSON Lines")
+    parser.add_argument("--lexicon", help="a lexicon JSON file (attributes, subjects, internal)")
+    parser.add_argument(
+        "--sources", nargs="+", default=[], metavar="FILE", help="source texts quotes may come from"
+    )
+    parser.add_argument("--question", help="the user's question (its numbers may be repeated)")
+    parser.add_argument("--now", help="gate freshness at this ISO 8601 instant (default: now)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError:
+            raise InputError("not UTF-8 text", file="<stdin>") from None
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file", file=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", file=path) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", file=path) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.output is None:
+        # "--sources a.txt b.txt answer.txt": argparse gives every path to --sources.
+        if len(args.sources) < 2:
+            raise InputError("the model output to scan is required (a file, or - for stdin)")
+        args.output = args.sources.pop()
+    now = parse_now(args.now)
+    facts = load_facts(args.facts)
+    lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
+    sources = [_read_text(path) for path in args.sources]
+    text = _read_text(args.output)
+    gated = partition(facts, Policy(), now)
+    report = scan(text, gated, lexicon, sources=sources, question=args.question)
+    if args.json:
+        emit_json(report.to_json())
+    else:
+        render(report, name="<stdin>" if args.output == "-" else args.output)
+    return EXIT_OK if report.passed else EXIT_FAILED
+
+
+def render(report: ScanReport, *, name: str) -> None:
+    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
+    from rich.markup import escape  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    console = Console()
+    if report.passed:
+        console.print(f"[green]passed[/] {escape(name)}: no findings (score {report.score:.2f})")
+        return
+    table = Table(title=f"{name}: {len(report.findings)} finding(s)", title_justify="left")
+    for column in ("span", "kind", "text", "detail"):
+        table.add_column(column, overflow="fold")
+    for finding in report.findings:
+        table.add_row(
+            f"{finding.start}-{finding.end}",
+            f"[bold red]{finding.kind}[/]",
+            escape(finding.text),
+            escape(finding.detail),
+        )
+    console.print(table)
+    console.print(f"[bold red]failed[/]  score {report.score:.2f}")

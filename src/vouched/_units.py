@@ -1,0 +1,194 @@
+"""Units as the number reader and the scanner understand them.
+
+``canonical_unit`` maps every spelling we know to one code ("°C", "degC",
+"celsius" -> ``degC``; "€", "euros" -> ``EUR``); ``units_compatible`` says
+whether a stated unit can describe a fact's unit (unknown units are never
+judged, a bare "$" fits any dollar, "degrees" fits both scales).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = [
+    "CURRENCY_CODES",
+    "CURRENCY_UNITS",
+    "KNOWN_UNITS",
+    "canonical_unit",
+    "unit_of",
+    "units_compatible",
+]
+
+CURRENCY_CODES = [
+    "EUR",
+    "USD",
+    "GBP",
+    "JPY",
+    "CHF",
+    "CAD",
+    "AUD",
+    "NZD",
+    "SEK",
+    "NOK",
+    "DKK",
+    "PLN",
+    "CZK",
+    "HUF",
+    "CNY",
+    "HKD",
+    "SGD",
+    "INR",
+    "BRL",
+    "MXN",
+    "ZAR",
+    "TRY",
+    "KRW",
+    "RUB",
+    "ILS",
+    "THB",
+    "IDR",
+    "MYR",
+    "PHP",
+    "RON",
+    "BGN",
+    "ISK",
+]
+_CURRENCY_SET = frozenset(CURRENCY_CODES)
+_DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"})
+
+# Canonical unit for every spelling we understand (lower-cased keys).
+_UNIT_ALIASES: dict[str, str] = {
+    "%": "%",
+    "percent": "%",
+    "per cent": "%",
+    "pct": "%",
+    "percentage": "%",
+    "degc": "degC",
+    "°c": "degC",
+    "ºc": "degC",
+    "c": "degC",
+    "celsius": "degC",
+    "degrees celsius": "degC",
+    "centigrade": "degC",
+    "degf": "degF",
+    "°f": "degF",
+    "ºf": "degF",
+    "f": "degF",
+    "fahrenheit": "degF",
+    "degrees fahrenheit": "degF",
+    "deg": "deg",
+    "°": "deg",
+    "degree": "deg",
+    "degrees": "deg",
+    "km/h": "km/h",
+    "kmh": "km/h",
+    "kph": "km/h",
+    "km/hr": "km/h",
+    "kilometres per hour": "km/h",
+    "kilometers per hour": "km/h",
+    "mph": "mph",
+    "miles per hour": "mph",
+    "m/s": "m/s",
+    "metres per second": "m/s",
+    "meters per second": "m/s",
+    "knots": "kn",
+    "knot": "kn",
+    "kn": "kn",
+    "kt": "kn",
+    "€": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "$": "$",
+    "us$": "USD",
+    "dollar": "$",
+    "dollars": "$",
+    "£": "GBP",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "sterling": "GBP",
+    "¥": "¥",
+    "yen": "JPY",
+    "₹": "INR",
+    "rupees": "INR",
+    "franc": "CHF",
+    "francs": "CHF",
+    "swiss francs": "CHF",
+    "km": "km",
+    "kilometres": "km",
+    "kilometers": "km",
+    "m": "m",
+    "metres": "m",
+    "meters": "m",
+    "mi": "mi",
+    "miles": "mi",
+    "mm": "mm",
+    "millimetres": "mm",
+    "millimeters": "mm",
+    "cm": "cm",
+    "hpa": "hPa",
+    "mbar": "hPa",
+    "min": "min",
+    "mins": "min",
+    "minute": "min",
+    "minutes": "min",
+    "h": "h",
+    "hr": "h",
+    "hrs": "h",
+    "hour": "h",
+    "hours": "h",
+    "s": "s",
+    "sec": "s",
+    "seconds": "s",
+    "day": "d",
+    "days": "d",
+    "ms": "ms",
+    "gb": "GB",
+    "mb": "MB",
+    "kg": "kg",
+}
+for _code in CURRENCY_CODES:
+    _UNIT_ALIASES[_code.lower()] = _code
+
+# Units whose difference from another known unit is a unit mismatch.
+KNOWN_UNITS = frozenset(_UNIT_ALIASES.values())
+CURRENCY_UNITS = frozenset({*CURRENCY_CODES, "$", "¥"})
+"""Canonical units that are currencies."""
+
+
+@lru_cache(maxsize=1024)
+def canonical_unit(unit: str | None) -> str | None:
+    """The canonical spelling of a unit (``"°C"`` -> ``"degC"``); unknown units
+    come back stripped and unchanged, ``None`` stays ``None``."""
+    if unit is None:
+        return None
+    text = " ".join(unit.split())
+    if not text:
+        return None
+    return _UNIT_ALIASES.get(text.lower(), text)
+
+
+def units_compatible(stated: str | None, fact: str | None) -> bool:
+    """False only when both units are known and say different things."""
+    if stated is None or fact is None or stated == fact:
+        return True
+    if stated not in KNOWN_UNITS or fact not in KNOWN_UNITS:
+        return True
+    pair = {stated, fact}
+    if "deg" in pair:
+        return pair <= {"deg", "degC", "degF"}
+    if "$" in pair:
+        return bool(pair - {"$"} <= _DOLLARS)
+    if "¥" in pair:
+        return pair <= {"¥", "JPY", "CNY"}
+    return False
+
+
+@lru_cache(maxsize=512)
+def unit_of(unit_text: str) -> str | None:
+    """The canonical unit of a unit as written after a number (" °C", " degrees Celsius")."""
+    spelled = " ".join(unit_text.strip(" -").split()).replace("º", "°").replace("˚", "°")
+    spelled = spelled.replace("° ", "°")
+    lowered = spelled.lower()
+    if lowered.startswith("deg") and " " in lowered:
+        return canonical_unit(lowered.split(" ", 1)[1])
+    return canonical_unit(spelled)

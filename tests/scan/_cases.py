@@ -1,0 +1,80 @@
+"""Shared loaders for the scanner's tests: worlds (facts, lexicon, sources, now)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from vouched import Fact, GateResult, Lexicon, Policy, partition
+from vouched._jsonio import loads
+from vouched._time import parse_instant
+
+HERE = Path(__file__).parent
+WORLDS = HERE / "worlds"
+CASES = HERE / "cases"
+
+
+@dataclass(frozen=True)
+class World:
+    name: str
+    gated: GateResult
+    lexicon: Lexicon
+    sources: tuple[str, ...]
+    policy: Policy
+    facts: tuple[Fact, ...]
+
+
+@cache
+def world(name: str) -> World:
+    data: dict[str, Any] = loads((WORLDS / f"{name}.json").read_text(encoding="utf-8"))
+    policy = Policy.from_json(data.get("policy", {}))
+    facts = tuple(Fact.model_validate(item) for item in data["facts"])
+    gated = partition(facts, policy, parse_instant(data["now"]))
+    return World(
+        name,
+        gated,
+        Lexicon.from_json(data.get("lexicon", {})),
+        tuple(data.get("sources", ())),
+        policy,
+        facts,
+    )
+
+
+@dataclass(frozen=True)
+class Case:
+    file: str
+    world: str
+    name: str
+    pins: str
+    text: str
+    question: str | None
+    findings: tuple[tuple[str, str], ...]
+    lexicon: bool
+
+    @property
+    def id(self) -> str:
+        return f"{self.file}:{self.name}"
+
+
+def load_cases() -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(CASES.glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        default_world = data.get("world", path.stem)
+        for item in data["case"]:
+            cases.append(
+                Case(
+                    file=path.stem,
+                    world=item.get("world", default_world),
+                    name=item["name"],
+                    pins=item["pins"],
+                    text=item["text"],
+                    question=item.get("question"),
+                    findings=tuple((kind, text) for kind, text in item.get("findings", [])),
+                    lexicon=item.get("lexicon", True),
+                )
+            )
+    return cases
