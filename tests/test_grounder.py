@@ -272,3 +272,23 @@ def test_snapshots_land_in_a_real_sqlite_store_and_replay_the_answer(tmp_path: A
     assert snapshot.prompt_version == answer.prompt_version
     assert snapshot.attempts == 2
     assert snapshot.status == "ok"
+
+
+def test_quoting_a_text_fact_is_not_an_unsupported_quote() -> None:
+    notice = Fact(
+        subject="Museum",
+        attribute="notice",
+        value="Closed for renovation until the spring",
+        source="museum-feed",
+        observed_at="2026-11-29T12:00:00Z",
+    )
+    quoting = 'The museum says: "Closed for renovation until the spring".'
+    answer = _ask(_grounder(lambda prompt: quoting, sources=[_Static("museum-feed", [notice])]))
+    assert answer.status is AnswerStatus.OK, answer.findings
+
+
+def test_an_invented_quote_is_caught() -> None:
+    invented = 'The weather service says: "a glorious week of sunshine ahead".'
+    answer = _ask(_grounder(ScriptedPhraser([invented, invented])))
+    assert answer.status is AnswerStatus.REFUSED
+    assert "unsupported_quote" in {str(f.kind) for f in answer.findings}

@@ -240,6 +240,8 @@ class Grounder:
             text,
             [*prompt.grounded, *silences],
             self.lexicon,
+            # text values are what a model may quote
+            sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
             question=prompt.question,
             policy=self.policy,
         )
