@@ -117,7 +117,7 @@ def _parse(raw_text: object, version: str) -> tuple[Any, ClaimResult | None]:
                 return parsed, None
         except (StopIteration, ValueError, RecursionError):
             pass  # decode again below for the exact error
-    else:
+    elif not isinstance(raw_text, str):
         reason = f"output is {type(raw_text).__name__}, not text"
         return None, ClaimResult(_INVALID_JSON, reason, None, None, None, version)
     try:

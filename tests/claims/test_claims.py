@@ -215,3 +215,17 @@ def test_verify_never_raises_on_any_json(data: Any, catalog: Catalog, contract: 
     result = verify_output(text, catalog, contract)
     assert isinstance(result.status, ClaimStatus)
     assert all(isinstance(r.status, ClaimStatus) for r in verify_answer(text, catalog, contract))
+
+
+def test_output_that_is_not_text_is_invalid_json(catalog: Catalog, contract: Contract) -> None:
+    result = verify_output(b"{}", catalog, contract)  # type: ignore[arg-type]  # the point
+    assert result.status is ClaimStatus.INVALID_JSON
+    assert "not text" in result.reason
+
+
+def test_a_str_subclass_is_still_text(catalog: Catalog, contract: Contract) -> None:
+    class Raw(str):
+        __slots__ = ()
+
+    raw = Raw(claim("WS101", "format", "In person", "CAT-001"))
+    assert verify_output(raw, catalog, contract).status is ClaimStatus.VERIFIED
