@@ -37,16 +37,18 @@ from vouched._gate import (
 from vouched._grounder import Grounder
 from vouched._guarded import CacheSettings, GuardedSource
 from vouched._lexicon import Lexicon
+from vouched._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._onfail import OnFail
 from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
+from vouched._prometheus import PrometheusMetrics
 from vouched._prompt import Prompt, build_prompt
 from vouched._quotes import unsupported_quotes
 from vouched._replay import GradeReport, replay
 from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._snapshot import Snapshot
 from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
-from vouched._store import SnapshotStore, SqliteSnapshotStore
+from vouched._store import QueuedSnapshotStore, SnapshotStore, SqliteSnapshotStore
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -83,8 +85,11 @@ __all__ = [
     "PhraserResponseError",
     "PhraserTimeoutError",
     "Policy",
+    "PopulationMetrics",
+    "PrometheusMetrics",
     "Prompt",
     "Query",
+    "QueuedSnapshotStore",
     "ScanReport",
     "SilenceReason",
     "Snapshot",
@@ -99,13 +104,16 @@ __all__ = [
     "VerdictKind",
     "VerdictReason",
     "VouchedError",
+    "abstention_rate",
     "build_prompt",
+    "citation_precision",
     "classify",
     "fetch_sync",
     "gather",
     "gather_sync",
     "grounding_rate",
     "load_facts",
+    "measure",
     "partition",
     "replay",
     "scan",

@@ -13,11 +13,15 @@ scanner with ``lexicon``) on the stored output. It compares then with now:
   violation and its output has no finding;
 - the violation share per attribute: the claim classes that stopped
   correlating with reality, candidates for demotion to silence.
+
+A snapshot that already had a violation then cannot flip to fail; what a
+new rule does to it still shows in the findings and verdict counts.
+``workers=N`` grades time windows of a SQLite store in N processes
+(:mod:`vouched._replay_workers`) and gives the same report.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,9 +30,11 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._gate import GateResult, classify, grounding_rate
-from vouched._policy import Policy
+from vouched._lexicon import Lexicon
+from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan import scan
 from vouched._snapshot import Snapshot, policy_version
-from vouched._store import SnapshotStore
+from vouched._store import SnapshotStore, SqliteSnapshotStore
 
 __all__ = [
     "AttributeGrade",
@@ -249,23 +255,13 @@ class GradeReport:
 # -- output rules -------------------------------------------------------------------
 
 
-def scanner_rule(lexicon: Any = None, *, policy: Policy | None = None) -> OutputRule | None:
-    """The scanner as an output rule (``None`` when this build has no scanner).
-
-    ``policy`` is today's policy (exact attributes); the facts it checks
-    against are today's gate result.
-    """
-    try:
-        module = importlib.import_module("vouched._scan")
-    except ImportError:
-        return None
-    scan: Callable[..., Any] = module.scan
+def scanner_rule(lexicon: Lexicon | None = None, *, policy: Policy = DEFAULT_POLICY) -> OutputRule:
+    """The scanner as an output rule: the stored output scanned against today's
+    gate result, with ``lexicon`` and today's ``policy`` (exact attributes).
+    Numbers in the snapshot's question may be repeated, as when it was answered."""
 
     def scan_rule(snapshot: Snapshot, gate: GateResult) -> list[dict[str, Any]]:
-        options: dict[str, Any] = {"lexicon": lexicon, "question": snapshot.question}
-        if policy is not None:
-            options["policy"] = policy
-        report = scan(snapshot.output, gate, **options)
+        report = scan(snapshot.output, gate, lexicon, question=snapshot.question, policy=policy)
         return [finding.to_json() for finding in report.findings]
 
     scan_rule.__name__ = "scan"
@@ -298,6 +294,23 @@ class _Tally:
         self.to_pass_count = 0
         self.first: datetime | None = None
         self.last: datetime | None = None
+
+    def merge(self, later: _Tally) -> None:
+        """Add the tally of a later window (ids keep time order, still capped)."""
+        self.facts.update(later.facts)
+        self.findings.update(later.findings)
+        self.outcomes.update(later.outcomes)
+        for version, (first, last) in later.seen.items():
+            seen = self.seen.setdefault(version, [first, last])
+            seen[0], seen[1] = min(seen[0], first), max(seen[1], last)
+        self.to_fail.extend(later.to_fail[: self.max_ids - len(self.to_fail)])
+        self.to_pass.extend(later.to_pass[: self.max_ids - len(self.to_pass)])
+        self.to_fail_count += later.to_fail_count
+        self.to_pass_count += later.to_pass_count
+        for instant in (later.first, later.last):
+            if instant is not None:
+                self.first = instant if self.first is None else min(self.first, instant)
+                self.last = instant if self.last is None else max(self.last, instant)
 
     def add(self, snapshot: Snapshot, policy: Policy, rules: Sequence[OutputRule]) -> None:
         version = snapshot.prompt_version
@@ -364,11 +377,12 @@ def replay(
     *,
     since: datetime | None = None,
     until: datetime | None = None,
-    lexicon: Any = None,
+    lexicon: Lexicon | None = None,
     rules: Sequence[OutputRule] | None = None,
     max_ids: int = 100,
     demotion_threshold: float = 0.2,
     min_facts: int = 10,
+    workers: int = 1,
 ) -> GradeReport:
     """Re-grade the snapshots with ``since <= created_at < until`` under ``policy``.
 
@@ -378,13 +392,38 @@ def replay(
     attribute is a demotion candidate when at least ``min_facts`` of its
     facts were judged and at least ``demotion_threshold`` of them are
     violations under today's policy.
+
+    ``workers > 1`` grades consecutive time windows of a
+    :class:`SqliteSnapshotStore` in that many processes (the scanner is the
+    costly part); custom ``rules`` must then be picklable (module-level
+    functions). Other stores are read in this process.
     """
+    if workers > 1 and isinstance(store, SqliteSnapshotStore):
+        from vouched._replay_workers import tally_in_processes  # noqa: PLC0415 - cycle
+
+        tally = tally_in_processes(
+            store,
+            policy,
+            since=since,
+            until=until,
+            lexicon=lexicon,
+            rules=rules,
+            max_ids=max_ids,
+            workers=workers,
+        )
+        named = rules if rules is not None else (scanner_rule(lexicon, policy=policy),)
+        return _report(
+            tally,
+            policy,
+            rules=named,
+            since=since,
+            until=until,
+            demotion_threshold=demotion_threshold,
+            min_facts=min_facts,
+        )
     if rules is None:
-        default = scanner_rule(lexicon, policy=policy)
-        rules = () if default is None else (default,)
-    tally = _Tally(max_ids)
-    for snapshot in store.iter(since=since, until=until):
-        tally.add(snapshot, policy, rules)
+        rules = (scanner_rule(lexicon, policy=policy),)
+    tally = grade_window(store, policy, since=since, until=until, rules=rules, max_ids=max_ids)
     return _report(
         tally,
         policy,
@@ -394,6 +433,22 @@ def replay(
         demotion_threshold=demotion_threshold,
         min_facts=min_facts,
     )
+
+
+def grade_window(
+    store: SnapshotStore,
+    policy: Policy,
+    *,
+    since: datetime | None,
+    until: datetime | None,
+    rules: Sequence[OutputRule],
+    max_ids: int,
+) -> _Tally:
+    """The tallies of one window of snapshots, streamed."""
+    tally = _Tally(max_ids)
+    for snapshot in store.iter(since=since, until=until):
+        tally.add(snapshot, policy, rules)
+    return tally
 
 
 def _report(

@@ -25,11 +25,9 @@ text before redaction.
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
-import re
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -44,6 +42,7 @@ from vouched._factio import validation_message
 from vouched._gate import classify
 from vouched._jsonio import dumps, loads
 from vouched._policy import Policy
+from vouched._redaction import Redactor
 from vouched._time import parse_instant, to_utc
 
 __all__ = [
@@ -58,7 +57,6 @@ FORMAT_VERSION = 1
 """The snapshot JSON format; bumped (with a reader for the old one) on change."""
 
 _ID_LENGTH = 32  # hex characters of SHA-256: 128 bits
-_TOKEN_LETTERS = 16
 _REASONS = {member.value: member for member in SilenceReason}
 
 
@@ -80,6 +78,41 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     return value
+
+
+def _freeze_json(value: Any) -> Any:
+    """:func:`_freeze` for data fresh from the JSON decoder (exact dict and list
+    types): the replay hot path, without abstract-class checks."""
+    kind = type(value)
+    if kind is dict:
+        return MappingProxyType({k: _freeze_json(v) for k, v in value.items()})
+    if kind is list:
+        return tuple([_freeze_json(v) for v in value])
+    return value
+
+
+_SHARED_POLICIES_MAX = 1024
+
+
+def _shared_policy(
+    policies: dict[str, Mapping[str, Any]] | None, version: str, data: Any
+) -> Mapping[str, Any]:
+    frozen: Mapping[str, Any] | None = None if policies is None else policies.get(version)
+    if frozen is None:
+        frozen = _freeze_json(data)
+        if policies is not None:
+            if len(policies) >= _SHARED_POLICIES_MAX:  # keep memory flat, whatever the rows
+                policies.clear()
+            policies[version] = frozen
+    return frozen
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+# Built once: json.loads with options builds a decoder per call.
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 
 
 def _json_normal(value: Any) -> Any:
@@ -125,74 +158,6 @@ def _phraser_name(phraser: object) -> str:
     if isinstance(name, str) and name:
         return name
     return type(phraser).__qualname__
-
-
-# -- redaction ------------------------------------------------------------------
-
-
-class _Redactor:
-    """Replaces sensitive subjects and values by keyed hash tokens in plain data."""
-
-    def __init__(self, policy: Policy, facts: Sequence[dict[str, Any]], key: bytes) -> None:
-        self._key = key
-        self._attributes = policy.sensitive_attributes
-        self._subjects = {s.casefold() for s in policy.sensitive_subjects}
-        secrets: dict[str, str] = {}
-        for subject in policy.sensitive_subjects:
-            secrets[subject.casefold()] = self.token("subject", subject.casefold())
-        self._values: dict[str, str] = {}
-        for fact in facts:
-            value = fact["value"]
-            if fact["attribute"] in self._attributes and value is not None:
-                text = value if isinstance(value, str) else dumps(value)
-                token = self.token("value", text)
-                self._values[text] = token
-                if text.strip() and not isinstance(value, bool):
-                    secrets[text.casefold()] = token
-        self._secrets = secrets
-        if secrets:
-            alternatives = "|".join(re.escape(s) for s in sorted(secrets, key=len, reverse=True))
-            self._pattern: re.Pattern[str] | None = re.compile(
-                rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE
-            )
-        else:
-            self._pattern = None
-
-    @property
-    def active(self) -> bool:
-        return self._pattern is not None or bool(self._attributes)
-
-    def token(self, kind: str, text: str) -> str:
-        mac = hmac.new(self._key, f"{kind}\x00{text}".encode(), hashlib.sha256).digest()
-        # Letters only: a redacted span must not look like a number to the scanner.
-        letters = base64.b32encode(mac).decode("ascii").lower()
-        letters = "".join(c for c in letters if c.isalpha())[:_TOKEN_LETTERS]
-        return f"[redacted:{letters}]"
-
-    def text(self, value: str) -> str:
-        pattern = self._pattern
-        if pattern is None:
-            return value
-        return pattern.sub(lambda m: self._secrets[m.group(0).casefold()], value)
-
-    def data(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, Mapping):
-            return {self.text(str(k)): self.data(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [self.data(v) for v in value]
-        return value
-
-    def fact(self, fact: dict[str, Any]) -> dict[str, Any]:
-        out = dict(fact)
-        value = out["value"]
-        if out["attribute"] in self._attributes and value is not None:
-            text = value if isinstance(value, str) else dumps(value)
-            out["value"] = self._values[text]
-        if out["subject"].casefold() in self._subjects:
-            out["subject"] = self.token("subject", out["subject"].casefold())
-        return {k: self.data(v) for k, v in out.items()}
 
 
 # -- the snapshot ---------------------------------------------------------------
@@ -265,7 +230,7 @@ class Snapshot:
         fact_list = list(facts)
         verdicts = [classify(fact, policy, judged) for fact in fact_list]
         fact_data = [fact.to_json() for fact in fact_list]
-        redactor = _Redactor(policy, fact_data, redaction_key)
+        redactor = Redactor(policy, fact_data, redaction_key)
         document: dict[str, Any] = {
             "format": FORMAT_VERSION,
             "created_at": created,
@@ -351,10 +316,17 @@ class Snapshot:
         )
 
     @classmethod
-    def from_canonical(cls, text: str) -> Snapshot:
+    def from_canonical(
+        cls, text: str, *, policies: dict[str, Mapping[str, Any]] | None = None
+    ) -> Snapshot:
         """A snapshot from canonical JSON written by vouched (a store's own rows):
-        the fast path, no re-hashing and no fact validation."""
-        data = loads(text)
+        the fast path, no re-hashing and no fact validation.
+
+        ``policies``: a dict the caller keeps while reading many rows; rows
+        with the same policy version then share one frozen policy mapping
+        (a population has a handful of policies and millions of rows).
+        """
+        data = _DECODER.decode(text)
         reader = _Reader(data, trusted=True)
         facts = reader.facts()
         return cls(
@@ -362,18 +334,18 @@ class Snapshot:
             created_at=reader.instant("created_at"),
             judged_at=reader.instant("judged_at"),
             question=data["question"],
-            query=_freeze(data["query"]),
+            query=_freeze_json(data["query"]),
             facts=facts,
             verdicts=tuple(
                 RecordedVerdict(v["kind"], v["reason"], v["cardinal"]) for v in data["verdicts"]
             ),
-            policy=_freeze(data["policy"]),
+            policy=_shared_policy(policies, data["policy_version"], data["policy"]),
             policy_version=data["policy_version"],
             prompt_version=data["prompt_version"],
             phraser=data["phraser"],
             output=data["output"],
             findings=tuple(MappingProxyType(f) for f in data["findings"]),
-            claims=tuple(_freeze(c) for c in data["claims"]),
+            claims=_freeze_json(data["claims"]),
             status=data["status"],
             on_fail=data["on_fail"],
             attempts=data["attempts"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import tracemalloc
 from collections.abc import Iterable, Mapping
 from datetime import timedelta
@@ -265,3 +266,89 @@ def test_replay_memory_does_not_grow_with_the_population(
             peaks.append(_peak_replay_bytes(store))
     small, large = peaks
     assert large < small * 1.5  # 4x the snapshots, nowhere near 4x the memory
+
+
+# -- with today's scanner (the default rules) ------------------------------------------
+
+
+def test_by_default_the_scanner_catches_a_demoted_value_still_stated(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    states_it = make_snapshot(output="Berlin: 21.4 degC, humidity 63%.")
+    keeps_quiet = make_snapshot(output="Berlin: 21.4 degC.", question="How warm is Berlin?")
+    _write(store, [states_it, keeps_quiet])
+    report = replay(store, Policy(demoted=frozenset({"humidity"})))
+    assert report.rules == ("scan",)
+    assert report.to_fail.ids == (states_it.id,)
+    assert report.findings_now == {"silent_spoken": 1}
+
+
+def test_by_default_the_scanner_finds_a_value_stated_from_a_now_stale_fact(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    old = make_snapshot(facts=weather_facts(T0, age=timedelta(minutes=50)))
+    _write(store, [old])
+    report = replay(store, Policy(default_ttl=timedelta(minutes=30)))
+    assert report.to_fail.ids == (old.id,)
+    assert report.findings_now["ungrounded_number"] == 1
+    assert report.attributes[0].attribute == "temperature"
+
+
+def test_a_redacted_output_gives_the_scanner_no_numbers(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    salary = Fact(subject="Alice", attribute="salary", value=85000, source="hr", observed_at=T0)
+    snapshot = make_snapshot(
+        facts=[salary],
+        output="Alice earns 85000 a year.",
+        policy=Policy(sensitive_attributes=frozenset({"salary"})),
+    )
+    _write(store, [snapshot])
+    report = replay(store, Policy())
+    assert report.findings_now == {}
+
+
+# -- in several processes ------------------------------------------------------------
+
+
+def test_workers_give_the_same_report_as_one_process(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    _write(
+        store,
+        (
+            make_snapshot(
+                created_at=T0 + timedelta(minutes=i),
+                prompt_version=f"p{i % 3}",
+                facts=weather_facts(T0 + timedelta(minutes=i), age=timedelta(minutes=5 + i)),
+                output="Berlin: 21.4 degC, humidity 63%.",
+            )
+            for i in range(60)
+        ),
+    )
+    policy = Policy(default_ttl=timedelta(minutes=30), demoted=frozenset({"humidity"}))
+    alone = replay(store, policy, max_ids=5)
+    parallel = replay(store, policy, max_ids=5, workers=3)
+    assert parallel == alone
+    assert alone.to_fail.count > 5  # the capped, time-ordered ids had to be merged
+
+
+def test_workers_refuse_rules_that_cannot_cross_processes(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    _write(store, [make_snapshot()])
+    with pytest.raises(ValueError, match="picklable"):
+        replay(store, Policy(), rules=(lambda snapshot, gate: [],), workers=2)
+
+
+def test_split_cuts_the_window_into_consecutive_parts(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    _write(store, (make_snapshot(created_at=T0 + timedelta(minutes=i)) for i in range(10)))
+    windows = store.split(3)
+    assert windows[0][0] is None
+    assert windows[-1][1] is None
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(windows))
+    counts = [sum(1 for _ in store.iter(since=s, until=u)) for s, u in windows]
+    assert sum(counts) == 10
+    assert max(counts) - min(counts) <= 1

@@ -246,3 +246,17 @@ def test_redacted_tokens_carry_no_digits(make_snapshot: SnapshotFactory) -> None
     snapshot = _sensitive(make_snapshot)
     token = str(snapshot.facts[0].value)
     assert not any(character.isdigit() for character in token)
+
+
+def test_redaction_matches_beyond_ascii_case(make_snapshot: SnapshotFactory) -> None:
+    snapshot = make_snapshot(
+        policy=Policy(sensitive_subjects=frozenset({"Jürgen Straße"})),
+        facts=[
+            Fact(subject="Jürgen Straße", attribute="desk", value="D4", source="hr", observed_at=T0)
+        ],
+        question="Where is JÜRGEN STRASSE today?",
+        output="Jürgen Straße sits at D4; jürgen straße is in.",
+    )
+    text = snapshot.canonical_json().casefold()
+    assert "jürgen" not in text
+    assert "strasse" not in text  # casefold turns ß into ss: covers both spellings

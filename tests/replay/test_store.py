@@ -267,3 +267,36 @@ def test_a_closed_store_fails_through_safe_write_without_raising(
     store = SqliteSnapshotStore(store_path)
     store.close()
     assert safe_write(store, make_snapshot()) is False
+
+
+def test_rows_with_one_policy_share_one_frozen_policy_while_streaming(
+    store: SqliteSnapshotStore, make_snapshot: SnapshotFactory
+) -> None:
+    store.write_many(_population(make_snapshot, 3))
+    first, second, third = store.iter()
+    assert first.policy is second.policy is third.policy
+    with pytest.raises(TypeError):
+        first.policy["demoted"] = ["x"]  # type: ignore[index]  # read-only by design
+
+
+def test_a_version_one_store_can_be_read_without_migrating_it(
+    store_path: Path, make_snapshot: SnapshotFactory
+) -> None:
+    snapshot = make_snapshot()
+    connection = sqlite3.connect(store_path, isolation_level=None)
+    migrate(connection, target=1)
+    connection.execute(
+        "INSERT INTO snapshots (id, created_us, body) VALUES (?, ?, ?)",
+        (snapshot.id, 0, snapshot.canonical_json()),
+    )
+    connection.close()
+    with SqliteSnapshotStore(store_path, read_only=True) as store:
+        assert [s.id for s in store.iter()] == [snapshot.id]
+        assert store.schema_version == 1
+
+
+def test_an_empty_sqlite_file_is_not_a_store_to_read(store_path: Path) -> None:
+    sqlite3.connect(store_path).close()
+    store_path.touch()
+    with pytest.raises(StoreError, match="not a snapshot store"):
+        SqliteSnapshotStore(store_path, read_only=True)

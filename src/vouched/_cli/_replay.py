@@ -1,9 +1,9 @@
-"""``vouched replay --store PATH [--policy FILE] [--since ISO] [--until ISO] [--json]
-[--chart OUT.png]``.
+"""``vouched replay --store PATH [--policy FILE] [--lexicon FILE] [--since ISO]
+[--until ISO] [--json] [--chart OUT.png] [--workers N]``.
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
-today's scanner, and compares then with now. Exit status: 0 no snapshot that
+today's scanner (with ``--lexicon``), and compares then with now. Exit status: 0 no snapshot that
 passed then fails now; 1 some did (a regression); 2 bad input.
 
 ``--json`` prints one document (``"schema": "vouched.replay/1"``)::
@@ -50,6 +50,7 @@ from typing import Any
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
 from vouched._exceptions import InputError, MissingExtraError
 from vouched._jsonio import loads
+from vouched._lexicon import Lexicon
 from vouched._policy import Policy
 from vouched._replay import GradeReport, replay
 from vouched._snapshot import policy_from_data
@@ -69,10 +70,14 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--store", required=True, metavar="PATH", help="SQLite snapshot store")
     parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
+    parser.add_argument("--lexicon", metavar="FILE", help="today's lexicon for the scanner")
     parser.add_argument("--since", metavar="ISO", help="only snapshots created at or after")
     parser.add_argument("--until", metavar="ISO", help="only snapshots created before")
     parser.add_argument("--json", action="store_true", help="print the JSON report")
     parser.add_argument("--chart", metavar="OUT.png", help="write a chart per prompt version")
+    parser.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="grade in N processes (default 1)"
+    )
     parser.add_argument(
         "--max-ids", type=int, default=100, metavar="N", help="flipped ids listed (default 100)"
     )
@@ -127,11 +132,22 @@ def run(args: argparse.Namespace) -> int:
     until = _instant(args.until, "--until")
     if args.max_ids < 0:
         raise InputError("must not be negative", field="--max-ids")
+    if args.workers < 1:
+        raise InputError("must be at least 1", field="--workers")
     policy = load_policy(args.policy)
+    lexicon = None if args.lexicon is None else Lexicon.load(args.lexicon)
     if args.chart:
         _require_matplotlib()
     with SqliteSnapshotStore(args.store, read_only=True) as store:
-        report = replay(store, policy, since=since, until=until, max_ids=args.max_ids)
+        report = replay(
+            store,
+            policy,
+            since=since,
+            until=until,
+            lexicon=lexicon,
+            max_ids=args.max_ids,
+            workers=args.workers,
+        )
     if args.chart:
         png = chart_png(report)
         with atomic_output(args.chart) as handle:
@@ -172,7 +188,8 @@ def render(report: GradeReport, *, store: str) -> None:
         )
     console.print(
         f"[bold]vouched replay[/] {store}: {report.snapshots} snapshots{window}\n"
-        f"today's policy {report.policy_version}; output rules: {rules}"
+        f"today's policy {report.policy_version}; output rules: {rules}",
+        soft_wrap=True,
     )
     if not report.snapshots:
         console.print("no snapshots in this window")
@@ -180,7 +197,8 @@ def render(report: GradeReport, *, store: str) -> None:
     console.print(
         f"grounding rate {_change(report.grounding_rate_then, report.grounding_rate_now)}; "
         f"passed {report.passed_then} -> {report.passed_now}; flipped: "
-        f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]"
+        f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]",
+        soft_wrap=True,
     )
 
     versions = Table(
@@ -248,7 +266,7 @@ def render(report: GradeReport, *, store: str) -> None:
         if flips.count:
             shown = ", ".join(flips.ids[:10])
             more = f" (+{flips.count - 10} more)" if flips.count > 10 else ""
-            console.print(f"{label}: {flips.count}: {shown}{more}")
+            console.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
 
 
 # -- the chart ----------------------------------------------------------------------

@@ -1,0 +1,142 @@
+"""A Prometheus exporter (the optional ``prometheus`` extra: prometheus-client).
+
+``prometheus_client`` is imported when a :class:`PrometheusMetrics` is made,
+never when vouched is imported; without it the constructor raises
+:class:`MissingExtraError` naming ``pip install 'vouched[prometheus]'``.
+
+Metrics (label values are the stable codes, never prose)::
+
+    vouched_verdicts_total{kind, reason}          counter
+    vouched_findings_total{kind}                  counter
+    vouched_answers_total{status}                 counter
+    vouched_snapshot_write_failures_total         counter
+    vouched_breaker_state{source}                 gauge: 0 closed, 1 half_open, 2 open
+    vouched_answer_latency_seconds                histogram
+
+Each instance has its own registry (no global state): serve it with
+:meth:`PrometheusMetrics.serve`, or read :meth:`exposition` from your own
+HTTP handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from vouched._exceptions import MissingExtraError
+
+__all__ = ["BREAKER_STATES", "LATENCY_BUCKETS", "PrometheusMetrics"]
+
+BREAKER_STATES: Mapping[str, int] = {"closed": 0, "half_open": 1, "open": 2}
+LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+
+
+def _client() -> Any:
+    try:
+        import prometheus_client  # noqa: PLC0415 - the optional extra, loaded on use
+    except ImportError:
+        raise MissingExtraError("prometheus", "prometheus-client") from None
+    return prometheus_client
+
+
+def _code(item: Any, name: str) -> str:
+    value = item.get(name) if isinstance(item, Mapping) else getattr(item, name)
+    return str(getattr(value, "value", value))
+
+
+class PrometheusMetrics:
+    """Counters, a gauge and a histogram for one vouched deployment.
+
+    Feed it what the answer path produces: verdicts (gate ``Verdict`` or a
+    snapshot's recorded ones), findings (scanner ``Finding`` or their JSON),
+    an answer's status and latency, a breaker's state; or a whole
+    :class:`~vouched.Snapshot` with :meth:`observe_snapshot`.
+    """
+
+    def __init__(
+        self, *, registry: Any = None, latency_buckets: Iterable[float] = LATENCY_BUCKETS
+    ) -> None:
+        client = _client()
+        self._client = client
+        self.registry = registry if registry is not None else client.CollectorRegistry()
+        self._verdicts = client.Counter(
+            "vouched_verdicts",
+            "Gate verdicts by kind and reason.",
+            ["kind", "reason"],
+            registry=self.registry,
+        )
+        self._findings = client.Counter(
+            "vouched_findings",
+            "Scanner findings in model output by kind.",
+            ["kind"],
+            registry=self.registry,
+        )
+        self._answers = client.Counter(
+            "vouched_answers", "Answers by status.", ["status"], registry=self.registry
+        )
+        self._write_failures = client.Counter(
+            "vouched_snapshot_write_failures",
+            "Snapshots a store failed to write (the answers went out).",
+            registry=self.registry,
+        )
+        self._breakers = client.Gauge(
+            "vouched_breaker_state",
+            "Circuit breaker state per source: 0 closed, 1 half_open, 2 open.",
+            ["source"],
+            registry=self.registry,
+        )
+        self._latency = client.Histogram(
+            "vouched_answer_latency_seconds",
+            "Time to produce an answer.",
+            buckets=tuple(latency_buckets),
+            registry=self.registry,
+        )
+
+    # -- feeding --------------------------------------------------------------
+
+    def observe_verdicts(self, verdicts: Iterable[Any]) -> None:
+        for verdict in verdicts:
+            self._verdicts.labels(_code(verdict, "kind"), _code(verdict, "reason")).inc()
+
+    def observe_findings(self, findings: Iterable[Any]) -> None:
+        for finding in findings:
+            self._findings.labels(_code(finding, "kind")).inc()
+
+    def observe_answer(self, status: str, latency_seconds: float | None = None) -> None:
+        self._answers.labels(str(status)).inc()
+        if latency_seconds is not None:
+            self._latency.observe(latency_seconds)
+
+    def observe_snapshot(self, snapshot: Any) -> None:
+        """Verdicts, findings, status and ``timings["total"]`` of one snapshot."""
+        self.observe_verdicts(snapshot.verdicts)
+        self.observe_findings(snapshot.findings)
+        self.observe_answer(snapshot.status, snapshot.timings.get("total"))
+
+    def snapshot_write_failed(self) -> None:
+        self._write_failures.inc()
+
+    def set_breaker_state(self, source: str, state: str) -> None:
+        """Record a breaker's state ("closed", "half_open" or "open")."""
+        try:
+            number = BREAKER_STATES[str(state)]
+        except KeyError:
+            raise ValueError(
+                f"unknown breaker state {state!r} (expected {', '.join(BREAKER_STATES)})"
+            ) from None
+        self._breakers.labels(source).set(number)
+
+    # -- reading --------------------------------------------------------------
+
+    def exposition(self) -> bytes:
+        """The text exposition format, as a scrape would see it."""
+        data: bytes = self._client.generate_latest(self.registry)
+        return data
+
+    def serve(self, port: int = 0, addr: str = "127.0.0.1") -> tuple[Any, int]:
+        """Serve ``/metrics`` over HTTP in a daemon thread; returns (server, port).
+
+        Stop it with ``server.shutdown(); server.server_close()``.
+        """
+        server, _thread = self._client.start_http_server(port, addr=addr, registry=self.registry)
+        return server, int(server.server_port)

@@ -1,0 +1,71 @@
+"""The Prometheus exporter, scraped over real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from replay.population import SnapshotFactory
+from vouched import PrometheusMetrics
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[PrometheusMetrics, str]]:
+    metrics = PrometheusMetrics()
+    server, port = metrics.serve(0, "127.0.0.1")
+    try:
+        yield metrics, f"http://127.0.0.1:{port}/metrics"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_scrape_shows_verdicts_findings_answers_breakers_and_latency(
+    served: tuple[PrometheusMetrics, str], make_snapshot: SnapshotFactory
+) -> None:
+    metrics, url = served
+    metrics.observe_snapshot(
+        make_snapshot(findings=[{"kind": "ungrounded_number"}], timings={"total": 0.3})
+    )
+    metrics.set_breaker_state("open-meteo", "open")
+    metrics.set_breaker_state("ecb", "closed")
+    metrics.snapshot_write_failed()
+    text = httpx.get(url, timeout=5).text
+    assert 'vouched_verdicts_total{kind="grounded",reason="grounded"} 2.0' in text
+    assert 'vouched_verdicts_total{kind="silent",reason="circuit_open"} 1.0' in text
+    assert 'vouched_findings_total{kind="ungrounded_number"} 1.0' in text
+    assert 'vouched_answers_total{status="ok"} 1.0' in text
+    assert 'vouched_breaker_state{source="open-meteo"} 2.0' in text
+    assert 'vouched_breaker_state{source="ecb"} 0.0' in text
+    assert 'vouched_answer_latency_seconds_bucket{le="0.5"} 1.0' in text
+    assert 'vouched_answer_latency_seconds_bucket{le="0.25"} 0.0' in text
+    assert "vouched_snapshot_write_failures_total 1.0" in text
+
+
+def test_two_exporters_do_not_share_counts() -> None:
+    one, two = PrometheusMetrics(), PrometheusMetrics()
+    one.observe_answer("refused")
+    assert b'vouched_answers_total{status="refused"} 1.0' in one.exposition()
+    assert b"refused" not in two.exposition()
+
+
+def test_an_unknown_breaker_state_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown breaker state"):
+        PrometheusMetrics().set_breaker_state("ecb", "melted")
+
+
+def test_without_the_extra_the_error_names_the_install() -> None:
+    code = (
+        "import sys; sys.modules['prometheus_client'] = None\n"
+        "from vouched import PrometheusMetrics, MissingExtraError\n"
+        "try:\n    PrometheusMetrics()\n"
+        "except MissingExtraError as error:\n    print(error)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    assert "pip install 'vouched[prometheus]'" in out
