@@ -14,6 +14,7 @@ from werkzeug import Request, Response
 
 from vouched import (
     Fact,
+    Grounder,
     OpenAIChatPhraser,
     PhraserError,
     PhraserHTTPError,
@@ -22,6 +23,7 @@ from vouched import (
     Prompt,
     build_prompt,
 )
+from vouched.testing import FakeClock
 
 PATH = "/v1/chat/completions"
 
@@ -173,3 +175,72 @@ def test_a_given_client_is_used_and_left_open(httpserver: HTTPServer) -> None:
 
 def test_repr_never_shows_the_api_key() -> None:
     assert "sk-secret" not in repr(OpenAIChatPhraser("http://x/v1", "m", api_key="sk-secret"))
+
+
+# -- through the Grounder: a scripted model server behind the whole answer path ----------
+
+
+class _Weather:
+    name = "open-meteo"
+
+    async def fetch(self, query: object) -> list[Fact]:
+        return [_prompt().grounded[0]]
+
+
+def _grounder(server: HTTPServer, *, timeout: float = 5.0, on_fail: str = "retry") -> Grounder:
+    return Grounder(
+        [_Weather()],
+        phraser=_phraser(server, timeout=timeout),
+        clock=FakeClock("2026-11-29T12:05:00Z"),
+        on_fail=on_fail,
+    )
+
+
+def test_a_leaky_model_answer_is_caught_and_the_retry_is_used(httpserver: HTTPServer) -> None:
+    replies = iter(
+        [
+            "It is 21.4 °C in Berlin, observed_at 2026-11-29T12:00:00Z, with 18 km/h winds.",
+            "It is 21.4 °C in Berlin.",
+        ]
+    )
+    bodies: list[dict[str, object]] = []
+
+    def handler(request: Request) -> Response:
+        bodies.append(json.loads(request.get_data()))
+        return Response(json.dumps(_completion(next(replies))), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(handler)
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.status) == "ok"
+    assert answer.text == "It is 21.4 °C in Berlin."
+    assert answer.attempts == 2
+    messages = bodies[1]["messages"]
+    assert isinstance(messages, list)
+    retry_prompt = messages[1]["content"]
+    assert '"problems"' in retry_prompt
+    assert "18 km/h" in retry_prompt
+
+
+def test_a_model_server_500_becomes_a_typed_refusal(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_data("boom", status=500)
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.status) == "refused"
+    assert str(answer.refusal) == "phraser_error"
+    assert "HTTP 500" in answer.reasons[0]
+
+
+def test_a_slow_model_server_becomes_a_timeout_refusal(httpserver: HTTPServer) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(0.6)
+        return Response(json.dumps(_completion("late")), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(slow)
+    answer = _grounder(httpserver, timeout=0.15).answer_sync("How warm is it in Berlin?")
+    assert str(answer.refusal) == "phraser_timeout"
+
+
+def test_a_malformed_model_body_becomes_a_typed_refusal(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_json({"choices": []})
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.refusal) == "phraser_error"
+    assert "PhraserResponseError" in answer.reasons[0]
