@@ -88,6 +88,29 @@ def _facts() -> tuple[InProcess, InProcess]:
     return weather, rates
 
 
+class Bounded:
+    """At most ``limit`` fetches in flight; the rest wait their turn here.
+
+    httpx's connection pool does work per queued request on every event, so a
+    thousand requests queued on a 100-connection pool starve the event loop
+    for seconds and no deadline can fire. A bulkhead in front keeps the
+    pool's queue short.
+    """
+
+    def __init__(self, source: Any, limit: int) -> None:
+        self.source = source
+        self.name = source.name
+        self._slots = asyncio.Semaphore(limit)
+
+    def expects(self, query: Any) -> Any:
+        return self.source.expects(query)
+
+    async def fetch(self, query: Any) -> Sequence[Fact]:
+        async with self._slots:
+            result: Sequence[Fact] = await self.source.fetch(query)
+            return result
+
+
 def _percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -181,10 +204,13 @@ async def _concurrent(count: int, given: set[Decimal], url: str) -> None:
         clock = FakeClock(NOW)
         breaker = BreakerSettings(fail_max=5, reset_timeout=30.0)
         weather = GuardedSource(
-            DemoWeather(url, client=client), breaker=breaker, clock=clock, deadline=5.0
+            Bounded(DemoWeather(url, client=client), POOL),
+            breaker=breaker,
+            clock=clock,
+            deadline=5.0,
         )
         rates = GuardedSource(
-            DemoRates(url, client=client), breaker=breaker, clock=clock, deadline=5.0
+            Bounded(DemoRates(url, client=client), POOL), breaker=breaker, clock=clock, deadline=5.0
         )
         grounder = Grounder([weather, rates], clock=clock, deadline=5.0)
         query = {**BERLIN, **RATES}
