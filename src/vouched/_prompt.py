@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from vouched._fact import Fact, SilenceReason
@@ -146,23 +146,26 @@ class Prompt:
     problems: tuple[Problem, ...] = ()
     system: str = SYSTEM_TEXT
     version: str = PROMPT_VERSION
-    data: str = field(init=False)
-    user: str = field(init=False)
 
-    def __post_init__(self) -> None:
+    @property
+    def data(self) -> str:
+        """The data block: JSON facts, silences and problems (every ``<`` escaped).
+
+        Rendered on access: phrasers that never read it (TemplatePhraser) never pay for it.
+        """
         block: dict[str, Any] = {
             "facts": [_fact_entry(fid, fact) for fid, fact in self.fact_ids()],
             "unavailable": [_silence_entry(sid, fact) for sid, fact in self.silence_ids()],
         }
         if self.problems:
             block["problems"] = [problem.to_json() for problem in self.problems]
-        data = _inert(dumps(block))
-        object.__setattr__(self, "data", data)
-        object.__setattr__(
-            self,
-            "user",
-            _USER_TEMPLATE.format(question=_inert(dumps(self.question.strip())), data=data),
-        )
+        return _inert(dumps(block))
+
+    @property
+    def user(self) -> str:
+        """The user message: the question (as an inert JSON string) and the data block."""
+        question = _inert(dumps(self.question.strip()))
+        return _USER_TEMPLATE.format(question=question, data=self.data)
 
     def fact_ids(self) -> list[tuple[str, Fact]]:
         """Grounded facts with the ids the data block gives them (f1, f2, ...)."""
