@@ -104,7 +104,12 @@ class RecordedServer:
 
         server = _Server(("127.0.0.1", 0), Handler)
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="recorded", daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever,
+            kwargs={"poll_interval": 0.05},  # stop() returns quickly
+            name="recorded",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
