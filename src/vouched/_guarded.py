@@ -138,7 +138,8 @@ class GuardedSource:
             if cache is not None and cache.keep_for > 0
             else None
         )
-        self._known: LRUCache[Any, tuple[Key, ...]] = LRUCache(maxsize=size)
+        # The last answer per query (silences included): what keys a failure silences.
+        self._known: LRUCache[Any, tuple[Fact, ...]] = LRUCache(maxsize=size)
 
     # -- what callers look at --------------------------------------------------
 
@@ -158,11 +159,13 @@ class GuardedSource:
 
     def expects(self, query: Query) -> tuple[Key, ...]:
         """The keys the wrapped source declares, else those of its last good answer."""
-        return (
-            declared_keys(self.source, query)
-            or self._known.get(query_key(query))
-            or (catch_all_key(self.source, query),)
-        )
+        declared = declared_keys(self.source, query)
+        if declared:
+            return declared
+        known = self._known.get(query_key(query))
+        if known:
+            return tuple(dict.fromkeys((f.subject, f.attribute) for f in known))
+        return (catch_all_key(self.source, query),)
 
     # -- the call --------------------------------------------------------------
 
@@ -219,12 +222,14 @@ class GuardedSource:
         return answer
 
     def _remember(self, key: Any, facts: Sequence[Fact]) -> None:
-        self._known[key] = tuple(dict.fromkeys((f.subject, f.attribute) for f in facts))
+        answer = tuple(facts)
+        self._known[key] = answer
         if self._last_good is None:
             return
-        good = tuple(f for f in facts if not f.is_silent)
-        if good:
-            self._last_good[key] = _Answer(good, self._clock.monotonic())
+        if any(f.silent_reason is not None or f.value is None for f in answer):
+            answer = tuple(f for f in answer if not f.is_silent)
+        if answer:
+            self._last_good[key] = _Answer(answer, self._clock.monotonic())
 
     def _silence(self, query: Query, reason: SilenceReason) -> list[Fact]:
         return silences(

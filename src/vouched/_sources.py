@@ -147,9 +147,20 @@ def settle(result: object) -> list[Fact]:
     return facts
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _first(item: tuple[str, Any]) -> str:
+    return item[0]
+
+
 def _freeze(value: Any) -> Any:
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, Mapping):
-        return tuple(sorted(((str(k), _freeze(v)) for k, v in value.items()), key=repr))
+        items = [(k if isinstance(k, str) else repr(k), _freeze(v)) for k, v in value.items()]
+        items.sort(key=_first)
+        return tuple(items)
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, set | frozenset):

@@ -31,14 +31,15 @@ def make_client(
     *,
     timeout: float = 5.0,
     connect_timeout: float = 2.0,
-    max_connections: int = 100,
+    max_connections: int = 20,
     max_keepalive: int = 20,
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> httpx.AsyncClient:
     """An ``httpx.AsyncClient`` for the adapters to share: timeouts and pool limits set.
 
     Close it when done (``await client.aclose()``). ``transport`` is the seam for
-    tests (``httpx.MockTransport``).
+    tests (``httpx.MockTransport``). Keep ``max_keepalive`` equal to
+    ``max_connections``: connections above it are reopened for every request.
     """
     return httpx.AsyncClient(
         timeout=httpx.Timeout(timeout, connect=connect_timeout),
