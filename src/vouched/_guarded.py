@@ -184,16 +184,16 @@ class GuardedSource:
                 async with asyncio.timeout(self.deadline):
                     raw = await self.source.fetch(query)
             facts = settle(raw)
-        except asyncio.CancelledError:
-            if self._breaker is not None:
-                self._breaker.released(ticket)
-            raise
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             reason, detail = describe_failure(error)
             _log.info("source %r failed: %s (%s)", self.name, reason, detail)
             if self._breaker is not None:
                 self._breaker.failed(ticket, reason, detail)
             return self._degrade(key, query, reason)
+        except BaseException:  # cancellation (or interpreter exit): not the source's failure
+            if self._breaker is not None:
+                self._breaker.released(ticket)
+            raise
         if self._breaker is not None:
             self._breaker.succeeded(ticket)
         if not facts:

@@ -32,14 +32,14 @@ def test_one_hanging_source_costs_the_deadline_plus_a_small_margin() -> None:
     elapsed = time.perf_counter() - started
     assert answer[0] == fact
     assert [(f.source, f.silent_reason) for f in answer[1:]] == [("hangs", "timeout")]
-    assert 0.2 <= elapsed < 0.3
+    assert 0.2 <= elapsed < 0.2 + 0.15  # the margin absorbs a loaded shared machine
 
 
 def test_several_hanging_sources_still_cost_only_the_deadline() -> None:
     sources = [ScriptedSource(f"h{i}", [ScriptedSource.HANG]) for i in range(5)]
     started = time.perf_counter()
     answer = gather_sync(sources, QUERY, deadline=0.2)
-    assert time.perf_counter() - started < 0.3
+    assert time.perf_counter() - started < 0.2 + 0.15
     assert [f.silent_reason for f in answer] == ["timeout"] * 5
 
 

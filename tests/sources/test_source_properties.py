@@ -49,10 +49,10 @@ def test_every_item_is_a_fact_from_a_success_or_a_silence_with_a_reason(
 ) -> None:
     clock = FakeClock("2026-11-29T12:00:00Z")
     played = [
-        (lambda q, v=o: v) if isinstance(o, str) else o  # type: ignore[misc]
+        (lambda q, v=o: v) if isinstance(o, str) else o  # type: ignore[misc]  # a default binds the loop value
         for o, _ in script
     ]
-    source = ScriptedSource("s", played)  # type: ignore[arg-type]
+    source = ScriptedSource("s", played)  # type: ignore[arg-type]  # garbage on purpose
     guarded = GuardedSource(
         source,
         breaker=BreakerSettings(fail_max=2, reset_timeout=60),
