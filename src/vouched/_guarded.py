@@ -43,6 +43,7 @@ from vouched._sources import (
     Key,
     Query,
     Source,
+    budget,
     catch_all_key,
     declared_keys,
     describe_failure,
@@ -178,11 +179,8 @@ class GuardedSource:
         if ticket is None:
             return self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
         try:
-            if self.deadline is None:
+            async with asyncio.timeout_at(self._deadline_at()):
                 raw: object = await self.source.fetch(query)
-            else:
-                async with asyncio.timeout(self.deadline):
-                    raw = await self.source.fetch(query)
             facts = settle(raw)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             reason, detail = describe_failure(error)
@@ -202,6 +200,14 @@ class GuardedSource:
         return facts
 
     # -- internals -------------------------------------------------------------
+
+    def _deadline_at(self) -> float | None:
+        """Loop time when this call times out: its own deadline, or an enclosing gather's."""
+        outer = budget()
+        if self.deadline is None:
+            return outer
+        own = asyncio.get_running_loop().time() + self.deadline
+        return own if outer is None else min(own, outer)
 
     def _reusable(self, key: Any) -> _Answer | None:
         settings = self.cache_settings

@@ -8,7 +8,7 @@ import time
 import pytest
 from sourcefacts import weather_fact
 
-from vouched import GuardedSource, SourceError, fetch_sync, gather, gather_sync
+from vouched import BreakerSettings, GuardedSource, SourceError, fetch_sync, gather, gather_sync
 from vouched.testing import Delay, FakeClock, ScriptedSource
 
 QUERY = {"subject": "Berlin"}
@@ -110,3 +110,37 @@ def test_the_sync_facade_refuses_to_run_inside_an_event_loop() -> None:
 
     with pytest.raises(RuntimeError, match="await"):
         asyncio.run(run())
+
+
+def test_a_guarded_source_cut_by_gather_counts_a_timeout_against_its_breaker() -> None:
+    clock = FakeClock("2026-11-29T12:00:00Z")
+    guarded = GuardedSource(
+        ScriptedSource("hangs", [ScriptedSource.HANG]),
+        deadline=5.0,
+        breaker=BreakerSettings(fail_max=2),
+        clock=clock,
+    )
+    for _ in range(2):
+        answer = gather_sync([guarded], QUERY, deadline=0.05, clock=clock)
+        assert [f.silent_reason for f in answer] == ["timeout"]
+    assert guarded.state == "open"
+
+
+def test_a_guarded_source_cut_by_gather_serves_its_last_good_facts() -> None:
+    fact = weather_fact()
+    guarded = GuardedSource(
+        ScriptedSource("flaky", [[fact], ScriptedSource.HANG]),
+        deadline=5.0,
+        clock=FakeClock("2026-11-29T12:00:00Z"),
+    )
+    assert gather_sync([guarded], QUERY, deadline=0.05) == [fact]
+    started = time.perf_counter()
+    assert gather_sync([guarded], QUERY, deadline=0.1) == [fact]
+    assert time.perf_counter() - started < 0.1 + 0.15
+
+
+def test_a_guarded_deadline_shorter_than_the_gathers_still_applies() -> None:
+    guarded = GuardedSource(ScriptedSource("hangs", [ScriptedSource.HANG]), deadline=0.05)
+    started = time.perf_counter()
+    gather_sync([guarded], QUERY, deadline=2.0)
+    assert time.perf_counter() - started < 0.05 + 0.15
