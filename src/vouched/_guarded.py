@@ -43,6 +43,7 @@ from vouched._sources import (
     Key,
     Query,
     Source,
+    budget,
     catch_all_key,
     declared_keys,
     describe_failure,
@@ -138,7 +139,8 @@ class GuardedSource:
             if cache is not None and cache.keep_for > 0
             else None
         )
-        self._known: LRUCache[Any, tuple[Key, ...]] = LRUCache(maxsize=size)
+        # The last answer per query (silences included): what keys a failure silences.
+        self._known: LRUCache[Any, tuple[Fact, ...]] = LRUCache(maxsize=size)
 
     # -- what callers look at --------------------------------------------------
 
@@ -158,11 +160,13 @@ class GuardedSource:
 
     def expects(self, query: Query) -> tuple[Key, ...]:
         """The keys the wrapped source declares, else those of its last good answer."""
-        return (
-            declared_keys(self.source, query)
-            or self._known.get(query_key(query))
-            or (catch_all_key(self.source, query),)
-        )
+        declared = declared_keys(self.source, query)
+        if declared:
+            return declared
+        known = self._known.get(query_key(query))
+        if known:
+            return tuple(dict.fromkeys((f.subject, f.attribute) for f in known))
+        return (catch_all_key(self.source, query),)
 
     # -- the call --------------------------------------------------------------
 
@@ -175,22 +179,19 @@ class GuardedSource:
         if ticket is None:
             return self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
         try:
-            if self.deadline is None:
+            async with asyncio.timeout_at(self._deadline_at()):
                 raw: object = await self.source.fetch(query)
-            else:
-                async with asyncio.timeout(self.deadline):
-                    raw = await self.source.fetch(query)
             facts = settle(raw)
-        except asyncio.CancelledError:
-            if self._breaker is not None:
-                self._breaker.released(ticket)
-            raise
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             reason, detail = describe_failure(error)
             _log.info("source %r failed: %s (%s)", self.name, reason, detail)
             if self._breaker is not None:
                 self._breaker.failed(ticket, reason, detail)
             return self._degrade(key, query, reason)
+        except BaseException:  # cancellation (or interpreter exit): not the source's failure
+            if self._breaker is not None:
+                self._breaker.released(ticket)
+            raise
         if self._breaker is not None:
             self._breaker.succeeded(ticket)
         if not facts:
@@ -199,6 +200,14 @@ class GuardedSource:
         return facts
 
     # -- internals -------------------------------------------------------------
+
+    def _deadline_at(self) -> float | None:
+        """Loop time when this call times out: its own deadline, or an enclosing gather's."""
+        outer = budget()
+        if self.deadline is None:
+            return outer
+        own = asyncio.get_running_loop().time() + self.deadline
+        return own if outer is None else min(own, outer)
 
     def _reusable(self, key: Any) -> _Answer | None:
         settings = self.cache_settings
@@ -219,12 +228,14 @@ class GuardedSource:
         return answer
 
     def _remember(self, key: Any, facts: Sequence[Fact]) -> None:
-        self._known[key] = tuple(dict.fromkeys((f.subject, f.attribute) for f in facts))
+        answer = tuple(facts)
+        self._known[key] = answer
         if self._last_good is None:
             return
-        good = tuple(f for f in facts if not f.is_silent)
-        if good:
-            self._last_good[key] = _Answer(good, self._clock.monotonic())
+        if any(f.silent_reason is not None or f.value is None for f in answer):
+            answer = tuple(f for f in answer if not f.is_silent)
+        if answer:
+            self._last_good[key] = _Answer(answer, self._clock.monotonic())
 
     def _silence(self, query: Query, reason: SilenceReason) -> list[Fact]:
         return silences(

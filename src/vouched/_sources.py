@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Coroutine, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -28,6 +29,7 @@ __all__ = [
     "Key",
     "Query",
     "Source",
+    "budget",
     "catch_all_key",
     "declared_keys",
     "describe_failure",
@@ -147,9 +149,20 @@ def settle(result: object) -> list[Fact]:
     return facts
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _first(item: tuple[str, Any]) -> str:
+    return item[0]
+
+
 def _freeze(value: Any) -> Any:
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, Mapping):
-        return tuple(sorted(((str(k), _freeze(v)) for k, v in value.items()), key=repr))
+        items = [(k if isinstance(k, str) else repr(k), _freeze(v)) for k, v in value.items()]
+        items.sort(key=_first)
+        return tuple(items)
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
     if isinstance(value, set | frozenset):
@@ -188,6 +201,17 @@ async def _fetch_safely(source: Source, query: Query, clock: Clock) -> list[Fact
     return facts
 
 
+SETTLE = 0.002
+"""Seconds before a gather's deadline at which the guarded sources inside it time out."""
+
+_BUDGET: ContextVar[float | None] = ContextVar("vouched_gather_budget", default=None)
+
+
+def budget() -> float | None:
+    """The event-loop time by which the enclosing :func:`gather` needs an answer, if any."""
+    return _BUDGET.get()
+
+
 def _discard_outcome(task: asyncio.Task[Any]) -> None:
     # A cancelled straggler may still end with an exception; retrieve it so
     # asyncio does not log "exception was never retrieved".
@@ -206,8 +230,10 @@ async def gather(
 
     Returns within ``deadline`` seconds even if several sources hang: a source
     still running then is cancelled and answers with ``timeout`` silences. A
-    source that raises answers with silences too; nothing escapes but
-    cancellation of the caller.
+    :class:`~vouched.GuardedSource` shortens its own deadline to the gather's
+    (minus :data:`SETTLE`), so its timeout counts against its breaker and its
+    last good facts stand in. A source that raises answers with silences too;
+    nothing escapes but cancellation of the caller.
     """
     if deadline <= 0:
         raise ValueError("deadline must be positive (seconds)")
@@ -215,7 +241,17 @@ async def gather(
     listed = list(sources)
     if not listed:
         return []
-    tasks = [asyncio.ensure_future(_fetch_safely(s, query, clock)) for s in listed]
+    loop = asyncio.get_running_loop()
+    # Guarded sources see the gather's end (a little early) as their budget, so
+    # they time out themselves: counted by their breaker, served from their
+    # last-good cache. Tasks copy the context when they are created.
+    budget = loop.time() + deadline - min(SETTLE, deadline / 10)
+    outer = _BUDGET.get()
+    token = _BUDGET.set(budget if outer is None else min(outer, budget))
+    try:
+        tasks = [asyncio.ensure_future(_fetch_safely(s, query, clock)) for s in listed]
+    finally:
+        _BUDGET.reset(token)
     try:
         await asyncio.wait(tasks, timeout=deadline)
     finally:

@@ -29,7 +29,7 @@ def catalog(path: Path, **kw: object) -> CsvCatalogSource:
         entity_field="workshop_code",
         citation_field="catalog_record_id",
         attributes=ALLOWED,
-        **kw,  # type: ignore[arg-type]
+        **kw,  # type: ignore[arg-type]  # test shorthand for keywords
     )
 
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from adapterkit import fixture_json, json_response
 from pytest_httpserver import HTTPServer
+from werkzeug import Response
 
 from vouched import GuardedSource, Policy, fetch_sync, partition
 from vouched_adapters import FrankfurterRates, next_publication, publication_time
@@ -127,3 +128,14 @@ def test_a_rate_that_is_not_a_positive_number_is_malformed_for_that_pair(
     serve(server, body)
     facts = fetch_sync(rates(server), {})
     assert [f.silent_reason for f in facts] == ["malformed", None]
+
+
+def test_a_moved_api_is_followed_to_its_new_address(server: HTTPServer) -> None:
+    server.expect_request("/latest").respond_with_response(
+        Response(status=301, headers={"Location": server.url_for("/v1/latest")})
+    )
+    server.expect_request("/v1/latest").respond_with_response(
+        json_response(fixture_json("frankfurter_latest.json"))
+    )
+    facts = fetch_sync(rates(server), {})
+    assert [f.value for f in facts] == [Decimal("1.0562"), Decimal("0.8395")]

@@ -40,3 +40,17 @@ def test_the_table_names_every_adapter() -> None:
     assert result.returncode == 0
     for name in ("open-meteo", "frankfurter", "csv-catalog", "sqlite", "http-json"):
         assert name in result.stdout
+
+
+def test_an_adapter_that_cannot_be_imported_is_listed_with_its_error() -> None:
+    from importlib.metadata import EntryPoint  # noqa: PLC0415
+
+    from vouched._cli._sources import describe  # noqa: PLC0415
+
+    broken = EntryPoint("broken", "no_such_module_anywhere:Source", "vouched.sources")
+    row = describe(broken)
+    assert (row["name"], row["error"], row["summary"]) == (
+        "broken",
+        "ModuleNotFoundError",
+        None,
+    )

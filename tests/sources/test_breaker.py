@@ -24,7 +24,7 @@ SETTINGS = BreakerSettings(fail_max=3, reset_timeout=30, success_threshold=2)
 def guarded(source: ScriptedSource, clock: FakeClock, **kw: object) -> GuardedSource:
     kw.setdefault("breaker", SETTINGS)
     kw.setdefault("deadline", 0.2)
-    return GuardedSource(source, clock=clock, cache=None, **kw)  # type: ignore[arg-type]
+    return GuardedSource(source, clock=clock, cache=None, **kw)  # type: ignore[arg-type]  # test shorthand for keywords
 
 
 def fetch_n(source: GuardedSource, n: int) -> list[list[object]]:
@@ -229,4 +229,4 @@ def test_a_listener_that_raises_does_not_break_the_fetch(clock: FakeClock) -> No
 )
 def test_breaker_settings_refuse_nonsense(changes: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="BreakerSettings"):
-        BreakerSettings(**changes)  # type: ignore[arg-type]
+        BreakerSettings(**changes)  # type: ignore[arg-type]  # wrong on purpose

@@ -8,7 +8,7 @@ import time
 import pytest
 from sourcefacts import weather_fact
 
-from vouched import GuardedSource, SourceError, fetch_sync, gather, gather_sync
+from vouched import BreakerSettings, GuardedSource, SourceError, fetch_sync, gather, gather_sync
 from vouched.testing import Delay, FakeClock, ScriptedSource
 
 QUERY = {"subject": "Berlin"}
@@ -32,14 +32,14 @@ def test_one_hanging_source_costs_the_deadline_plus_a_small_margin() -> None:
     elapsed = time.perf_counter() - started
     assert answer[0] == fact
     assert [(f.source, f.silent_reason) for f in answer[1:]] == [("hangs", "timeout")]
-    assert 0.2 <= elapsed < 0.3
+    assert 0.2 <= elapsed < 0.2 + 0.15  # the margin absorbs a loaded shared machine
 
 
 def test_several_hanging_sources_still_cost_only_the_deadline() -> None:
     sources = [ScriptedSource(f"h{i}", [ScriptedSource.HANG]) for i in range(5)]
     started = time.perf_counter()
     answer = gather_sync(sources, QUERY, deadline=0.2)
-    assert time.perf_counter() - started < 0.3
+    assert time.perf_counter() - started < 0.2 + 0.15
     assert [f.silent_reason for f in answer] == ["timeout"] * 5
 
 
@@ -110,3 +110,37 @@ def test_the_sync_facade_refuses_to_run_inside_an_event_loop() -> None:
 
     with pytest.raises(RuntimeError, match="await"):
         asyncio.run(run())
+
+
+def test_a_guarded_source_cut_by_gather_counts_a_timeout_against_its_breaker() -> None:
+    clock = FakeClock("2026-11-29T12:00:00Z")
+    guarded = GuardedSource(
+        ScriptedSource("hangs", [ScriptedSource.HANG]),
+        deadline=5.0,
+        breaker=BreakerSettings(fail_max=2),
+        clock=clock,
+    )
+    for _ in range(2):
+        answer = gather_sync([guarded], QUERY, deadline=0.05, clock=clock)
+        assert [f.silent_reason for f in answer] == ["timeout"]
+    assert guarded.state == "open"
+
+
+def test_a_guarded_source_cut_by_gather_serves_its_last_good_facts() -> None:
+    fact = weather_fact()
+    guarded = GuardedSource(
+        ScriptedSource("flaky", [[fact], ScriptedSource.HANG]),
+        deadline=5.0,
+        clock=FakeClock("2026-11-29T12:00:00Z"),
+    )
+    assert gather_sync([guarded], QUERY, deadline=0.05) == [fact]
+    started = time.perf_counter()
+    assert gather_sync([guarded], QUERY, deadline=0.1) == [fact]
+    assert time.perf_counter() - started < 0.1 + 0.15
+
+
+def test_a_guarded_deadline_shorter_than_the_gathers_still_applies() -> None:
+    guarded = GuardedSource(ScriptedSource("hangs", [ScriptedSource.HANG]), deadline=0.05)
+    started = time.perf_counter()
+    gather_sync([guarded], QUERY, deadline=2.0)
+    assert time.perf_counter() - started < 0.05 + 0.15

@@ -30,7 +30,7 @@ KEYS = [("Berlin", "temperature"), ("Berlin", "humidity")]
 
 def guarded(script: ScriptedSource, clock: FakeClock, **kw: object) -> GuardedSource:
     kw.setdefault("deadline", 0.2)
-    return GuardedSource(script, clock=clock, **kw)  # type: ignore[arg-type]
+    return GuardedSource(script, clock=clock, **kw)  # type: ignore[arg-type]  # test shorthand for keywords
 
 
 def test_a_guarded_source_is_a_source_with_the_same_name(clock: FakeClock) -> None:
@@ -59,7 +59,7 @@ def test_facts_pass_through_unchanged(clock: FakeClock) -> None:
 def test_each_failure_becomes_a_silence_per_declared_key(
     clock: FakeClock, outcome: object, reason: SilenceReason
 ) -> None:
-    script = ScriptedSource("weather", [outcome], expects=KEYS)  # type: ignore[list-item]
+    script = ScriptedSource("weather", [outcome], expects=KEYS)  # type: ignore[list-item]  # any outcome
     answer = fetch_sync(guarded(script, clock), QUERY)
     assert [(f.subject, f.attribute, f.silent_reason) for f in answer] == [
         ("Berlin", "temperature", reason),

@@ -1,7 +1,7 @@
 """What the HTTP adapters share: one injectable client, JSON that keeps its decimals,
 and failures translated into the exceptions vouched understands.
 
-- an HTTP status of 400 or more -> ``SourceError("HTTP 503")``
+- a status other than 2xx (after redirects) -> ``SourceError("HTTP 503")``
 - a transport timeout -> ``TimeoutError`` (a ``timeout`` silence)
 - any other transport failure -> ``SourceError("ConnectError")`` (class name only)
 - a body that is not JSON -> ``MalformedPayloadError``
@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from vouched import MalformedPayloadError, SourceError
 
-__all__ = ["JsonResponse", "get_json", "make_client"]
+__all__ = ["JsonResponse", "get_json", "make_client", "recorded_client"]
 
 USER_AGENT = "vouched-adapters/0.1 (+https://github.com/vouched)"
 
@@ -31,14 +32,15 @@ def make_client(
     *,
     timeout: float = 5.0,
     connect_timeout: float = 2.0,
-    max_connections: int = 100,
+    max_connections: int = 20,
     max_keepalive: int = 20,
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> httpx.AsyncClient:
     """An ``httpx.AsyncClient`` for the adapters to share: timeouts and pool limits set.
 
     Close it when done (``await client.aclose()``). ``transport`` is the seam for
-    tests (``httpx.MockTransport``).
+    tests (``httpx.MockTransport``). Keep ``max_keepalive`` equal to
+    ``max_connections``: connections above it are reopened for every request.
     """
     return httpx.AsyncClient(
         timeout=httpx.Timeout(timeout, connect=connect_timeout),
@@ -46,8 +48,34 @@ def make_client(
             max_connections=max_connections, max_keepalive_connections=max_keepalive
         ),
         headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        follow_redirects=True,
         transport=transport,
     )
+
+
+def recorded_client(routes: Mapping[str, bytes | str | Path]) -> httpx.AsyncClient:
+    """A client answering from recorded bodies by URL path, offline (no socket opened).
+
+    ``routes`` maps a path (``"/v1/forecast"``) to a JSON body: bytes, text, or a
+    file. Any other path answers 404. For demos and tests of code built on the
+    adapters: ``OpenMeteoSource(client=recorded_client({...}))``.
+    """
+    bodies = {
+        path: body.read_bytes()
+        if isinstance(body, Path)
+        else body.encode()
+        if isinstance(body, str)
+        else body
+        for path, body in routes.items()
+    }
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = bodies.get(request.url.path)
+        if body is None:
+            return httpx.Response(404, json={"error": "not recorded"})
+        return httpx.Response(200, content=body, headers={"Content-Type": "application/json"})
+
+    return make_client(transport=httpx.MockTransport(answer))
 
 
 def _refuse_constant(name: str) -> Any:
@@ -84,7 +112,7 @@ async def get_json(
             raise TimeoutError(type(error).__name__) from None
         except httpx.HTTPError as error:
             raise SourceError(type(error).__name__) from None
-    if response.status_code >= 400:
+    if not response.is_success:  # redirects are followed; what is left is not an answer
         raise SourceError(f"HTTP {response.status_code}")
     return JsonResponse(
         body=parse_json(response.content),
