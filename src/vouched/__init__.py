@@ -5,10 +5,24 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
+from vouched._answer import Answer, AnswerStatus
+from vouched._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
 from vouched._catalog import Catalog
 from vouched._claims import ClaimResult, ClaimStatus, verify_answer, verify_output
 from vouched._contract import Contract
-from vouched._exceptions import InputError, MissingExtraError, StoreError, VouchedError
+from vouched._exceptions import (
+    AnswerRefusedError,
+    InputError,
+    MalformedPayloadError,
+    MissingExtraError,
+    PhraserError,
+    PhraserHTTPError,
+    PhraserResponseError,
+    PhraserTimeoutError,
+    SourceError,
+    StoreError,
+    VouchedError,
+)
 from vouched._fact import Fact, FactValue, SilenceReason
 from vouched._factio import load_facts
 from vouched._gate import (
@@ -20,18 +34,32 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
+from vouched._grounder import Grounder
+from vouched._guarded import CacheSettings, GuardedSource
 from vouched._lexicon import Lexicon
 from vouched._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
+from vouched._onfail import OnFail
+from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
 from vouched._prometheus import PrometheusMetrics
+from vouched._prompt import Prompt, build_prompt
 from vouched._quotes import unsupported_quotes
 from vouched._replay import GradeReport, replay
 from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._snapshot import Snapshot
+from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
 from vouched._store import QueuedSnapshotStore, SnapshotStore, SqliteSnapshotStore
 from vouched._time import Clock, SystemClock
 
 __all__ = [
+    "Answer",
+    "AnswerRefusedError",
+    "AnswerStatus",
+    "BreakerEvent",
+    "BreakerEventKind",
+    "BreakerSettings",
+    "BreakerState",
+    "CacheSettings",
     "Catalog",
     "ClaimResult",
     "ClaimStatus",
@@ -43,27 +71,46 @@ __all__ = [
     "FindingKind",
     "GateResult",
     "GradeReport",
+    "Grounder",
+    "GuardedSource",
     "InputError",
     "Lexicon",
+    "MalformedPayloadError",
     "MissingExtraError",
+    "OnFail",
+    "OpenAIChatPhraser",
+    "Phraser",
+    "PhraserError",
+    "PhraserHTTPError",
+    "PhraserResponseError",
+    "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
     "PrometheusMetrics",
+    "Prompt",
+    "Query",
     "QueuedSnapshotStore",
     "ScanReport",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
+    "Source",
+    "SourceError",
     "SqliteSnapshotStore",
     "StoreError",
     "SystemClock",
+    "TemplatePhraser",
     "Verdict",
     "VerdictKind",
     "VerdictReason",
     "VouchedError",
     "abstention_rate",
+    "build_prompt",
     "citation_precision",
     "classify",
+    "fetch_sync",
+    "gather",
+    "gather_sync",
     "grounding_rate",
     "load_facts",
     "measure",

@@ -5,6 +5,14 @@
     VouchedError                 base: catch this to catch everything of ours
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
+    +-- PhraserError             the model could not phrase an answer
+    |   +-- PhraserTimeoutError      it did not answer within the timeout
+    |   +-- PhraserHTTPError         it answered with an HTTP error status
+    |   +-- PhraserResponseError     its answer was not the shape we asked for
+    +-- AnswerRefusedError       raised by Answer.raise_for_refusal() on a refusal
+    +-- SourceError              a source could not answer (adapters raise it;
+        |                        GuardedSource turns it into silence)
+        +-- MalformedPayloadError  the source answered, but the payload did not parse
     +-- StoreError               a snapshot store cannot be opened, read or written
 
 Later layers add their own subclasses here (never elsewhere), so users never
@@ -13,7 +21,19 @@ need to import pybreaker, httpx or pydantic to catch what we raise.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "MissingExtraError", "StoreError", "VouchedError"]
+__all__ = [
+    "AnswerRefusedError",
+    "InputError",
+    "MalformedPayloadError",
+    "MissingExtraError",
+    "PhraserError",
+    "PhraserHTTPError",
+    "PhraserResponseError",
+    "PhraserTimeoutError",
+    "SourceError",
+    "StoreError",
+    "VouchedError",
+]
 
 
 class VouchedError(Exception):
@@ -77,6 +97,61 @@ class MissingExtraError(VouchedError, ImportError):
         self.extra = extra
         self.package = package
         super().__init__(f"this feature needs {package}: pip install 'vouched[{extra}]'")
+
+
+class PhraserError(VouchedError):
+    """The phraser (a model behind HTTP, or any callable) failed to phrase.
+
+    The Grounder turns this into a refused answer; callers of a phraser's
+    ``phrase`` directly see it raised.
+    """
+
+
+class PhraserTimeoutError(PhraserError, TimeoutError):
+    """The phraser did not answer within its timeout (``seconds``)."""
+
+    def __init__(self, message: str, *, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(message)
+
+
+class PhraserHTTPError(PhraserError):
+    """The model server answered with an HTTP error (``status``, ``body`` excerpt)."""
+
+    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+        self.status = status
+        self.body = body
+        super().__init__(message)
+
+
+class PhraserResponseError(PhraserError):
+    """The model server answered, but not with the shape asked for."""
+
+
+class AnswerRefusedError(VouchedError):
+    """An answer was refused; ``refusal`` is its code, ``reasons`` the details."""
+
+    def __init__(self, refusal: str, reasons: tuple[str, ...]) -> None:
+        self.refusal = refusal
+        self.reasons = reasons
+        detail = "; ".join(reasons) if reasons else "no details"
+        super().__init__(f"answer refused ({refusal}): {detail}")
+
+
+class SourceError(VouchedError):
+    """A source could not answer (HTTP 500, refused connection, unreadable file).
+
+    Adapters raise it with a short message that is safe to log (``"HTTP 503"``),
+    never a URL with credentials. :class:`vouched.GuardedSource` maps it to a
+    ``source_error`` silence.
+    """
+
+
+class MalformedPayloadError(SourceError):
+    """The source answered, but what it sent did not parse or had the wrong shape.
+
+    :class:`vouched.GuardedSource` maps it to a ``malformed`` silence.
+    """
 
 
 class StoreError(VouchedError):

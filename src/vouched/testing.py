@@ -4,15 +4,29 @@
 >>> clock = FakeClock("2026-11-29T12:00:00Z")
 >>> clock.advance(seconds=901).now().isoformat()
 '2026-11-29T12:15:01+00:00'
+
+A scripted phraser says what it is told (``ScriptedPhraser(["text", error])``);
+a scripted source plays outcomes in order (the last one repeats)::
+
+    source = ScriptedSource("weather", [[fact], TimeoutError(), ScriptedSource.HANG])
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar, Final
 
+from vouched._exceptions import PhraserError
+from vouched._fact import Fact
+from vouched._prompt import Prompt
+from vouched._recorded import RecordedServer
+from vouched._sources import Key, Query
 from vouched._time import parse_instant, to_utc
 
-__all__ = ["FakeClock"]
+__all__ = ["Delay", "FakeClock", "RecordedServer", "ScriptedPhraser", "ScriptedSource"]
 
 
 class FakeClock:
@@ -50,3 +64,128 @@ class FakeClock:
 
     def __repr__(self) -> str:
         return f"FakeClock({self._now.astimezone(UTC).isoformat()!r})"
+
+
+class ScriptedPhraser:
+    """A :class:`vouched.Phraser` that says what it is told, in order.
+
+    Each item is the text to return, an exception to raise (a
+    :class:`vouched.PhraserTimeoutError`, say), or a callable ``prompt -> str``.
+    Every prompt received is kept in ``prompts`` (so a test can check that a
+    retry quoted the findings). When the script runs out it raises
+    :class:`vouched.PhraserError`, unless ``cycle=True``.
+    """
+
+    name = "scripted"
+
+    def __init__(
+        self,
+        script: Iterable[str | BaseException | Callable[[Prompt], str]],
+        *,
+        cycle: bool = False,
+    ) -> None:
+        self._script = list(script)
+        if not self._script:
+            raise ValueError("a script needs at least one item")
+        self._cycle = cycle
+        self.prompts: list[Prompt] = []
+
+    @property
+    def calls(self) -> int:
+        return len(self.prompts)
+
+    async def phrase(self, prompt: Prompt) -> str:
+        index = len(self.prompts)
+        self.prompts.append(prompt)
+        if index >= len(self._script):
+            if not self._cycle:
+                raise PhraserError(f"script exhausted after {len(self._script)} calls")
+            index %= len(self._script)
+        item = self._script[index]
+        if isinstance(item, BaseException):
+            raise item
+        if callable(item):
+            return item(prompt)
+        return item
+
+    def __repr__(self) -> str:
+        return f"ScriptedPhraser({len(self._script)} items, {self.calls} calls)"
+
+
+class _Hang:
+    def __repr__(self) -> str:
+        return "ScriptedSource.HANG"
+
+
+_HANG: Final = _Hang()
+
+
+@dataclass(frozen=True, slots=True)
+class Delay:
+    """An outcome that arrives after ``seconds`` of real (event-loop) time."""
+
+    seconds: float
+    then: Outcome
+
+
+Outcome = (
+    Sequence[Fact] | BaseException | type[BaseException] | Delay | _Hang | Callable[[Query], Any]
+)
+"""What one call of a :class:`ScriptedSource` does: return these facts, raise
+this exception, wait then do something, hang until cancelled, or call a
+function with the query (its result is returned as is)."""
+
+
+class ScriptedSource:
+    """A :class:`vouched.Source` that plays a script of outcomes, one per call.
+
+    When the script runs out, the last outcome repeats. ``calls`` counts
+    fetches; ``queries`` keeps what was asked. ``expects`` (optional) is what
+    the source declares it answers, so silences name those keys.
+    """
+
+    HANG: ClassVar[_Hang] = _HANG
+
+    def __init__(
+        self,
+        name: str,
+        outcomes: Iterable[Outcome],
+        *,
+        expects: Iterable[Key] | None = None,
+    ) -> None:
+        self.name = name
+        self._outcomes = list(outcomes)
+        if not self._outcomes:
+            raise ValueError("a script needs at least one outcome")
+        self._expects = tuple(expects) if expects is not None else None
+        self.calls = 0
+        self.queries: list[Query] = []
+
+    def expects(self, query: Query) -> tuple[Key, ...]:
+        return self._expects or ()
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        index = min(self.calls, len(self._outcomes) - 1)
+        self.calls += 1
+        self.queries.append(query)
+        result: Any = await _play(self._outcomes[index], query)
+        return result  # type: ignore[no-any-return]  # scripts may return garbage on purpose
+
+    def __repr__(self) -> str:
+        return f"ScriptedSource({self.name!r}, calls={self.calls})"
+
+
+async def _play(outcome: Outcome, query: Query) -> Any:
+    if isinstance(outcome, Delay):
+        await asyncio.sleep(outcome.seconds)
+        return await _play(outcome.then, query)
+    if isinstance(outcome, _Hang):
+        return await asyncio.get_running_loop().create_future()  # until cancelled
+    if isinstance(outcome, BaseException):
+        raise outcome
+    if isinstance(outcome, type) and issubclass(outcome, BaseException):
+        raise outcome()
+    if isinstance(outcome, Sequence):
+        return list(outcome)
+    call: Callable[[Query], Any] = outcome
+    return call(query)

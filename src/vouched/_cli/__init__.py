@@ -17,14 +17,14 @@ __all__ = ["main"]
 
 def _build_parser() -> CliParser:
     # Imported here so `import vouched` never pays for the CLI.
-    from vouched._cli import _demo, _gate, _replay, _scan, _verify  # noqa: PLC0415
+    from vouched._cli import _demo, _gate, _replay, _scan, _sources, _verify  # noqa: PLC0415
 
     parser = CliParser(
         prog="vouched",
         description="Only vouched facts reach the model; everything else is typed silence.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
-    for module in (_gate, _scan, _verify, _replay, _demo):
+    for module in (_gate, _scan, _verify, _replay, _sources, _demo):
         module.register(commands)
     return parser
 

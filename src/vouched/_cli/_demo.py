@@ -1,37 +1,227 @@
-"""``vouched demo``: the offline end-to-end demo.
+"""``vouched demo``: the whole answer path, offline, in a few seconds.
 
-Until the full answer path lands, the demo gates the example facts that ship
-with the package, at a fixed instant, so it runs the same on every machine.
+Starts recorded weather and currency sources on 127.0.0.1 and runs four
+scenarios through a :class:`vouched.Grounder`, each with a one-line verdict:
+
+1. all sources up: every fact grounded and phrased;
+2. the weather source down: the answer states the silence, the breaker opens,
+   and a probe after the reset timeout closes it again;
+3. cached facts gone stale: the last good answer is served, the gate strips
+   it and the answer says it is unavailable;
+4. a model that fabricates a number: caught, retried with the finding quoted,
+   fabricated again, refused.
+
+Time is a :class:`vouched.testing.FakeClock` so the run is the same on every
+machine and nothing sleeps. Exit status 1 if a scenario did not behave.
 """
 
 from __future__ import annotations
 
 import argparse
-from importlib import resources
+import asyncio
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-from vouched._cli._common import EXIT_OK
-from vouched._cli._gate import render_table
-from vouched._factio import fact_from_json
-from vouched._gate import partition
-from vouched._jsonio import loads
-from vouched._policy import Policy
-from vouched._time import parse_instant
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json
 
 __all__ = ["register"]
 
-DEMO_NOW = "2026-11-29T12:10:00Z"
+DEMO_NOW = "2026-11-29T12:05:00Z"
+FABRICATION = "The EUR/USD exchange rate is 1.0842, up 0.3% since yesterday."
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("demo", help="run the offline end-to-end demo")
+    parser.add_argument("--json", action="store_true", help="print the scenarios as JSON")
     parser.set_defaults(handler=run)
 
 
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    name: str
+    answer: Any  # vouched.Answer
+    verdict: str
+    behaved: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "status": str(self.answer.status),
+            "text": self.answer.text,
+            "verdict": self.verdict,
+            "behaved": self.behaved,
+        }
+
+
+async def scenarios() -> tuple[list[Scenario], Counter[str]]:
+    """Run the four scenarios; returns them and the gate counts of every answer."""
+    # Imported here: the demo pulls in the whole answer path and an HTTP server.
+    from vouched import (  # noqa: PLC0415
+        BreakerSettings,
+        Grounder,
+        GuardedSource,
+    )
+    from vouched._cli._demo_world import (  # noqa: PLC0415
+        BERLIN,
+        HAMBURG,
+        RATES,
+        DemoRates,
+        DemoWeather,
+        recorded_routes,
+    )
+    from vouched.testing import FakeClock, RecordedServer, ScriptedPhraser  # noqa: PLC0415
+
+    counts: Counter[str] = Counter()
+    out: list[Scenario] = []
+
+    def tally(answer: Any) -> Any:
+        counts.update(answer.counts)
+        return answer
+
+    with RecordedServer(recorded_routes()) as server:
+        clock = FakeClock(DEMO_NOW)
+        breaker = BreakerSettings(fail_max=2, reset_timeout=30.0)
+        weather = GuardedSource(DemoWeather(server.url), breaker=breaker, clock=clock)
+        rates = GuardedSource(DemoRates(server.url), breaker=breaker, clock=clock)
+        both = Grounder([weather, rates], clock=clock)
+        weather_only = Grounder([weather], clock=clock)
+
+        # 1. all up
+        question = "What's the weather in Berlin, and the euro in dollars and pounds?"
+        berlin_and_rates = {**BERLIN, **RATES}
+        first = tally(await both.answer(question, berlin_and_rates))
+        behaved = first.ok and not first.silences and len(first.grounded) == 5
+        out.append(
+            Scenario(
+                "all sources up",
+                first,
+                f"ok: {len(first.grounded)} facts grounded, phrased, nothing added",
+                behaved,
+            )
+        )
+
+        # 2. the weather source down, the breaker opens, a probe closes it
+        server.down("/v1/forecast")
+        down = tally(await weather_only.answer("How is the weather in Hamburg?", HAMBURG))
+        reasons = sorted({str(f.silent_reason) for f in down.silences})
+        tally(await weather_only.answer("And now?", HAMBURG))
+        opened = weather.state
+        rejected = tally(await weather_only.answer("And now?", HAMBURG))
+        server.up()
+        clock.advance(seconds=31)
+        recovered = tally(await weather_only.answer("And now?", HAMBURG))
+        behaved = (
+            down.ok
+            and not down.grounded
+            and reasons == ["source_error"]
+            and opened == "open"
+            and {str(f.silent_reason) for f in rejected.silences} == {"circuit_open"}
+            and weather.state == "closed"
+            and len(recovered.grounded) == 3
+        )
+        out.append(
+            Scenario(
+                "weather source down",
+                down,
+                f"silence stated ({', '.join(reasons)}); breaker {opened} after 2 failures; "
+                f"probe at +30 s: {weather.state}, {len(recovered.grounded)} facts grounded again",
+                behaved,
+            )
+        )
+
+        # 3. the source fails later; its cached Berlin facts are past their TTL
+        server.down("/v1/forecast")
+        clock.advance(seconds=16 * 60)
+        stale = tally(await both.answer(question, berlin_and_rates))
+        stripped = [v for v in stale.violations if str(v.reason) == "stale"]
+        behaved = (
+            stale.ok
+            and len(stale.grounded) == 2  # the rates are still current
+            and len(stripped) == 3
+            and "21.4" not in stale.text
+        )
+        out.append(
+            Scenario(
+                "cached facts gone stale",
+                stale,
+                f"{len(stripped)} cached facts past their TTL: stripped, said unavailable",
+                behaved,
+            )
+        )
+        server.up()
+
+        # 4. a model that fabricates a number
+        model = ScriptedPhraser([FABRICATION, FABRICATION])
+        fabricating = Grounder([rates], phraser=model, clock=clock)
+        refused = tally(await fabricating.answer("What is a euro worth in dollars?", RATES))
+        caught = sorted({f.text for f in refused.findings})
+        retried_with = [p.quote for p in model.prompts[-1].problems]
+        behaved = (
+            str(refused.status) == "refused"
+            and refused.attempts == 2
+            and bool(caught)
+            and bool(retried_with)
+        )
+        out.append(
+            Scenario(
+                "model fabricates a number",
+                refused,
+                f"caught {', '.join(repr(c) for c in caught)}; retried with it quoted; "
+                f"fabricated again: refused ({refused.refusal})",
+                behaved,
+            )
+        )
+    return out, counts
+
+
+def _rate(counts: Counter[str]) -> float:
+    from vouched import grounding_rate  # noqa: PLC0415
+
+    return grounding_rate(dict(counts))
+
+
+def render(results: list[Scenario], counts: Counter[str]) -> None:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"vouched demo: four scenarios at {DEMO_NOW}", show_lines=True)
+    table.add_column("#", justify="right")
+    table.add_column("scenario")
+    table.add_column("answer", ratio=3)
+    table.add_column("status")
+    table.add_column("verdict", ratio=2)
+    styles = {"ok": "green", "partial": "yellow", "refused": "red"}
+    for number, scenario in enumerate(results, start=1):
+        status = str(scenario.answer.status)
+        mark = "" if scenario.behaved else " [bold red](UNEXPECTED)[/]"
+        table.add_row(
+            str(number),
+            scenario.name,
+            scenario.answer.text,
+            f"[{styles.get(status, 'white')}]{status}[/]",
+            scenario.verdict + mark,
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        f"grounding rate of the run: {_rate(counts):.2f} "
+        f"(grounded {counts['grounded']} + silent {counts['silent']}) / "
+        f"(all {counts['grounded'] + counts['silent'] + counts['violation']}); "
+        "violations never reached the model"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    del args
-    text = resources.files("vouched").joinpath("_data/demo_facts.json").read_text("utf-8")
-    facts = [fact_from_json(item) for item in loads(text)]
-    result = partition(facts, Policy(demoted=frozenset({"uv_index"})), parse_instant(DEMO_NOW))
-    render_table(result, title=f"vouched demo: the gate at {DEMO_NOW}")
-    return EXIT_OK
+    results, counts = asyncio.run(scenarios())
+    if args.json:
+        emit_json(
+            {
+                "scenarios": [s.to_json() for s in results],
+                "counts": dict(counts),
+                "grounding_rate": _rate(counts),
+            }
+        )
+    else:
+        render(results, counts)
+    return EXIT_OK if all(s.behaved for s in results) else EXIT_FAILED

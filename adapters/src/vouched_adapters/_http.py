@@ -1,0 +1,132 @@
+"""What the HTTP adapters share: one injectable client, JSON that keeps its decimals,
+and failures translated into the exceptions vouched understands.
+
+- a status other than 2xx (after redirects) -> ``SourceError("HTTP 503")``
+- a transport timeout -> ``TimeoutError`` (a ``timeout`` silence)
+- any other transport failure -> ``SourceError("ConnectError")`` (class name only)
+- a body that is not JSON -> ``MalformedPayloadError``
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from vouched import MalformedPayloadError, SourceError
+
+__all__ = ["JsonResponse", "get_json", "make_client", "recorded_client"]
+
+USER_AGENT = "vouched-adapters/0.1 (+https://github.com/vouched)"
+
+
+def make_client(
+    *,
+    timeout: float = 5.0,
+    connect_timeout: float = 2.0,
+    max_connections: int = 20,
+    max_keepalive: int = 20,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> httpx.AsyncClient:
+    """An ``httpx.AsyncClient`` for the adapters to share: timeouts and pool limits set.
+
+    Close it when done (``await client.aclose()``). ``transport`` is the seam for
+    tests (``httpx.MockTransport``). Keep ``max_keepalive`` equal to
+    ``max_connections``: connections above it are reopened for every request.
+    """
+    return httpx.AsyncClient(
+        timeout=httpx.Timeout(timeout, connect=connect_timeout),
+        limits=httpx.Limits(
+            max_connections=max_connections, max_keepalive_connections=max_keepalive
+        ),
+        headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        follow_redirects=True,
+        transport=transport,
+    )
+
+
+def recorded_client(routes: Mapping[str, bytes | str | Path]) -> httpx.AsyncClient:
+    """A client answering from recorded bodies by URL path, offline (no socket opened).
+
+    ``routes`` maps a path (``"/v1/forecast"``) to a JSON body: bytes, text, or a
+    file. Any other path answers 404. For demos and tests of code built on the
+    adapters: ``OpenMeteoSource(client=recorded_client({...}))``.
+    """
+    bodies = {
+        path: body.read_bytes()
+        if isinstance(body, Path)
+        else body.encode()
+        if isinstance(body, str)
+        else body
+        for path, body in routes.items()
+    }
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        body = bodies.get(request.url.path)
+        if body is None:
+            return httpx.Response(404, json={"error": "not recorded"})
+        return httpx.Response(200, content=body, headers={"Content-Type": "application/json"})
+
+    return make_client(transport=httpx.MockTransport(answer))
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse_json(body: bytes) -> Any:
+    """JSON with decimals as Decimal (27.50 stays 27.50); NaN/Infinity refused."""
+    try:
+        return json.loads(body, parse_float=Decimal, parse_constant=_refuse_constant)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise MalformedPayloadError(f"invalid JSON ({type(error).__name__})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class JsonResponse:
+    """A parsed JSON body with the response's URL (no query string) and Date header."""
+
+    body: Any
+    url: str
+    date: datetime | None
+
+
+async def get_json(
+    client: httpx.AsyncClient | None, url: str, params: Mapping[str, Any]
+) -> JsonResponse:
+    """GET ``url`` and parse its JSON body; failures become vouched exceptions."""
+    async with AsyncExitStack() as stack:
+        if client is None:
+            client = await stack.enter_async_context(make_client())
+        try:
+            response = await client.get(url, params=dict(params))
+        except httpx.TimeoutException as error:
+            raise TimeoutError(type(error).__name__) from None
+        except httpx.HTTPError as error:
+            raise SourceError(type(error).__name__) from None
+    if not response.is_success:  # redirects are followed; what is left is not an answer
+        raise SourceError(f"HTTP {response.status_code}")
+    return JsonResponse(
+        body=parse_json(response.content),
+        url=str(response.url.copy_with(query=None, fragment=None)),
+        date=_http_date(response.headers.get_list("date")),
+    )
+
+
+def _http_date(values: list[str]) -> datetime | None:
+    """The one Date header's instant; several disagreeing headers are no date at all."""
+    if len(set(values)) != 1:
+        return None
+    try:
+        parsed = parsedate_to_datetime(values[0])
+    except (TypeError, ValueError):
+        return None
+    return parsed if parsed.tzinfo is not None else None

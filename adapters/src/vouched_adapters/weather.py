@@ -1,0 +1,196 @@
+"""Current weather from Open-Meteo (``/v1/forecast?latitude=..&longitude=..&current=..``).
+
+One fact per variable. Units come from the response's ``current_units`` (never
+assumed: a variable without a unit is a ``malformed`` silence). ``observed_at``
+is ``current.time`` read in the response's own UTC offset
+(``utc_offset_seconds``), the TTL is ``current.interval``, and the WMO
+``weather_code`` also becomes a text ``condition``. The citation names the
+coordinates asked for and the observation time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
+from typing import Any, TypeGuard
+
+import httpx
+
+from vouched import Fact, MalformedPayloadError, Query, SilenceReason
+from vouched_adapters._http import get_json
+
+__all__ = ["DEFAULT_VARIABLES", "WMO_CONDITIONS", "OpenMeteoSource"]
+
+DEFAULT_VARIABLES: Mapping[str, str] = {
+    "temperature_2m": "temperature",
+    "relative_humidity_2m": "humidity",
+    "apparent_temperature": "apparent_temperature",
+    "precipitation": "precipitation",
+    "weather_code": "weather_code",
+    "wind_speed_10m": "wind_speed",
+    "wind_gusts_10m": "wind_gusts",
+}
+"""Open-Meteo variable -> the attribute name its fact carries."""
+
+CONDITION = "condition"
+
+WMO_CONDITIONS: Mapping[int, str] = {
+    0: "clear sky",
+    1: "mainly clear",
+    2: "partly cloudy",
+    3: "overcast",
+    45: "fog",
+    48: "depositing rime fog",
+    51: "light drizzle",
+    53: "moderate drizzle",
+    55: "dense drizzle",
+    56: "light freezing drizzle",
+    57: "dense freezing drizzle",
+    61: "slight rain",
+    63: "moderate rain",
+    65: "heavy rain",
+    66: "light freezing rain",
+    67: "heavy freezing rain",
+    71: "slight snow fall",
+    73: "moderate snow fall",
+    75: "heavy snow fall",
+    77: "snow grains",
+    80: "slight rain showers",
+    81: "moderate rain showers",
+    82: "violent rain showers",
+    85: "slight snow showers",
+    86: "heavy snow showers",
+    95: "thunderstorm",
+    96: "thunderstorm with slight hail",
+    99: "thunderstorm with heavy hail",
+}
+"""WMO weather interpretation codes (as Open-Meteo documents them)."""
+
+
+class OpenMeteoSource:
+    """Current conditions at a coordinate.
+
+    Query: ``{"subject": "Berlin", "latitude": 52.52, "longitude": 13.41}``
+    (optionally ``"timezone"``, default ``"auto"``: the response is read in the
+    offset it states, whatever it is).
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str = "https://api.open-meteo.com",
+        client: httpx.AsyncClient | None = None,
+        variables: Mapping[str, str] = DEFAULT_VARIABLES,
+        name: str = "open-meteo",
+        confidence: float | None = 0.9,
+    ) -> None:
+        self.name = name
+        self.base_url = base_url.rstrip("/")
+        self.client = client
+        self.variables = dict(variables)
+        self.confidence = confidence
+
+    def expects(self, query: Query) -> list[tuple[str, str]]:
+        subject = _subject(query)
+        keys = []
+        for variable, attribute in self.variables.items():
+            keys.append((subject, attribute))
+            if variable == "weather_code":
+                keys.append((subject, CONDITION))
+        return keys
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        subject = _subject(query)
+        latitude, longitude = query["latitude"], query["longitude"]
+        response = await get_json(
+            self.client,
+            f"{self.base_url}/v1/forecast",
+            {
+                "latitude": latitude,
+                "longitude": longitude,
+                "current": ",".join(self.variables),
+                "timezone": query.get("timezone", "auto"),
+            },
+        )
+        return self.parse(response.body, subject, latitude, longitude)
+
+    def parse(self, body: Any, subject: str, latitude: object, longitude: object) -> list[Fact]:
+        """Facts from an Open-Meteo response body (public so recorded bodies can be read)."""
+        if not isinstance(body, Mapping):
+            raise MalformedPayloadError("response is not a JSON object")
+        current, units = body.get("current"), body.get("current_units")
+        if not isinstance(current, Mapping) or not isinstance(units, Mapping):
+            raise MalformedPayloadError("response lacks 'current' or 'current_units'")
+        observed_at = _observed_at(current.get("time"), body.get("utc_offset_seconds"))
+        interval = current.get("interval")
+        if isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0:
+            raise MalformedPayloadError("current.interval is not a positive number of seconds")
+        if not any(variable in current for variable in self.variables):
+            return []  # an empty result: the source had nothing for this place
+        citation = f"{self.name}/{latitude},{longitude}/{current['time']}"
+
+        def fact(attribute: str, value: int | Decimal | str, unit: str | None) -> Fact:
+            return Fact(
+                subject=subject,
+                attribute=attribute,
+                value=value,
+                unit=unit,
+                source=self.name,
+                observed_at=observed_at,
+                ttl=timedelta(seconds=interval),
+                confidence=self.confidence,
+                citation=citation,
+            )
+
+        def silence(attribute: str, reason: SilenceReason) -> Fact:
+            return Fact.silence(
+                subject, attribute, reason, source=self.name, observed_at=observed_at
+            )
+
+        facts: list[Fact] = []
+        for variable, attribute in self.variables.items():
+            value, unit = current.get(variable), units.get(variable)
+            if value is None:
+                facts.append(silence(attribute, SilenceReason.NO_DATA))
+            elif isinstance(unit, str) and unit.strip() and _is_number(value):
+                facts.append(fact(attribute, value, unit))
+            else:
+                facts.append(silence(attribute, SilenceReason.MALFORMED))
+            if variable == "weather_code":
+                condition = WMO_CONDITIONS.get(value) if isinstance(value, int) else None
+                if value is None:
+                    facts.append(silence(CONDITION, SilenceReason.NO_DATA))
+                elif condition is None:
+                    facts.append(silence(CONDITION, SilenceReason.MALFORMED))
+                else:
+                    facts.append(fact(CONDITION, condition, None))
+        return facts
+
+
+def _subject(query: Query) -> str:
+    subject = query.get("subject")
+    if subject:
+        return str(subject)
+    return f"{query.get('latitude')},{query.get('longitude')}"
+
+
+def _is_number(value: object) -> TypeGuard[int | Decimal]:
+    return isinstance(value, int | Decimal) and not isinstance(value, bool)
+
+
+def _observed_at(time: object, offset: object) -> datetime:
+    """``current.time`` ("2026-11-29T13:00", local) in the response's offset, as UTC."""
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise MalformedPayloadError("utc_offset_seconds is missing or not whole seconds")
+    if isinstance(time, int) and not isinstance(time, bool):  # timeformat=unixtime
+        return datetime.fromtimestamp(time, UTC)
+    if not isinstance(time, str):
+        raise MalformedPayloadError("current.time is missing")
+    try:
+        local = datetime.fromisoformat(time)
+    except ValueError:
+        raise MalformedPayloadError("current.time is not ISO 8601") from None
+    if local.tzinfo is None:
+        local = local.replace(tzinfo=timezone(timedelta(seconds=offset)))
+    return local.astimezone(UTC)

@@ -1,0 +1,311 @@
+"""Every fault a live HTTP source has, against a real server on 127.0.0.1.
+
+The adapter is Open-Meteo behind a GuardedSource; the server plays the fault.
+Time for the breaker is a FakeClock here (freezegun drives it in
+test_breaker_freezegun.py); deadlines are real and small.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from decimal import Decimal
+
+import httpx
+import pytest
+from adapterkit import BERLIN, Script, Stall, fixture_json, json_response, refused_port
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from vouched import (
+    BreakerEvent,
+    BreakerSettings,
+    Fact,
+    GuardedSource,
+    Policy,
+    fetch_sync,
+    gather,
+    partition,
+)
+from vouched.testing import FakeClock
+from vouched_adapters import OpenMeteoSource, make_client
+
+OBSERVED = "2026-11-29T12:00:00Z"  # the fixture's current.time (13:00 at UTC+1)
+ATTRIBUTES = 8
+BREAKER = BreakerSettings(fail_max=3, reset_timeout=30, success_threshold=2)
+
+
+def ok() -> Response:
+    return json_response(fixture_json("open_meteo_current.json"))
+
+
+def guarded(
+    base_url: str,
+    clock: FakeClock,
+    *,
+    client: httpx.AsyncClient | None = None,
+    deadline: float = 0.2,
+    events: list[BreakerEvent] | None = None,
+) -> GuardedSource:
+    return GuardedSource(
+        OpenMeteoSource(base_url=base_url, client=client),
+        breaker=BREAKER,
+        deadline=deadline,
+        clock=clock,
+        listeners=[events.append] if events is not None else [],
+    )
+
+
+def route(server: HTTPServer, handler: Script | Stall) -> None:
+    server.expect_request("/v1/forecast").respond_with_handler(handler)
+
+
+def reasons(facts: Sequence[Fact]) -> set[object]:
+    return {f.silent_reason for f in facts}
+
+
+def run_many(source: GuardedSource, n: int) -> list[list[Fact]]:
+    async def go() -> list[list[Fact]]:
+        return [list(await source.fetch(BERLIN)) for _ in range(n)]
+
+    return asyncio.run(go())
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock("2026-11-29T12:05:00Z")
+
+
+# -- one fault at a time -------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [500, 429, 503])
+def test_an_http_error_status_is_a_source_error_silence(
+    server: HTTPServer, clock: FakeClock, status: int
+) -> None:
+    events: list[BreakerEvent] = []
+    route(server, Script(json_response({"error": True, "reason": "x"}, status=status)))
+    facts = fetch_sync(guarded(server.url_for(""), clock, events=events), BERLIN)
+    assert reasons(facts) == {"source_error"}
+    assert len(facts) == ATTRIBUTES
+    assert events[0].detail == f"SourceError: HTTP {status}"
+
+
+def test_a_refused_connection_is_a_source_error_silence(clock: FakeClock) -> None:
+    events: list[BreakerEvent] = []
+    source = guarded(f"http://127.0.0.1:{refused_port()}", clock, events=events)
+    facts = fetch_sync(source, BERLIN)
+    assert reasons(facts) == {"source_error"}
+    assert events[0].detail == "SourceError: ConnectError"
+
+
+def test_a_response_that_never_arrives_costs_the_deadline(
+    server: HTTPServer, clock: FakeClock, stall: Stall
+) -> None:
+    route(server, stall)
+    started = time.perf_counter()
+    facts = fetch_sync(guarded(server.url_for(""), clock, deadline=0.2), BERLIN)
+    elapsed = time.perf_counter() - started
+    assert reasons(facts) == {"timeout"}
+    assert elapsed < 0.2 + 0.15
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['{"latitude": 52.52, "current": {"time": "2026-11-29T13:0', "<html>502</html>", ""],
+    ids=["truncated", "html", "empty-body"],
+)
+def test_a_body_that_is_not_json_is_malformed(
+    server: HTTPServer, clock: FakeClock, body: str
+) -> None:
+    route(server, Script(json_response(body)))
+    facts = fetch_sync(guarded(server.url_for(""), clock), BERLIN)
+    assert reasons(facts) == {"malformed"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"hourly": {"time": []}},
+        [1, 2, 3],
+        {"current": {"time": "2026-11-29T13:00"}, "current_units": {}, "utc_offset_seconds": 0},
+        {"current": {"time": "yesterday", "interval": 900}, "current_units": {}},
+    ],
+    ids=["other-section", "array", "no-interval", "no-offset"],
+)
+def test_valid_json_of_the_wrong_shape_is_malformed(
+    server: HTTPServer, clock: FakeClock, body: object
+) -> None:
+    route(server, Script(json_response(body)))
+    facts = fetch_sync(guarded(server.url_for(""), clock), BERLIN)
+    assert reasons(facts) == {"malformed"}
+
+
+def test_an_empty_result_is_no_data(server: HTTPServer, clock: FakeClock) -> None:
+    body = fixture_json("open_meteo_current.json")
+    body["current"] = {"time": "2026-11-29T13:00", "interval": 900}
+    route(server, Script(json_response(body)))
+    facts = fetch_sync(guarded(server.url_for(""), clock), BERLIN)
+    assert reasons(facts) == {"no_data"}
+
+
+def test_a_slow_response_just_under_the_deadline_succeeds(
+    server: HTTPServer, clock: FakeClock
+) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(0.25)
+        return ok()
+
+    route(server, Script(slow))
+    facts = fetch_sync(guarded(server.url_for(""), clock, deadline=0.6), BERLIN)
+    assert reasons(facts) == {None}
+    assert len(facts) == ATTRIBUTES
+
+
+def test_flapping_fail_fail_ok_fail_keeps_the_circuit_closed_and_serves_last_good(
+    server: HTTPServer, clock: FakeClock
+) -> None:
+    error = json_response({"error": True}, status=500)
+    route(server, Script(error, error, ok(), error))
+    answers = run_many(guarded(server.url_for(""), clock), 4)
+    assert [reasons(a) for a in answers] == [{"source_error"}, {"source_error"}, {None}, {None}]
+    assert answers[3] == answers[2]
+    assert {str(f.observed_at) for f in answers[3]} == {"2026-11-29 12:00:00+00:00"}
+
+
+# -- the breaker over HTTP -------------------------------------------------------
+
+
+def test_the_open_breaker_rejects_without_touching_the_network(
+    server: HTTPServer, clock: FakeClock
+) -> None:
+    handler = Script(json_response({"error": True}, status=500))
+    route(server, handler)
+    source = guarded(server.url_for(""), clock)
+    run_many(source, 3)
+    assert source.state == "open"
+    answers = run_many(source, 20)
+    assert handler.count == 3
+    assert len(server.log) == 3
+    assert all(reasons(a) == {"circuit_open"} for a in answers)
+
+
+def test_after_reset_timeout_exactly_one_probe_reaches_the_server(
+    server: HTTPServer, clock: FakeClock
+) -> None:
+    error = json_response({"error": True}, status=500)
+
+    def slow_ok(request: Request) -> Response:
+        time.sleep(0.05)
+        return ok()
+
+    handler = Script(error, error, error, slow_ok)
+    route(server, handler)
+    source = guarded(server.url_for(""), clock)
+
+    async def go() -> list[list[Fact]]:
+        async with make_client() as client:
+            source.source.client = client  # type: ignore[attr-defined]  # an OpenMeteoSource
+            for _ in range(3):
+                await source.fetch(BERLIN)
+            clock.advance(seconds=30)
+            answers = await asyncio.gather(*(source.fetch(BERLIN) for _ in range(8)))
+            return [list(a) for a in answers]
+
+    answers = asyncio.run(go())
+    assert handler.count == 4
+    assert sum(reasons(a) == {None} for a in answers) == 1
+    assert sum(reasons(a) == {"circuit_open"} for a in answers) == 7
+
+
+def test_the_breaker_closes_after_success_threshold_good_probes(
+    server: HTTPServer, clock: FakeClock
+) -> None:
+    error = json_response({"error": True}, status=500)
+    route(server, Script(error, error, error, ok()))
+    source = guarded(server.url_for(""), clock)
+    run_many(source, 3)
+    clock.advance(seconds=30)
+    run_many(source, 1)
+    assert source.state == "half_open"
+    run_many(source, 1)
+    assert source.state == "closed"
+
+
+def test_a_failed_probe_reopens_the_breaker(server: HTTPServer, clock: FakeClock) -> None:
+    handler = Script(json_response({"error": True}, status=500))
+    route(server, handler)
+    source = guarded(server.url_for(""), clock)
+    run_many(source, 3)
+    clock.advance(seconds=30)
+    run_many(source, 1)
+    assert source.state == "open"
+    run_many(source, 5)
+    assert handler.count == 4
+
+
+def test_a_cancelled_call_is_not_counted_as_a_failure(
+    server: HTTPServer, clock: FakeClock, stall: Stall
+) -> None:
+    route(server, stall)
+    source = guarded(server.url_for(""), clock, deadline=5)
+
+    async def cancel_three() -> None:
+        for _ in range(3):
+            task = asyncio.ensure_future(source.fetch(BERLIN))
+            await asyncio.sleep(0.02)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+    asyncio.run(cancel_three())
+    assert source.state == "closed"
+    assert source.breaker is not None
+    assert source.breaker.fail_counter == 0
+
+
+# -- the last-good cache and the gate ----------------------------------------------
+
+
+def test_last_good_facts_keep_their_time_and_the_gate_strips_them_past_ttl(
+    server: HTTPServer, clock: FakeClock
+) -> None:
+    route(server, Script(ok(), json_response({"error": True}, status=500)))
+    source = guarded(server.url_for(""), clock)
+    first = fetch_sync(source, BERLIN)
+    clock.set("2026-11-29T12:15:00Z")  # exactly at the 900 s TTL: still fresh
+    served = fetch_sync(source, BERLIN)
+    assert served == first
+    assert partition(served, Policy(), clock.now()).grounded == tuple(first)
+    clock.set("2026-11-29T12:15:01Z")
+    late = partition(fetch_sync(source, BERLIN), Policy(), clock.now())
+    assert late.grounded == ()
+    assert {v.reason for v in late.violations} == {"stale"}
+
+
+# -- gather over HTTP -------------------------------------------------------------
+
+
+def test_gather_with_one_hanging_http_source_returns_within_the_deadline(
+    server: HTTPServer, clock: FakeClock, stall: Stall
+) -> None:
+    server.expect_request("/ok/v1/forecast").respond_with_handler(Script(ok()))
+    server.expect_request("/hangs/v1/forecast").respond_with_handler(stall)
+    sources = [
+        OpenMeteoSource(base_url=server.url_for("/ok"), name="ok"),
+        OpenMeteoSource(base_url=server.url_for("/hangs"), name="hangs"),
+    ]
+
+    async def go() -> tuple[list[Fact], float]:
+        async with make_client() as client:
+            for source in sources:
+                source.client = client
+            started = time.perf_counter()
+            facts = await gather(sources, BERLIN, deadline=0.2, clock=clock)
+            return facts, time.perf_counter() - started
+
+    facts, elapsed = asyncio.run(go())
+    assert elapsed < 0.2 + 0.15
+    assert {f.source: f.silent_reason for f in facts} == {"ok": None, "hangs": "timeout"}
+    assert [f.value for f in facts if f.attribute == "temperature"] == [Decimal("4.3"), None]

@@ -1,0 +1,56 @@
+"""`vouched sources` lists the adapters found through the entry-point group."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vouched", "sources", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_five_adapters_are_listed_by_name_as_json() -> None:
+    result = run_cli("--json")
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["group"] == "vouched.sources"
+    names = [row["name"] for row in document["sources"]]
+    assert {"open-meteo", "frankfurter", "csv-catalog", "sqlite", "http-json"} <= set(names)
+    assert names == sorted(names)
+
+
+def test_each_listed_adapter_imports_and_says_what_it_is() -> None:
+    rows = json.loads(run_cli("--json").stdout)["sources"]
+    weather = next(r for r in rows if r["name"] == "open-meteo")
+    assert weather["target"] == "vouched_adapters.weather:OpenMeteoSource"
+    assert weather["error"] is None
+    assert weather["summary"].startswith("Current weather from Open-Meteo")
+    assert weather["distribution"].startswith("vouched-adapters ")
+
+
+def test_the_table_names_every_adapter() -> None:
+    result = run_cli()
+    assert result.returncode == 0
+    for name in ("open-meteo", "frankfurter", "csv-catalog", "sqlite", "http-json"):
+        assert name in result.stdout
+
+
+def test_an_adapter_that_cannot_be_imported_is_listed_with_its_error() -> None:
+    from importlib.metadata import EntryPoint  # noqa: PLC0415
+
+    from vouched._cli._sources import describe  # noqa: PLC0415
+
+    broken = EntryPoint("broken", "no_such_module_anywhere:Source", "vouched.sources")
+    row = describe(broken)
+    assert (row["name"], row["error"], row["summary"]) == (
+        "broken",
+        "ModuleNotFoundError",
+        None,
+    )

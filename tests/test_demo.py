@@ -1,0 +1,71 @@
+"""`vouched demo`: four scenarios, offline, as a subprocess of the real CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+
+def _demo(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vouched", "demo", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    done = _demo("--json")
+    assert done.returncode == 0, done.stderr
+    parsed: dict[str, Any] = json.loads(done.stdout)
+    return parsed
+
+
+def test_every_scenario_behaves_and_the_demo_exits_zero(document: dict[str, Any]) -> None:
+    assert [s["name"] for s in document["scenarios"]] == [
+        "all sources up",
+        "weather source down",
+        "cached facts gone stale",
+        "model fabricates a number",
+    ]
+    assert all(s["behaved"] for s in document["scenarios"])
+
+
+def test_statuses_are_ok_ok_ok_refused(document: dict[str, Any]) -> None:
+    assert [s["status"] for s in document["scenarios"]] == ["ok", "ok", "ok", "refused"]
+
+
+def test_the_outage_is_stated_as_silence_and_the_breaker_recovers(
+    document: dict[str, Any],
+) -> None:
+    outage = document["scenarios"][1]
+    assert "unavailable right now (the source reported an error)" in outage["text"]
+    assert "breaker open after 2 failures" in outage["verdict"]
+    assert "closed" in outage["verdict"]
+
+
+def test_stale_cached_values_are_never_spoken(document: dict[str, Any]) -> None:
+    stale = document["scenarios"][2]
+    assert "21.4" not in stale["text"]
+    assert "out of date" in stale["text"]
+
+
+def test_run_ends_with_a_grounding_rate_below_one_because_of_the_stale_facts(
+    document: dict[str, Any],
+) -> None:
+    assert document["counts"]["violation"] == 3
+    assert 0 < document["grounding_rate"] < 1
+
+
+def test_table_output_shows_the_four_verdicts_and_the_rate() -> None:
+    done = _demo()
+    assert done.returncode == 0, done.stderr
+    assert "grounding rate of the run" in done.stdout
+    assert "refused" in done.stdout

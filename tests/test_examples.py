@@ -1,0 +1,54 @@
+"""The examples run as they stand (subprocess, offline) and say what the docs say."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(name: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / name)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PATH": "/usr/bin:/bin"},  # no VOUCHED_MODEL_URL: the offline path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return done.stdout
+
+
+def test_weather_example_states_facts_and_the_missing_wind() -> None:
+    assert _run("weather_answer.py") == (
+        "The temperature in Berlin is 21.4 °C. The relative humidity in Berlin is 63%. "
+        "The wind speed in Berlin is unavailable right now (the source has no data for it).\n"
+        "status: ok, attempts: 1, grounded: 2, silent: 1\n"
+    )
+
+
+def test_readme_quick_start_shows_the_weather_example_output() -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text("utf-8")
+    assert _run("weather_answer.py") in readme
+
+
+def test_currency_example_catches_the_added_number_and_retries() -> None:
+    out = _run("currency_answer.py")
+    assert "scanner caught: ungrounded_number '0.3%'" in out
+    assert out.endswith("answer (ok): The EUR/USD exchange rate is 1.0842.\n")
+
+
+def test_catalog_example_shows_each_status() -> None:
+    statuses = [line.split()[0] for line in _run("catalog_check.py").splitlines()[1:]]
+    assert statuses == [
+        "verified",
+        "verified",
+        "citation_mismatch",
+        "value_mismatch",
+        "unknown_entity",
+        "invalid_json",
+    ]

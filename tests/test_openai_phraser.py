@@ -1,0 +1,246 @@
+"""OpenAIChatPhraser against a scripted OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from decimal import Decimal
+
+import httpx
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from vouched import (
+    Fact,
+    Grounder,
+    OpenAIChatPhraser,
+    PhraserError,
+    PhraserHTTPError,
+    PhraserResponseError,
+    PhraserTimeoutError,
+    Prompt,
+    build_prompt,
+)
+from vouched.testing import FakeClock
+
+PATH = "/v1/chat/completions"
+
+
+def _prompt() -> Prompt:
+    fact = Fact(
+        subject="Berlin",
+        attribute="temperature",
+        value=Decimal("21.4"),
+        unit="degC",
+        source="open-meteo",
+        observed_at="2026-11-29T12:00:00Z",
+    )
+    return build_prompt("How warm is it in Berlin?", [fact], [])
+
+
+def _completion(content: object) -> dict[str, object]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+
+
+def _phraser(
+    server: HTTPServer, *, api_key: str | None = None, timeout: float = 5.0
+) -> OpenAIChatPhraser:
+    return OpenAIChatPhraser(server.url_for("/v1"), "local-model", api_key, timeout=timeout)
+
+
+def _run(phraser: OpenAIChatPhraser) -> str:
+    return asyncio.run(phraser.phrase(_prompt()))
+
+
+def test_returns_the_first_choice_message_content(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_json(
+        _completion("It is 21.4 °C in Berlin.")
+    )
+    assert _run(_phraser(httpserver)) == "It is 21.4 °C in Berlin."
+
+
+def test_sends_model_messages_and_temperature_zero(httpserver: HTTPServer) -> None:
+    seen: list[dict[str, object]] = []
+
+    def handler(request: Request) -> Response:
+        seen.append(json.loads(request.get_data()))
+        return Response(json.dumps(_completion("ok")), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(handler)
+    _run(_phraser(httpserver))
+    body = seen[0]
+    assert body["model"] == "local-model"
+    assert body["temperature"] == 0.0
+    assert body["messages"] == _prompt().messages()
+
+
+def test_sends_the_api_key_as_a_bearer_token(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(
+        PATH, method="POST", headers={"Authorization": "Bearer sk-test"}
+    ).respond_with_json(_completion("ok"))
+    assert _run(_phraser(httpserver, api_key="sk-test")) == "ok"
+
+
+def test_leaky_answer_is_returned_as_is_for_the_scanner_to_judge(httpserver: HTTPServer) -> None:
+    leak = "It is 21.4 °C (observed_at 2026-11-29T12:00:00Z, source open-meteo) and 18 km/h wind."
+    httpserver.expect_request(PATH, method="POST").respond_with_json(_completion(leak))
+    assert _run(_phraser(httpserver)) == leak
+
+
+def test_server_error_is_a_typed_http_error_with_status(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_data(
+        "upstream exploded", status=500
+    )
+    with pytest.raises(PhraserHTTPError) as caught:
+        _run(_phraser(httpserver))
+    assert caught.value.status == 500
+    assert caught.value.body == "upstream exploded"
+
+
+def test_slow_server_is_a_typed_timeout(httpserver: HTTPServer) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(0.6)
+        return Response(json.dumps(_completion("late")), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(slow)
+    started = time.monotonic()
+    with pytest.raises(PhraserTimeoutError) as caught:
+        _run(_phraser(httpserver, timeout=0.15))
+    assert time.monotonic() - started < 0.5
+    assert caught.value.seconds == 0.15
+
+
+def test_body_that_is_not_json_is_a_response_error(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_data("<html>gateway</html>")
+    with pytest.raises(PhraserResponseError, match="not JSON"):
+        _run(_phraser(httpserver))
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"choices": []},
+        {"object": "chat.completion"},
+        {"choices": [{"message": {"role": "assistant"}}]},
+        {"choices": [{"message": {"content": 42}}]},
+        ["not", "an", "object"],
+    ],
+)
+def test_json_without_message_content_is_a_response_error(
+    httpserver: HTTPServer, document: object
+) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_json(document)
+    with pytest.raises(PhraserResponseError):
+        _run(_phraser(httpserver))
+
+
+def test_empty_content_is_a_response_error(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_json(_completion("  "))
+    with pytest.raises(PhraserResponseError, match="empty"):
+        _run(_phraser(httpserver))
+
+
+def test_unreachable_server_is_a_phraser_error() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    phraser = OpenAIChatPhraser("http://127.0.0.1:9/v1", "m", transport=httpx.MockTransport(refuse))
+    with pytest.raises(PhraserError, match="unreachable"):
+        _run(phraser)
+
+
+def test_a_given_client_is_used_and_left_open(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_json(_completion("ok"))
+
+    async def main() -> bool:
+        async with httpx.AsyncClient() as client:
+            phraser = OpenAIChatPhraser(httpserver.url_for("/v1"), "m", client=client)
+            assert await phraser.phrase(_prompt()) == "ok"
+            return client.is_closed
+
+    assert asyncio.run(main()) is False
+
+
+def test_repr_never_shows_the_api_key() -> None:
+    assert "sk-secret" not in repr(OpenAIChatPhraser("http://x/v1", "m", api_key="sk-secret"))
+
+
+# -- through the Grounder: a scripted model server behind the whole answer path ----------
+
+
+class _Weather:
+    name = "open-meteo"
+
+    async def fetch(self, query: object) -> list[Fact]:
+        return [_prompt().grounded[0]]
+
+
+def _grounder(server: HTTPServer, *, timeout: float = 5.0, on_fail: str = "retry") -> Grounder:
+    return Grounder(
+        [_Weather()],
+        phraser=_phraser(server, timeout=timeout),
+        clock=FakeClock("2026-11-29T12:05:00Z"),
+        on_fail=on_fail,
+    )
+
+
+def test_a_leaky_model_answer_is_caught_and_the_retry_is_used(httpserver: HTTPServer) -> None:
+    replies = iter(
+        [
+            "It is 21.4 °C in Berlin, observed_at 2026-11-29T12:00:00Z, with 18 km/h winds.",
+            "It is 21.4 °C in Berlin.",
+        ]
+    )
+    bodies: list[dict[str, object]] = []
+
+    def handler(request: Request) -> Response:
+        bodies.append(json.loads(request.get_data()))
+        return Response(json.dumps(_completion(next(replies))), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(handler)
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.status) == "ok"
+    assert answer.text == "It is 21.4 °C in Berlin."
+    assert answer.attempts == 2
+    messages = bodies[1]["messages"]
+    assert isinstance(messages, list)
+    retry_prompt = messages[1]["content"]
+    assert '"problems"' in retry_prompt
+    assert "18 km/h" in retry_prompt
+
+
+def test_a_model_server_500_becomes_a_typed_refusal(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_data("boom", status=500)
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.status) == "refused"
+    assert str(answer.refusal) == "phraser_error"
+    assert "HTTP 500" in answer.reasons[0]
+
+
+def test_a_slow_model_server_becomes_a_timeout_refusal(httpserver: HTTPServer) -> None:
+    def slow(request: Request) -> Response:
+        time.sleep(0.6)
+        return Response(json.dumps(_completion("late")), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(slow)
+    answer = _grounder(httpserver, timeout=0.15).answer_sync("How warm is it in Berlin?")
+    assert str(answer.refusal) == "phraser_timeout"
+
+
+def test_a_malformed_model_body_becomes_a_typed_refusal(httpserver: HTTPServer) -> None:
+    httpserver.expect_request(PATH, method="POST").respond_with_json({"choices": []})
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.refusal) == "phraser_error"
+    assert "PhraserResponseError" in answer.reasons[0]
