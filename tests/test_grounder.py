@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -232,17 +233,28 @@ def test_a_failing_store_never_breaks_the_answer_and_is_counted() -> None:
     assert grounder.store_failures == 1
 
 
-def test_the_store_write_happens_after_the_answer_is_handed_back() -> None:
-    store = _Store()
-    grounder = _grounder(store=store)
+def test_a_stalled_store_neither_delays_the_answer_nor_blocks_the_event_loop() -> None:
+    release = threading.Event()
+    threads: list[int] = []
 
-    async def main() -> tuple[int, int]:
-        await grounder.answer("?", {"subject": "Berlin"})
-        before = len(store.written)
-        await asyncio.sleep(0)
-        return before, len(store.written)
+    class _Stalled:
+        def write(self, snapshot: Any) -> None:
+            threads.append(threading.get_ident())
+            assert release.wait(timeout=10)
 
-    assert asyncio.run(main()) == (0, 1)
+    grounder = _grounder(store=_Stalled())
+
+    async def main() -> tuple[AnswerStatus, AnswerStatus, int]:
+        first = await grounder.answer("?", {"subject": "Berlin"})
+        second = await grounder.answer("?", {"subject": "Berlin"})  # loop still free
+        release.set()
+        await grounder.settle()
+        return first.status, second.status, threading.get_ident()
+
+    first, second, loop_thread = asyncio.run(main())
+    assert (first, second) == (AnswerStatus.OK, AnswerStatus.OK)
+    assert len(threads) == 2
+    assert loop_thread not in threads
 
 
 def test_answer_sync_refuses_to_run_inside_an_event_loop() -> None:

@@ -9,6 +9,7 @@ timeout becomes a refused answer with a typed reason.
 from __future__ import annotations
 
 import asyncio
+import threading
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -74,16 +75,19 @@ def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
 
 
 class _StoreHook:
-    """Writes snapshots off the answer path: after the answer is handed back,
-    on the next turn of the event loop. A failing store is logged and counted;
-    it never breaks an answer."""
+    """Writes snapshots off the answer path: on a worker thread, after the
+    answer is handed back, so a slow store (a SQLite file waiting for its lock)
+    stalls neither this answer nor the event loop. A failing store is logged
+    and counted; it never breaks an answer."""
 
-    __slots__ = ("failed", "store", "written")
+    __slots__ = ("_lock", "_pending", "failed", "store", "written")
 
     def __init__(self, store: Any) -> None:
         self.store = store
         self.written = 0
         self.failed = 0
+        self._lock = threading.Lock()
+        self._pending: set[asyncio.Future[None]] = set()
 
     def schedule(self, build: Callable[[], object]) -> None:
         try:
@@ -91,16 +95,25 @@ class _StoreHook:
         except RuntimeError:
             self._write(build)
             return
-        loop.call_soon(self._write, build)
+        future = loop.run_in_executor(None, self._write, build)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
+
+    async def settle(self) -> None:
+        """Wait for the writes scheduled so far (for sync callers and tests)."""
+        if self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
 
     def _write(self, build: Callable[[], object]) -> None:
         try:
             self.store.write(build())
         except Exception:  # noqa: BLE001 - a failing store must never break an answer
-            self.failed += 1
+            with self._lock:
+                self.failed += 1
             _log.warning("snapshot store failed; answer unaffected", exc_info=True)
         else:
-            self.written += 1
+            with self._lock:
+                self.written += 1
 
 
 def _record(
@@ -230,8 +243,13 @@ class Grounder:
 
     async def _answer_and_settle(self, question: str, query: Query | None) -> Answer:
         answer = await self.answer(question, query)
-        await asyncio.sleep(0)  # let the snapshot write scheduled after it run
+        await self.settle()
         return answer
+
+    async def settle(self) -> None:
+        """Wait until the snapshots of the answers given so far are written."""
+        if self._store is not None:
+            await self._store.settle()
 
     # -- phrase, scan, on-fail ----------------------------------------------------
 
