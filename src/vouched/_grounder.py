@@ -9,8 +9,8 @@ timeout becomes a refused answer with a typed reason.
 from __future__ import annotations
 
 import asyncio
-import threading
 import logging
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
