@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from vouched._exceptions import InputError
+from vouched._files import input_errors
 from vouched._jsonio import dumps
 
 if TYPE_CHECKING:
@@ -112,17 +113,8 @@ class Catalog:
     def from_csv(cls, path: str | Path, contract: Contract) -> Catalog:
         """A catalog from a CSV file with a header row (UTF-8, BOM allowed)."""
         name = str(path)
-        try:
-            with Path(path).open(encoding="utf-8-sig", newline="") as handle:
-                return cls._read_csv(handle, contract, name=name)
-        except FileNotFoundError:
-            raise InputError("no such file", file=name) from None
-        except IsADirectoryError:
-            raise InputError("is a directory, not a file", file=name) from None
-        except UnicodeDecodeError:
-            raise InputError("not UTF-8 text", file=name) from None
-        except OSError as error:
-            raise InputError(f"cannot read: {error.strerror}", file=name) from None
+        with input_errors(name), Path(path).open(encoding="utf-8-sig", newline="") as handle:
+            return cls._read_csv(handle, contract, name=name)
 
     @classmethod
     def _read_csv(cls, handle: Iterable[str], contract: Contract, *, name: str) -> Catalog:

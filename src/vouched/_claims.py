@@ -32,6 +32,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from vouched._catalog import InvalidCatalogValue
+from vouched._files import json_kind
 
 if TYPE_CHECKING:
     from vouched._catalog import Catalog
@@ -268,22 +269,10 @@ def _verify_claim(
     )
 
 
-def _json_kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    return "a boolean" if isinstance(value, bool) else "a number"
-
-
 def _shape_reason(parsed: Any, contract: Contract, index: int | None) -> str:
     wanted = ", ".join(sorted(contract.claim_keys))
     if type(parsed) is not dict:
-        return f"a claim must be a JSON object with keys {wanted}, got {_json_kind(parsed)}"
+        return f"a claim must be a JSON object with keys {wanted}, got {json_kind(parsed)}"
     if index is None and _answer_claims(parsed) is not None:
         return "this is an answer of several claims; check it with verify_answer"
     keys = set(parsed)
@@ -310,7 +299,7 @@ def _show(value: object, *, quote: bool = True, limit: int = _SHOWN) -> str:
     elif isinstance(value, int | Decimal | float):
         text = str(value)
     elif isinstance(value, dict | list):
-        text = _json_kind(value)
+        text = json_kind(value)
     else:
         text = str(value)
     text = " ".join(text.split()) if not quote else text

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from vouched._exceptions import InputError
+from vouched._files import read_text
 from vouched._normalize import NORMALIZERS, Normalizer
 
 __all__ = ["CLAIM_KEYS", "Contract"]
@@ -114,18 +115,7 @@ class Contract:
     def load(cls, path: str | Path) -> Contract:
         """A contract from a TOML file; errors name the file, line and key."""
         name = str(path)
-        try:
-            raw = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise InputError("no such file", file=name) from None
-        except IsADirectoryError:
-            raise InputError("is a directory, not a file", file=name) from None
-        except OSError as error:
-            raise InputError(f"cannot read: {error.strerror}", file=name) from None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InputError("not UTF-8 text", file=name) from None
+        text = read_text(name)
         if not text.strip():
             raise InputError("file is empty; expected a TOML contract", file=name)
         try:

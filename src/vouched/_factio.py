@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from vouched._exceptions import InputError
 from vouched._fact import Fact
+from vouched._files import json_kind, read_text
 from vouched._jsonio import loads
 
 __all__ = ["fact_from_json", "load_facts", "validation_message"]
@@ -34,24 +35,12 @@ def validation_message(error: ValidationError) -> tuple[str | None, str]:
 def fact_from_json(data: Any) -> Fact:
     """One fact from parsed JSON, or an :class:`InputError` naming the field."""
     if not isinstance(data, Mapping):
-        raise InputError(f"expected a JSON object for a fact, got {_json_type(data)}")
+        raise InputError(f"expected a JSON object for a fact, got {json_kind(data)}")
     try:
         return Fact.model_validate(data)
     except ValidationError as error:
         field, message = validation_message(error)
         raise InputError(message, field=field) from None
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    return "a number" if not isinstance(value, bool) else "a boolean"
 
 
 def _parse(text: str, *, file: str, line: int | None) -> Any:
@@ -68,19 +57,6 @@ def _parse(text: str, *, file: str, line: int | None) -> Any:
         raise InputError(f"invalid JSON: {error}", file=file, line=line) from None
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", file=str(path)) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path)) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=str(path)) from None
-
-
 def iter_facts(path: str | Path) -> Iterator[Fact]:
     """Facts from a JSON array file or a JSON Lines file, in order.
 
@@ -88,7 +64,7 @@ def iter_facts(path: str | Path) -> Iterator[Fact]:
     """
     path = Path(path)
     name = str(path)
-    text = _read_text(path)
+    text = read_text(path)
     stripped = text.lstrip()
     if not stripped:
         raise InputError("file is empty; expected a JSON array of facts or JSON Lines", file=name)
@@ -96,7 +72,7 @@ def iter_facts(path: str | Path) -> Iterator[Fact]:
         data = _parse(text, file=name, line=None)
         if not isinstance(data, list):
             raise InputError(
-                f"expected a JSON array of facts (or JSON Lines), got {_json_type(data)}",
+                f"expected a JSON array of facts (or JSON Lines), got {json_kind(data)}",
                 file=name,
             )
         for index, item in enumerate(data):

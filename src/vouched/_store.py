@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
 from vouched._exceptions import InputError, StoreError
+from vouched._files import input_errors
 from vouched._jsonio import loads
 from vouched._snapshot import Snapshot
 from vouched._time import to_utc
@@ -479,12 +480,8 @@ def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
     Errors are :class:`InputError` naming the file, line and field.
     """
     name = str(path)
-    try:
+    with input_errors(name):
         handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 - closed by the with below
-    except FileNotFoundError:
-        raise InputError("no such file", file=name) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=name) from None
     with handle:
         try:
             for number, line in enumerate(handle, start=1):

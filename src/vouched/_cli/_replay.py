@@ -44,11 +44,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
 from vouched._exceptions import InputError, MissingExtraError
+from vouched._files import read_text
 from vouched._jsonio import loads
 from vouched._lexicon import Lexicon
 from vouched._policy import Policy
@@ -97,12 +97,7 @@ def load_policy(path: str | None) -> Policy:
     """Today's policy from a JSON file; errors name the file and the setting."""
     if path is None:
         return Policy()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {error}", file=path) from None
+    text = read_text(path)
     try:
         data = loads(text)
     except json.JSONDecodeError as error:

@@ -27,6 +27,7 @@ from vouched._claims import ClaimResult, ClaimStatus, verify_answer
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output
 from vouched._contract import Contract
 from vouched._exceptions import InputError
+from vouched._files import input_errors
 from vouched._jsonio import dumps, loads
 
 __all__ = ["register", "run"]
@@ -123,14 +124,8 @@ def _write_chart(path: str, metrics: ClaimMetrics, *, title: str) -> None:
 
 def _iter_lines(path: str) -> Iterator[_Line]:
     """The claim lines of a JSON Lines file, one at a time; errors name file:line:field."""
-    try:
+    with input_errors(path):
         handle = Path(path).open("rb")  # noqa: SIM115 - closed below; a generator holds it
-    except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", file=path) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=path) from None
     with handle:
         for number, raw in enumerate(handle, start=1):
             try:

@@ -1,0 +1,49 @@
+"""Reading input files with errors that name the file (one place for it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from vouched._exceptions import InputError
+
+__all__ = ["input_errors", "json_kind", "read_text"]
+
+
+@contextmanager
+def input_errors(path: str | Path) -> Iterator[None]:
+    """Turn the OS's file errors raised in the block into one-line InputErrors."""
+    name = str(path)
+    try:
+        yield
+    except FileNotFoundError:
+        raise InputError("no such file", file=name) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", file=name) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=name) from None
+    except PermissionError:
+        raise InputError("permission denied", file=name) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror or error}", file=name) from None
+
+
+def read_text(path: str | Path, *, encoding: str = "utf-8") -> str:
+    """A whole text file, or an InputError naming it."""
+    with input_errors(path):
+        return Path(path).read_text(encoding=encoding)
+
+
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, for messages ("an object", "a string")."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    return "a boolean" if isinstance(value, bool) else "a number"
