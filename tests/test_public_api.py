@@ -9,6 +9,7 @@ import vouched
 
 EXPECTED = [
     "Answer",
+    "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
     "BreakerEvent",

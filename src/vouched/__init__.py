@@ -34,7 +34,7 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
-from vouched._grounder import Grounder
+from vouched._grounder import AnswerObserver, Grounder
 from vouched._guarded import CacheSettings, GuardedSource
 from vouched._lexicon import Lexicon
 from vouched._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
@@ -53,6 +53,7 @@ from vouched._time import Clock, SystemClock
 
 __all__ = [
     "Answer",
+    "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
     "BreakerEvent",

@@ -14,12 +14,12 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from vouched._answer import Answer, AnswerStatus, Attempt, finding_json
 from vouched._exceptions import PhraserError, PhraserTimeoutError
 from vouched._fact import Fact
-from vouched._gate import GateResult, partition
+from vouched._gate import GateResult, Verdict, partition
 from vouched._lexicon import Lexicon
 from vouched._onfail import (
     REFUSAL_TEXT,
@@ -39,9 +39,18 @@ from vouched._snapshot import Snapshot
 from vouched._sources import Query, Source, gather
 from vouched._time import Clock, SystemClock
 
-__all__ = ["Grounder", "stated_silences"]
+__all__ = ["AnswerObserver", "Grounder", "stated_silences"]
 
 _log = logging.getLogger("vouched.grounder")
+
+
+@runtime_checkable
+class AnswerObserver(Protocol):
+    """Told about every answer, with the gate's verdicts behind it (metrics
+    exporters, audit logs). Called after the answer is complete; an observer
+    that raises is logged and ignored, never breaking the answer."""
+
+    def observe(self, answer: Answer, verdicts: Sequence[Verdict]) -> None: ...
 
 
 def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
@@ -163,6 +172,8 @@ class Grounder:
       ``write(snapshot)``). Each answer's :class:`vouched.Snapshot` is built and
       written off the answer path; failures are logged and counted in
       :attr:`store_failures`, never raised.
+    - ``observers``: :class:`AnswerObserver` objects told about every answer
+      (e.g. :class:`vouched.PrometheusMetrics`).
     """
 
     def __init__(
@@ -177,6 +188,7 @@ class Grounder:
         store: Any = None,
         deadline: float = 2.0,
         phrase_timeout: float = 30.0,
+        observers: Iterable[AnswerObserver] = (),
     ) -> None:
         if deadline <= 0 or phrase_timeout <= 0:
             raise ValueError("deadline and phrase_timeout must be positive (seconds)")
@@ -190,6 +202,7 @@ class Grounder:
         self.deadline = deadline
         self.phrase_timeout = phrase_timeout
         self._store = _StoreHook(store) if store is not None else None
+        self.observers = tuple(observers)
 
     @property
     def store_failures(self) -> int:
@@ -218,6 +231,13 @@ class Grounder:
             "total": finished - started,
         }
         answer = replace(answer, timings=timings)
+        for observer in self.observers:
+            try:
+                observer.observe(answer, gate.verdicts)
+            except Exception:  # noqa: BLE001 - an observer must never break an answer
+                _log.warning(
+                    "answer observer %r failed; answer unaffected", observer, exc_info=True
+                )
         if self._store is not None:
             done = answer
             self._store.schedule(

@@ -113,6 +113,18 @@ class PrometheusMetrics:
         self.observe_findings(snapshot.findings)
         self.observe_answer(snapshot.status, snapshot.timings.get("total"))
 
+    def observe(self, answer: Any, verdicts: Iterable[Any]) -> None:
+        """One answer and its gate verdicts: pass this exporter to
+        ``Grounder(..., observers=[metrics])``."""
+        self.observe_verdicts(verdicts)
+        self.observe_findings(answer.findings)
+        self.observe_answer(str(answer.status), answer.timings.get("total"))
+
+    def on_breaker_event(self, event: Any) -> None:
+        """A breaker listener: ``GuardedSource(..., listeners=[metrics.on_breaker_event])``
+        keeps the state gauge current."""
+        self.set_breaker_state(event.name, str(event.new_state))
+
     def snapshot_write_failed(self) -> None:
         self._write_failures.inc()
 

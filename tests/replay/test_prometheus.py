@@ -69,3 +69,49 @@ def test_without_the_extra_the_error_names_the_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     ).stdout
     assert "pip install 'vouched[prometheus]'" in out
+
+
+def test_a_grounder_feeds_the_exporter_and_breakers_move_the_gauge(
+    served: tuple[PrometheusMetrics, str],
+) -> None:
+    from vouched import BreakerSettings, Fact, Grounder, GuardedSource  # noqa: PLC0415
+    from vouched.testing import FakeClock, ScriptedSource  # noqa: PLC0415
+
+    metrics, url = served
+    clock = FakeClock("2026-11-29T12:00:00Z")
+    reading = Fact(
+        subject="Berlin",
+        attribute="temperature",
+        value=21.4,
+        unit="degC",
+        source="thermometer",
+        observed_at="2026-11-29T12:00:00Z",
+        ttl=900,
+    )
+    weather = GuardedSource(ScriptedSource("thermometer", [[reading]]), clock=clock)
+    rates = GuardedSource(
+        ScriptedSource("ecb", [ConnectionError("down")], expects=[("EUR/USD", "rate")]),
+        breaker=BreakerSettings(fail_max=1),
+        clock=clock,
+        listeners=[metrics.on_breaker_event],
+    )
+    grounder = Grounder([weather, rates], clock=clock, observers=[metrics])
+    answer = grounder.answer_sync("Weather and the euro?", {"subject": "Berlin"})
+    text = httpx.get(url, timeout=5).text
+    assert f'vouched_answers_total{{status="{answer.status}"}} 1.0' in text
+    assert 'vouched_verdicts_total{kind="grounded",reason="grounded"} 1.0' in text
+    assert 'vouched_verdicts_total{kind="silent",reason="source_error"} 1.0' in text
+    assert 'vouched_breaker_state{source="ecb"} 2.0' in text
+    assert "vouched_answer_latency_seconds_count 1.0" in text
+
+
+def test_an_observer_that_raises_never_breaks_the_answer() -> None:
+    from vouched import AnswerStatus, Grounder  # noqa: PLC0415
+
+    class Broken:
+        def observe(self, answer: object, verdicts: object) -> None:
+            raise RuntimeError("exporter down")
+
+    answer = Grounder([], observers=[Broken()]).answer_sync("Anything?")
+    assert answer.status is AnswerStatus.OK
+    assert answer.text.startswith("Nothing can be said about this right now")
