@@ -6,7 +6,8 @@
    (target: under 5 ms), beside asyncio.sleep(deadline)'s own overshoot.
 4. 1,000 concurrent gather calls (Open-Meteo + Frankfurter adapters, guarded)
    against a local HTTP server in another process: throughput and p99, beside
-   the same calls on the bare adapters.
+   the same calls on the bare adapters, and with a bulkhead (``max_in_flight``)
+   that keeps the queue out of httpx's connection pool.
 
     python bench/sources.py          # the default sizes (well under 60 s)
     python bench/sources.py --full   # more repeats and 5,000 concurrent gathers
@@ -227,20 +228,25 @@ def bench_http(concurrent: int, tmp: Path, connections: int = 10) -> None:
                 break
             time.sleep(0.025)
         base = f"http://127.0.0.1:{port_file.read_text()}"
+        budget = max(30.0, concurrent / 20)  # queueing is the point here, not deadlines
 
-        async def run(guarded: bool) -> tuple[float, list[float], int]:
+        async def run(guarded: bool, limit: int | None) -> tuple[float, list[float], int]:
             pool = make_client(max_connections=connections, max_keepalive=connections)
             async with pool as client:
                 raw: list[Any] = [
                     OpenMeteoSource(base_url=base, client=client),
                     FrankfurterRates(base_url=base, client=client),
                 ]
-                sources = [GuardedSource(s, deadline=30) for s in raw] if guarded else raw
+                sources = (
+                    [GuardedSource(s, deadline=budget, max_in_flight=limit) for s in raw]
+                    if guarded
+                    else raw
+                )
                 latencies: list[float] = []
 
                 async def one() -> list[Fact]:
                     started = time.perf_counter()
-                    facts = await gather(sources, QUERY, deadline=30)
+                    facts = await gather(sources, QUERY, deadline=budget)
                     latencies.append(time.perf_counter() - started)
                     return facts
 
@@ -256,8 +262,13 @@ def bench_http(concurrent: int, tmp: Path, connections: int = 10) -> None:
             f"4. {concurrent:,} concurrent gathers (2 HTTP sources each) against a local server"
             f" ({connections} pooled connections)"
         )
-        for label, guarded in (("bare adapters (baseline)", False), ("guarded adapters", True)):
-            wall, latencies, silent = asyncio.run(run(guarded))
+        half = max(1, connections // 2)
+        for label, guarded, limit in (
+            ("bare adapters (baseline)", False, None),
+            ("guarded adapters", True, None),
+            (f"guarded, max_in_flight={half}", True, half),
+        ):
+            wall, latencies, silent = asyncio.run(run(guarded, limit))
             print(
                 f"   {label:25s} {concurrent / wall:8.0f} gathers/s   "
                 f"p50 {percentile(latencies, 0.5) * 1e3:7.1f} ms   "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +65,7 @@ FRESH_FOR = 0.0
 MAXSIZE = 256
 
 _UNGUARDED = Ticket(probe=False, generation=-1)
+_NO_LIMIT: AbstractAsyncContextManager[object] = nullcontext()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,6 +108,10 @@ class GuardedSource:
     - ``clock``: wall time for silences and events, monotonic time for the
       breaker's reset timeout and the cache's timer (``FakeClock`` in tests).
     - ``listeners``: callables receiving every :class:`BreakerEvent`.
+    - ``max_in_flight``: at most this many calls reach the source at once (a
+      bulkhead); the others wait for a place within their deadline. Waiting
+      past it is a ``timeout`` silence but not a failure of the source. Set it
+      to about the HTTP pool's size: queueing in the pool costs far more.
 
     A GuardedSource is a :class:`Source` itself (same ``name``), so it composes
     with :func:`gather`. It is meant for one thread (any number of event loops
@@ -122,9 +128,15 @@ class GuardedSource:
         clock: Clock | None = None,
         listeners: Iterable[BreakerListener] = (),
         name: str | None = None,
+        max_in_flight: int | None = None,
     ) -> None:
         if deadline is not None and not deadline > 0:
             raise ValueError("deadline must be positive seconds (or None for no deadline)")
+        limit = max_in_flight
+        if limit is not None and (type(limit) is not int or limit < 1):
+            raise ValueError("max_in_flight must be a whole number >= 1 (or None for no limit)")
+        self.max_in_flight = max_in_flight
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self.source = source
         self.name: str = name if name is not None else source.name
         self.deadline = deadline
@@ -178,11 +190,19 @@ class GuardedSource:
         ticket = self._breaker.admit() if self._breaker is not None else _UNGUARDED
         if ticket is None:
             return self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
+        called = False
         try:
-            async with asyncio.timeout_at(self._deadline_at()):
+            async with asyncio.timeout_at(self._deadline_at()), self._slot():
+                called = True
                 raw: object = await self.source.fetch(query)
             facts = settle(raw)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
+            if not called:
+                # The deadline passed while waiting for a slot: the source was
+                # never asked, so this is no failure of the source.
+                if self._breaker is not None:
+                    self._breaker.released(ticket)
+                return self._degrade(key, query, SilenceReason.TIMEOUT)
             reason, detail = describe_failure(error)
             _log.info("source %r failed: %s (%s)", self.name, reason, detail)
             if self._breaker is not None:
@@ -200,6 +220,15 @@ class GuardedSource:
         return facts
 
     # -- internals -------------------------------------------------------------
+
+    def _slot(self) -> AbstractAsyncContextManager[object]:
+        """A place among ``max_in_flight`` calls (one semaphore per event loop)."""
+        if self.max_in_flight is None:
+            return _NO_LIMIT
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.max_in_flight))
+        return self._slots[1]
 
     def _deadline_at(self) -> float | None:
         """Loop time when this call times out: its own deadline, or an enclosing gather's."""

@@ -45,7 +45,7 @@ def guarded(
     clock: FakeClock,
     *,
     client: httpx.AsyncClient | None = None,
-    deadline: float = 0.2,
+    deadline: float = 2.0,  # ample: tests about deadlines set their own
     events: list[BreakerEvent] | None = None,
 ) -> GuardedSource:
     return GuardedSource(
@@ -108,7 +108,7 @@ def test_a_response_that_never_arrives_costs_the_deadline(
     facts = fetch_sync(guarded(server.url_for(""), clock, deadline=0.2), BERLIN)
     elapsed = time.perf_counter() - started
     assert reasons(facts) == {"timeout"}
-    assert elapsed < 0.2 + 0.15
+    assert elapsed < 0.2 + 0.2
 
 
 @pytest.mark.parametrize(
@@ -306,6 +306,6 @@ def test_gather_with_one_hanging_http_source_returns_within_the_deadline(
             return facts, time.perf_counter() - started
 
     facts, elapsed = asyncio.run(go())
-    assert elapsed < 0.2 + 0.15
+    assert elapsed < 0.2 + 0.2
     assert {f.source: f.silent_reason for f in facts} == {"ok": None, "hangs": "timeout"}
     assert [f.value for f in facts if f.attribute == "temperature"] == [Decimal("4.3"), None]

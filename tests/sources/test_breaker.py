@@ -23,7 +23,7 @@ SETTINGS = BreakerSettings(fail_max=3, reset_timeout=30, success_threshold=2)
 
 def guarded(source: ScriptedSource, clock: FakeClock, **kw: object) -> GuardedSource:
     kw.setdefault("breaker", SETTINGS)
-    kw.setdefault("deadline", 0.2)
+    kw.setdefault("deadline", 2.0)  # ample: tests about deadlines set their own
     return GuardedSource(source, clock=clock, cache=None, **kw)  # type: ignore[arg-type]  # test shorthand for keywords
 
 

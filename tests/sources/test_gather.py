@@ -32,14 +32,14 @@ def test_one_hanging_source_costs_the_deadline_plus_a_small_margin() -> None:
     elapsed = time.perf_counter() - started
     assert answer[0] == fact
     assert [(f.source, f.silent_reason) for f in answer[1:]] == [("hangs", "timeout")]
-    assert 0.2 <= elapsed < 0.2 + 0.15  # the margin absorbs a loaded shared machine
+    assert 0.2 <= elapsed < 0.2 + 0.2  # the margin absorbs a loaded shared machine
 
 
 def test_several_hanging_sources_still_cost_only_the_deadline() -> None:
     sources = [ScriptedSource(f"h{i}", [ScriptedSource.HANG]) for i in range(5)]
     started = time.perf_counter()
     answer = gather_sync(sources, QUERY, deadline=0.2)
-    assert time.perf_counter() - started < 0.2 + 0.15
+    assert time.perf_counter() - started < 0.2 + 0.2
     assert [f.silent_reason for f in answer] == ["timeout"] * 5
 
 
@@ -136,11 +136,11 @@ def test_a_guarded_source_cut_by_gather_serves_its_last_good_facts() -> None:
     assert gather_sync([guarded], QUERY, deadline=0.05) == [fact]
     started = time.perf_counter()
     assert gather_sync([guarded], QUERY, deadline=0.1) == [fact]
-    assert time.perf_counter() - started < 0.1 + 0.15
+    assert time.perf_counter() - started < 0.1 + 0.2
 
 
 def test_a_guarded_deadline_shorter_than_the_gathers_still_applies() -> None:
     guarded = GuardedSource(ScriptedSource("hangs", [ScriptedSource.HANG]), deadline=0.05)
     started = time.perf_counter()
     gather_sync([guarded], QUERY, deadline=2.0)
-    assert time.perf_counter() - started < 0.05 + 0.15
+    assert time.perf_counter() - started < 0.05 + 0.2

@@ -29,7 +29,7 @@ KEYS = [("Berlin", "temperature"), ("Berlin", "humidity")]
 
 
 def guarded(script: ScriptedSource, clock: FakeClock, **kw: object) -> GuardedSource:
-    kw.setdefault("deadline", 0.2)
+    kw.setdefault("deadline", 2.0)  # ample: tests about deadlines set their own
     return GuardedSource(script, clock=clock, **kw)  # type: ignore[arg-type]  # test shorthand for keywords
 
 
@@ -79,7 +79,7 @@ def test_a_hanging_source_costs_the_deadline_and_no_more(clock: FakeClock) -> No
     answer = fetch_sync(source, QUERY)
     elapsed = time.perf_counter() - started
     assert [f.silent_reason for f in answer] == ["timeout"]
-    assert 0.2 <= elapsed < 0.35
+    assert 0.2 <= elapsed < 0.2 + 0.2  # the margin absorbs a loaded shared machine
 
 
 def test_empty_answers_are_not_breaker_failures(clock: FakeClock) -> None:
