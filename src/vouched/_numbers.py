@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
 
 from vouched._numwords import (
     MONTH_RE,
@@ -152,6 +153,13 @@ _SIGNAL_WORDS = frozenset(
     ]
 )
 _CURRENCY_LEAD = frozenset("$€£¥₹")
+_FALL_WORDS = frozenset(
+    ["down", "fell", "dropped", "lost", "declined", "decreased", "shed", "slipped", "slid", "lower"]
+)
+_MINUS_WORDS = frozenset(["minus", "negative"])
+# The only non-ASCII characters a case-insensitive pattern equates with ASCII letters:
+# a text holding one may spell a signal word that is not among its lower-case tokens.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 _MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
 _SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
 
@@ -193,6 +201,28 @@ _MAGNITUDES = {
 }
 
 
+class _Signals(NamedTuple):
+    """Which look-backs a text needs: approximations ("about 40"), minus words
+    ("minus 5") and falls ("down $2.18"). Each is a superset of what its
+    look-back pattern can match, so skipping it never changes a reading."""
+
+    approx: bool
+    minus: bool
+    fall: bool
+
+
+_NO_SIGNALS = _Signals(approx=False, minus=False, fall=False)
+
+
+def _signals(text: str, tokens: set[str]) -> _Signals:
+    folds = any(c in text for c in _FOLDS_TO_ASCII)
+    return _Signals(
+        approx=True,
+        minus=folds or not tokens.isdisjoint(_MINUS_WORDS),
+        fall=folds or not tokens.isdisjoint(_FALL_WORDS),
+    )
+
+
 def _quantum_of(digits: str) -> Decimal:
     """The step of the last shown digit of a plain decimal string."""
     if "." in digits:
@@ -202,6 +232,8 @@ def _quantum_of(digits: str) -> Decimal:
 
 def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
     """Value, quantum and alternative readings of a digit string as written."""
+    if raw.isdigit() and raw.isascii():
+        return Decimal(raw), ONE, ()  # the common case: plain digits
     text = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "").replace("'", "")
     alternatives: list[str] = []
     if "," in text and "." in text:
@@ -249,7 +281,7 @@ def read_numbers(
         tokens = word_tokens(text.lower())
     # Words that change a number's reading (minus, down, about ...): most texts have none.
     signals = bool(tokens & _SIGNAL_WORDS) or "~" in text or "\u2248" in text
-    found = _read_digit_quantities(text, names, signals)
+    found = _read_digit_quantities(text, names, _signals(text, tokens) if signals else _NO_SIGNALS)
     present = tokens & WORD_TRIGGERS
     if present:
         words = _read_word_quantities(text, frozenset(present))
@@ -340,9 +372,7 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     return _MDY.match(text, month.start())
 
 
-def _read_digit_quantities(
-    text: str, names: frozenset[str], signals: bool = True
-) -> list[Quantity]:
+def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) -> list[Quantity]:
     found: list[Quantity] = []
     urls = _url_spans(text)
     position = 0
@@ -412,9 +442,7 @@ def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
     return found
 
 
-def _read_digits(
-    text: str, match: re.Match[str], signals: bool = True
-) -> tuple[Quantity | None, int]:
+def _read_digits(text: str, match: re.Match[str], signals: _Signals) -> tuple[Quantity | None, int]:
     start, end = match.start(), match.end()
     sign = match["sign"]
     digits = text[start + (1 if sign else 0) : end]
@@ -455,7 +483,7 @@ def _read_digits(
     negative = sign in {"-", "\u2212"}
     if (
         not sign
-        and signals
+        and signals.minus
         and _might_follow_minus(text, start)
         and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
     ):
@@ -466,10 +494,17 @@ def _read_digits(
     if negative:
         value = -value
         alternatives = tuple(-a for a in alternatives)
-    elif signals and _FALL_BEFORE.search(text, max(0, start - 20), start):
+    elif signals.fall and _FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
     return _finish(
-        text, start, end, value, quantum, alternatives=alternatives, soft=False, signals=signals
+        text,
+        start,
+        end,
+        value,
+        quantum,
+        alternatives=alternatives,
+        soft=False,
+        approx=signals.approx,
     )
 
 
@@ -496,7 +531,7 @@ def _finish(
     *,
     alternatives: tuple[Decimal, ...] = (),
     soft: bool,
-    signals: bool = True,
+    approx: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
     lead = text[start - 2 : start] if start >= 2 else text[:start]
@@ -525,7 +560,7 @@ def _finish(
                 unit = spelled_unit
         end = after.end()
     if (
-        signals
+        approx
         and quantum == ONE
         and _round_integer(value)
         and _APPROX.search(text, max(0, start - 16), start)

@@ -42,7 +42,7 @@ from vouched._lexicon import Lexicon
 from vouched._numbers import Quantity, QuantityKind, read_numbers
 from vouched._numwords import word_tokens
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._quotes import find_quotes, unsupported_spans
+from vouched._quotes import QuoteSpan, find_quotes, unsupported_in
 from vouched._textchecks import (
     find_fallbacks,
     find_internal,
@@ -141,13 +141,6 @@ def _split_facts(
     return grounded, silent, []
 
 
-def _identifiers(index: FactIndex) -> tuple[str, ...]:
-    """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
-    facts = (*index.grounded, *index.silent)
-    names = {f.source for f in facts if f.source} | {f.attribute for f in facts}
-    return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
-
-
 class _Masks:
     """Sorted, merged spans inside which quantities are not claims."""
 
@@ -211,22 +204,12 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     lexicon = lexicon or _EMPTY
     lowered = text.lower()
     tokens = word_tokens(lowered)
-    corpus = [
-        *sources,
-        *(f.value for f in index.grounded if isinstance(f.value, str)),
-        *index.subjects,
-    ]
+    quotes = find_quotes(text)
     findings, holes = _text_findings(
-        text, lowered, tokens, index=index, lexicon=lexicon, corpus=corpus
+        text, lowered, tokens, index=index, lexicon=lexicon, quotes=quotes, sources=sources
     )
     binder = Binder(text, index, lexicon, lowered, tokens)
-    masks = _Masks(
-        [
-            *binder.masked_spans(),
-            *holes,
-            *((q.start, q.end) for q in find_quotes(text)),
-        ]
-    )
+    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
     quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
     binder.distribute(quantities)
     number_findings, checked = _number_findings(quantities, binder, masks, index, question)
@@ -245,7 +228,8 @@ def _text_findings(
     *,
     index: FactIndex,
     lexicon: Lexicon,
-    corpus: list[str],
+    quotes: list[QuoteSpan],
+    sources: Iterable[str],
 ) -> tuple[list[Finding], list[tuple[int, int]]]:
     """Placeholders, internal words, canned fallbacks and unsupported quotes;
     also the placeholder spans (numbers inside them are not claims)."""
@@ -257,7 +241,7 @@ def _text_findings(
     )
     holes = [(s.start, s.end) for s in placeholders]
     hole_masks = _Masks(holes)
-    terms = internal_terms(lexicon.internal, _identifiers(index))
+    terms = internal_terms(lexicon.internal, index.identifiers)
     findings.extend(
         Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, text[s.start : s.end], s.detail)
         for s in find_internal(text, terms, lowered)
@@ -267,10 +251,12 @@ def _text_findings(
         Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
         for s in find_fallbacks(text, tokens)
     )
-    findings.extend(
-        Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
-        for q in unsupported_spans(text, corpus)
-    )
+    if quotes:
+        corpus = [*sources, *index.string_values, *index.subjects]
+        findings.extend(
+            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
+            for q in unsupported_in(quotes, corpus)
+        )
     return findings, holes
 
 

@@ -22,6 +22,7 @@ from vouched._units import canonical_unit, units_compatible
 __all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]
 
 _NUMBER = QuantityKind.NUMBER
+_NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
 _DATE = QuantityKind.DATE
 
 
@@ -134,16 +135,37 @@ class FactIndex:
         self.silent = tuple(silent)
         self.exact = exact
         self.rejected = tuple(rejected)
+        # One pass over the grounded facts collects every table the scan may need.
         pairs: dict[tuple[str, str], list[Fact]] = {}
+        by_attribute: dict[str, list[list[Fact]]] = {}
+        numeric_units: dict[str, set[str | None]] = {}
+        strings: list[Fact] = []
+        sources: set[str | None] = set()
         for fact in self.grounded:
-            key = (fact.subject, fact.attribute)
+            attribute = fact.attribute
+            key = (fact.subject, attribute)
             found = pairs.get(key)
             if found is None:
-                pairs[key] = [fact]
+                found = pairs[key] = [fact]
+                by_attribute.setdefault(attribute, []).append(found)
             else:
                 found.append(fact)
+            value = fact.value
+            if isinstance(value, _NUMERIC):
+                units = numeric_units.get(attribute)
+                if units is None:
+                    numeric_units[attribute] = {fact.unit}
+                else:
+                    units.add(fact.unit)
+            elif isinstance(value, str):
+                strings.append(fact)
+            sources.add(fact.source)
         self._pair_facts = pairs
-        self._by_attribute: dict[str, list[Fact]] | None = None
+        self._attribute_pairs = by_attribute
+        self._numeric_units = numeric_units
+        self._strings = strings
+        self._sources = sources
+        self._by_attribute: dict[str, list[Fact]] = {}
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
         for fact in self.silent:
@@ -192,7 +214,7 @@ class FactIndex:
         """What the grounded facts of one attribute (any subject) vouch for."""
         found = self._attribute_readings.get(attribute)
         if found is None:
-            found = self._readings(self._attribute_facts.get(attribute, ()))
+            found = self._readings(self._attribute_facts(attribute))
             self._attribute_readings[attribute] = found
         return found
 
@@ -200,37 +222,48 @@ class FactIndex:
         """The (kind, unit) pairs the attribute's grounded values take."""
         shapes = self._shapes.get(attribute)
         if shapes is None:
-            found: set[tuple[QuantityKind, str | None]] = set()
-            facts = self._attribute_facts.get(attribute, ())
-            units = {f.unit for f in facts if isinstance(f.value, int | Decimal)}
-            found.update((_NUMBER, canonical_unit(unit)) for unit in units)
-            for fact in facts:
-                if isinstance(fact.value, str):
+            found: set[tuple[QuantityKind, str | None]] = {
+                (_NUMBER, canonical_unit(unit)) for unit in self._numeric_units.get(attribute, ())
+            }
+            for fact in self._strings:
+                if fact.attribute == attribute:
                     found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
 
-    @property
-    def _attribute_facts(self) -> dict[str, list[Fact]]:
-        """Grounded facts by attribute (built on first use)."""
-        if self._by_attribute is None:
-            by_attribute: dict[str, list[Fact]] = {}
-            for (_, attribute), facts in self._pair_facts.items():
-                by_attribute.setdefault(attribute, []).extend(facts)
-            self._by_attribute = by_attribute
-        return self._by_attribute
+    def _attribute_facts(self, attribute: str) -> list[Fact]:
+        """Grounded facts of one attribute, pair by pair (built on first use)."""
+        facts = self._by_attribute.get(attribute)
+        if facts is None:
+            facts = [f for pair in self._attribute_pairs.get(attribute, ()) for f in pair]
+            self._by_attribute[attribute] = facts
+        return facts
 
     def has_grounded(self, attribute: str) -> bool:
-        return attribute in self._attribute_facts
+        return attribute in self._attribute_pairs
+
+    @property
+    def string_values(self) -> list[str]:
+        """The grounded string values, in fact order."""
+        return [f.value for f in self._strings if isinstance(f.value, str)]
+
+    @property
+    def identifiers(self) -> tuple[str, ...]:
+        """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
+        names = (
+            {source for source in self._sources if source}
+            | self._attribute_pairs.keys()
+            | {f.source for f in self.silent if f.source}
+            | {f.attribute for f in self.silent}
+        )
+        return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
 
     @property
     def strings_with_digits(self) -> list[str]:
         """String values that are names with digits ("Studio 4")."""
         if self._names_with_digits is None:
             self._names_with_digits = [
-                f.value
-                for f in self.grounded
-                if isinstance(f.value, str) and _is_name_with_digits(f.value)
+                value for value in self.string_values if _is_name_with_digits(value)
             ]
         return self._names_with_digits
 
@@ -296,7 +329,7 @@ class FactIndex:
     def attributes(self) -> set[str]:
         if self._attributes is None:
             self._attributes = (
-                set(self._attribute_facts)
+                set(self._attribute_pairs)
                 | set(self.silent_attributes)
                 | {f.attribute for f in self.rejected}
             )
