@@ -217,9 +217,12 @@ class Binder:
         """Is there a quantity of another group between ``position`` and ``quantity``?"""
         starts = self._quantity_starts
         low = bisect_left(starts, position)
-        high = bisect_left(starts, quantity.start)
-        group = self._groups.get(quantity.start)
-        return any(self._groups.get(start) != group for start in starts[low:high])
+        high = bisect_left(starts, quantity.start, low)
+        if low == high:
+            return False
+        groups = self._groups
+        group = groups.get(quantity.start)
+        return any(groups.get(start) != group for start in starts[low:high])
 
     def _coordinated_subjects(self, start: int, end: int, count: int) -> list[str] | None:
         """The last list of ``count`` subjects joined by and/commas/comparisons."""
@@ -245,8 +248,13 @@ class Binder:
 
     def bind(self, quantity: Quantity) -> Binding:
         length = len(self.text)
-        sentence = self._region(self._sentences, quantity.start, length)
-        clause = self._region(self._clauses, quantity.start, length)
+        position = quantity.start
+        bounds = self._sentences
+        i = bisect_right(bounds, position)
+        sentence = (bounds[i - 1] if i else 0, bounds[i] if i < len(bounds) else length)
+        bounds = self._clauses
+        i = bisect_right(bounds, position)
+        clause = (bounds[i - 1] if i else 0, bounds[i] if i < len(bounds) else length)
         subject: str | None = self._assigned.get(quantity.start)
         explicit = True
         if subject is None:
@@ -258,8 +266,9 @@ class Binder:
         return Binding(subject, attribute, explicit, firm)
 
     def _fitting(self, mention: _Mention, quantity: Quantity) -> str | None:
+        accepts = self.index.accepts
         for name in mention.names:
-            if self.index.accepts(name, quantity):
+            if accepts(name, quantity):
                 return name
         return None
 
@@ -273,18 +282,20 @@ class Binder:
         mentions = self.attributes
         starts = self._attribute_starts
         low = bisect_left(starts, clause[0])
-        high = bisect_left(starts, clause[1])
+        high = bisect_left(starts, clause[1], low)
         best: tuple[int, str] | None = None
-        for mention in mentions[low:high]:
+        q_start, q_end = quantity.start, quantity.end
+        for index in range(low, high):
+            mention = mentions[index]
             name = self._fitting(mention, quantity)
             if name is None:
                 continue
-            if mention.end <= quantity.start:
+            if mention.end <= q_start:
                 if self._claimed_between(mention.end, quantity):
                     continue  # "fell by 1.15% to $187.42": "fell" governs 1.15%, not $187.42
-                gap = quantity.start - mention.end
-            elif mention.start >= quantity.end:
-                gap = mention.start - quantity.end + 1
+                gap = q_start - mention.end
+            elif mention.start >= q_end:
+                gap = mention.start - q_end + 1
             else:
                 gap = 0  # "63% humidity" written as the phrase "% humidity"
             if best is None or gap < best[0]:

@@ -113,6 +113,7 @@ _MDY = re.compile(
     r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
 )
 _LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
+_LIST_MARKS = frozenset(".)")  # a list marker has one of these one or two places after its digit
 _URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _APPROX = re.compile(
@@ -209,18 +210,24 @@ class _Signals(NamedTuple):
     approx: bool
     minus: bool
     fall: bool
-
-
-_NO_SIGNALS = _Signals(approx=False, minus=False, fall=False)
+    month: bool  # a month name ("Dec 5th"): its pattern is case-sensitive, so a token
 
 
 def _signals(text: str, tokens: set[str]) -> _Signals:
+    month = not tokens.isdisjoint(MONTHS)
+    # Words that change a number's reading (minus, down, about ...): most texts have none.
+    if tokens.isdisjoint(_SIGNAL_WORDS) and "~" not in text and "\u2248" not in text:
+        return _Signals(approx=False, minus=False, fall=False, month=month)
     folds = any(c in text for c in _FOLDS_TO_ASCII)
     return _Signals(
         approx=True,
         minus=folds or not tokens.isdisjoint(_MINUS_WORDS),
         fall=folds or not tokens.isdisjoint(_FALL_WORDS),
+        month=month,
     )
+
+
+_QUANTA = tuple(Decimal(1).scaleb(-places) for places in range(12))
 
 
 def _quantum_of(digits: str) -> Decimal:
@@ -232,8 +239,15 @@ def _quantum_of(digits: str) -> Decimal:
 
 def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
     """Value, quantum and alternative readings of a digit string as written."""
-    if raw.isdigit() and raw.isascii():
-        return Decimal(raw), ONE, ()  # the common case: plain digits
+    if raw.isascii():
+        if raw.isdigit():
+            return Decimal(raw), ONE, ()  # the common case: plain digits
+        whole, dot, frac = raw.partition(".")
+        if dot and whole.isdigit() and frac.isdigit() and len(frac) < len(_QUANTA):
+            if len(frac) == 3 and len(whole) <= 3 and whole != "0":
+                # 1.234 may be German 1234
+                return Decimal(raw), _QUANTA[3], (Decimal(whole + frac),)
+            return Decimal(raw), _QUANTA[len(frac)], ()
     text = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "").replace("'", "")
     alternatives: list[str] = []
     if "," in text and "." in text:
@@ -279,9 +293,7 @@ def read_numbers(
     """
     if tokens is None:
         tokens = word_tokens(text.lower())
-    # Words that change a number's reading (minus, down, about ...): most texts have none.
-    signals = bool(tokens & _SIGNAL_WORDS) or "~" in text or "\u2248" in text
-    found = _read_digit_quantities(text, names, _signals(text, tokens) if signals else _NO_SIGNALS)
+    found = _read_digit_quantities(text, names, _signals(text, tokens))
     present = tokens & WORD_TRIGGERS
     if present:
         words = _read_word_quantities(text, frozenset(present))
@@ -382,16 +394,22 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
         if digit is None:
             break
         p = digit.start()
-        inside = _inside(urls, p)
-        if inside is not None:
-            position = inside
-            continue
+        if urls:
+            inside = _inside(urls, p)
+            if inside is not None:
+                position = inside
+                continue
         prev = text[p - 1] if p else " "
         skip = _identifier_end(text, p, prev, names)
         if skip is not None:
             position = skip
             continue
-        if prev == " " and p >= 2 and (text[p - 2].isalpha() or text[p - 2] == "."):
+        if (
+            signals.month
+            and prev == " "
+            and p >= 2
+            and (text[p - 2].isalpha() or text[p - 2] == ".")
+        ):
             date_match = _month_date(text, p)
             if date_match is not None:
                 quantity = read_time_or_date(date_match, "mdy")
@@ -399,10 +417,13 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
                     found.append(quantity)
                 position = date_match.end()
                 continue
-        marker = _list_marker_end(text, p) if prev in " \t\n" else None
-        if marker is not None:
-            position = marker
-            continue
+        if prev in " \t\n" and (
+            text[p + 1 : p + 2] in _LIST_MARKS or text[p + 2 : p + 3] in _LIST_MARKS
+        ):
+            marker = _list_marker_end(text, p)
+            if marker is not None:
+                position = marker
+                continue
         match = _match_at_digit(text, p, prev)
         if match is None:
             position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
@@ -512,14 +533,26 @@ def _round_integer(value: Decimal) -> bool:
     """A non-zero integer ending in 0 (1,200; 40), read from its digits (no arithmetic
     that could overflow the decimal context on absurdly long numbers)."""
     _sign, digits, exponent = value.as_tuple()
-    if not isinstance(exponent, int) or exponent < 0 or not any(digits):
+    if not isinstance(exponent, int) or exponent < 0 or (exponent == 0 and digits[-1] != 0):
         return False
-    return exponent > 0 or digits[-1] == 0
+    return any(digits)
 
 
 def _might_follow_minus(text: str, start: int) -> bool:
     window = text[max(0, start - 10) : start].lower()
     return "minus" in window or "negative" in window
+
+
+def _currency_lead(text: str, start: int) -> bool:
+    """Is one of the two characters before ``start`` a currency symbol or a capital?"""
+    if start >= 1:
+        c = text[start - 1]
+        if c in _CURRENCY_LEAD or c.isupper():
+            return True
+        if start >= 2:
+            c = text[start - 2]
+            return c in _CURRENCY_LEAD or c.isupper()
+    return False
 
 
 def _finish(
@@ -534,10 +567,9 @@ def _finish(
     approx: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
-    lead = text[start - 2 : start] if start >= 2 else text[:start]
     before = (
         _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
-        if lead and any(c in _CURRENCY_LEAD or c.isupper() for c in lead)
+        if _currency_lead(text, start)
         else None
     )
     if before is not None and not (

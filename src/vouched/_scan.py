@@ -336,6 +336,14 @@ def _fits(quantity: Quantity, reading: Reading) -> bool:
     return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)
 
 
+def _any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
+    unit = quantity.unit
+    for reading in readings:
+        if quantity_matches(quantity, reading) and units_compatible(unit, reading.unit):
+            return True
+    return False
+
+
 def _check(
     quantity: Quantity,
     /,
@@ -352,10 +360,11 @@ def _check(
     said = quantity.text
     if attribute is not None:
         if subject is not None:
-            readings = [
-                r for r in index.pair_readings(subject, attribute) if r.kind is quantity.kind
-            ]
+            kind = quantity.kind
+            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
             if readings:
+                if _any_fits(quantity, readings):
+                    return None  # the common case: the bound fact vouches for the value
                 return _compare(quantity, readings, finding)
             silence = index.silent_pairs.get((subject, attribute))
             if silence is not None:
@@ -374,7 +383,7 @@ def _check(
                     )
         readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
         if readings:
-            if any(_fits(quantity, r) for r in readings):
+            if _any_fits(quantity, readings):
                 return None
             return _compare(quantity, readings, lambda k, d: finding(k, d, None))
         silences = index.silent_attributes.get(attribute)
@@ -418,7 +427,7 @@ def _compare(
 ) -> Finding | None:
     """A bound quantity against its fact(s): passes, or a unit or value mismatch."""
     said = quantity.text
-    if any(_fits(quantity, r) for r in readings):
+    if _any_fits(quantity, readings):
         return None
     same_value = [r for r in readings if quantity_matches(quantity, r)]
     if same_value:

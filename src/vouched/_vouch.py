@@ -61,13 +61,18 @@ def _same_date(stated: Decimal, fact: Decimal) -> bool:
 
 def quantity_matches(quantity: Quantity, reading: Reading) -> bool:
     """Does the stated quantity say the reading's value (units aside)?"""
-    if quantity.kind is not reading.kind:
+    kind = quantity.kind
+    if kind is not reading.kind:
         return False
-    if quantity.kind is _DATE:
-        return any(_same_date(v, reading.value) for v in quantity.values)
-    if quantity.kind is not _NUMBER or reading.exact:
-        return any(v == reading.value for v in quantity.values)
-    return any(rounds_to(reading.value, v, quantity.quantum) for v in quantity.values)
+    value = reading.value
+    if kind is _NUMBER and not reading.exact:
+        quantum = quantity.quantum
+        if rounds_to(value, quantity.value, quantum):
+            return True
+        return any(rounds_to(value, v, quantum) for v in quantity.alternatives)
+    if kind is _DATE:
+        return any(_same_date(v, value) for v in quantity.values)
+    return value == quantity.value or value in quantity.alternatives
 
 
 def describe(reading: Reading) -> str:
