@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from operator import attrgetter
 from typing import NamedTuple
 
 from vouched._fact import Fact
@@ -23,6 +24,9 @@ __all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]
 
 _NUMBER = QuantityKind.NUMBER
 _NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
+_PAIR_KEY = attrgetter("subject", "attribute")
+_VALUE = attrgetter("value")
+_SOURCE = attrgetter("source")
 _DATE = QuantityKind.DATE
 
 
@@ -140,37 +144,22 @@ class FactIndex:
         self.silent = tuple(silent)
         self.exact = exact
         self.rejected = tuple(rejected)
-        # One pass over the grounded facts collects every table the scan may need.
-        pairs: dict[tuple[str, str], list[Fact]] = {}
-        by_attribute: dict[str, list[list[Fact]]] = {}
-        numeric_units: dict[str, set[str | None]] = {}
-        strings: list[Fact] = []
-        sources: set[str | None] = set()
-        for fact in self.grounded:
-            attribute = fact.attribute
-            key = (fact.subject, attribute)
-            found = pairs.get(key)
-            if found is None:
-                found = pairs[key] = [fact]
-                by_attribute.setdefault(attribute, []).append(found)
-            else:
-                found.append(fact)
-            value = fact.value
-            if isinstance(value, _NUMERIC):
-                units = numeric_units.get(attribute)
-                if units is None:
-                    numeric_units[attribute] = {fact.unit}
-                else:
-                    units.add(fact.unit)
-            elif isinstance(value, str):
-                strings.append(fact)
-            sources.add(fact.source)
+        # Built with C-level passes (map, zip, dict): the common fact set has one fact
+        # per pair; everything grouped by attribute is made on first use.
+        grounded_facts = self.grounded
+        keys = list(map(_PAIR_KEY, grounded_facts))
+        pairs: dict[tuple[str, str], tuple[Fact, ...]] = dict(
+            zip(keys, zip(grounded_facts), strict=True)
+        )
+        if len(pairs) < len(keys):  # several facts for one pair: keep them all, in order
+            grouped: dict[tuple[str, str], list[Fact]] = {}
+            for key, fact in zip(keys, grounded_facts, strict=True):
+                grouped.setdefault(key, []).append(fact)
+            pairs = {key: tuple(facts) for key, facts in grouped.items()}
         self._pair_facts = pairs
-        self._attribute_pairs = by_attribute
-        self._numeric_units = numeric_units
-        self._strings = strings
-        self._sources = sources
-        self._by_attribute: dict[str, list[Fact]] = {}
+        values = list(map(_VALUE, grounded_facts))
+        self._has_strings = any(issubclass(kind, str) for kind in set(map(type, values)))
+        self._by_attribute: dict[str, list[Fact]] | None = None
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
         for fact in self.silent:
@@ -227,37 +216,49 @@ class FactIndex:
         """The (kind, unit) pairs the attribute's grounded values take."""
         shapes = self._shapes.get(attribute)
         if shapes is None:
-            found: set[tuple[QuantityKind, str | None]] = {
-                (_NUMBER, canonical_unit(unit)) for unit in self._numeric_units.get(attribute, ())
-            }
-            for fact in self._strings:
-                if fact.attribute == attribute:
-                    found.update((r.kind, r.unit) for r in _readings_of(fact, False))
+            facts = self._attribute_facts(attribute)
+            units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
+            found = {(_NUMBER, canonical_unit(unit)) for unit in units}
+            if self._has_strings:
+                for fact in facts:
+                    if isinstance(fact.value, str):
+                        found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
 
+    @property
+    def _attributes_facts(self) -> dict[str, list[Fact]]:
+        """Grounded facts by attribute, pair by pair (built on first use)."""
+        if self._by_attribute is None:
+            by_attribute: dict[str, list[Fact]] = {}
+            for (_, attribute), facts in self._pair_facts.items():
+                found = by_attribute.get(attribute)
+                if found is None:
+                    by_attribute[attribute] = list(facts)
+                else:
+                    found.extend(facts)
+            self._by_attribute = by_attribute
+        return self._by_attribute
+
     def _attribute_facts(self, attribute: str) -> list[Fact]:
-        """Grounded facts of one attribute, pair by pair (built on first use)."""
-        facts = self._by_attribute.get(attribute)
-        if facts is None:
-            facts = [f for pair in self._attribute_pairs.get(attribute, ()) for f in pair]
-            self._by_attribute[attribute] = facts
-        return facts
+        return self._attributes_facts.get(attribute, [])
 
     def has_grounded(self, attribute: str) -> bool:
-        return attribute in self._attribute_pairs
+        return attribute in self._attributes_facts
 
     @property
     def string_values(self) -> list[str]:
         """The grounded string values, in fact order."""
-        return [f.value for f in self._strings if isinstance(f.value, str)]
+        if not self._has_strings:
+            return []
+        return [f.value for f in self.grounded if isinstance(f.value, str)]
 
     @property
     def identifiers(self) -> tuple[str, ...]:
         """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
         names = (
-            {source for source in self._sources if source}
-            | self._attribute_pairs.keys()
+            {source for source in set(map(_SOURCE, self.grounded)) if source}
+            | self._attributes_facts.keys()
             | {f.source for f in self.silent if f.source}
             | {f.attribute for f in self.silent}
         )
@@ -334,7 +335,7 @@ class FactIndex:
     def attributes(self) -> set[str]:
         if self._attributes is None:
             self._attributes = (
-                set(self._attribute_pairs)
+                set(self._attributes_facts)
                 | set(self.silent_attributes)
                 | {f.attribute for f in self.rejected}
             )
