@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from vouched._fact import Fact
@@ -27,6 +27,8 @@ _NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its at
 _PAIR_KEY = attrgetter("subject", "attribute")
 _VALUE = attrgetter("value")
 _SOURCE = attrgetter("source")
+_ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
+_OBSERVED_AT = attrgetter("observed_at")
 _DATE = QuantityKind.DATE
 
 
@@ -158,8 +160,12 @@ class FactIndex:
             pairs = {key: tuple(facts) for key, facts in grouped.items()}
         self._pair_facts = pairs
         values = list(map(_VALUE, grounded_facts))
-        self._has_strings = any(issubclass(kind, str) for kind in set(map(type, values)))
+        types = set(map(type, values))
+        self._has_strings = any(issubclass(kind, str) for kind in types)
+        self._all_numeric = all(issubclass(kind, _NUMERIC) for kind in types)
         self._by_attribute: dict[str, list[Fact]] | None = None
+        self._attribute_units: dict[str, set[str | None]] | None = None
+        self._attribute_names: set[str] | None = None
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
         for fact in self.silent:
@@ -216,15 +222,26 @@ class FactIndex:
         """The (kind, unit) pairs the attribute's grounded values take."""
         shapes = self._shapes.get(attribute)
         if shapes is None:
-            facts = self._attribute_facts(attribute)
-            units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
-            found = {(_NUMBER, canonical_unit(unit)) for unit in units}
-            if self._has_strings:
+            if self._all_numeric:  # every grounded value is a number (or a bool)
+                found = {(_NUMBER, canonical_unit(unit)) for unit in self._units_of(attribute)}
+            else:
+                facts = self._attribute_facts(attribute)
+                units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
+                found = {(_NUMBER, canonical_unit(unit)) for unit in units}
                 for fact in facts:
                     if isinstance(fact.value, str):
                         found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
+
+    def _units_of(self, attribute: str) -> set[str | None]:
+        """The units of one attribute's grounded facts (when every value is numeric)."""
+        if self._attribute_units is None:
+            units: dict[str, set[str | None]] = {}
+            for name, unit in set(map(_ATTRIBUTE_UNIT, self.grounded)):
+                units.setdefault(name, set()).add(unit)
+            self._attribute_units = units
+        return self._attribute_units.get(attribute, set())
 
     @property
     def _attributes_facts(self) -> dict[str, list[Fact]]:
@@ -244,7 +261,15 @@ class FactIndex:
         return self._attributes_facts.get(attribute, [])
 
     def has_grounded(self, attribute: str) -> bool:
-        return attribute in self._attributes_facts
+        if self._by_attribute is None:
+            return attribute in self._grounded_attributes
+        return attribute in self._by_attribute
+
+    @property
+    def _grounded_attributes(self) -> set[str]:
+        if self._attribute_names is None:
+            self._attribute_names = set(map(itemgetter(1), self._pair_facts))
+        return self._attribute_names
 
     @property
     def string_values(self) -> list[str]:
@@ -258,7 +283,7 @@ class FactIndex:
         """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
         names = (
             {source for source in set(map(_SOURCE, self.grounded)) if source}
-            | self._attributes_facts.keys()
+            | set(map(itemgetter(1), self._pair_facts))
             | {f.source for f in self.silent if f.source}
             | {f.attribute for f in self.silent}
         )
@@ -301,6 +326,20 @@ class FactIndex:
 
     def _times_and_dates(self) -> dict[tuple[QuantityKind, int], list[Reading]]:
         """Grounded times and dates, by value (built on first use)."""
+        if not self._others_built and not self._has_strings:
+            # Only observation instants: one reading set per distinct instant, the first
+            # fact observed at it describing it (C-level dedup, first-seen order).
+            instants = list(map(_OBSERVED_AT, self.grounded))
+            first = dict(zip(reversed(instants), reversed(self.grounded), strict=True))
+            for instant in dict.fromkeys(instants):
+                if instant is None:
+                    continue
+                for reading in _observed_readings(first[instant]):
+                    if reading.kind is not _NUMBER:
+                        value = int(reading.value)
+                        key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+                        self._others.setdefault(key, []).append(reading)
+            self._others_built = True
         if not self._others_built:
             others = self._others
             seen: set[object] = set()
@@ -335,7 +374,7 @@ class FactIndex:
     def attributes(self) -> set[str]:
         if self._attributes is None:
             self._attributes = (
-                set(self._attributes_facts)
+                set(self._grounded_attributes)
                 | set(self.silent_attributes)
                 | {f.attribute for f in self.rejected}
             )
