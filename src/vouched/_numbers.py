@@ -187,7 +187,6 @@ _UNIT_HYPHEN = re.compile(
     r"-(?i:minute|min|hour|hr|day|km|kilomet(?:re|er)|metre|meter|mile|second|degree|percent)s?\b"
 )
 _SUFFIX_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
-_GLUED_LETTER = re.compile(r"[A-Za-z]")
 _RANGE_JOIN = re.compile(r"\s*(?:[-\u2013\u2014]|to|and|until|through)\s*")
 _BETWEEN_BEFORE = re.compile(r"(?i:\b(?:between|from)\s+)$")
 
@@ -342,15 +341,6 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
     return None
 
 
-def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
-    """The quantity pattern at ``p``, taking a sign just before it if there is one."""
-    if prev in "-+\u2212":
-        match = _AT_DIGIT.match(text, p - 1)
-        if match is not None:
-            return match
-    return _AT_DIGIT.match(text, p)
-
-
 def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
     """The end of the span holding ``p``, if any."""
     for start, end in spans:
@@ -389,6 +379,7 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
     urls = _url_spans(text)
     position = 0
     search = _FIRST_DIGIT.search
+    at_digit = _AT_DIGIT.match
     while True:
         digit = search(text, position)
         if digit is None:
@@ -400,10 +391,12 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
                 position = inside
                 continue
         prev = text[p - 1] if p else " "
-        skip = _identifier_end(text, p, prev, names)
-        if skip is not None:
-            position = skip
-            continue
+        # After a plain space only a capital code ("ICE 1537") can make an identifier.
+        if prev != " " or (p >= 3 and text[p - 2].isupper()):
+            skip = _identifier_end(text, p, prev, names)
+            if skip is not None:
+                position = skip
+                continue
         if (
             signals.month
             and prev == " "
@@ -424,25 +417,34 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
             if marker is not None:
                 position = marker
                 continue
-        match = _match_at_digit(text, p, prev)
+        match = None
+        if prev in "-+\u2212":
+            match = at_digit(text, p - 1)  # a sign just before the digit
+        if match is None:
+            match = at_digit(text, p)
         if match is None:
             position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
             continue
         group = match.lastgroup
-        position = match.end()
-        if group in {"ipver", "frac"}:
-            continue
         if group == "num":
             quantity, position = _read_digits(text, match, signals)
             if quantity is not None:
                 found.append(quantity)
-            continue
-        quantity = read_time_or_date(match, group)
-        if quantity is not None:
-            found.append(quantity)
-            if group == "isodate" and match["ih"]:
-                found.append(iso_time(text, match))
+        else:
+            position = match.end()
+            _read_dated(text, match, group, found)
     return found
+
+
+def _read_dated(text: str, match: re.Match[str], group: str | None, found: list[Quantity]) -> None:
+    """A time or date the master pattern matched (identifiers and fractions are skipped)."""
+    if group in {"ipver", "frac"}:
+        return
+    quantity = read_time_or_date(match, group)
+    if quantity is not None:
+        found.append(quantity)
+        if group == "isodate" and match["ih"]:
+            found.append(iso_time(text, match))
 
 
 def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
@@ -489,7 +491,7 @@ def _read_digits(text: str, match: re.Match[str], signals: _Signals) -> tuple[Qu
         while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
             skip += 1
         return None, skip
-    if rest and _GLUED_LETTER.match(rest):
+    if rest and rest[0].isascii() and rest[0].isalpha():  # [A-Za-z]
         ordinal = _SUFFIX_ORDINAL.match(rest)
         unit_match = _UNIT_AFTER.match(text, end)
         if ordinal and "." not in digits and "," not in digits:
@@ -517,16 +519,7 @@ def _read_digits(text: str, match: re.Match[str], signals: _Signals) -> tuple[Qu
         alternatives = tuple(-a for a in alternatives)
     elif signals.fall and _FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
-    return _finish(
-        text,
-        start,
-        end,
-        value,
-        quantum,
-        alternatives=alternatives,
-        soft=False,
-        approx=signals.approx,
-    )
+    return _finish(text, start, end, value, quantum, alternatives, False, signals.approx)
 
 
 def _round_integer(value: Decimal) -> bool:
@@ -555,15 +548,14 @@ def _currency_lead(text: str, start: int) -> bool:
     return False
 
 
-def _finish(
+def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword passing costs)
     text: str,
     start: int,
     end: int,
     value: Decimal,
     quantum: Decimal,
-    *,
     alternatives: tuple[Decimal, ...] = (),
-    soft: bool,
+    soft: bool = True,
     approx: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
