@@ -206,7 +206,14 @@ class FactIndex:
         key = (subject, attribute)
         found = self._pair_readings.get(key)
         if found is None:
-            found = self._readings(self._pair_facts.get(key, ()))
+            facts = self._pair_facts.get(key, ())
+            value = facts[0].value if len(facts) == 1 else None
+            if type(value) is Decimal:  # the common case: one fact, a decimal value
+                fact = facts[0]
+                unit = canonical_unit(fact.unit)
+                found = [Reading(_NUMBER, value, unit, attribute in self.exact, fact)]
+            else:
+                found = self._readings(facts)
             self._pair_readings[key] = found
         return found
 
