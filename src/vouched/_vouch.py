@@ -29,6 +29,7 @@ _VALUE = attrgetter("value")
 _SOURCE = attrgetter("source")
 _ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
 _OBSERVED_AT = attrgetter("observed_at")
+_NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
 
 
@@ -164,7 +165,7 @@ class FactIndex:
         self._has_strings = any(issubclass(kind, str) for kind in types)
         self._all_numeric = all(issubclass(kind, _NUMERIC) for kind in types)
         self._by_attribute: dict[str, list[Fact]] | None = None
-        self._attribute_units: dict[str, set[str | None]] | None = None
+        self._attribute_units: dict[str, frozenset[tuple[QuantityKind, str | None]]] | None = None
         self._attribute_names: set[str] | None = None
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
@@ -227,28 +228,28 @@ class FactIndex:
 
     def _shapes_of(self, attribute: str) -> frozenset[tuple[QuantityKind, str | None]]:
         """The (kind, unit) pairs the attribute's grounded values take."""
+        if self._all_numeric:  # every grounded value is a number (or a bool)
+            return self._numeric_shapes().get(attribute, _NO_SHAPES)
         shapes = self._shapes.get(attribute)
         if shapes is None:
-            if self._all_numeric:  # every grounded value is a number (or a bool)
-                found = {(_NUMBER, canonical_unit(unit)) for unit in self._units_of(attribute)}
-            else:
-                facts = self._attribute_facts(attribute)
-                units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
-                found = {(_NUMBER, canonical_unit(unit)) for unit in units}
-                for fact in facts:
-                    if isinstance(fact.value, str):
-                        found.update((r.kind, r.unit) for r in _readings_of(fact, False))
+            facts = self._attribute_facts(attribute)
+            units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
+            found = {(_NUMBER, canonical_unit(unit)) for unit in units}
+            for fact in facts:
+                if isinstance(fact.value, str):
+                    found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
 
-    def _units_of(self, attribute: str) -> set[str | None]:
-        """The units of one attribute's grounded facts (when every value is numeric)."""
+    def _numeric_shapes(self) -> dict[str, frozenset[tuple[QuantityKind, str | None]]]:
+        """Every attribute's shapes when every grounded value is numeric: one set of
+        (attribute, unit) pairs read at C speed."""
         if self._attribute_units is None:
-            units: dict[str, set[str | None]] = {}
+            units: dict[str, set[tuple[QuantityKind, str | None]]] = {}
             for name, unit in set(map(_ATTRIBUTE_UNIT, self.grounded)):
-                units.setdefault(name, set()).add(unit)
-            self._attribute_units = units
-        return self._attribute_units.get(attribute, set())
+                units.setdefault(name, set()).add((_NUMBER, canonical_unit(unit)))
+            self._attribute_units = {name: frozenset(found) for name, found in units.items()}
+        return self._attribute_units
 
     @property
     def _attributes_facts(self) -> dict[str, list[Fact]]:
@@ -334,14 +335,14 @@ class FactIndex:
     def _times_and_dates(self) -> dict[tuple[QuantityKind, int], list[Reading]]:
         """Grounded times and dates, by value (built on first use)."""
         if not self._others_built and not self._has_strings:
-            # Only observation instants: one reading set per distinct instant, the first
-            # fact observed at it describing it (C-level dedup, first-seen order).
-            instants = list(map(_OBSERVED_AT, self.grounded))
-            first = dict(zip(reversed(instants), reversed(self.grounded), strict=True))
-            for instant in dict.fromkeys(instants):
+            # Only observation instants: one reading set per distinct instant (C-level
+            # dedup, first-seen order), described by the first fact observed at it.
+            grounded = self.grounded
+            for instant in dict.fromkeys(map(_OBSERVED_AT, grounded)):
                 if instant is None:
                     continue
-                for reading in _observed_readings(first[instant]):
+                fact = next(f for f in grounded if f.observed_at == instant)
+                for reading in _observed_readings(fact):
                     if reading.kind is not _NUMBER:
                         value = int(reading.value)
                         key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
