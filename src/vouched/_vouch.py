@@ -29,6 +29,7 @@ _VALUE = attrgetter("value")
 _SOURCE = attrgetter("source")
 _ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
 _OBSERVED_AT = attrgetter("observed_at")
+_UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
 _NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
 
@@ -167,6 +168,7 @@ class FactIndex:
         self._by_attribute: dict[str, list[Fact]] | None = None
         self._attribute_units: dict[str, frozenset[tuple[QuantityKind, str | None]]] | None = None
         self._attribute_names: set[str] | None = None
+        self._subject_units: dict[str | None, dict[str, set[str]]] = {}
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
         for fact in self.silent:
@@ -181,7 +183,6 @@ class FactIndex:
         self._numbers: list[Reading] | None = None
         self._number_keys: list[Decimal] = []
         self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
-        self._units: dict[str | None, dict[str, set[str]]] | None = None
         self._subjects: set[str] | None = None
         self._attributes: set[str] | None = None
 
@@ -366,19 +367,6 @@ class FactIndex:
         return self._others
 
     @property
-    def units_by_subject(self) -> dict[str | None, dict[str, set[str]]]:
-        if self._units is None:
-            units: dict[str | None, dict[str, set[str]]] = {}
-            for fact in (*self.grounded, *self.silent):
-                unit = canonical_unit(fact.unit)
-                if unit is None:
-                    continue
-                for subject in (fact.subject, None):
-                    units.setdefault(subject, {}).setdefault(unit, set()).add(fact.attribute)
-            self._units = units
-        return self._units
-
-    @property
     def attributes(self) -> set[str]:
         if self._attributes is None:
             self._attributes = (
@@ -416,14 +404,37 @@ class FactIndex:
             found.extend(others.get((quantity.kind, key), ()))
         return found
 
+    def _units_for(self, subject: str | None) -> dict[str, set[str]]:
+        """Canonical unit -> attributes stated in it, for one subject (every subject if
+        None), over grounded and silent facts; built for the subject asked about."""
+        found = self._subject_units.get(subject)
+        if found is None:
+            pairs: set[tuple[str | None, str]]
+            if subject is None:
+                pairs = set(map(_UNIT_ATTRIBUTE, (*self.grounded, *self.silent)))
+            else:  # the subject's grounded pairs by attribute, then its silences
+                pairs = {
+                    (fact.unit, attribute)
+                    for attribute in self._grounded_attributes
+                    for fact in self._pair_facts.get((subject, attribute), ())
+                }
+                pairs.update((f.unit, f.attribute) for f in self.silent if f.subject == subject)
+            found = {}
+            for unit, attribute in pairs:
+                canonical = canonical_unit(unit)
+                if canonical is not None:
+                    found.setdefault(canonical, set()).add(attribute)
+            self._subject_units[subject] = found
+        return found
+
     def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
         """The one attribute of ``subject`` (any subject if None) stated in ``unit``."""
         if unit is None:
             return None
-        attributes = self.units_by_subject.get(subject, {}).get(unit)
+        pool = self._units_for(subject)
+        attributes = pool.get(unit)
         if attributes is None:
             # a generic unit ("degrees", "$") matches the specific ones it covers
-            pool = self.units_by_subject.get(subject, {})
             matching = {a for u, attrs in pool.items() if units_compatible(unit, u) for a in attrs}
             if unit not in ("deg", "$", "¥") or len(matching) != 1:
                 return None
