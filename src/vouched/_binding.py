@@ -285,10 +285,13 @@ class Binder:
         high = bisect_left(starts, clause[1], low)
         best: tuple[int, str] | None = None
         q_start, q_end = quantity.start, quantity.end
+        accepts = self.index.accepts
         for index in range(low, high):
             mention = mentions[index]
-            name = self._fitting(mention, quantity)
-            if name is None:
+            for name in mention.names:
+                if accepts(name, quantity):
+                    break
+            else:
                 continue
             if mention.end <= q_start:
                 if self._claimed_between(mention.end, quantity):
@@ -312,9 +315,9 @@ class Binder:
         low = bisect_left(starts, sentence[0])
         high = bisect_left(starts, quantity.start)
         for mention in reversed(mentions[low:high]):
-            name = self._fitting(mention, quantity)
-            if name is not None:
-                return name, False
+            earlier = self._fitting(mention, quantity)
+            if earlier is not None:
+                return earlier, False
         return None, False
 
     def _subject(

@@ -519,7 +519,9 @@ def _read_digits(text: str, match: re.Match[str], signals: _Signals) -> tuple[Qu
         alternatives = tuple(-a for a in alternatives)
     elif signals.fall and _FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
-    return _finish(text, start, end, value, quantum, alternatives, False, signals.approx)
+    # Only a round integer ("about 40") reads as approximate: its last digit is 0.
+    approx = signals.approx and digits[-1] == "0"
+    return _finish(text, start, end, value, quantum, alternatives, False, approx)
 
 
 def _round_integer(value: Decimal) -> bool:
@@ -536,18 +538,6 @@ def _might_follow_minus(text: str, start: int) -> bool:
     return "minus" in window or "negative" in window
 
 
-def _currency_lead(text: str, start: int) -> bool:
-    """Is one of the two characters before ``start`` a currency symbol or a capital?"""
-    if start >= 1:
-        c = text[start - 1]
-        if c in _CURRENCY_LEAD or c.isupper():
-            return True
-        if start >= 2:
-            c = text[start - 2]
-            return c in _CURRENCY_LEAD or c.isupper()
-    return False
-
-
 def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword passing costs)
     text: str,
     start: int,
@@ -559,11 +549,15 @@ def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword pas
     approx: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
-    before = (
-        _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
-        if _currency_lead(text, start)
-        else None
-    )
+    before = None
+    if start >= 1:  # a currency symbol or a capital in the two characters before
+        c = text[start - 1]
+        if (
+            c in _CURRENCY_LEAD
+            or c.isupper()
+            or (start >= 2 and (text[start - 2] in _CURRENCY_LEAD or text[start - 2].isupper()))
+        ):
+            before = _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
     if before is not None and not (
         before["code"] and text[before.start() - 1 : before.start()] == "/"
     ):

@@ -275,8 +275,9 @@ def _number_findings(
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
+    covers = masks.covers
     for quantity in quantities:
-        if masks.covers(quantity.start, quantity.end):
+        if covers(quantity.start, quantity.end):
             continue
         if asked and any((quantity.kind, v) in asked for v in quantity.values):
             continue
