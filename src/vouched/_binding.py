@@ -124,6 +124,7 @@ class Binder:
         self.subjects = [_Mention(*m) for m in subjects.find(text, lowered, tokens)]
         self._assigned: dict[int, str] = {}
         self._groups: dict[int, int] = {}
+        self._joins: dict[int, bool] = {}
         self._quantity_starts: list[int] = []
         self._attribute_starts = [m.start for m in self.attributes]
         self._subject_starts = [m.start for m in self.subjects]
@@ -169,23 +170,31 @@ class Binder:
         self._quantity_starts = [q.start for q in quantities]
         group = 0
         previous: Quantity | None = None
-        for quantity in quantities:
+        for index, quantity in enumerate(quantities):
             if previous is None or not (
                 (quantity.unit == previous.unit or None in (quantity.unit, previous.unit))
-                and (
-                    (previous.in_range and quantity.in_range)
-                    or _VALUE_JOIN.fullmatch(self.text, previous.end, quantity.start)
-                )
+                and ((previous.in_range and quantity.in_range) or self._joined(quantities, index))
             ):
                 group += 1
             self._groups[quantity.start] = group
             previous = quantity
+
+    def _joined(self, quantities: list[Quantity], index: int) -> bool:
+        """Are ``quantities[index - 1]`` and ``quantities[index]`` joined by and/commas/versus?
+        (Asked by grouping and by distribution: matched once.)"""
+        joined = self._joins.get(index)
+        if joined is None:
+            left, right = quantities[index - 1], quantities[index]
+            joined = _VALUE_JOIN.fullmatch(self.text, left.end, right.start) is not None
+            self._joins[index] = joined
+        return joined
 
     def distribute(self, quantities: list[Quantity]) -> None:
         """Pair runs of values with runs of subjects, as a reader does with
         "Berlin and Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively"."""
         text = self.text
         length = len(text)
+        self._joins = {}  # joins are cached by position in this list
         self._group(quantities)
         index = 0
         while index < len(quantities):
@@ -198,7 +207,7 @@ class Binder:
                     or (nxt.unit != last.unit and None not in (nxt.unit, last.unit))
                     or nxt.in_range
                     or last.in_range
-                    or not _VALUE_JOIN.fullmatch(text, last.end, nxt.start)
+                    or not self._joined(quantities, index + len(run))
                 ):
                     break
                 run.append(nxt)
