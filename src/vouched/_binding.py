@@ -24,6 +24,7 @@ import itertools
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
+from operator import itemgetter, methodcaller
 from typing import NamedTuple
 
 from vouched._lexicon import Lexicon, PhraseMatcher, phrase_matcher
@@ -47,6 +48,8 @@ _SUBJECT_JOIN = re.compile(
 )
 _RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
 _SENTENCE_CHARS = frozenset(".!?\n;")
+_START = itemgetter(0)
+_MATCH_END = methodcaller("end")
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 
 
@@ -120,15 +123,15 @@ class Binder:
         tokens = word_tokens(lowered) if tokens is None else tokens
         attributes = _attribute_matcher(lexicon, frozenset(index.attributes))
         subjects = _subject_matcher(lexicon, frozenset(index.subjects))
-        self.attributes = [_Mention(*m) for m in attributes.find(text, lowered, tokens)]
-        self.subjects = [_Mention(*m) for m in subjects.find(text, lowered, tokens)]
+        self.attributes = list(map(_Mention._make, attributes.find(text, lowered, tokens)))
+        self.subjects = list(map(_Mention._make, subjects.find(text, lowered, tokens)))
         self._assigned: dict[int, str] = {}
         self._groups: dict[int, int] = {}
         self._joins: dict[int, bool] = {}
         self._quantity_starts: list[int] = []
-        self._attribute_starts = [m.start for m in self.attributes]
-        self._subject_starts = [m.start for m in self.subjects]
-        clauses = [m.end() for m in _BOUNDARY.finditer(text)]
+        self._attribute_starts = list(map(_START, self.attributes))
+        self._subject_starts = list(map(_START, self.subjects))
+        clauses = list(map(_MATCH_END, _BOUNDARY.finditer(text)))
         self._clauses = clauses
         self._sentences = [end for end in clauses if text[end - 1] in _SENTENCE_CHARS]
         names = index.strings_with_digits
