@@ -354,6 +354,10 @@ def _check(
     index: FactIndex,
 ) -> Finding | None:
     """Compare one quantity with the facts of its binding, or by membership."""
+    if attribute is not None and subject is not None:
+        pair = index.pair_readings(subject, attribute)
+        if pair and _any_fits(quantity, pair):  # readings of another kind never fit
+            return None  # the common case: the bound fact vouches for the value
 
     def finding(kind: FindingKind, detail: str, s: str | None = subject) -> Finding:
         return Finding(kind, quantity.start, quantity.end, quantity.text, detail, s, attribute)
@@ -364,8 +368,6 @@ def _check(
             kind = quantity.kind
             readings = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
             if readings:
-                if _any_fits(quantity, readings):
-                    return None  # the common case: the bound fact vouches for the value
                 return _compare(quantity, readings, finding)
             silence = index.silent_pairs.get((subject, attribute))
             if silence is not None:
