@@ -113,7 +113,11 @@ _MDY = re.compile(
     r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
 )
 _LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
-_LIST_MARKS = frozenset(".)")  # a list marker has one of these one or two places after its digit
+_LIST_MARKS = frozenset(".)")
+_UNIT_SIGNS = frozenset("°%")
+_PLAIN_WORD_STARTS = frozenset(
+    "bcdefghijklmnqrstuvwxyz"
+)  # not a/p (am, pm) nor o (of)  # a list marker has one of these one or two places after its digit
 _URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _APPROX = re.compile(
@@ -341,6 +345,15 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
     return None
 
 
+def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
+    """The master pattern at ``p``, taking a sign just before it if there is one."""
+    if prev in "-+\u2212":
+        match = _AT_DIGIT.match(text, p - 1)
+        if match is not None:
+            return match
+    return _AT_DIGIT.match(text, p)
+
+
 def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
     """The end of the span holding ``p``, if any."""
     for start, end in spans:
@@ -379,7 +392,6 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
     urls = _url_spans(text)
     position = 0
     search = _FIRST_DIGIT.search
-    at_digit = _AT_DIGIT.match
     while True:
         digit = search(text, position)
         if digit is None:
@@ -417,22 +429,23 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
             if marker is not None:
                 position = marker
                 continue
-        match = None
-        if prev in "-+\u2212":
-            match = at_digit(text, p - 1)  # a sign just before the digit
-        if match is None:
-            match = at_digit(text, p)
-        if match is None:
-            position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
-            continue
-        group = match.lastgroup
-        if group == "num":
-            quantity, position = _read_digits(text, match, signals)
-            if quantity is not None:
-                found.append(quantity)
+        stop = _plain_number_end(text, p) if prev == " " else None
+        if stop is not None:  # only the master pattern's plain-number branch could match
+            quantity, position = _read_digits(text, p, stop, None, signals)
         else:
-            position = match.end()
-            _read_dated(text, match, group, found)
+            match = _match_at_digit(text, p, prev)
+            if match is None:
+                position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # a digit
+                continue
+            if match.lastgroup != "num":
+                position = match.end()
+                _read_dated(text, match, match.lastgroup, found)
+                continue
+            quantity, position = _read_digits(
+                text, match.start(), match.end(), match["sign"], signals
+            )
+        if quantity is not None:
+            found.append(quantity)
     return found
 
 
@@ -465,9 +478,28 @@ def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
     return found
 
 
-def _read_digits(text: str, match: re.Match[str], signals: _Signals) -> tuple[Quantity | None, int]:
-    start, end = match.start(), match.end()
-    sign = match["sign"]
+def _plain_number_end(text: str, p: int) -> int | None:
+    """Where a plain number ("42", "13.9") starting at ``p`` (after a space) ends, when
+    what follows it rules out every other branch of the master pattern (dates, times,
+    versions, fractions, hours, grouped digits): a unit sign (``°``, ``%``) or a space
+    and a lower-case letter other than a, o, p ("42 km/h")."""
+    end = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
+    after = text[end : end + 2]
+    if after[:1] == "." and after[1:].isdecimal():  # one decimal part, then the same test
+        end = _DIGIT_RUN.match(text, end + 1).end()  # type: ignore[union-attr]  # a digit
+        after = text[end : end + 2]
+    first = after[:1]
+    if first in _UNIT_SIGNS:
+        return end
+    if first == " " and after[1:] in _PLAIN_WORD_STARTS:
+        return end
+    return None
+
+
+def _read_digits(
+    text: str, start: int, end: int, sign: str | None, signals: _Signals
+) -> tuple[Quantity | None, int]:
+    """The number ``text[start:end]`` (a sign first if ``sign``) the master pattern read."""
     digits = text[start + (1 if sign else 0) : end]
     if sign in {"-", "+"}:
         before = text[start - 1] if start else "\n"

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from decimal import Decimal
 
+import pytest
+
 from vouched import Fact, FindingKind, Lexicon, partition, scan
 from vouched._numbers import read_numbers
 from vouched._policy import Policy
@@ -82,3 +84,28 @@ def test_a_unit_binds_the_one_attribute_of_the_sentence_subject() -> None:
     assert [(f.kind, f.subject, f.attribute) for f in report.findings] == [
         (FindingKind.VALUE_MISMATCH, "Munich", "temperature")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "said"),
+    [
+        ("on 5 May", "date", "5 May"),
+        ("on 5 of May", "date", "5 of May"),
+        ("at 5 pm", "time", "5 pm"),
+        ("at 10 am", "time", "10 am"),
+        ("at 12:30 today", "time", "12:30"),
+        ("on 13.9.2026", "date", "13.9.2026"),
+        ("is 13.9°C", "number", "13.9°C"),
+        ("is 42 km/h", "number", "42 km/h"),
+        ("is 1.234 km", "number", "1.234 km"),
+    ],
+)
+def test_what_follows_a_number_after_a_space_decides_its_reading(
+    text: str, kind: str, said: str
+) -> None:
+    (quantity,) = read_numbers(text)
+    assert (str(quantity.kind), quantity.text) == (kind, said)
+
+
+def test_a_version_after_a_space_is_not_a_claim() -> None:
+    assert read_numbers("runs 1.2.3 now") == []
