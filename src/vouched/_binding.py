@@ -199,24 +199,27 @@ class Binder:
         length = len(text)
         self._joins = {}  # joins are cached by position in this list
         self._group(quantities)
+        count = len(quantities)
         index = 0
-        while index < len(quantities):
-            run = [quantities[index]]
-            while index + len(run) < len(quantities):
-                nxt = quantities[index + len(run)]
-                last = run[-1]
+        while index < count:
+            stop = index + 1  # the run is quantities[index:stop]
+            while stop < count:
+                nxt = quantities[stop]
+                last = quantities[stop - 1]
                 if (
                     nxt.kind is not last.kind
                     or (nxt.unit != last.unit and None not in (nxt.unit, last.unit))
                     or nxt.in_range
                     or last.in_range
-                    or not self._joined(quantities, index + len(run))
+                    or not self._joined(quantities, stop)
                 ):
                     break
-                run.append(nxt)
-            index += len(run)
-            if len(run) < 2:
+                stop += 1
+            if stop - index < 2:
+                index = stop
                 continue
+            run = quantities[index:stop]
+            index = stop
             sentence = self._region(self._sentences, run[0].start, length)
             subjects = self._coordinated_subjects(sentence[0], run[0].start, len(run))
             if subjects is None and _RESPECTIVELY.match(text, run[-1].end):
