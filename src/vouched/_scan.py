@@ -294,7 +294,11 @@ def _number_findings(
             findings.append(finding)
         if binding.attribute is not None and binding.firm and not quantity.in_range:
             key = (binding.subject, binding.attribute)
-            clash = _inconsistent(quantity, stated.get(key, ()))
+            earlier = stated.get(key)
+            if earlier is None:
+                stated[key] = [quantity]
+                continue
+            clash = _inconsistent(quantity, earlier)
             if clash is not None:
                 findings.append(
                     Finding(
@@ -308,7 +312,7 @@ def _number_findings(
                         binding.attribute,
                     )
                 )
-            stated.setdefault(key, []).append(quantity)
+            earlier.append(quantity)
     return findings, checked
 
 
