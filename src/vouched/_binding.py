@@ -24,6 +24,7 @@ import itertools
 import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
+from operator import itemgetter, methodcaller
 from typing import NamedTuple
 
 from vouched._lexicon import Lexicon, PhraseMatcher, phrase_matcher
@@ -47,6 +48,8 @@ _SUBJECT_JOIN = re.compile(
 )
 _RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
 _SENTENCE_CHARS = frozenset(".!?\n;")
+_START = itemgetter(0)
+_MATCH_END = methodcaller("end")
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 
 
@@ -120,14 +123,15 @@ class Binder:
         tokens = word_tokens(lowered) if tokens is None else tokens
         attributes = _attribute_matcher(lexicon, frozenset(index.attributes))
         subjects = _subject_matcher(lexicon, frozenset(index.subjects))
-        self.attributes = [_Mention(*m) for m in attributes.find(text, lowered, tokens)]
-        self.subjects = [_Mention(*m) for m in subjects.find(text, lowered, tokens)]
+        self.attributes = list(map(_Mention._make, attributes.find(text, lowered, tokens)))
+        self.subjects = list(map(_Mention._make, subjects.find(text, lowered, tokens)))
         self._assigned: dict[int, str] = {}
         self._groups: dict[int, int] = {}
+        self._joins: dict[int, bool] = {}
         self._quantity_starts: list[int] = []
-        self._attribute_starts = [m.start for m in self.attributes]
-        self._subject_starts = [m.start for m in self.subjects]
-        clauses = [m.end() for m in _BOUNDARY.finditer(text)]
+        self._attribute_starts = list(map(_START, self.attributes))
+        self._subject_starts = list(map(_START, self.subjects))
+        clauses = list(map(_MATCH_END, _BOUNDARY.finditer(text)))
         self._clauses = clauses
         self._sentences = [end for end in clauses if text[end - 1] in _SENTENCE_CHARS]
         names = index.strings_with_digits
@@ -169,42 +173,53 @@ class Binder:
         self._quantity_starts = [q.start for q in quantities]
         group = 0
         previous: Quantity | None = None
-        for quantity in quantities:
+        for index, quantity in enumerate(quantities):
             if previous is None or not (
                 (quantity.unit == previous.unit or None in (quantity.unit, previous.unit))
-                and (
-                    (previous.in_range and quantity.in_range)
-                    or _VALUE_JOIN.fullmatch(self.text, previous.end, quantity.start)
-                )
+                and ((previous.in_range and quantity.in_range) or self._joined(quantities, index))
             ):
                 group += 1
             self._groups[quantity.start] = group
             previous = quantity
+
+    def _joined(self, quantities: list[Quantity], index: int) -> bool:
+        """Are ``quantities[index - 1]`` and ``quantities[index]`` joined by and/commas/versus?
+        (Asked by grouping and by distribution: matched once.)"""
+        joined = self._joins.get(index)
+        if joined is None:
+            left, right = quantities[index - 1], quantities[index]
+            joined = _VALUE_JOIN.fullmatch(self.text, left.end, right.start) is not None
+            self._joins[index] = joined
+        return joined
 
     def distribute(self, quantities: list[Quantity]) -> None:
         """Pair runs of values with runs of subjects, as a reader does with
         "Berlin and Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively"."""
         text = self.text
         length = len(text)
+        self._joins = {}  # joins are cached by position in this list
         self._group(quantities)
+        count = len(quantities)
         index = 0
-        while index < len(quantities):
-            run = [quantities[index]]
-            while index + len(run) < len(quantities):
-                nxt = quantities[index + len(run)]
-                last = run[-1]
+        while index < count:
+            stop = index + 1  # the run is quantities[index:stop]
+            while stop < count:
+                nxt = quantities[stop]
+                last = quantities[stop - 1]
                 if (
                     nxt.kind is not last.kind
                     or (nxt.unit != last.unit and None not in (nxt.unit, last.unit))
                     or nxt.in_range
                     or last.in_range
-                    or not _VALUE_JOIN.fullmatch(text, last.end, nxt.start)
+                    or not self._joined(quantities, stop)
                 ):
                     break
-                run.append(nxt)
-            index += len(run)
-            if len(run) < 2:
+                stop += 1
+            if stop - index < 2:
+                index = stop
                 continue
+            run = quantities[index:stop]
+            index = stop
             sentence = self._region(self._sentences, run[0].start, length)
             subjects = self._coordinated_subjects(sentence[0], run[0].start, len(run))
             if subjects is None and _RESPECTIVELY.match(text, run[-1].end):
@@ -217,9 +232,12 @@ class Binder:
         """Is there a quantity of another group between ``position`` and ``quantity``?"""
         starts = self._quantity_starts
         low = bisect_left(starts, position)
-        high = bisect_left(starts, quantity.start)
-        group = self._groups.get(quantity.start)
-        return any(self._groups.get(start) != group for start in starts[low:high])
+        high = bisect_left(starts, quantity.start, low)
+        if low == high:
+            return False
+        groups = self._groups
+        group = groups.get(quantity.start)
+        return any(groups.get(start) != group for start in starts[low:high])
 
     def _coordinated_subjects(self, start: int, end: int, count: int) -> list[str] | None:
         """The last list of ``count`` subjects joined by and/commas/comparisons."""
@@ -245,8 +263,13 @@ class Binder:
 
     def bind(self, quantity: Quantity) -> Binding:
         length = len(self.text)
-        sentence = self._region(self._sentences, quantity.start, length)
-        clause = self._region(self._clauses, quantity.start, length)
+        position = quantity.start
+        bounds = self._sentences
+        i = bisect_right(bounds, position)
+        sentence = (bounds[i - 1] if i else 0, bounds[i] if i < len(bounds) else length)
+        bounds = self._clauses
+        i = bisect_right(bounds, position)
+        clause = (bounds[i - 1] if i else 0, bounds[i] if i < len(bounds) else length)
         subject: str | None = self._assigned.get(quantity.start)
         explicit = True
         if subject is None:
@@ -258,8 +281,9 @@ class Binder:
         return Binding(subject, attribute, explicit, firm)
 
     def _fitting(self, mention: _Mention, quantity: Quantity) -> str | None:
+        accepts = self.index.accepts
         for name in mention.names:
-            if self.index.accepts(name, quantity):
+            if accepts(name, quantity):
                 return name
         return None
 
@@ -273,18 +297,23 @@ class Binder:
         mentions = self.attributes
         starts = self._attribute_starts
         low = bisect_left(starts, clause[0])
-        high = bisect_left(starts, clause[1])
+        high = bisect_left(starts, clause[1], low)
         best: tuple[int, str] | None = None
-        for mention in mentions[low:high]:
-            name = self._fitting(mention, quantity)
-            if name is None:
+        q_start, q_end = quantity.start, quantity.end
+        accepts = self.index.accepts
+        for index in range(low, high):
+            mention = mentions[index]
+            for name in mention.names:
+                if accepts(name, quantity):
+                    break
+            else:
                 continue
-            if mention.end <= quantity.start:
+            if mention.end <= q_start:
                 if self._claimed_between(mention.end, quantity):
                     continue  # "fell by 1.15% to $187.42": "fell" governs 1.15%, not $187.42
-                gap = quantity.start - mention.end
-            elif mention.start >= quantity.end:
-                gap = mention.start - quantity.end + 1
+                gap = q_start - mention.end
+            elif mention.start >= q_end:
+                gap = mention.start - q_end + 1
             else:
                 gap = 0  # "63% humidity" written as the phrase "% humidity"
             if best is None or gap < best[0]:
@@ -301,9 +330,9 @@ class Binder:
         low = bisect_left(starts, sentence[0])
         high = bisect_left(starts, quantity.start)
         for mention in reversed(mentions[low:high]):
-            name = self._fitting(mention, quantity)
-            if name is not None:
-                return name, False
+            earlier = self._fitting(mention, quantity)
+            if earlier is not None:
+                return earlier, False
         return None, False
 
     def _subject(

@@ -153,18 +153,6 @@ class _Entry(NamedTuple):
     right: bool  # needs a word boundary after
 
 
-def _boundary_ok(text: str, start: int, end: int, entry: _Entry) -> bool:
-    if entry.left and start > 0:
-        before = text[start - 1]
-        if before.isalnum() or before == "_":
-            return False
-    if entry.right and end < len(text):
-        after = text[end]
-        if after.isalnum() or after == "_":
-            return False
-    return True
-
-
 @dataclass(frozen=True, slots=True)
 class PhraseMatcher:
     """Finds whole-word, case-insensitive phrase mentions; each maps to names.
@@ -190,23 +178,38 @@ class PhraseMatcher:
             return self._find_regex(text)
         if tokens is None:
             tokens = word_tokens(lowered)
-        hits: list[tuple[int, int, tuple[str, ...]]] = []
-        for key in tokens & self.by_key.keys():
-            for entry in self.by_key[key]:
-                phrase = entry.phrase
-                start = lowered.find(phrase)
+        # (start, -end, names): sorting puts the longest phrase first at each start
+        # (two phrases never share a span: their keys differ).
+        found: list[tuple[int, int, tuple[str, ...]]] = []
+        find = lowered.find
+        length = len(lowered)
+        by_key = self.by_key
+        for key in tokens.intersection(by_key):
+            for phrase, names, left, right in by_key[key]:
+                size = len(phrase)
+                start = find(phrase)
                 while start != -1:
-                    end = start + len(phrase)
-                    if _boundary_ok(lowered, start, end, entry):
-                        hits.append((start, end, entry.names))
-                    start = lowered.find(phrase, start + 1)
-        if len(hits) > 1:
-            hits.sort(key=lambda h: (h[0], h[0] - h[1]))
-            kept = [hits[0]]
-            for hit in hits[1:]:
-                if hit[0] >= kept[-1][1]:
-                    kept.append(hit)
-            hits = kept
+                    end = start + size
+                    if left and start > 0:
+                        before = lowered[start - 1]
+                        if before.isalnum() or before == "_":
+                            start = find(phrase, start + 1)
+                            continue
+                    if right and end < length:
+                        after = lowered[end]
+                        if after.isalnum() or after == "_":
+                            start = find(phrase, start + 1)
+                            continue
+                    found.append((start, -end, names))
+                    start = find(phrase, start + 1)
+        if len(found) > 1:
+            found.sort()
+        hits: list[tuple[int, int, tuple[str, ...]]] = []
+        last_end = -1
+        for start, negative_end, names in found:
+            if start >= last_end:
+                last_end = -negative_end
+                hits.append((start, last_end, names))
         return hits
 
     def _find_regex(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
 
 from vouched._numwords import (
     MONTH_RE,
@@ -112,6 +113,11 @@ _MDY = re.compile(
     r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
 )
 _LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
+_LIST_MARKS = frozenset(".)")
+_UNIT_SIGNS = frozenset("°%")
+_PLAIN_WORD_STARTS = frozenset(
+    "bcdefghijklmnqrstuvwxyz"
+)  # not a/p (am, pm) nor o (of)  # a list marker has one of these one or two places after its digit
 _URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 _APPROX = re.compile(
@@ -152,6 +158,13 @@ _SIGNAL_WORDS = frozenset(
     ]
 )
 _CURRENCY_LEAD = frozenset("$€£¥₹")
+_FALL_WORDS = frozenset(
+    ["down", "fell", "dropped", "lost", "declined", "decreased", "shed", "slipped", "slid", "lower"]
+)
+_MINUS_WORDS = frozenset(["minus", "negative"])
+# The only non-ASCII characters a case-insensitive pattern equates with ASCII letters:
+# a text holding one may spell a signal word that is not among its lower-case tokens.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 _MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
 _SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
 
@@ -178,7 +191,6 @@ _UNIT_HYPHEN = re.compile(
     r"-(?i:minute|min|hour|hr|day|km|kilomet(?:re|er)|metre|meter|mile|second|degree|percent)s?\b"
 )
 _SUFFIX_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
-_GLUED_LETTER = re.compile(r"[A-Za-z]")
 _RANGE_JOIN = re.compile(r"\s*(?:[-\u2013\u2014]|to|and|until|through)\s*")
 _BETWEEN_BEFORE = re.compile(r"(?i:\b(?:between|from)\s+)$")
 
@@ -193,6 +205,34 @@ _MAGNITUDES = {
 }
 
 
+class _Signals(NamedTuple):
+    """Which look-backs a text needs: approximations ("about 40"), minus words
+    ("minus 5") and falls ("down $2.18"). Each is a superset of what its
+    look-back pattern can match, so skipping it never changes a reading."""
+
+    approx: bool
+    minus: bool
+    fall: bool
+    month: bool  # a month name ("Dec 5th"): its pattern is case-sensitive, so a token
+
+
+def _signals(text: str, tokens: set[str]) -> _Signals:
+    month = not tokens.isdisjoint(MONTHS)
+    # Words that change a number's reading (minus, down, about ...): most texts have none.
+    if tokens.isdisjoint(_SIGNAL_WORDS) and "~" not in text and "\u2248" not in text:
+        return _Signals(approx=False, minus=False, fall=False, month=month)
+    folds = any(c in text for c in _FOLDS_TO_ASCII)
+    return _Signals(
+        approx=True,
+        minus=folds or not tokens.isdisjoint(_MINUS_WORDS),
+        fall=folds or not tokens.isdisjoint(_FALL_WORDS),
+        month=month,
+    )
+
+
+_QUANTA = tuple(Decimal(1).scaleb(-places) for places in range(12))
+
+
 def _quantum_of(digits: str) -> Decimal:
     """The step of the last shown digit of a plain decimal string."""
     if "." in digits:
@@ -202,6 +242,15 @@ def _quantum_of(digits: str) -> Decimal:
 
 def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
     """Value, quantum and alternative readings of a digit string as written."""
+    if raw.isascii():
+        if raw.isdigit():
+            return Decimal(raw), ONE, ()  # the common case: plain digits
+        whole, dot, frac = raw.partition(".")
+        if dot and whole.isdigit() and frac.isdigit() and len(frac) < len(_QUANTA):
+            if len(frac) == 3 and len(whole) <= 3 and whole != "0":
+                # 1.234 may be German 1234
+                return Decimal(raw), _QUANTA[3], (Decimal(whole + frac),)
+            return Decimal(raw), _QUANTA[len(frac)], ()
     text = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "").replace("'", "")
     alternatives: list[str] = []
     if "," in text and "." in text:
@@ -247,9 +296,7 @@ def read_numbers(
     """
     if tokens is None:
         tokens = word_tokens(text.lower())
-    # Words that change a number's reading (minus, down, about ...): most texts have none.
-    signals = bool(tokens & _SIGNAL_WORDS) or "~" in text or "\u2248" in text
-    found = _read_digit_quantities(text, names, signals)
+    found = _read_digit_quantities(text, names, _signals(text, tokens))
     present = tokens & WORD_TRIGGERS
     if present:
         words = _read_word_quantities(text, frozenset(present))
@@ -299,7 +346,7 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
 
 
 def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
-    """The quantity pattern at ``p``, taking a sign just before it if there is one."""
+    """The master pattern at ``p``, taking a sign just before it if there is one."""
     if prev in "-+\u2212":
         match = _AT_DIGIT.match(text, p - 1)
         if match is not None:
@@ -340,9 +387,7 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     return _MDY.match(text, month.start())
 
 
-def _read_digit_quantities(
-    text: str, names: frozenset[str], signals: bool = True
-) -> list[Quantity]:
+def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) -> list[Quantity]:
     found: list[Quantity] = []
     urls = _url_spans(text)
     position = 0
@@ -352,16 +397,24 @@ def _read_digit_quantities(
         if digit is None:
             break
         p = digit.start()
-        inside = _inside(urls, p)
-        if inside is not None:
-            position = inside
-            continue
+        if urls:
+            inside = _inside(urls, p)
+            if inside is not None:
+                position = inside
+                continue
         prev = text[p - 1] if p else " "
-        skip = _identifier_end(text, p, prev, names)
-        if skip is not None:
-            position = skip
-            continue
-        if prev == " " and p >= 2 and (text[p - 2].isalpha() or text[p - 2] == "."):
+        # After a plain space only a capital code ("ICE 1537") can make an identifier.
+        if prev != " " or (p >= 3 and text[p - 2].isupper()):
+            skip = _identifier_end(text, p, prev, names)
+            if skip is not None:
+                position = skip
+                continue
+        if (
+            signals.month
+            and prev == " "
+            and p >= 2
+            and (text[p - 2].isalpha() or text[p - 2] == ".")
+        ):
             date_match = _month_date(text, p)
             if date_match is not None:
                 quantity = read_time_or_date(date_match, "mdy")
@@ -369,29 +422,42 @@ def _read_digit_quantities(
                     found.append(quantity)
                 position = date_match.end()
                 continue
-        marker = _list_marker_end(text, p) if prev in " \t\n" else None
-        if marker is not None:
-            position = marker
-            continue
-        match = _match_at_digit(text, p, prev)
-        if match is None:
-            position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
-            continue
-        group = match.lastgroup
-        position = match.end()
-        if group in {"ipver", "frac"}:
-            continue
-        if group == "num":
-            quantity, position = _read_digits(text, match, signals)
-            if quantity is not None:
-                found.append(quantity)
-            continue
-        quantity = read_time_or_date(match, group)
+        if prev in " \t\n" and (
+            text[p + 1 : p + 2] in _LIST_MARKS or text[p + 2 : p + 3] in _LIST_MARKS
+        ):
+            marker = _list_marker_end(text, p)
+            if marker is not None:
+                position = marker
+                continue
+        stop = _plain_number_end(text, p) if prev == " " else None
+        if stop is not None:  # only the master pattern's plain-number branch could match
+            quantity, position = _read_digits(text, p, stop, None, signals)
+        else:
+            match = _match_at_digit(text, p, prev)
+            if match is None:
+                position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # a digit
+                continue
+            if match.lastgroup != "num":
+                position = match.end()
+                _read_dated(text, match, match.lastgroup, found)
+                continue
+            quantity, position = _read_digits(
+                text, match.start(), match.end(), match["sign"], signals
+            )
         if quantity is not None:
             found.append(quantity)
-            if group == "isodate" and match["ih"]:
-                found.append(iso_time(text, match))
     return found
+
+
+def _read_dated(text: str, match: re.Match[str], group: str | None, found: list[Quantity]) -> None:
+    """A time or date the master pattern matched (identifiers and fractions are skipped)."""
+    if group in {"ipver", "frac"}:
+        return
+    quantity = read_time_or_date(match, group)
+    if quantity is not None:
+        found.append(quantity)
+        if group == "isodate" and match["ih"]:
+            found.append(iso_time(text, match))
 
 
 def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
@@ -412,11 +478,28 @@ def _read_word_quantities(text: str, present: frozenset[str]) -> list[Quantity]:
     return found
 
 
+def _plain_number_end(text: str, p: int) -> int | None:
+    """Where a plain number ("42", "13.9") starting at ``p`` (after a space) ends, when
+    what follows it rules out every other branch of the master pattern (dates, times,
+    versions, fractions, hours, grouped digits): a unit sign (``°``, ``%``) or a space
+    and a lower-case letter other than a, o, p ("42 km/h")."""
+    end = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
+    after = text[end : end + 2]
+    if after[:1] == "." and after[1:].isdecimal():  # one decimal part, then the same test
+        end = _DIGIT_RUN.match(text, end + 1).end()  # type: ignore[union-attr]  # a digit
+        after = text[end : end + 2]
+    first = after[:1]
+    if first in _UNIT_SIGNS:
+        return end
+    if first == " " and after[1:] in _PLAIN_WORD_STARTS:
+        return end
+    return None
+
+
 def _read_digits(
-    text: str, match: re.Match[str], signals: bool = True
+    text: str, start: int, end: int, sign: str | None, signals: _Signals
 ) -> tuple[Quantity | None, int]:
-    start, end = match.start(), match.end()
-    sign = match["sign"]
+    """The number ``text[start:end]`` (a sign first if ``sign``) the master pattern read."""
     digits = text[start + (1 if sign else 0) : end]
     if sign in {"-", "+"}:
         before = text[start - 1] if start else "\n"
@@ -440,7 +523,7 @@ def _read_digits(
         while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
             skip += 1
         return None, skip
-    if rest and _GLUED_LETTER.match(rest):
+    if rest and rest[0].isascii() and rest[0].isalpha():  # [A-Za-z]
         ordinal = _SUFFIX_ORDINAL.match(rest)
         unit_match = _UNIT_AFTER.match(text, end)
         if ordinal and "." not in digits and "," not in digits:
@@ -455,7 +538,7 @@ def _read_digits(
     negative = sign in {"-", "\u2212"}
     if (
         not sign
-        and signals
+        and signals.minus
         and _might_follow_minus(text, start)
         and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
     ):
@@ -466,20 +549,20 @@ def _read_digits(
     if negative:
         value = -value
         alternatives = tuple(-a for a in alternatives)
-    elif signals and _FALL_BEFORE.search(text, max(0, start - 20), start):
+    elif signals.fall and _FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
-    return _finish(
-        text, start, end, value, quantum, alternatives=alternatives, soft=False, signals=signals
-    )
+    # Only a round integer ("about 40") reads as approximate: its last digit is 0.
+    approx = signals.approx and digits[-1] == "0"
+    return _finish(text, start, end, value, quantum, alternatives, False, approx)
 
 
 def _round_integer(value: Decimal) -> bool:
     """A non-zero integer ending in 0 (1,200; 40), read from its digits (no arithmetic
     that could overflow the decimal context on absurdly long numbers)."""
     _sign, digits, exponent = value.as_tuple()
-    if not isinstance(exponent, int) or exponent < 0 or not any(digits):
+    if not isinstance(exponent, int) or exponent < 0 or (exponent == 0 and digits[-1] != 0):
         return False
-    return exponent > 0 or digits[-1] == 0
+    return any(digits)
 
 
 def _might_follow_minus(text: str, start: int) -> bool:
@@ -487,24 +570,26 @@ def _might_follow_minus(text: str, start: int) -> bool:
     return "minus" in window or "negative" in window
 
 
-def _finish(
+def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword passing costs)
     text: str,
     start: int,
     end: int,
     value: Decimal,
     quantum: Decimal,
-    *,
     alternatives: tuple[Decimal, ...] = (),
-    soft: bool,
-    signals: bool = True,
+    soft: bool = True,
+    approx: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
-    lead = text[start - 2 : start] if start >= 2 else text[:start]
-    before = (
-        _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
-        if lead and any(c in _CURRENCY_LEAD or c.isupper() for c in lead)
-        else None
-    )
+    before = None
+    if start >= 1:  # a currency symbol or a capital in the two characters before
+        c = text[start - 1]
+        if (
+            c in _CURRENCY_LEAD
+            or c.isupper()
+            or (start >= 2 and (text[start - 2] in _CURRENCY_LEAD or text[start - 2].isupper()))
+        ):
+            before = _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
     if before is not None and not (
         before["code"] and text[before.start() - 1 : before.start()] == "/"
     ):
@@ -525,7 +610,7 @@ def _finish(
                 unit = spelled_unit
         end = after.end()
     if (
-        signals
+        approx
         and quantum == ONE
         and _round_integer(value)
         and _APPROX.search(text, max(0, start - 16), start)

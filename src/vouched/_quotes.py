@@ -15,7 +15,14 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["MIN_QUOTE_LENGTH", "QuoteSpan", "find_quotes", "normalise", "unsupported_quotes"]
+__all__ = [
+    "MIN_QUOTE_LENGTH",
+    "QuoteSpan",
+    "find_quotes",
+    "normalise",
+    "unsupported_in",
+    "unsupported_quotes",
+]
 
 MIN_QUOTE_LENGTH = 12
 """Quoted spans shorter than this are names and scare quotes, not quotations."""
@@ -110,7 +117,11 @@ def unsupported_spans(
     text: str, sources: Iterable[str], min_length: int = MIN_QUOTE_LENGTH
 ) -> list[QuoteSpan]:
     """The quoted spans of ``text`` that occur in no source."""
-    quotes = find_quotes(text, min_length)
+    return unsupported_in(find_quotes(text, min_length), sources)
+
+
+def unsupported_in(quotes: list[QuoteSpan], sources: Iterable[str]) -> list[QuoteSpan]:
+    """The ``quotes`` (found by :func:`find_quotes`) that occur in no source."""
     if not quotes:
         return []
     corpus = [normalise(source) for source in sources]

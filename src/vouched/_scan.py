@@ -42,7 +42,7 @@ from vouched._lexicon import Lexicon
 from vouched._numbers import Quantity, QuantityKind, read_numbers
 from vouched._numwords import word_tokens
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._quotes import find_quotes, unsupported_spans
+from vouched._quotes import QuoteSpan, find_quotes, unsupported_in
 from vouched._textchecks import (
     find_fallbacks,
     find_internal,
@@ -141,13 +141,6 @@ def _split_facts(
     return grounded, silent, []
 
 
-def _identifiers(index: FactIndex) -> tuple[str, ...]:
-    """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
-    facts = (*index.grounded, *index.silent)
-    names = {f.source for f in facts if f.source} | {f.attribute for f in facts}
-    return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
-
-
 class _Masks:
     """Sorted, merged spans inside which quantities are not claims."""
 
@@ -211,22 +204,12 @@ def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN
     lexicon = lexicon or _EMPTY
     lowered = text.lower()
     tokens = word_tokens(lowered)
-    corpus = [
-        *sources,
-        *(f.value for f in index.grounded if isinstance(f.value, str)),
-        *index.subjects,
-    ]
+    quotes = find_quotes(text)
     findings, holes = _text_findings(
-        text, lowered, tokens, index=index, lexicon=lexicon, corpus=corpus
+        text, lowered, tokens, index=index, lexicon=lexicon, quotes=quotes, sources=sources
     )
     binder = Binder(text, index, lexicon, lowered, tokens)
-    masks = _Masks(
-        [
-            *binder.masked_spans(),
-            *holes,
-            *((q.start, q.end) for q in find_quotes(text)),
-        ]
-    )
+    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
     quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
     binder.distribute(quantities)
     number_findings, checked = _number_findings(quantities, binder, masks, index, question)
@@ -245,7 +228,8 @@ def _text_findings(
     *,
     index: FactIndex,
     lexicon: Lexicon,
-    corpus: list[str],
+    quotes: list[QuoteSpan],
+    sources: Iterable[str],
 ) -> tuple[list[Finding], list[tuple[int, int]]]:
     """Placeholders, internal words, canned fallbacks and unsupported quotes;
     also the placeholder spans (numbers inside them are not claims)."""
@@ -257,7 +241,7 @@ def _text_findings(
     )
     holes = [(s.start, s.end) for s in placeholders]
     hole_masks = _Masks(holes)
-    terms = internal_terms(lexicon.internal, _identifiers(index))
+    terms = internal_terms(lexicon.internal, index.identifiers)
     findings.extend(
         Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, text[s.start : s.end], s.detail)
         for s in find_internal(text, terms, lowered)
@@ -267,10 +251,12 @@ def _text_findings(
         Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
         for s in find_fallbacks(text, tokens)
     )
-    findings.extend(
-        Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
-        for q in unsupported_spans(text, corpus)
-    )
+    if quotes:
+        corpus = [*sources, *index.string_values, *index.subjects]
+        findings.extend(
+            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
+            for q in unsupported_in(quotes, corpus)
+        )
     return findings, holes
 
 
@@ -289,8 +275,9 @@ def _number_findings(
     asked = _question_values(question)
     stated: dict[tuple[str | None, str], list[Quantity]] = {}
     checked = 0
+    covers = masks.covers
     for quantity in quantities:
-        if masks.covers(quantity.start, quantity.end):
+        if covers(quantity.start, quantity.end):
             continue
         if asked and any((quantity.kind, v) in asked for v in quantity.values):
             continue
@@ -307,7 +294,11 @@ def _number_findings(
             findings.append(finding)
         if binding.attribute is not None and binding.firm and not quantity.in_range:
             key = (binding.subject, binding.attribute)
-            clash = _inconsistent(quantity, stated.get(key, ()))
+            earlier = stated.get(key)
+            if earlier is None:
+                stated[key] = [quantity]
+                continue
+            clash = _inconsistent(quantity, earlier)
             if clash is not None:
                 findings.append(
                     Finding(
@@ -321,7 +312,7 @@ def _number_findings(
                         binding.attribute,
                     )
                 )
-            stated.setdefault(key, []).append(quantity)
+            earlier.append(quantity)
     return findings, checked
 
 
@@ -350,6 +341,14 @@ def _fits(quantity: Quantity, reading: Reading) -> bool:
     return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)
 
 
+def _any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
+    unit = quantity.unit
+    for reading in readings:
+        if quantity_matches(quantity, reading) and units_compatible(unit, reading.unit):
+            return True
+    return False
+
+
 def _check(
     quantity: Quantity,
     /,
@@ -359,6 +358,10 @@ def _check(
     index: FactIndex,
 ) -> Finding | None:
     """Compare one quantity with the facts of its binding, or by membership."""
+    if attribute is not None and subject is not None:
+        pair = index.pair_readings(subject, attribute)
+        if pair and _any_fits(quantity, pair):  # readings of another kind never fit
+            return None  # the common case: the bound fact vouches for the value
 
     def finding(kind: FindingKind, detail: str, s: str | None = subject) -> Finding:
         return Finding(kind, quantity.start, quantity.end, quantity.text, detail, s, attribute)
@@ -366,9 +369,8 @@ def _check(
     said = quantity.text
     if attribute is not None:
         if subject is not None:
-            readings = [
-                r for r in index.pair_readings(subject, attribute) if r.kind is quantity.kind
-            ]
+            kind = quantity.kind
+            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
             if readings:
                 return _compare(quantity, readings, finding)
             silence = index.silent_pairs.get((subject, attribute))
@@ -388,7 +390,7 @@ def _check(
                     )
         readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
         if readings:
-            if any(_fits(quantity, r) for r in readings):
+            if _any_fits(quantity, readings):
                 return None
             return _compare(quantity, readings, lambda k, d: finding(k, d, None))
         silences = index.silent_attributes.get(attribute)
@@ -432,7 +434,7 @@ def _compare(
 ) -> Finding | None:
     """A bound quantity against its fact(s): passes, or a unit or value mismatch."""
     said = quantity.text
-    if any(_fits(quantity, r) for r in readings):
+    if _any_fits(quantity, readings):
         return None
     same_value = [r for r in readings if quantity_matches(quantity, r)]
     if same_value:

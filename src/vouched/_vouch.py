@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from vouched._fact import Fact
@@ -22,6 +23,14 @@ from vouched._units import canonical_unit, units_compatible
 __all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]
 
 _NUMBER = QuantityKind.NUMBER
+_NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
+_PAIR_KEY = attrgetter("subject", "attribute")
+_VALUE = attrgetter("value")
+_SOURCE = attrgetter("source")
+_ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
+_OBSERVED_AT = attrgetter("observed_at")
+_UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
+_NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
 
 
@@ -60,13 +69,18 @@ def _same_date(stated: Decimal, fact: Decimal) -> bool:
 
 def quantity_matches(quantity: Quantity, reading: Reading) -> bool:
     """Does the stated quantity say the reading's value (units aside)?"""
-    if quantity.kind is not reading.kind:
+    kind = quantity.kind
+    if kind is not reading.kind:
         return False
-    if quantity.kind is _DATE:
-        return any(_same_date(v, reading.value) for v in quantity.values)
-    if quantity.kind is not _NUMBER or reading.exact:
-        return any(v == reading.value for v in quantity.values)
-    return any(rounds_to(reading.value, v, quantity.quantum) for v in quantity.values)
+    value = reading.value
+    if kind is _NUMBER and not reading.exact:
+        quantum = quantity.quantum
+        if rounds_to(value, quantity.value, quantum):
+            return True
+        return any(rounds_to(value, v, quantum) for v in quantity.alternatives)
+    if kind is _DATE:
+        return any(_same_date(v, value) for v in quantity.values)
+    return value == quantity.value or value in quantity.alternatives
 
 
 def describe(reading: Reading) -> str:
@@ -134,16 +148,27 @@ class FactIndex:
         self.silent = tuple(silent)
         self.exact = exact
         self.rejected = tuple(rejected)
-        pairs: dict[tuple[str, str], list[Fact]] = {}
-        for fact in self.grounded:
-            key = (fact.subject, fact.attribute)
-            found = pairs.get(key)
-            if found is None:
-                pairs[key] = [fact]
-            else:
-                found.append(fact)
+        # Built with C-level passes (map, zip, dict): the common fact set has one fact
+        # per pair; everything grouped by attribute is made on first use.
+        grounded_facts = self.grounded
+        keys = list(map(_PAIR_KEY, grounded_facts))
+        pairs: dict[tuple[str, str], tuple[Fact, ...]] = dict(
+            zip(keys, zip(grounded_facts), strict=True)
+        )
+        if len(pairs) < len(keys):  # several facts for one pair: keep them all, in order
+            grouped: dict[tuple[str, str], list[Fact]] = {}
+            for key, fact in zip(keys, grounded_facts, strict=True):
+                grouped.setdefault(key, []).append(fact)
+            pairs = {key: tuple(facts) for key, facts in grouped.items()}
         self._pair_facts = pairs
+        values = list(map(_VALUE, grounded_facts))
+        types = set(map(type, values))
+        self._has_strings = any(issubclass(kind, str) for kind in types)
+        self._all_numeric = all(issubclass(kind, _NUMERIC) for kind in types)
         self._by_attribute: dict[str, list[Fact]] | None = None
+        self._attribute_units: dict[str, frozenset[tuple[QuantityKind, str | None]]] | None = None
+        self._attribute_names: set[str] | None = None
+        self._subject_units: dict[str | None, dict[str, set[str]]] = {}
         self.silent_pairs: dict[tuple[str, str], Fact] = {}
         self.silent_attributes: dict[str, list[Fact]] = {}
         for fact in self.silent:
@@ -158,7 +183,6 @@ class FactIndex:
         self._numbers: list[Reading] | None = None
         self._number_keys: list[Decimal] = []
         self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
-        self._units: dict[str | None, dict[str, set[str]]] | None = None
         self._subjects: set[str] | None = None
         self._attributes: set[str] | None = None
 
@@ -184,7 +208,14 @@ class FactIndex:
         key = (subject, attribute)
         found = self._pair_readings.get(key)
         if found is None:
-            found = self._readings(self._pair_facts.get(key, ()))
+            facts = self._pair_facts.get(key, ())
+            value = facts[0].value if len(facts) == 1 else None
+            if type(value) is Decimal:  # the common case: one fact, a decimal value
+                fact = facts[0]
+                unit = canonical_unit(fact.unit)
+                found = [Reading(_NUMBER, value, unit, attribute in self.exact, fact)]
+            else:
+                found = self._readings(facts)
             self._pair_readings[key] = found
         return found
 
@@ -192,45 +223,87 @@ class FactIndex:
         """What the grounded facts of one attribute (any subject) vouch for."""
         found = self._attribute_readings.get(attribute)
         if found is None:
-            found = self._readings(self._attribute_facts.get(attribute, ()))
+            found = self._readings(self._attribute_facts(attribute))
             self._attribute_readings[attribute] = found
         return found
 
     def _shapes_of(self, attribute: str) -> frozenset[tuple[QuantityKind, str | None]]:
         """The (kind, unit) pairs the attribute's grounded values take."""
+        if self._all_numeric:  # every grounded value is a number (or a bool)
+            return self._numeric_shapes().get(attribute, _NO_SHAPES)
         shapes = self._shapes.get(attribute)
         if shapes is None:
-            found: set[tuple[QuantityKind, str | None]] = set()
-            facts = self._attribute_facts.get(attribute, ())
-            units = {f.unit for f in facts if isinstance(f.value, int | Decimal)}
-            found.update((_NUMBER, canonical_unit(unit)) for unit in units)
+            facts = self._attribute_facts(attribute)
+            units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
+            found = {(_NUMBER, canonical_unit(unit)) for unit in units}
             for fact in facts:
                 if isinstance(fact.value, str):
                     found.update((r.kind, r.unit) for r in _readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
 
+    def _numeric_shapes(self) -> dict[str, frozenset[tuple[QuantityKind, str | None]]]:
+        """Every attribute's shapes when every grounded value is numeric: one set of
+        (attribute, unit) pairs read at C speed."""
+        if self._attribute_units is None:
+            units: dict[str, set[tuple[QuantityKind, str | None]]] = {}
+            for name, unit in set(map(_ATTRIBUTE_UNIT, self.grounded)):
+                units.setdefault(name, set()).add((_NUMBER, canonical_unit(unit)))
+            self._attribute_units = {name: frozenset(found) for name, found in units.items()}
+        return self._attribute_units
+
     @property
-    def _attribute_facts(self) -> dict[str, list[Fact]]:
-        """Grounded facts by attribute (built on first use)."""
+    def _attributes_facts(self) -> dict[str, list[Fact]]:
+        """Grounded facts by attribute, pair by pair (built on first use)."""
         if self._by_attribute is None:
             by_attribute: dict[str, list[Fact]] = {}
             for (_, attribute), facts in self._pair_facts.items():
-                by_attribute.setdefault(attribute, []).extend(facts)
+                found = by_attribute.get(attribute)
+                if found is None:
+                    by_attribute[attribute] = list(facts)
+                else:
+                    found.extend(facts)
             self._by_attribute = by_attribute
         return self._by_attribute
 
+    def _attribute_facts(self, attribute: str) -> list[Fact]:
+        return self._attributes_facts.get(attribute, [])
+
     def has_grounded(self, attribute: str) -> bool:
-        return attribute in self._attribute_facts
+        if self._by_attribute is None:
+            return attribute in self._grounded_attributes
+        return attribute in self._by_attribute
+
+    @property
+    def _grounded_attributes(self) -> set[str]:
+        if self._attribute_names is None:
+            self._attribute_names = set(map(itemgetter(1), self._pair_facts))
+        return self._attribute_names
+
+    @property
+    def string_values(self) -> list[str]:
+        """The grounded string values, in fact order."""
+        if not self._has_strings:
+            return []
+        return [f.value for f in self.grounded if isinstance(f.value, str)]
+
+    @property
+    def identifiers(self) -> tuple[str, ...]:
+        """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
+        names = (
+            {source for source in set(map(_SOURCE, self.grounded)) if source}
+            | set(map(itemgetter(1), self._pair_facts))
+            | {f.source for f in self.silent if f.source}
+            | {f.attribute for f in self.silent}
+        )
+        return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
 
     @property
     def strings_with_digits(self) -> list[str]:
         """String values that are names with digits ("Studio 4")."""
         if self._names_with_digits is None:
             self._names_with_digits = [
-                f.value
-                for f in self.grounded
-                if isinstance(f.value, str) and _is_name_with_digits(f.value)
+                value for value in self.string_values if _is_name_with_digits(value)
             ]
         return self._names_with_digits
 
@@ -262,6 +335,20 @@ class FactIndex:
 
     def _times_and_dates(self) -> dict[tuple[QuantityKind, int], list[Reading]]:
         """Grounded times and dates, by value (built on first use)."""
+        if not self._others_built and not self._has_strings:
+            # Only observation instants: one reading set per distinct instant (C-level
+            # dedup, first-seen order), described by the first fact observed at it.
+            grounded = self.grounded
+            for instant in dict.fromkeys(map(_OBSERVED_AT, grounded)):
+                if instant is None:
+                    continue
+                fact = next(f for f in grounded if f.observed_at == instant)
+                for reading in _observed_readings(fact):
+                    if reading.kind is not _NUMBER:
+                        value = int(reading.value)
+                        key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+                        self._others.setdefault(key, []).append(reading)
+            self._others_built = True
         if not self._others_built:
             others = self._others
             seen: set[object] = set()
@@ -280,23 +367,10 @@ class FactIndex:
         return self._others
 
     @property
-    def units_by_subject(self) -> dict[str | None, dict[str, set[str]]]:
-        if self._units is None:
-            units: dict[str | None, dict[str, set[str]]] = {}
-            for fact in (*self.grounded, *self.silent):
-                unit = canonical_unit(fact.unit)
-                if unit is None:
-                    continue
-                for subject in (fact.subject, None):
-                    units.setdefault(subject, {}).setdefault(unit, set()).add(fact.attribute)
-            self._units = units
-        return self._units
-
-    @property
     def attributes(self) -> set[str]:
         if self._attributes is None:
             self._attributes = (
-                set(self._attribute_facts)
+                set(self._grounded_attributes)
                 | set(self.silent_attributes)
                 | {f.attribute for f in self.rejected}
             )
@@ -330,14 +404,37 @@ class FactIndex:
             found.extend(others.get((quantity.kind, key), ()))
         return found
 
+    def _units_for(self, subject: str | None) -> dict[str, set[str]]:
+        """Canonical unit -> attributes stated in it, for one subject (every subject if
+        None), over grounded and silent facts; built for the subject asked about."""
+        found = self._subject_units.get(subject)
+        if found is None:
+            pairs: set[tuple[str | None, str]]
+            if subject is None:
+                pairs = set(map(_UNIT_ATTRIBUTE, (*self.grounded, *self.silent)))
+            else:  # the subject's grounded pairs by attribute, then its silences
+                pairs = {
+                    (fact.unit, attribute)
+                    for attribute in self._grounded_attributes
+                    for fact in self._pair_facts.get((subject, attribute), ())
+                }
+                pairs.update((f.unit, f.attribute) for f in self.silent if f.subject == subject)
+            found = {}
+            for unit, attribute in pairs:
+                canonical = canonical_unit(unit)
+                if canonical is not None:
+                    found.setdefault(canonical, set()).add(attribute)
+            self._subject_units[subject] = found
+        return found
+
     def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
         """The one attribute of ``subject`` (any subject if None) stated in ``unit``."""
         if unit is None:
             return None
-        attributes = self.units_by_subject.get(subject, {}).get(unit)
+        pool = self._units_for(subject)
+        attributes = pool.get(unit)
         if attributes is None:
             # a generic unit ("degrees", "$") matches the specific ones it covers
-            pool = self.units_by_subject.get(subject, {})
             matching = {a for u, attrs in pool.items() if units_compatible(unit, u) for a in attrs}
             if unit not in ("deg", "$", "¥") or len(matching) != 1:
                 return None
