@@ -120,7 +120,7 @@ def test_freshness_is_judged_at_now(tmp_path: Path) -> None:
             '[{"subject": "x", "attribute": "y", "value": NaN}]',
             "nan.json: invalid JSON",
         ),
-        ("deep.json", "[" * 100_000 + "]" * 100_000, "deep.json: JSON is nested too deeply"),
+        ("deep.json", "[" * 100_000 + "]" * 100_000, "deep.json: invalid JSON: nested too deeply"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_with_exit_2(

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from vouched._exceptions import InputError
 from vouched._fact import Fact
-from vouched._files import json_kind, read_text
+from vouched._files import json_kind, parse_json, read_text
 from vouched._jsonio import loads
 
 __all__ = ["fact_from_json", "load_facts", "validation_message"]
@@ -43,20 +43,6 @@ def fact_from_json(data: Any) -> Fact:
         raise InputError(message, field=field) from None
 
 
-def _parse(text: str, *, file: str, line: int | None) -> Any:
-    try:
-        return loads(text)
-    except json.JSONDecodeError as error:
-        at = line if line is not None else error.lineno
-        raise InputError(
-            f"invalid JSON: {error.msg} (column {error.colno})", file=file, line=at
-        ) from None
-    except RecursionError:
-        raise InputError("JSON is nested too deeply", file=file, line=line) from None
-    except ValueError as error:  # NaN / Infinity
-        raise InputError(f"invalid JSON: {error}", file=file, line=line) from None
-
-
 def iter_facts(path: str | Path) -> Iterator[Fact]:
     """Facts from a JSON array file or a JSON Lines file, in order.
 
@@ -69,7 +55,7 @@ def iter_facts(path: str | Path) -> Iterator[Fact]:
     if not stripped:
         raise InputError("file is empty; expected a JSON array of facts or JSON Lines", file=name)
     if stripped.startswith("[") or (path.suffix != ".jsonl" and _single_document(stripped)):
-        data = _parse(text, file=name, line=None)
+        data = parse_json(text, file=name)
         if not isinstance(data, list):
             raise InputError(
                 f"expected a JSON array of facts (or JSON Lines), got {json_kind(data)}",
@@ -84,7 +70,7 @@ def iter_facts(path: str | Path) -> Iterator[Fact]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        item = _parse(line, file=name, line=number)
+        item = parse_json(line, file=name, line=number)
         try:
             yield fact_from_json(item)
         except InputError as error:

@@ -120,19 +120,10 @@ class Lexicon:
     @classmethod
     def load(cls, path: str | Path) -> Lexicon:
         """Read a lexicon JSON file; errors name the file and the field."""
-        from vouched._jsonio import loads  # noqa: PLC0415 - keeps this module light
+        from vouched._files import parse_json, read_text  # noqa: PLC0415 - keeps this module light
 
         name = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError("no such file", file=name) from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise InputError(f"cannot read: {error}", file=name) from None
-        try:
-            data = loads(text)
-        except ValueError as error:
-            raise InputError(f"invalid JSON: {error}", file=name) from None
+        data = parse_json(read_text(path), file=name)
         try:
             return cls.from_json(data)
         except InputError as error:

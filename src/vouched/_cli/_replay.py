@@ -43,13 +43,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 from typing import Any
 
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
 from vouched._exceptions import InputError, MissingExtraError
-from vouched._files import read_text
-from vouched._jsonio import loads
+from vouched._files import parse_json, read_text
 from vouched._lexicon import Lexicon
 from vouched._policy import Policy
 from vouched._replay import GradeReport, replay
@@ -97,15 +95,7 @@ def load_policy(path: str | None) -> Policy:
     """Today's policy from a JSON file; errors name the file and the setting."""
     if path is None:
         return Policy()
-    text = read_text(path)
-    try:
-        data = loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"invalid JSON: {error.msg} (column {error.colno})", file=path, line=error.lineno
-        ) from None
-    except ValueError as error:
-        raise InputError(f"invalid JSON: {error}", file=path) from None
+    data = parse_json(read_text(path), file=path)
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of policy settings", file=path)
     known = set(Policy.__dataclass_fields__)

@@ -27,8 +27,8 @@ from vouched._claims import ClaimResult, ClaimStatus, verify_answer
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output
 from vouched._contract import Contract
 from vouched._exceptions import InputError
-from vouched._files import input_errors
-from vouched._jsonio import dumps, loads
+from vouched._files import input_errors, parse_json
+from vouched._jsonio import dumps
 
 __all__ = ["register", "run"]
 
@@ -138,16 +138,7 @@ def _iter_lines(path: str) -> Iterator[_Line]:
 
 
 def _parse_line(text: str, path: str, number: int) -> _Line:
-    try:
-        data = loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"invalid JSON: {error.msg} (column {error.colno})", file=path, line=number
-        ) from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply", file=path, line=number) from None
-    except ValueError as error:
-        raise InputError(f"invalid JSON: {error}", file=path, line=number) from None
+    data = parse_json(text, file=path, line=number)
     if type(data) is not dict:
         raise InputError(
             "expected a JSON object with model_output on each line", file=path, line=number
