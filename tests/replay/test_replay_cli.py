@@ -134,6 +134,18 @@ def test_a_chart_into_a_missing_directory_leaves_no_file(
     assert not (tmp_path / "no").exists()
 
 
+def test_a_chart_path_that_is_a_directory_is_one_line_exit_2(
+    store_path: Path, population: list[Snapshot], tmp_path: Path
+) -> None:
+    target = tmp_path / "charts"
+    target.mkdir()
+    result = vouched("--store", str(store_path), "--chart", str(target))
+    assert result.returncode == 2
+    assert result.stderr == f"vouched replay: {target}: --chart: is a directory, not a file\n"
+    assert result.stdout == ""
+    assert list(target.iterdir()) == []
+
+
 def test_a_lexicon_reaches_the_scanner(
     store_path: Path, make_snapshot: SnapshotFactory, tmp_path: Path
 ) -> None:

@@ -22,6 +22,7 @@ __all__ = [
     "EXIT_USAGE",
     "CliParser",
     "atomic_output",
+    "check_output_path",
     "emit_json",
     "parse_now",
     "run_guarded",
@@ -76,18 +77,54 @@ def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Nam
         return EXIT_OK
 
 
-@contextmanager
-def atomic_output(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
-    """Write a file completely or not at all (no partial output left behind)."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path()
-    if not directory.is_dir():
-        raise InputError("directory does not exist", file=str(target))
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+def _temp_beside(target: Path, field: str | None) -> tuple[int, str]:
+    """A new temporary file in the target's directory, or an InputError naming it."""
+    if target.is_dir():
+        raise InputError("is a directory, not a file", file=str(target), field=field)
+    if not target.parent.is_dir():
+        raise InputError("directory does not exist", file=str(target), field=field)
     try:
+        return tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot write: {reason}", file=str(target), field=field) from None
+
+
+def check_output_path(path: str | Path, *, field: str | None = None) -> None:
+    """Fail before any work when ``path`` cannot be written (a missing or
+    read-only directory, a directory in its place): probes with a temporary file."""
+    fd, temp = _temp_beside(Path(path), field)
+    os.close(fd)
+    Path(temp).unlink()
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextmanager
+def atomic_output(
+    path: str | Path, mode: str = "wb", *, field: str | None = None
+) -> Iterator[IO[Any]]:
+    """Write a file completely or not at all (no partial output left behind).
+
+    The file gets the permissions a plain ``open`` would give it (the umask's),
+    not the private ones of a temporary file. Errors are InputErrors naming
+    the path (and ``field``, the option that gave it).
+    """
+    target = Path(path)
+    fd, temp = _temp_beside(target, field)
+    try:
+        os.fchmod(fd, _umask_mode())
         with os.fdopen(fd, mode) as handle:
             yield handle
         Path(temp).replace(target)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot write: {reason}", file=str(target), field=field) from None
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

@@ -45,8 +45,15 @@ import argparse
 import io
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
-from vouched._exceptions import InputError, MissingExtraError
+from vouched._chart import require_matplotlib
+from vouched._cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    atomic_output,
+    check_output_path,
+    emit_json,
+)
+from vouched._exceptions import InputError
 from vouched._files import parse_json, read_text
 from vouched._lexicon import Lexicon
 from vouched._policy import Policy
@@ -122,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     policy = load_policy(args.policy)
     lexicon = None if args.lexicon is None else Lexicon.load(args.lexicon)
     if args.chart:
-        _require_matplotlib()
+        require_matplotlib()
+        check_output_path(args.chart, field="--chart")
     with SqliteSnapshotStore(args.store, read_only=True) as store:
         report = replay(
             store,
@@ -135,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.chart:
         png = chart_png(report)
-        with atomic_output(args.chart) as handle:
+        with atomic_output(args.chart, field="--chart") as handle:
             handle.write(png)
     if args.json:
         emit_json(report.to_json())
@@ -257,16 +265,9 @@ def render(report: GradeReport, *, store: str) -> None:
 # -- the chart ----------------------------------------------------------------------
 
 
-def _require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401, PLC0415 - optional extra, probed on demand
-    except ImportError:
-        raise MissingExtraError("chart", "matplotlib") from None
-
-
 def chart_png(report: GradeReport) -> bytes:
     """Grounding rate and pass rate per prompt version, then and now, as PNG bytes."""
-    _require_matplotlib()
+    require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
