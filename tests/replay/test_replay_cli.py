@@ -119,6 +119,18 @@ def test_a_bad_policy_setting_names_the_file_and_field(
     assert result.stderr.count("\n") == 1
 
 
+def test_an_unknown_policy_setting_lists_only_the_settings_a_user_can_give(
+    store_path: Path, population: list[Snapshot], tmp_path: Path
+) -> None:
+    policy = tmp_path / "policy.json"
+    policy.write_text('{"default_tll": 60}', encoding="utf-8")
+    result = vouched("--store", str(store_path), "--policy", str(policy))
+    assert result.returncode == 2
+    assert "policy.json: default_tll: unknown policy setting (known: " in result.stderr
+    assert "default_ttl" in result.stderr
+    assert "earliest_age" not in result.stderr  # derived, not a setting
+
+
 def test_a_bad_since_is_a_usage_error(store_path: Path, population: list[Snapshot]) -> None:
     result = vouched("--store", str(store_path), "--since", "last tuesday")
     assert result.returncode == 2

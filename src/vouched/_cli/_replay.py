@@ -105,11 +105,11 @@ def load_policy(path: str | None) -> Policy:
     data = parse_json(read_text(path), file=path)
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of policy settings", file=path)
-    known = set(Policy.__dataclass_fields__)
+    known = Policy.settings()
     for name in data:
         if name not in known:
             raise InputError(
-                f"unknown policy setting (known: {', '.join(sorted(known))})", file=path, field=name
+                f"unknown policy setting (known: {', '.join(known)})", file=path, field=name
             )
     for name, value in data.items():
         try:
