@@ -32,7 +32,14 @@ FABRICATION = "The EUR/USD exchange rate is 1.0842, up 0.3% since yesterday."
 
 
 def register(commands: Any) -> None:
-    parser = commands.add_parser("demo", help="run the offline end-to-end demo")
+    parser = commands.add_parser(
+        "demo",
+        help="run the offline end-to-end demo",
+        description="Run four scenarios through the whole answer path against recorded "
+        "sources on 127.0.0.1 (no network): all sources up, a source down, cached facts "
+        "gone stale, a model that fabricates a number. Exit 0: every scenario behaved; "
+        "1: one did not.",
+    )
     parser.add_argument("--json", action="store_true", help="print the scenarios as JSON")
     parser.set_defaults(handler=run)
 

@@ -18,7 +18,7 @@ ENTRY_POINT_GROUP = "vouched.sources"
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "sources",
-        help="list the source adapters installed (entry-point group vouched.sources)",
+        help="list the installed source adapters",
         description="List the source adapters registered under the entry-point group "
         f"{ENTRY_POINT_GROUP!r}. An adapter that fails to import is listed with its error.",
     )
