@@ -1,7 +1,7 @@
 """The grounding gate: a pure classification of each fact.
 
 ``classify(fact, policy, now)`` reads no clock and does no I/O. Rules, first
-match wins (DESIGN.md "The gate"):
+match wins (README "The gate's rules"):
 
 1. silent_reason set, or value null  -> SILENT (the silent_reason, or ``no_value``)
 2. attribute demoted by the policy   -> SILENT ``demoted``

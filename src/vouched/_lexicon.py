@@ -2,8 +2,8 @@
 
 The scanner binds a number to the attribute phrase and the subject mention that
 govern it ("humidity 63%" in a sentence about Berlin -> Berlin's humidity), so
-it can catch the right value from the wrong row. The file form is the JSON of
-DESIGN.md::
+it can catch the right value from the wrong row. The file form (``--lexicon``)
+is::
 
     {"attributes": {"humidity": ["humidity", "% humidity"]},
      "subjects": {"Berlin": ["the capital"]},
