@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from vouched._answer import Answer, AnswerStatus, Attempt, finding_json
 from vouched._exceptions import PhraserError, PhraserTimeoutError
 from vouched._fact import Fact
-from vouched._gate import GateResult, Verdict, partition
+from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._lexicon import Lexicon
 from vouched._onfail import (
     REFUSAL_TEXT,
@@ -66,20 +66,10 @@ def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
             seen.add(key)
             out.append(fact)
     for verdict in gate.violations:
-        fact = verdict.fact
-        key = (fact.subject, fact.attribute)
+        key = (verdict.fact.subject, verdict.fact.attribute)
         if key not in seen:
             seen.add(key)
-            out.append(
-                Fact.silence(
-                    fact.subject,
-                    fact.attribute,
-                    verdict.reason,
-                    source=fact.source,
-                    observed_at=fact.observed_at,
-                    unit=fact.unit,
-                )
-            )
+            out.append(silence_for(verdict))
     return tuple(out)
 
 
