@@ -195,6 +195,8 @@ class SqliteSnapshotStore:
         self.read_only = read_only
         self._timeout = timeout
         self._lock = threading.Lock()
+        if read_only and self.path.is_dir():
+            raise InputError("is a directory, not a snapshot store", file=str(self.path))
         if read_only and not self.path.is_file():
             raise InputError("no such snapshot store", file=str(self.path))
         self._connection = self._connect()

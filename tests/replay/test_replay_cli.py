@@ -108,6 +108,12 @@ def test_a_missing_store_is_one_line_exit_2_and_creates_nothing(tmp_path: Path) 
     assert not missing.exists()
 
 
+def test_a_directory_as_the_store_says_so(tmp_path: Path) -> None:
+    result = vouched("--store", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr == f"vouched replay: {tmp_path}: is a directory, not a snapshot store\n"
+
+
 def test_a_bad_policy_setting_names_the_file_and_field(
     store_path: Path, population: list[Snapshot], tmp_path: Path
 ) -> None:

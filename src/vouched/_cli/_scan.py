@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
+from vouched._files import read_text
 from vouched._gate import partition
 from vouched._lexicon import Lexicon
 from vouched._policy import Policy
@@ -56,16 +56,7 @@ def _read_text(path: str) -> str:
             return sys.stdin.read()
         except UnicodeDecodeError:
             raise InputError("not UTF-8 text", file="<stdin>") from None
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", file=path) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=path) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=path) from None
+    return read_text(path)
 
 
 def run(args: argparse.Namespace) -> int:

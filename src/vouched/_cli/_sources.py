@@ -43,7 +43,8 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
         return row
     module = inspect.getmodule(loaded)
     doc = (module.__doc__ if module is not None else None) or inspect.getdoc(loaded) or ""
-    first = " ".join(doc.strip().split("\n\n")[0].split())
+    # The docstring's reST literals (``x``) read as plain text in a table.
+    first = " ".join(doc.strip().split("\n\n")[0].replace("``", "").split())
     row["summary"] = first.split(". ")[0].rstrip(".:") or None
     return row
 
