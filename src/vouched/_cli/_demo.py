@@ -132,7 +132,8 @@ async def scenarios() -> tuple[list[Scenario], Counter[str]]:
                 "weather source down",
                 down,
                 f"silence stated ({', '.join(reasons)}); breaker {opened} after 2 failures; "
-                f"probe at +30 s: {weather.state}, {len(recovered.grounded)} facts grounded again",
+                f"probe after the 30 s reset: {weather.state}, "
+                f"{len(recovered.grounded)} facts grounded again",
                 behaved,
             )
         )

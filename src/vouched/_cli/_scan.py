@@ -63,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         # "--sources a.txt b.txt answer.txt": argparse gives every path to --sources.
         if len(args.sources) < 2:
-            raise InputError("the model output to scan is required (a file, or - for stdin)")
+            raise InputError(
+                "is required: the model output to scan (a file, or - for stdin)", field="OUTPUT"
+            )
         args.output = args.sources.pop()
     now = parse_now(args.now)
     facts = load_facts(args.facts)
