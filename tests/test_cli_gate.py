@@ -153,6 +153,14 @@ def test_bad_now_is_exit_2_naming_the_option(tmp_path: Path) -> None:
     assert len(run.stderr.strip().splitlines()) == 1
 
 
+def test_a_byte_order_mark_is_read_as_utf_8(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps([GOOD]).encode())
+    run = vouched("gate", str(path), "--now", NOW, "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["counts"]["grounded"] == 1
+
+
 def test_unknown_option_is_a_one_line_usage_error() -> None:
     run = vouched("gate", "--frobnicate")
     assert run.returncode == 2

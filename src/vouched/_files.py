@@ -32,8 +32,11 @@ def input_errors(path: str | Path) -> Iterator[None]:
         raise InputError(f"cannot read: {error.strerror or error}", file=name) from None
 
 
-def read_text(path: str | Path, *, encoding: str = "utf-8") -> str:
-    """A whole text file, or an InputError naming it."""
+def read_text(path: str | Path, *, encoding: str = "utf-8-sig") -> str:
+    """A whole text file, or an InputError naming it.
+
+    UTF-8, with a leading byte-order mark (as some Windows editors write)
+    dropped, as the catalog and claims readers already do."""
     with input_errors(path):
         return Path(path).read_text(encoding=encoding)
 
