@@ -275,15 +275,16 @@ def chart_png(report: GradeReport) -> bytes:
     series = {
         "grounding rate then": [v.grounding_rate_then for v in report.prompt_versions],
         "grounding rate now": [v.grounding_rate_now for v in report.prompt_versions],
+        "pass rate then": [v.pass_rate_then or 0.0 for v in report.prompt_versions],
         "pass rate now": [v.pass_rate_now or 0.0 for v in report.prompt_versions],
     }
-    colours = ("#90a4ae", "#2e7d32", "#1565c0")
+    colours = ("#90a4ae", "#2e7d32", "#b0bec5", "#1565c0")
     figure = Figure(figsize=(max(6.0, 1.2 * len(names) + 3), 4.5), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     width = 0.8 / len(series)
     for offset, ((label, values), colour) in enumerate(zip(series.items(), colours, strict=True)):
-        positions = [i + (offset - 1) * width for i in range(len(names))]
+        positions = [i + (offset - (len(series) - 1) / 2) * width for i in range(len(names))]
         axes.bar(positions, values, width=width, label=label, color=colour)
     axes.set_xticks(range(len(names)), names)
     axes.set_ylim(0, 1.05)
@@ -294,7 +295,7 @@ def chart_png(report: GradeReport) -> bytes:
         loc="left",
         fontsize=10,
     )
-    axes.legend(loc="lower left", fontsize=8)
+    figure.legend(loc="outside lower center", ncols=len(series), fontsize=8)
     axes.spines[["top", "right"]].set_visible(False)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
