@@ -153,6 +153,15 @@ def test_bad_now_is_exit_2_naming_the_option(tmp_path: Path) -> None:
     assert len(run.stderr.strip().splitlines()) == 1
 
 
+def test_facts_from_stdin_are_named_stdin_in_errors() -> None:
+    good = vouched("gate", "-", "--now", NOW, "--json", stdin=json.dumps([GOOD]))
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)["counts"]["grounded"] == 1
+    bad = vouched("gate", "-", "--now", NOW, stdin=json.dumps(GOOD) + '\n{"subject": "x"}\n')
+    assert bad.returncode == 2
+    assert bad.stderr == "vouched gate: <stdin>:2: attribute: is required\n"
+
+
 def test_a_byte_order_mark_is_read_as_utf_8(tmp_path: Path) -> None:
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps([GOOD]).encode())

@@ -14,7 +14,7 @@ from vouched._fact import Fact
 from vouched._files import json_kind, parse_json, read_text
 from vouched._jsonio import loads
 
-__all__ = ["fact_from_json", "load_facts", "validation_message"]
+__all__ = ["fact_from_json", "facts_in_text", "iter_facts", "load_facts", "validation_message"]
 
 
 def validation_message(error: ValidationError) -> tuple[str | None, str]:
@@ -49,12 +49,16 @@ def iter_facts(path: str | Path) -> Iterator[Fact]:
     Errors name the file, the line (JSON Lines) or index (array) and the field.
     """
     path = Path(path)
-    name = str(path)
-    text = read_text(path)
+    yield from facts_in_text(read_text(path), name=str(path), jsonl=path.suffix == ".jsonl")
+
+
+def facts_in_text(text: str, *, name: str, jsonl: bool = False) -> Iterator[Fact]:
+    """Facts from text holding a JSON array or JSON Lines (``jsonl``: do not
+    try the text as one document first); errors name ``name`` as the file."""
     stripped = text.lstrip()
     if not stripped:
         raise InputError("file is empty; expected a JSON array of facts or JSON Lines", file=name)
-    if stripped.startswith("[") or (path.suffix != ".jsonl" and _single_document(stripped)):
+    if stripped.startswith("[") or (not jsonl and _single_document(stripped)):
         data = parse_json(text, file=name)
         if not isinstance(data, list):
             raise InputError(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from vouched._exceptions import InputError, VouchedError
+from vouched._files import read_text
 from vouched._jsonio import dumps
 from vouched._time import SystemClock, parse_instant
 
@@ -25,6 +26,7 @@ __all__ = [
     "check_output_path",
     "emit_json",
     "parse_now",
+    "read_input",
     "run_guarded",
 ]
 
@@ -49,6 +51,16 @@ def parse_now(text: str | None) -> datetime:
         return parse_instant(text)
     except ValueError as error:
         raise InputError(str(error), field="--now") from None
+
+
+def read_input(path: str) -> str:
+    """A whole text file, or standard input for ``-``; errors name the file."""
+    if path != "-":
+        return read_text(path)
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file="<stdin>") from None
 
 
 def emit_json(document: Any, stream: IO[str] | None = None) -> None:

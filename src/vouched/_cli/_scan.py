@@ -10,13 +10,11 @@ findings; 2: unreadable input.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now, read_input
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
-from vouched._files import read_text
 from vouched._gate import partition
 from vouched._lexicon import Lexicon
 from vouched._policy import Policy
@@ -50,15 +48,6 @@ def register(commands: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _read_text(path: str) -> str:
-    if path == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError:
-            raise InputError("not UTF-8 text", file="<stdin>") from None
-    return read_text(path)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.output is None:
         # "--sources a.txt b.txt answer.txt": argparse gives every path to --sources.
@@ -70,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     now = parse_now(args.now)
     facts = load_facts(args.facts)
     lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
-    sources = [_read_text(path) for path in args.sources]
-    text = _read_text(args.output)
+    sources = [read_input(path) for path in args.sources]
+    text = read_input(args.output)
     gated = partition(facts, Policy(), now)
     report = scan(text, gated, lexicon, sources=sources, question=args.question)
     if args.json:
