@@ -143,6 +143,19 @@ def test_a_bad_since_is_a_usage_error(store_path: Path, population: list[Snapsho
     assert "--since: not an ISO 8601 date-time" in result.stderr
 
 
+def test_a_since_not_before_until_is_a_usage_error(
+    store_path: Path, population: list[Snapshot]
+) -> None:
+    result = vouched(
+        "--store", str(store_path), "--since", "2026-12-01T00:00:00Z",
+        "--until", "2026-11-01T00:00:00Z",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == (
+        "vouched replay: --since: must be before --until (the window would be empty)\n"
+    )
+
+
 def test_a_chart_into_a_missing_directory_leaves_no_file(
     store_path: Path, population: list[Snapshot], tmp_path: Path
 ) -> None:

@@ -122,6 +122,8 @@ def load_policy(path: str | None) -> Policy:
 def run(args: argparse.Namespace) -> int:
     since = _instant(args.since, "--since")
     until = _instant(args.until, "--until")
+    if since is not None and until is not None and since >= until:
+        raise InputError("must be before --until (the window would be empty)", field="--since")
     if args.max_ids < 0:
         raise InputError("must not be negative", field="--max-ids")
     if args.workers < 1:
