@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(result.to_json())
     else:
         name = "<stdin>" if args.facts == "-" else args.facts
-        render_table(result, title=f"{name} at {now:%Y-%m-%d %H:%M:%S}Z")
+        render(result, title=f"{name} at {now:%Y-%m-%d %H:%M:%S}Z")
     return EXIT_FAILED if result.violations else EXIT_OK
 
 
@@ -50,7 +50,7 @@ _STYLE = {
 }
 
 
-def render_table(result: GateResult, *, title: str) -> None:
+def render(result: GateResult, *, title: str) -> None:
     from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.table import Table  # noqa: PLC0415
 

@@ -30,7 +30,7 @@ from vouched._exceptions import InputError
 from vouched._files import input_errors, parse_json
 from vouched._jsonio import dumps
 
-__all__ = ["register", "run"]
+__all__ = ["register"]
 
 _RESULT_KEYS: Final = (
     "id",
