@@ -176,6 +176,26 @@ def test_unknown_option_is_a_one_line_usage_error() -> None:
     assert len(run.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("output", [[], ["--json"]], ids=["table", "json"])
+def test_a_reader_that_goes_away_ends_quietly_with_exit_0(
+    tmp_path: Path, output: list[str]
+) -> None:
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join([json.dumps(GOOD)] * 5_000), encoding="utf-8")
+    with subprocess.Popen(
+        [sys.executable, "-m", "vouched", "gate", str(path), "--now", NOW, *output],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as child:
+        assert child.stdout is not None
+        assert child.stderr is not None
+        child.stdout.read(100)  # like `| head -c 100`
+        child.stdout.close()
+        stderr = child.stderr.read()
+        assert child.wait(timeout=60) == 0
+    assert stderr == b""
+
+
 def test_huge_input_is_processed_without_trouble(tmp_path: Path) -> None:
     path = tmp_path / "many.jsonl"
     line = json.dumps(GOOD)

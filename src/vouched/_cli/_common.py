@@ -24,6 +24,7 @@ __all__ = [
     "CliParser",
     "atomic_output",
     "check_output_path",
+    "console",
     "emit_json",
     "parse_now",
     "read_input",
@@ -61,6 +62,21 @@ def read_input(path: str) -> str:
         return sys.stdin.read()
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text", file="<stdin>") from None
+
+
+def console() -> Any:
+    """The rich Console a command prints its table on (rich loaded on use).
+
+    A reader that goes away (``| head``) raises BrokenPipeError here as it does
+    for JSON output, so :func:`run_guarded` ends both the same way, instead of
+    rich's own ``SystemExit(1)``, which reads as "something failed"."""
+    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError
+
+    return _Console()
 
 
 def emit_json(document: Any, stream: IO[str] | None = None) -> None:

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json
 
 __all__ = ["register"]
 
@@ -190,7 +190,6 @@ def _rate(counts: Counter[str]) -> float:
 
 
 def render(results: list[Scenario], counts: Counter[str]) -> None:
-    from rich.console import Console  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=f"vouched demo: four scenarios at {DEMO_NOW}", show_lines=True)
@@ -210,9 +209,9 @@ def render(results: list[Scenario], counts: Counter[str]) -> None:
             f"[{styles.get(status, 'white')}]{status}[/]",
             scenario.verdict + mark,
         )
-    console = Console()
-    console.print(table)
-    console.print(
+    out = console()
+    out.print(table)
+    out.print(
         f"grounding rate of the run: {_rate(counts):.2f} "
         f"(grounded {counts['grounded']} + silent {counts['silent']}) / "
         f"(all {counts['grounded'] + counts['silent'] + counts['violation']}); "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now, read_input
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
 from vouched._factio import facts_in_text, load_facts
 from vouched._gate import GateResult, VerdictKind, partition
 from vouched._policy import Policy
@@ -51,7 +51,6 @@ _STYLE = {
 
 
 def render(result: GateResult, *, title: str) -> None:
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=title, title_justify="left")
@@ -70,10 +69,10 @@ def render(result: GateResult, *, title: str) -> None:
             f"[{style}]{verdict.kind}[/]",
             reason,
         )
-    console = Console()
-    console.print(table)
+    out = console()
+    out.print(table)
     counts = result.counts
-    console.print(
+    out.print(
         f"grounded {counts['grounded']}  silent {counts['silent']}  "
         f"violation {counts['violation']}  grounding rate {result.grounding_rate:.3f}"
     )

@@ -51,6 +51,7 @@ from vouched._cli._common import (
     EXIT_OK,
     atomic_output,
     check_output_path,
+    console,
     emit_json,
 )
 from vouched._exceptions import InputError
@@ -170,10 +171,9 @@ def _change(then: float | None, now: float | None, *, higher_is_better: bool = T
 
 
 def render(report: GradeReport, *, store: str) -> None:
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.table import Table  # noqa: PLC0415
 
-    console = Console()
+    out = console()
     rules = ", ".join(report.rules) or "gate only (no scanner in this build)"
     window = ""
     if report.first_created_at is not None and report.last_created_at is not None:
@@ -181,15 +181,15 @@ def render(report: GradeReport, *, store: str) -> None:
             f" from {format_instant(report.first_created_at)}"
             f" to {format_instant(report.last_created_at)}"
         )
-    console.print(
+    out.print(
         f"[bold]vouched replay[/] {store}: {report.snapshots} snapshots{window}\n"
         f"today's policy {report.policy_version}; output rules: {rules}",
         soft_wrap=True,
     )
     if not report.snapshots:
-        console.print("no snapshots in this window")
+        out.print("no snapshots in this window")
         return
-    console.print(
+    out.print(
         f"grounding rate {_change(report.grounding_rate_then, report.grounding_rate_now)}; "
         f"passed {report.passed_then} -> {report.passed_now}; flipped: "
         f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]",
@@ -210,7 +210,7 @@ def render(report: GradeReport, *, store: str) -> None:
             _change(v.pass_rate_then, v.pass_rate_now),
             f"{v.findings_then} -> {v.findings_now}",
         )
-    console.print(versions)
+    out.print(versions)
 
     sources = Table(title="per source", title_justify="left")
     for column in ("source", "facts", "grounding then -> now"):
@@ -219,7 +219,7 @@ def render(report: GradeReport, *, store: str) -> None:
         sources.add_row(
             s.source, str(s.facts), _change(s.grounding_rate_then, s.grounding_rate_now)
         )
-    console.print(sources)
+    out.print(sources)
 
     attributes = Table(title="per attribute (then -> now)", title_justify="left")
     for column in ("attribute", "facts", "violation share", "violations", "findings"):
@@ -233,7 +233,7 @@ def render(report: GradeReport, *, store: str) -> None:
             f"{a.violations_then} -> {a.violations_now}",
             f"{a.findings_then} -> {a.findings_now}",
         )
-    console.print(attributes)
+    out.print(attributes)
 
     reasons = Table(title="by reason", title_justify="left")
     for column in ("what", "reason", "then", "now"):
@@ -252,7 +252,7 @@ def render(report: GradeReport, *, store: str) -> None:
             str(report.findings_then.get(name, 0)),
             str(report.findings_now.get(name, 0)),
         )
-    console.print(reasons)
+    out.print(reasons)
 
     for label, flips in (
         ("passed then, fail now", report.to_fail),
@@ -261,7 +261,7 @@ def render(report: GradeReport, *, store: str) -> None:
         if flips.count:
             shown = ", ".join(flips.ids[:10])
             more = f" (+{flips.count - 10} more)" if flips.count > 10 else ""
-            console.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
+            out.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
 
 
 # -- the chart ----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now, read_input
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
 from vouched._gate import partition
@@ -71,13 +71,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(report: ScanReport, *, name: str) -> None:
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
-    console = Console()
+    out = console()
     if report.passed:
-        console.print(f"[green]passed[/] {escape(name)}: no findings (score {report.score:.2f})")
+        out.print(f"[green]passed[/] {escape(name)}: no findings (score {report.score:.2f})")
         return
     table = Table(title=f"{name}: {len(report.findings)} finding(s)", title_justify="left")
     for column in ("span", "kind", "text", "detail"):
@@ -89,5 +88,5 @@ def render(report: ScanReport, *, name: str) -> None:
             escape(finding.text),
             escape(finding.detail),
         )
-    console.print(table)
-    console.print(f"[bold red]failed[/]  score {report.score:.2f}")
+    out.print(table)
+    out.print(f"[bold red]failed[/]  score {report.score:.2f}")

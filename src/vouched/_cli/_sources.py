@@ -8,7 +8,7 @@ import inspect
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from vouched._cli._common import EXIT_OK, emit_json
+from vouched._cli._common import EXIT_OK, console, emit_json
 
 __all__ = ["ENTRY_POINT_GROUP", "register"]
 
@@ -54,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"group": ENTRY_POINT_GROUP, "sources": rows})
         return EXIT_OK
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=f"sources ({ENTRY_POINT_GROUP})", title_justify="left")
@@ -65,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
         if row["error"]:
             summary = f"[bold red]cannot import: {row['error']}[/]"
         table.add_row(row["name"], row["target"], row["distribution"] or "", summary)
-    console = Console()
-    console.print(table)
+    out = console()
+    out.print(table)
     if not rows:
-        console.print("no adapters installed: pip install ./adapters (vouched-adapters)")
+        out.print("no adapters installed: pip install ./adapters (vouched-adapters)")
     return EXIT_OK
 
 
