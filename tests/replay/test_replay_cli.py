@@ -137,6 +137,18 @@ def test_an_unknown_policy_setting_lists_only_the_settings_a_user_can_give(
     assert "earliest_age" not in result.stderr  # derived, not a setting
 
 
+def test_a_wrongly_typed_policy_setting_is_named_once(
+    store_path: Path, population: list[Snapshot], tmp_path: Path
+) -> None:
+    policy = tmp_path / "policy.json"
+    policy.write_text('{"min_confidence": "high"}', encoding="utf-8")
+    result = vouched("--store", str(store_path), "--policy", str(policy))
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"vouched replay: {policy}: min_confidence: must be a number between 0 and 1\n"
+    )
+
+
 def test_a_bad_since_is_a_usage_error(store_path: Path, population: list[Snapshot]) -> None:
     result = vouched("--store", str(store_path), "--since", "last tuesday")
     assert result.returncode == 2

@@ -116,7 +116,9 @@ def load_policy(path: str | None) -> Policy:
         try:
             policy_from_data({name: value})
         except (TypeError, ValueError) as error:
-            raise InputError(str(error), file=path, field=name) from None
+            # The field is named once, by the InputError ("min_confidence: must be ...").
+            message = str(error).removeprefix(f"Policy.{name} ")
+            raise InputError(message, file=path, field=name) from None
     return policy_from_data(data)
 
 
