@@ -120,7 +120,7 @@ def test_freshness_is_judged_at_now(tmp_path: Path) -> None:
             '[{"subject": "x", "attribute": "y", "value": NaN}]',
             "nan.json: invalid JSON",
         ),
-        ("deep.json", "[" * 100_000 + "]" * 100_000, "deep.json: JSON is nested too deeply"),
+        ("deep.json", "[" * 100_000 + "]" * 100_000, "deep.json: invalid JSON: nested too deeply"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_with_exit_2(
@@ -153,10 +153,47 @@ def test_bad_now_is_exit_2_naming_the_option(tmp_path: Path) -> None:
     assert len(run.stderr.strip().splitlines()) == 1
 
 
+def test_facts_from_stdin_are_named_stdin_in_errors() -> None:
+    good = vouched("gate", "-", "--now", NOW, "--json", stdin=json.dumps([GOOD]))
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)["counts"]["grounded"] == 1
+    bad = vouched("gate", "-", "--now", NOW, stdin=json.dumps(GOOD) + '\n{"subject": "x"}\n')
+    assert bad.returncode == 2
+    assert bad.stderr == "vouched gate: <stdin>:2: attribute: is required\n"
+
+
+def test_a_byte_order_mark_is_read_as_utf_8(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps([GOOD]).encode())
+    run = vouched("gate", str(path), "--now", NOW, "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["counts"]["grounded"] == 1
+
+
 def test_unknown_option_is_a_one_line_usage_error() -> None:
     run = vouched("gate", "--frobnicate")
     assert run.returncode == 2
     assert len(run.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("output", [[], ["--json"]], ids=["table", "json"])
+def test_a_reader_that_goes_away_ends_quietly_with_exit_0(
+    tmp_path: Path, output: list[str]
+) -> None:
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join([json.dumps(GOOD)] * 5_000), encoding="utf-8")
+    with subprocess.Popen(
+        [sys.executable, "-m", "vouched", "gate", str(path), "--now", NOW, *output],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as child:
+        assert child.stdout is not None
+        assert child.stderr is not None
+        child.stdout.read(100)  # like `| head -c 100`
+        child.stdout.close()
+        stderr = child.stderr.read()
+        assert child.wait(timeout=60) == 0
+    assert stderr == b""
 
 
 def test_huge_input_is_processed_without_trouble(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,45 @@ def test_catalog_example_shows_each_status() -> None:
         "unknown_entity",
         "invalid_json",
     ]
+
+
+def _vouched(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vouched", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=EXAMPLES.parent,  # the README's commands run from the repository root
+    )
+
+
+def _readme_command(start: str) -> list[str]:
+    readme = (EXAMPLES.parent / "README.md").read_text("utf-8")
+    line = next(block for block in readme.split("```") if block.strip().startswith(start))
+    return line.replace("\\\n", " ").split()[1:]
+
+
+def test_readme_contract_is_the_example_contract() -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text("utf-8")
+    block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert block == (EXAMPLES / "contract.toml").read_text("utf-8")
+
+
+def test_readme_verify_command_on_the_examples_flags_two_claims() -> None:
+    run = _vouched(*_readme_command("vouched verify --catalog examples/"), "--json")
+    assert run.returncode == 1, run.stderr
+    results = json.loads(run.stdout)["results"]
+    assert [(r["id"], r["status"]) for r in results] == [
+        ("q1", "verified"),
+        ("q2", "citation_mismatch"),
+        ("q3", "verified"),
+        ("q3", "value_mismatch"),
+    ]
+
+
+def test_readme_scan_command_on_the_examples_finds_the_silent_wind() -> None:
+    run = _vouched(*_readme_command("vouched scan --facts examples/"), "--json")
+    assert run.returncode == 1, run.stderr
+    findings = json.loads(run.stdout)["findings"]
+    assert [(f["kind"], f["text"]) for f in findings] == [("silent_spoken", "12 km/h")]

@@ -197,8 +197,12 @@ def test_stale_facts_are_stripped_and_said_unavailable() -> None:
 def test_a_failing_source_becomes_a_stated_silence() -> None:
     answer = _ask(_grounder(sources=[_weather(), _Broken()]))
     assert answer.status is AnswerStatus.OK
-    assert answer.silences
-    assert "unavailable right now" in answer.text or "available right now" in answer.text
+    assert [(f.subject, f.attribute, f.silent_reason) for f in answer.silences] == [
+        ("Berlin", "*", "source_error")
+    ]
+    assert "Nothing about Berlin is available right now (the source reported an error)." in (
+        answer.text
+    )
 
 
 def test_grounding_rate_counts_the_gate_not_the_stated_silences() -> None:

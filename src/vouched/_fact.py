@@ -1,6 +1,6 @@
 """The fact: one asserted value about one subject's attribute, with provenance.
 
-The pydantic model mirrors the JSON contract in DESIGN.md exactly. Reading
+The pydantic model mirrors the JSON contract (README "Facts") exactly. Reading
 facts from files lives in :mod:`vouched._factio`.
 """
 

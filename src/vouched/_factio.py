@@ -11,10 +11,10 @@ from pydantic import ValidationError
 
 from vouched._exceptions import InputError
 from vouched._fact import Fact
-from vouched._files import json_kind, read_text
+from vouched._files import json_kind, parse_json, read_text
 from vouched._jsonio import loads
 
-__all__ = ["fact_from_json", "load_facts", "validation_message"]
+__all__ = ["fact_from_json", "facts_in_text", "iter_facts", "load_facts", "validation_message"]
 
 
 def validation_message(error: ValidationError) -> tuple[str | None, str]:
@@ -43,33 +43,23 @@ def fact_from_json(data: Any) -> Fact:
         raise InputError(message, field=field) from None
 
 
-def _parse(text: str, *, file: str, line: int | None) -> Any:
-    try:
-        return loads(text)
-    except json.JSONDecodeError as error:
-        at = line if line is not None else error.lineno
-        raise InputError(
-            f"invalid JSON: {error.msg} (column {error.colno})", file=file, line=at
-        ) from None
-    except RecursionError:
-        raise InputError("JSON is nested too deeply", file=file, line=line) from None
-    except ValueError as error:  # NaN / Infinity
-        raise InputError(f"invalid JSON: {error}", file=file, line=line) from None
-
-
 def iter_facts(path: str | Path) -> Iterator[Fact]:
     """Facts from a JSON array file or a JSON Lines file, in order.
 
     Errors name the file, the line (JSON Lines) or index (array) and the field.
     """
     path = Path(path)
-    name = str(path)
-    text = read_text(path)
+    yield from facts_in_text(read_text(path), name=str(path), jsonl=path.suffix == ".jsonl")
+
+
+def facts_in_text(text: str, *, name: str, jsonl: bool = False) -> Iterator[Fact]:
+    """Facts from text holding a JSON array or JSON Lines (``jsonl``: do not
+    try the text as one document first); errors name ``name`` as the file."""
     stripped = text.lstrip()
     if not stripped:
         raise InputError("file is empty; expected a JSON array of facts or JSON Lines", file=name)
-    if stripped.startswith("[") or (path.suffix != ".jsonl" and _single_document(stripped)):
-        data = _parse(text, file=name, line=None)
+    if stripped.startswith("[") or (not jsonl and _single_document(stripped)):
+        data = parse_json(text, file=name)
         if not isinstance(data, list):
             raise InputError(
                 f"expected a JSON array of facts (or JSON Lines), got {json_kind(data)}",
@@ -84,7 +74,7 @@ def iter_facts(path: str | Path) -> Iterator[Fact]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        item = _parse(line, file=name, line=number)
+        item = parse_json(line, file=name, line=number)
         try:
             yield fact_from_json(item)
         except InputError as error:

@@ -1,7 +1,7 @@
 """The grounding gate: a pure classification of each fact.
 
 ``classify(fact, policy, now)`` reads no clock and does no I/O. Rules, first
-match wins (DESIGN.md "The gate"):
+match wins (README "The gate's rules"):
 
 1. silent_reason set, or value null  -> SILENT (the silent_reason, or ``no_value``)
 2. attribute demoted by the policy   -> SILENT ``demoted``
@@ -35,6 +35,7 @@ __all__ = [
     "classify",
     "grounding_rate",
     "partition",
+    "silence_for",
 ]
 
 
@@ -146,12 +147,15 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
 _new = tuple.__new__
 
 
-def _as_silence(verdict: Verdict) -> Fact:
+def silence_for(verdict: Verdict) -> Fact:
+    """The verdict's fact as a typed absence, its value dropped, the verdict's
+    reason as its silent_reason (a fact that is already a silence is itself).
+
+    A demoted, null-valued or violating fact is passed on this way: its value
+    must never reach the model."""
     fact = verdict.fact
     if fact.value is None and fact.silent_reason is not None:
         return fact
-    # A demoted (or null-valued) fact is passed on as a typed absence: its value
-    # must never reach the model.
     return Fact.silence(
         fact.subject,
         fact.attribute,
@@ -184,7 +188,7 @@ class GateResult:
             if verdict.kind is _GROUNDED:
                 grounded.append(verdict.fact)
             elif verdict.kind is _SILENT:
-                silent.append(_as_silence(verdict))
+                silent.append(silence_for(verdict))
             else:
                 violations.append(verdict)
         object.__setattr__(self, "grounded", tuple(grounded))

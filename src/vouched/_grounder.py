@@ -17,9 +17,9 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from vouched._answer import Answer, AnswerStatus, Attempt, finding_json
-from vouched._exceptions import PhraserError, PhraserTimeoutError
+from vouched._exceptions import PhraserError
 from vouched._fact import Fact
-from vouched._gate import GateResult, Verdict, partition
+from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._lexicon import Lexicon
 from vouched._onfail import (
     REFUSAL_TEXT,
@@ -66,20 +66,10 @@ def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
             seen.add(key)
             out.append(fact)
     for verdict in gate.violations:
-        fact = verdict.fact
-        key = (fact.subject, fact.attribute)
+        key = (verdict.fact.subject, verdict.fact.attribute)
         if key not in seen:
             seen.add(key)
-            out.append(
-                Fact.silence(
-                    fact.subject,
-                    fact.attribute,
-                    verdict.reason,
-                    source=fact.source,
-                    observed_at=fact.observed_at,
-                    unit=fact.unit,
-                )
-            )
+            out.append(silence_for(verdict))
     return tuple(out)
 
 
@@ -328,22 +318,18 @@ class Grounder:
             try:
                 async with asyncio.timeout(self.phrase_timeout):
                     text = await self.phraser.phrase(prompt)
-            except (TimeoutError, PhraserTimeoutError) as error:
-                phrase_seconds += clock.monotonic() - began
-                trail.append(Attempt("", (), clock.monotonic() - began))
-                return finish(
-                    REFUSAL_TEXT,
-                    AnswerStatus.REFUSED,
-                    refusal=RefusalReason.PHRASER_TIMEOUT,
-                    reasons=(_error_reason(error, self.phrase_timeout),),
-                )
             except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
-                phrase_seconds += clock.monotonic() - began
-                trail.append(Attempt("", (), clock.monotonic() - began))
+                spent = clock.monotonic() - began
+                phrase_seconds += spent
+                trail.append(Attempt("", (), spent))
+                # PhraserTimeoutError is a TimeoutError too.
+                timed_out = isinstance(error, TimeoutError)
                 return finish(
                     REFUSAL_TEXT,
                     AnswerStatus.REFUSED,
-                    refusal=RefusalReason.PHRASER_ERROR,
+                    refusal=RefusalReason.PHRASER_TIMEOUT
+                    if timed_out
+                    else RefusalReason.PHRASER_ERROR,
                     reasons=(_error_reason(error, self.phrase_timeout),),
                 )
             phrased = clock.monotonic()

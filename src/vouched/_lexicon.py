@@ -2,8 +2,8 @@
 
 The scanner binds a number to the attribute phrase and the subject mention that
 govern it ("humidity 63%" in a sentence about Berlin -> Berlin's humidity), so
-it can catch the right value from the wrong row. The file form is the JSON of
-DESIGN.md::
+it can catch the right value from the wrong row. The file form (``--lexicon``)
+is::
 
     {"attributes": {"humidity": ["humidity", "% humidity"]},
      "subjects": {"Berlin": ["the capital"]},
@@ -120,19 +120,10 @@ class Lexicon:
     @classmethod
     def load(cls, path: str | Path) -> Lexicon:
         """Read a lexicon JSON file; errors name the file and the field."""
-        from vouched._jsonio import loads  # noqa: PLC0415 - keeps this module light
+        from vouched._files import parse_json, read_text  # noqa: PLC0415 - keeps this module light
 
         name = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError("no such file", file=name) from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise InputError(f"cannot read: {error}", file=name) from None
-        try:
-            data = loads(text)
-        except ValueError as error:
-            raise InputError(f"invalid JSON: {error}", file=name) from None
+        data = parse_json(read_text(path), file=name)
         try:
             return cls.from_json(data)
         except InputError as error:

@@ -100,10 +100,14 @@ class Policy:
         }
 
     @classmethod
+    def settings(cls) -> tuple[str, ...]:
+        """The names a policy can be built from (``from_json`` keys), sorted."""
+        return tuple(sorted(name for name, f in cls.__dataclass_fields__.items() if f.init))
+
+    @classmethod
     def from_json(cls, data: dict[str, Any]) -> Policy:
         """Build a policy from plain data (durations as seconds or ISO 8601)."""
-        known = {name for name, f in cls.__dataclass_fields__.items() if f.init}
-        unknown = sorted(set(data) - known)
+        unknown = sorted(set(data) - set(cls.settings()))
         if unknown:
             raise ValueError(f"unknown policy setting(s): {', '.join(unknown)}")
         return cls(**data)

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
 from vouched._exceptions import InputError, StoreError
-from vouched._files import input_errors
-from vouched._jsonio import loads
+from vouched._files import input_errors, parse_json
 from vouched._snapshot import Snapshot
 from vouched._time import to_utc
 
@@ -196,6 +195,8 @@ class SqliteSnapshotStore:
         self.read_only = read_only
         self._timeout = timeout
         self._lock = threading.Lock()
+        if read_only and self.path.is_dir():
+            raise InputError("is a directory, not a snapshot store", file=str(self.path))
         if read_only and not self.path.is_file():
             raise InputError("no such snapshot store", file=str(self.path))
         self._connection = self._connect()
@@ -487,12 +488,13 @@ def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
+                data = parse_json(line, file=name, line=number)
                 try:
-                    yield Snapshot.from_json(loads(line))
+                    yield Snapshot.from_json(data)
                 except InputError as error:
                     raise error.at(file=name, line=number) from None
-                except ValueError as error:  # invalid JSON, NaN
-                    raise InputError(f"invalid JSON: {error}", file=name, line=number) from None
+                except ValueError as error:  # a value the snapshot reader refused
+                    raise InputError(str(error), file=name, line=number) from None
         except UnicodeDecodeError:
             raise InputError("not UTF-8 text", file=name) from None
 

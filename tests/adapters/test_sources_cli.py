@@ -35,6 +35,14 @@ def test_each_listed_adapter_imports_and_says_what_it_is() -> None:
     assert weather["distribution"].startswith("vouched-adapters ")
 
 
+def test_summaries_are_plain_text_without_rest_markup() -> None:
+    rows = json.loads(run_cli("--json").stdout)["sources"]
+    rates = next(r for r in rows if r["name"] == "frankfurter")
+    assert rates["summary"] == (
+        "ECB euro reference rates through the Frankfurter API (/latest?from=EUR&to=USD,GBP)"
+    )
+
+
 def test_the_table_names_every_adapter() -> None:
     result = run_cli()
     assert result.returncode == 0

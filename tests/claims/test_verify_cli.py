@@ -116,6 +116,24 @@ def test_chart_is_written_as_a_png(tmp_path: Path) -> None:
     assert len(data) > 5_000
 
 
+def test_chart_file_gets_the_permissions_the_umask_gives(tmp_path: Path) -> None:
+    chart = tmp_path / "out.png"
+    mask = os.umask(0o022)
+    try:
+        run = verify(CASES, "--json", "--chart", chart)
+    finally:
+        os.umask(mask)
+    assert run.returncode == 1, run.stderr
+    assert chart.stat().st_mode & 0o777 == 0o644
+
+
+def test_chart_path_that_is_a_directory_is_one_line_before_any_output(tmp_path: Path) -> None:
+    run = verify(CASES, "--json", "--chart", tmp_path)
+    assert one_error_line(run) == f"vouched verify: {tmp_path}: --chart: is a directory, not a file"
+    assert run.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_chart_without_matplotlib_names_the_extra(tmp_path: Path) -> None:
     code = (
         "import sys; sys.modules['matplotlib'] = None\n"

@@ -108,6 +108,12 @@ def test_a_missing_store_is_one_line_exit_2_and_creates_nothing(tmp_path: Path) 
     assert not missing.exists()
 
 
+def test_a_directory_as_the_store_says_so(tmp_path: Path) -> None:
+    result = vouched("--store", str(tmp_path))
+    assert result.returncode == 2
+    assert result.stderr == f"vouched replay: {tmp_path}: is a directory, not a snapshot store\n"
+
+
 def test_a_bad_policy_setting_names_the_file_and_field(
     store_path: Path, population: list[Snapshot], tmp_path: Path
 ) -> None:
@@ -119,10 +125,47 @@ def test_a_bad_policy_setting_names_the_file_and_field(
     assert result.stderr.count("\n") == 1
 
 
+def test_an_unknown_policy_setting_lists_only_the_settings_a_user_can_give(
+    store_path: Path, population: list[Snapshot], tmp_path: Path
+) -> None:
+    policy = tmp_path / "policy.json"
+    policy.write_text('{"default_tll": 60}', encoding="utf-8")
+    result = vouched("--store", str(store_path), "--policy", str(policy))
+    assert result.returncode == 2
+    assert "policy.json: default_tll: unknown policy setting (known: " in result.stderr
+    assert "default_ttl" in result.stderr
+    assert "earliest_age" not in result.stderr  # derived, not a setting
+
+
+def test_a_wrongly_typed_policy_setting_is_named_once(
+    store_path: Path, population: list[Snapshot], tmp_path: Path
+) -> None:
+    policy = tmp_path / "policy.json"
+    policy.write_text('{"min_confidence": "high"}', encoding="utf-8")
+    result = vouched("--store", str(store_path), "--policy", str(policy))
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"vouched replay: {policy}: min_confidence: must be a number between 0 and 1\n"
+    )
+
+
 def test_a_bad_since_is_a_usage_error(store_path: Path, population: list[Snapshot]) -> None:
     result = vouched("--store", str(store_path), "--since", "last tuesday")
     assert result.returncode == 2
     assert "--since: not an ISO 8601 date-time" in result.stderr
+
+
+def test_a_since_not_before_until_is_a_usage_error(
+    store_path: Path, population: list[Snapshot]
+) -> None:
+    result = vouched(
+        "--store", str(store_path), "--since", "2026-12-01T00:00:00Z",
+        "--until", "2026-11-01T00:00:00Z",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == (
+        "vouched replay: --since: must be before --until (the window would be empty)\n"
+    )
 
 
 def test_a_chart_into_a_missing_directory_leaves_no_file(
@@ -132,6 +175,18 @@ def test_a_chart_into_a_missing_directory_leaves_no_file(
     assert result.returncode == 2
     assert "directory does not exist" in result.stderr
     assert not (tmp_path / "no").exists()
+
+
+def test_a_chart_path_that_is_a_directory_is_one_line_exit_2(
+    store_path: Path, population: list[Snapshot], tmp_path: Path
+) -> None:
+    target = tmp_path / "charts"
+    target.mkdir()
+    result = vouched("--store", str(store_path), "--chart", str(target))
+    assert result.returncode == 2
+    assert result.stderr == f"vouched replay: {target}: --chart: is a directory, not a file\n"
+    assert result.stdout == ""
+    assert list(target.iterdir()) == []
 
 
 def test_a_lexicon_reaches_the_scanner(

@@ -178,6 +178,24 @@ def test_lexicon_load_names_the_file(tmp_path: object) -> None:
     assert "attributes.a" in str(caught.value)
 
 
+def test_lexicon_load_reports_invalid_json_with_its_line(tmp_path: object) -> None:
+    from pathlib import Path  # noqa: PLC0415
+
+    path = Path(str(tmp_path)) / "lexicon.json"
+    path.write_text('{\n  "attributes": {,}\n}', encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        Lexicon.load(path)
+    assert str(caught.value).startswith(f"{path}:2: invalid JSON:")
+
+
+def test_lexicon_load_of_a_directory_says_so(tmp_path: object) -> None:
+    from pathlib import Path  # noqa: PLC0415
+
+    with pytest.raises(InputError) as caught:
+        Lexicon.load(Path(str(tmp_path)))
+    assert str(caught.value) == f"{tmp_path}: is a directory, not a file"
+
+
 def test_unsupported_quotes_seed_example() -> None:
     sources = [
         "Foreclosure of a floating-rate home loan attracts no "

@@ -155,4 +155,5 @@ def test_output_after_sources_is_the_output(tmp_path: Path) -> None:
 def test_missing_output_is_exit_2() -> None:
     result = _run("--facts", "facts.json")
     assert result.returncode == 2
+    assert result.stderr.startswith("vouched scan: OUTPUT: is required")
     assert result.stderr.count("\n") == 1

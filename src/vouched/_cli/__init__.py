@@ -7,12 +7,22 @@ Each subcommand lives in its own module with ``register(subparsers)``.
 
 from __future__ import annotations
 
-import sys
+import argparse
 from collections.abc import Sequence
 
-from vouched._cli._common import EXIT_USAGE, CliParser, run_guarded
+from vouched._cli._common import CliParser, run_guarded
 
 __all__ = ["main"]
+
+_EPILOG = """\
+exit status (every command):
+  0  all good
+  1  the input was processed and something failed
+     (a violation, a finding, an unverified claim, a regression)
+  2  usage error or unreadable input: one line on stderr naming the
+     file, line and field
+
+Run 'vouched COMMAND --help' for a command's arguments."""
 
 
 def _build_parser() -> CliParser:
@@ -22,10 +32,15 @@ def _build_parser() -> CliParser:
     parser = CliParser(
         prog="vouched",
         description="Only vouched facts reach the model; everything else is typed silence.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
+    )
     for module in (_gate, _scan, _verify, _replay, _sources, _demo):
         module.register(commands)
+    parser.set_defaults(command_names=tuple(commands.choices))
     return parser
 
 
@@ -35,6 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
-        parser.print_usage(sys.stderr)
-        return EXIT_USAGE
+        names = ", ".join(args.command_names)
+        parser.error(f"a COMMAND is required ({names}); see 'vouched --help'")
     return run_guarded(handler, args)

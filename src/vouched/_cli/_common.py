@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from vouched._exceptions import InputError, VouchedError
+from vouched._files import read_text
 from vouched._jsonio import dumps
 from vouched._time import SystemClock, parse_instant
 
@@ -22,8 +23,11 @@ __all__ = [
     "EXIT_USAGE",
     "CliParser",
     "atomic_output",
+    "check_output_path",
+    "console",
     "emit_json",
     "parse_now",
+    "read_input",
     "run_guarded",
 ]
 
@@ -48,6 +52,31 @@ def parse_now(text: str | None) -> datetime:
         return parse_instant(text)
     except ValueError as error:
         raise InputError(str(error), field="--now") from None
+
+
+def read_input(path: str) -> str:
+    """A whole text file, or standard input for ``-``; errors name the file."""
+    if path != "-":
+        return read_text(path)
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file="<stdin>") from None
+
+
+def console() -> Any:
+    """The rich Console a command prints its table on (rich loaded on use).
+
+    A reader that goes away (``| head``) raises BrokenPipeError here as it does
+    for JSON output, so :func:`run_guarded` ends both the same way, instead of
+    rich's own ``SystemExit(1)``, which reads as "something failed"."""
+    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError
+
+    return _Console()
 
 
 def emit_json(document: Any, stream: IO[str] | None = None) -> None:
@@ -76,18 +105,54 @@ def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Nam
         return EXIT_OK
 
 
-@contextmanager
-def atomic_output(path: str | Path, mode: str = "wb") -> Iterator[IO[Any]]:
-    """Write a file completely or not at all (no partial output left behind)."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path()
-    if not directory.is_dir():
-        raise InputError("directory does not exist", file=str(target))
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+def _temp_beside(target: Path, field: str | None) -> tuple[int, str]:
+    """A new temporary file in the target's directory, or an InputError naming it."""
+    if target.is_dir():
+        raise InputError("is a directory, not a file", file=str(target), field=field)
+    if not target.parent.is_dir():
+        raise InputError("directory does not exist", file=str(target), field=field)
     try:
+        return tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot write: {reason}", file=str(target), field=field) from None
+
+
+def check_output_path(path: str | Path, *, field: str | None = None) -> None:
+    """Fail before any work when ``path`` cannot be written (a missing or
+    read-only directory, a directory in its place): probes with a temporary file."""
+    fd, temp = _temp_beside(Path(path), field)
+    os.close(fd)
+    Path(temp).unlink()
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextmanager
+def atomic_output(
+    path: str | Path, mode: str = "wb", *, field: str | None = None
+) -> Iterator[IO[Any]]:
+    """Write a file completely or not at all (no partial output left behind).
+
+    The file gets the permissions a plain ``open`` would give it (the umask's),
+    not the private ones of a temporary file. Errors are InputErrors naming
+    the path (and ``field``, the option that gave it).
+    """
+    target = Path(path)
+    fd, temp = _temp_beside(target, field)
+    try:
+        os.fchmod(fd, _umask_mode())
         with os.fdopen(fd, mode) as handle:
             yield handle
         Path(temp).replace(target)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot write: {reason}", file=str(target), field=field) from None
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

@@ -1,12 +1,12 @@
-"""``vouched gate FACTS.json|.jsonl [--now ISO8601] [--json]``."""
+"""``vouched gate FACTS.json|.jsonl|- [--now ISO8601] [--json]``."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now
-from vouched._factio import load_facts
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
+from vouched._factio import facts_in_text, load_facts
 from vouched._gate import GateResult, VerdictKind, partition
 from vouched._policy import Policy
 
@@ -20,7 +20,9 @@ def register(commands: Any) -> None:
         description="Classify every fact as grounded, silent or violation. "
         "Exit 0: no violations; 1: violations; 2: bad input.",
     )
-    parser.add_argument("facts", metavar="FACTS", help="a JSON array of facts, or JSON Lines")
+    parser.add_argument(
+        "facts", metavar="FACTS", help="a JSON array of facts, or JSON Lines (- for stdin)"
+    )
     parser.add_argument("--now", help="judge freshness at this ISO 8601 instant (default: now)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
@@ -28,12 +30,16 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     now = parse_now(args.now)
-    facts = load_facts(args.facts)
+    if args.facts == "-":
+        facts = list(facts_in_text(read_input("-"), name="<stdin>"))
+    else:
+        facts = load_facts(args.facts)
     result = partition(facts, Policy(), now)
     if args.json:
         emit_json(result.to_json())
     else:
-        render_table(result, title=f"{args.facts} at {now:%Y-%m-%d %H:%M:%S}Z")
+        name = "<stdin>" if args.facts == "-" else args.facts
+        render(result, title=f"{name} at {now:%Y-%m-%d %H:%M:%S}Z")
     return EXIT_FAILED if result.violations else EXIT_OK
 
 
@@ -44,8 +50,7 @@ _STYLE = {
 }
 
 
-def render_table(result: GateResult, *, title: str) -> None:
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
+def render(result: GateResult, *, title: str) -> None:
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=title, title_justify="left")
@@ -64,10 +69,10 @@ def render_table(result: GateResult, *, title: str) -> None:
             f"[{style}]{verdict.kind}[/]",
             reason,
         )
-    console = Console()
-    console.print(table)
+    out = console()
+    out.print(table)
     counts = result.counts
-    console.print(
+    out.print(
         f"grounded {counts['grounded']}  silent {counts['silent']}  "
         f"violation {counts['violation']}  grounding rate {result.grounding_rate:.3f}"
     )

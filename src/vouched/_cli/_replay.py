@@ -43,13 +43,19 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, emit_json
-from vouched._exceptions import InputError, MissingExtraError
-from vouched._files import read_text
-from vouched._jsonio import loads
+from vouched._chart import require_matplotlib
+from vouched._cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    atomic_output,
+    check_output_path,
+    console,
+    emit_json,
+)
+from vouched._exceptions import InputError
+from vouched._files import parse_json, read_text
 from vouched._lexicon import Lexicon
 from vouched._policy import Policy
 from vouched._replay import GradeReport, replay
@@ -97,34 +103,30 @@ def load_policy(path: str | None) -> Policy:
     """Today's policy from a JSON file; errors name the file and the setting."""
     if path is None:
         return Policy()
-    text = read_text(path)
-    try:
-        data = loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"invalid JSON: {error.msg} (column {error.colno})", file=path, line=error.lineno
-        ) from None
-    except ValueError as error:
-        raise InputError(f"invalid JSON: {error}", file=path) from None
+    data = parse_json(read_text(path), file=path)
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of policy settings", file=path)
-    known = set(Policy.__dataclass_fields__)
+    known = Policy.settings()
     for name in data:
         if name not in known:
             raise InputError(
-                f"unknown policy setting (known: {', '.join(sorted(known))})", file=path, field=name
+                f"unknown policy setting (known: {', '.join(known)})", file=path, field=name
             )
     for name, value in data.items():
         try:
             policy_from_data({name: value})
         except (TypeError, ValueError) as error:
-            raise InputError(str(error), file=path, field=name) from None
+            # The field is named once, by the InputError ("min_confidence: must be ...").
+            message = str(error).removeprefix(f"Policy.{name} ")
+            raise InputError(message, file=path, field=name) from None
     return policy_from_data(data)
 
 
 def run(args: argparse.Namespace) -> int:
     since = _instant(args.since, "--since")
     until = _instant(args.until, "--until")
+    if since is not None and until is not None and since >= until:
+        raise InputError("must be before --until (the window would be empty)", field="--since")
     if args.max_ids < 0:
         raise InputError("must not be negative", field="--max-ids")
     if args.workers < 1:
@@ -132,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     policy = load_policy(args.policy)
     lexicon = None if args.lexicon is None else Lexicon.load(args.lexicon)
     if args.chart:
-        _require_matplotlib()
+        require_matplotlib()
+        check_output_path(args.chart, field="--chart")
     with SqliteSnapshotStore(args.store, read_only=True) as store:
         report = replay(
             store,
@@ -145,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.chart:
         png = chart_png(report)
-        with atomic_output(args.chart) as handle:
+        with atomic_output(args.chart, field="--chart") as handle:
             handle.write(png)
     if args.json:
         emit_json(report.to_json())
@@ -170,10 +173,9 @@ def _change(then: float | None, now: float | None, *, higher_is_better: bool = T
 
 
 def render(report: GradeReport, *, store: str) -> None:
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.table import Table  # noqa: PLC0415
 
-    console = Console()
+    out = console()
     rules = ", ".join(report.rules) or "gate only (no scanner in this build)"
     window = ""
     if report.first_created_at is not None and report.last_created_at is not None:
@@ -181,15 +183,15 @@ def render(report: GradeReport, *, store: str) -> None:
             f" from {format_instant(report.first_created_at)}"
             f" to {format_instant(report.last_created_at)}"
         )
-    console.print(
+    out.print(
         f"[bold]vouched replay[/] {store}: {report.snapshots} snapshots{window}\n"
         f"today's policy {report.policy_version}; output rules: {rules}",
         soft_wrap=True,
     )
     if not report.snapshots:
-        console.print("no snapshots in this window")
+        out.print("no snapshots in this window")
         return
-    console.print(
+    out.print(
         f"grounding rate {_change(report.grounding_rate_then, report.grounding_rate_now)}; "
         f"passed {report.passed_then} -> {report.passed_now}; flipped: "
         f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]",
@@ -210,7 +212,7 @@ def render(report: GradeReport, *, store: str) -> None:
             _change(v.pass_rate_then, v.pass_rate_now),
             f"{v.findings_then} -> {v.findings_now}",
         )
-    console.print(versions)
+    out.print(versions)
 
     sources = Table(title="per source", title_justify="left")
     for column in ("source", "facts", "grounding then -> now"):
@@ -219,7 +221,7 @@ def render(report: GradeReport, *, store: str) -> None:
         sources.add_row(
             s.source, str(s.facts), _change(s.grounding_rate_then, s.grounding_rate_now)
         )
-    console.print(sources)
+    out.print(sources)
 
     attributes = Table(title="per attribute (then -> now)", title_justify="left")
     for column in ("attribute", "facts", "violation share", "violations", "findings"):
@@ -233,7 +235,7 @@ def render(report: GradeReport, *, store: str) -> None:
             f"{a.violations_then} -> {a.violations_now}",
             f"{a.findings_then} -> {a.findings_now}",
         )
-    console.print(attributes)
+    out.print(attributes)
 
     reasons = Table(title="by reason", title_justify="left")
     for column in ("what", "reason", "then", "now"):
@@ -252,7 +254,7 @@ def render(report: GradeReport, *, store: str) -> None:
             str(report.findings_then.get(name, 0)),
             str(report.findings_now.get(name, 0)),
         )
-    console.print(reasons)
+    out.print(reasons)
 
     for label, flips in (
         ("passed then, fail now", report.to_fail),
@@ -261,22 +263,15 @@ def render(report: GradeReport, *, store: str) -> None:
         if flips.count:
             shown = ", ".join(flips.ids[:10])
             more = f" (+{flips.count - 10} more)" if flips.count > 10 else ""
-            console.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
+            out.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
 
 
 # -- the chart ----------------------------------------------------------------------
 
 
-def _require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401, PLC0415 - optional extra, probed on demand
-    except ImportError:
-        raise MissingExtraError("chart", "matplotlib") from None
-
-
 def chart_png(report: GradeReport) -> bytes:
     """Grounding rate and pass rate per prompt version, then and now, as PNG bytes."""
-    _require_matplotlib()
+    require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
     from matplotlib.figure import Figure  # noqa: PLC0415
 
@@ -284,15 +279,16 @@ def chart_png(report: GradeReport) -> bytes:
     series = {
         "grounding rate then": [v.grounding_rate_then for v in report.prompt_versions],
         "grounding rate now": [v.grounding_rate_now for v in report.prompt_versions],
+        "pass rate then": [v.pass_rate_then or 0.0 for v in report.prompt_versions],
         "pass rate now": [v.pass_rate_now or 0.0 for v in report.prompt_versions],
     }
-    colours = ("#90a4ae", "#2e7d32", "#1565c0")
+    colours = ("#90a4ae", "#2e7d32", "#b0bec5", "#1565c0")
     figure = Figure(figsize=(max(6.0, 1.2 * len(names) + 3), 4.5), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     width = 0.8 / len(series)
     for offset, ((label, values), colour) in enumerate(zip(series.items(), colours, strict=True)):
-        positions = [i + (offset - 1) * width for i in range(len(names))]
+        positions = [i + (offset - (len(series) - 1) / 2) * width for i in range(len(names))]
         axes.bar(positions, values, width=width, label=label, color=colour)
     axes.set_xticks(range(len(names)), names)
     axes.set_ylim(0, 1.05)
@@ -303,7 +299,7 @@ def chart_png(report: GradeReport) -> bytes:
         loc="left",
         fontsize=10,
     )
-    axes.legend(loc="lower left", fontsize=8)
+    figure.legend(loc="outside lower center", ncols=len(series), fontsize=8)
     axes.spines[["top", "right"]].set_visible(False)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")

@@ -10,11 +10,9 @@ findings; 2: unreadable input.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, emit_json, parse_now
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
 from vouched._gate import partition
@@ -50,35 +48,19 @@ def register(commands: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _read_text(path: str) -> str:
-    if path == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError:
-            raise InputError("not UTF-8 text", file="<stdin>") from None
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", file=path) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=path) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", file=path) from None
-
-
 def run(args: argparse.Namespace) -> int:
     if args.output is None:
         # "--sources a.txt b.txt answer.txt": argparse gives every path to --sources.
         if len(args.sources) < 2:
-            raise InputError("the model output to scan is required (a file, or - for stdin)")
+            raise InputError(
+                "is required: the model output to scan (a file, or - for stdin)", field="OUTPUT"
+            )
         args.output = args.sources.pop()
     now = parse_now(args.now)
     facts = load_facts(args.facts)
     lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
-    sources = [_read_text(path) for path in args.sources]
-    text = _read_text(args.output)
+    sources = [read_input(path) for path in args.sources]
+    text = read_input(args.output)
     gated = partition(facts, Policy(), now)
     report = scan(text, gated, lexicon, sources=sources, question=args.question)
     if args.json:
@@ -89,13 +71,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(report: ScanReport, *, name: str) -> None:
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
-    console = Console()
+    out = console()
     if report.passed:
-        console.print(f"[green]passed[/] {escape(name)}: no findings (score {report.score:.2f})")
+        out.print(f"[green]passed[/] {escape(name)}: no findings (score {report.score:.2f})")
         return
     table = Table(title=f"{name}: {len(report.findings)} finding(s)", title_justify="left")
     for column in ("span", "kind", "text", "detail"):
@@ -107,5 +88,5 @@ def render(report: ScanReport, *, name: str) -> None:
             escape(finding.text),
             escape(finding.detail),
         )
-    console.print(table)
-    console.print(f"[bold red]failed[/]  score {report.score:.2f}")
+    out.print(table)
+    out.print(f"[bold red]failed[/]  score {report.score:.2f}")

@@ -8,7 +8,7 @@ import inspect
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from vouched._cli._common import EXIT_OK, emit_json
+from vouched._cli._common import EXIT_OK, console, emit_json
 
 __all__ = ["ENTRY_POINT_GROUP", "register"]
 
@@ -18,7 +18,7 @@ ENTRY_POINT_GROUP = "vouched.sources"
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "sources",
-        help="list the source adapters installed (entry-point group vouched.sources)",
+        help="list the installed source adapters",
         description="List the source adapters registered under the entry-point group "
         f"{ENTRY_POINT_GROUP!r}. An adapter that fails to import is listed with its error.",
     )
@@ -43,7 +43,8 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
         return row
     module = inspect.getmodule(loaded)
     doc = (module.__doc__ if module is not None else None) or inspect.getdoc(loaded) or ""
-    first = " ".join(doc.strip().split("\n\n")[0].split())
+    # The docstring's reST literals (``x``) read as plain text in a table.
+    first = " ".join(doc.strip().split("\n\n")[0].replace("``", "").split())
     row["summary"] = first.split(". ")[0].rstrip(".:") or None
     return row
 
@@ -53,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"group": ENTRY_POINT_GROUP, "sources": rows})
         return EXIT_OK
-    from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=f"sources ({ENTRY_POINT_GROUP})", title_justify="left")
@@ -64,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
         if row["error"]:
             summary = f"[bold red]cannot import: {row['error']}[/]"
         table.add_row(row["name"], row["target"], row["distribution"] or "", summary)
-    console = Console()
-    console.print(table)
+    out = console()
+    out.print(table)
     if not rows:
-        console.print("no adapters installed: pip install ./adapters (vouched-adapters)")
+        out.print("no adapters installed: pip install ./adapters (vouched-adapters)")
     return EXIT_OK
 
 

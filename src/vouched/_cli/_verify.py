@@ -24,13 +24,13 @@ from typing import IO, Any, Final, NamedTuple
 from vouched._catalog import Catalog
 from vouched._claimmetrics import ClaimMetrics, ClaimTally
 from vouched._claims import ClaimResult, ClaimStatus, verify_answer
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, check_output_path
 from vouched._contract import Contract
 from vouched._exceptions import InputError
-from vouched._files import input_errors
-from vouched._jsonio import dumps, loads
+from vouched._files import input_errors, parse_json
+from vouched._jsonio import dumps
 
-__all__ = ["register", "run"]
+__all__ = ["register"]
 
 _RESULT_KEYS: Final = (
     "id",
@@ -81,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
         from vouched._chart import require_matplotlib  # noqa: PLC0415 - only with --chart
 
         require_matplotlib()
-        if not Path(args.chart).resolve().parent.is_dir():
-            raise InputError("directory does not exist", file=args.chart, field="--chart")
+        check_output_path(args.chart, field="--chart")
     contract = Contract.load(args.contract)
     catalog = Catalog.from_csv(args.catalog, contract)
     tally = ClaimTally()
@@ -118,7 +117,7 @@ def _write_chart(path: str, metrics: ClaimMetrics, *, title: str) -> None:
         f"({metrics.failure_rate:.1%})"
     )
     png = status_chart_png(metrics.counts, title=heading)
-    with atomic_output(path, "wb") as handle:
+    with atomic_output(path, "wb", field="--chart") as handle:
         handle.write(png)
 
 
@@ -138,16 +137,7 @@ def _iter_lines(path: str) -> Iterator[_Line]:
 
 
 def _parse_line(text: str, path: str, number: int) -> _Line:
-    try:
-        data = loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"invalid JSON: {error.msg} (column {error.colno})", file=path, line=number
-        ) from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply", file=path, line=number) from None
-    except ValueError as error:
-        raise InputError(f"invalid JSON: {error}", file=path, line=number) from None
+    data = parse_json(text, file=path, line=number)
     if type(data) is not dict:
         raise InputError(
             "expected a JSON object with model_output on each line", file=path, line=number
