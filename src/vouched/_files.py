@@ -45,6 +45,8 @@ def parse_json(text: str | bytes, *, file: str, line: int | None = None) -> Any:
     """JSON text as read by :func:`vouched._jsonio.loads`, or an InputError naming
     the file and the line: ``line`` when the text is one line of a JSON Lines file,
     else the line of the document the parser stopped at."""
+    if line is None and not text.strip():
+        raise InputError("file is empty; expected JSON", file=file)
     try:
         return loads(text)
     except json.JSONDecodeError as error:

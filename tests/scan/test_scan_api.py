@@ -188,6 +188,16 @@ def test_lexicon_load_reports_invalid_json_with_its_line(tmp_path: object) -> No
     assert str(caught.value).startswith(f"{path}:2: invalid JSON:")
 
 
+def test_lexicon_load_of_an_empty_file_says_it_is_empty(tmp_path: object) -> None:
+    from pathlib import Path  # noqa: PLC0415
+
+    path = Path(str(tmp_path)) / "lexicon.json"
+    path.write_text("\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        Lexicon.load(path)
+    assert str(caught.value) == f"{path}: file is empty; expected JSON"
+
+
 def test_lexicon_load_of_a_directory_says_so(tmp_path: object) -> None:
     from pathlib import Path  # noqa: PLC0415
 
