@@ -26,10 +26,40 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
+from vouched._numpatterns import (
+    APPROX,
+    AT_DIGIT,
+    BETWEEN_BEFORE,
+    CAPS_BEFORE,
+    CAPS_ID_AFTER,
+    CURRENCY_BEFORE,
+    CURRENCY_LEAD,
+    DIGIT_RUN,
+    DIGIT_TOKEN_END,
+    FALL_BEFORE,
+    FALL_WORDS,
+    FIRST_DIGIT,
+    FOLDS_TO_ASCII,
+    LIST_MARKS,
+    LISTMARK_AFTER,
+    MAGNITUDES,
+    MDY,
+    MINUS_WORD_BEFORE,
+    MINUS_WORDS,
+    MONTH_BEFORE,
+    NOT_ID_PREFIXES,
+    PLAIN_WORD_STARTS,
+    RANGE_JOIN,
+    SIGNAL_WORDS,
+    SIGNED_WORD,
+    SUFFIX_ORDINAL,
+    UNIT_AFTER,
+    UNIT_HYPHEN,
+    UNIT_SIGNS,
+    URL,
+)
 from vouched._numwords import (
-    MONTH_RE,
     MONTHS,
-    WEEKDAY_RE,
     WORD_TRIGGERS,
     word_number,
     word_pattern,
@@ -42,167 +72,9 @@ from vouched._quantity import (
     iso_time,
     read_time_or_date,
 )
-from vouched._units import CURRENCY_CODES, KNOWN_UNITS, canonical_unit, unit_of
+from vouched._units import KNOWN_UNITS, canonical_unit, unit_of
 
 __all__ = ["Quantity", "QuantityKind", "read_numbers"]
-
-
-_NOT_ID_PREFIXES = frozenset(CURRENCY_CODES) | {
-    "AM",
-    "PM",
-    "UTC",
-    "GMT",
-    "CET",
-    "CEST",
-    "EST",
-    "EDT",
-    "PST",
-    "PDT",
-    "BST",
-    "AND",
-    "TO",
-    "OR",
-    "AT",
-    "IS",
-    "OF",
-    "IN",
-    "ON",
-    "BY",
-    "FOR",
-    "NO",
-    "I",
-}
-
-# -- the master pattern ----------------------------------------------------------
-# Alternatives are tried at each position in this order; the first that matches
-# wins and the scan resumes after it, so identifiers swallow their digits.
-
-_DIGITS = (
-    r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,234 / 1,234.56
-    r"|\d{1,3}(?:\.\d{3})+(?:,\d+)?"  # 1.234.567 / 1.234,56
-    r"|\d{1,3}(?:[\u00a0\u202f\u2009']\d{3})+(?:[.,]\d+)?"  # 1 234,5 / 1'234.5
-    r"|\d+(?:[.,]\d+)?"  # 21 / 21.4 / 21,4
-    r")"
-)
-
-
-# Tried only where a digit (or a sign before one) stands: one position, not every one.
-_AT_DIGIT = re.compile(
-    r"(?P<isodate>(?<![\w.-])(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
-    r"(?:[T ](?P<ih>\d{2}):(?P<imin>\d{2})(?::\d{2}(?:\.\d+)?)?"
-    r"(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w-]))"
-    r"|(?P<slashdate>(?<![\w./-])(?P<sa>\d{1,2})(?P<ssep>[/.])(?P<sb>\d{1,2})(?P=ssep)"
-    r"(?P<sy>\d{4}|\d{2})(?![\w./-]))"
-    r"|(?P<dmy>(?<![\w.-])(?P<dd>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+"
-    r"(?P<dm>" + MONTH_RE + r")(?:,?\s+(?P<dyr>\d{4}))?(?![\w-]))"
-    r"|(?P<ipver>(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d))"
-    r"|(?P<frac>(?<![\w/.])\d{1,4}/\d{1,4}(?![\w/]))"  # 24/7, 3/4
-    r"|(?P<time>(?<![\w:.,])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::[0-5]\d)?(?![\d:])"
-    r"(?:\s?(?P<tap>[aApP])(?:\.[mM]\.|[mM]\b))?)"
-    r"|(?P<hourap>(?<![\w:.,])(?P<hh>1[0-2]|0?[1-9])\s?(?P<hap>[aApP])(?:\.[mM]\.|[mM]\b))"
-    r"|(?P<num>(?<![\w.,])(?P<sign>[-+\u2212])?" + _DIGITS + r"(?![\d]))"
-)
-_FIRST_DIGIT = re.compile(r"\d")
-_DIGIT_RUN = re.compile(r"\d+")
-_DIGIT_TOKEN_END = re.compile(r"[\w./:-]*")
-_CAPS_BEFORE = re.compile(r"(?<![\w])(?P<w>[A-Z]{2,5})[ \u00a0]$")
-_CAPS_ID_AFTER = re.compile(r"\d+[A-Za-z]?\b(?![.,:]\d)")
-_MONTH_BEFORE = re.compile(r"(?:" + WEEKDAY_RE + r")?(?<![\w])" + MONTH_RE + r"\s+(?:the\s+)?$")
-_MDY = re.compile(
-    WEEKDAY_RE + r"(?P<mm>" + MONTH_RE + r")\s+(?:the\s+)?(?P<md>\d{1,2})"
-    r"(?:st|nd|rd|th)?(?:,?\s+(?P<myr>\d{4}))?(?![\w-])"
-)
-_LISTMARK_AFTER = re.compile(r"\d{1,2}[.)][ \t]")
-_LIST_MARKS = frozenset(".)")
-_UNIT_SIGNS = frozenset("°%")
-_PLAIN_WORD_STARTS = frozenset(
-    "bcdefghijklmnqrstuvwxyz"
-)  # not a/p (am, pm) nor o (of)  # a list marker has one of these one or two places after its digit
-_URL = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-
-_APPROX = re.compile(
-    r"(?i:(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close\s+to"
-    r"|~|\u2248|ca\.?)\s*)$"
-)
-_CURRENCY_BEFORE = re.compile(
-    r"(?:(?P<sym>US\$|C\$|A\$|[$€£¥₹])\s?|\b(?P<code>" + "|".join(CURRENCY_CODES) + r")\s?)$"
-)
-_FALL_BEFORE = re.compile(
-    r"(?i:\b(?:down|fell|dropped|lost|declined|decreased|shed|slipped|slid|lower)"
-    r"(?:\s+by)?\s+(?:US\$|[$€£¥₹]|[A-Z]{3}\s)?)$"
-)
-_SIGNAL_WORDS = frozenset(
-    [
-        "minus",
-        "negative",
-        "down",
-        "fell",
-        "dropped",
-        "lost",
-        "declined",
-        "decreased",
-        "shed",
-        "slipped",
-        "slid",
-        "lower",
-        "about",
-        "around",
-        "roughly",
-        "approximately",
-        "approx",
-        "nearly",
-        "almost",
-        "some",
-        "close",
-        "ca",
-    ]
-)
-_CURRENCY_LEAD = frozenset("$€£¥₹")
-_FALL_WORDS = frozenset(
-    ["down", "fell", "dropped", "lost", "declined", "decreased", "shed", "slipped", "slid", "lower"]
-)
-_MINUS_WORDS = frozenset(["minus", "negative"])
-# The only non-ASCII characters a case-insensitive pattern equates with ASCII letters:
-# a text holding one may spell a signal word that is not among its lower-case tokens.
-_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
-_MINUS_WORD_BEFORE = re.compile(r"(?i:\b(?:minus|negative)\s+)$")
-_SIGNED_WORD = re.compile(r"(?i:\b(?:minus|negative)\b)")
-
-_UNIT_AFTER = re.compile(
-    r"(?P<mag>\s?(?:k|K)\b|\s(?i:thousand|million|billion|trillion|mn|bn)\b|(?<=\d)bn\b)?"
-    r"(?P<unit>"
-    r"\s?(?:%|(?i:percent|per\s+cent|pct)\b)"
-    r"|\s?[°º˚]\s?(?:[CF]\b)?"
-    r"|\s?deg[CF]\b"
-    r"|\s(?i:deg(?:rees?)?)(?:\s(?:(?i:celsius|fahrenheit|centigrade)|C\b|F\b))?"
-    r"|\s?(?i:km/hr?|kmh|kph|mph|m/s)\b"
-    r"|\s(?i:kilomet(?:re|er)s\s+per\s+hour|miles\s+per\s+hour|met(?:re|er)s\s+per\s+second"
-    r"|knots?|celsius|fahrenheit)\b"
-    r"|\s?(?:US\$|[€£¥₹$])"
-    r"|\s(?:" + "|".join(CURRENCY_CODES) + r")\b"
-    r"|\s(?i:euros?|dollars?|pounds?|francs?|yen|rupees|sterling)\b"
-    r"|\s?(?:km|mm|cm|hPa|mbar|kg|GB|MB|ms|min|mins|hrs?|h|s)\b"
-    r"|\s(?i:kilomet(?:re|er)s|met(?:re|er)s|miles|mi|m|millimet(?:re|er)s"
-    r"|minutes?|hours?|seconds?|sec|days?)\b"
-    r"|-(?i:minute|hour|day|km|metre|meter|second|degree)\b"
-    r")?"
-)
-_UNIT_HYPHEN = re.compile(
-    r"-(?i:minute|min|hour|hr|day|km|kilomet(?:re|er)|metre|meter|mile|second|degree|percent)s?\b"
-)
-_SUFFIX_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
-_RANGE_JOIN = re.compile(r"\s*(?:[-\u2013\u2014]|to|and|until|through)\s*")
-_BETWEEN_BEFORE = re.compile(r"(?i:\b(?:between|from)\s+)$")
-
-_MAGNITUDES = {
-    "k": Decimal(1000),
-    "thousand": Decimal(1000),
-    "million": Decimal(10**6),
-    "mn": Decimal(10**6),
-    "billion": Decimal(10**9),
-    "bn": Decimal(10**9),
-    "trillion": Decimal(10**12),
-}
 
 
 class _Signals(NamedTuple):
@@ -219,13 +91,13 @@ class _Signals(NamedTuple):
 def _signals(text: str, tokens: set[str]) -> _Signals:
     month = not tokens.isdisjoint(MONTHS)
     # Words that change a number's reading (minus, down, about ...): most texts have none.
-    if tokens.isdisjoint(_SIGNAL_WORDS) and "~" not in text and "\u2248" not in text:
+    if tokens.isdisjoint(SIGNAL_WORDS) and "~" not in text and "\u2248" not in text:
         return _Signals(approx=False, minus=False, fall=False, month=month)
-    folds = any(c in text for c in _FOLDS_TO_ASCII)
+    folds = any(c in text for c in FOLDS_TO_ASCII)
     return _Signals(
         approx=True,
-        minus=folds or not tokens.isdisjoint(_MINUS_WORDS),
-        fall=folds or not tokens.isdisjoint(_FALL_WORDS),
+        minus=folds or not tokens.isdisjoint(MINUS_WORDS),
+        fall=folds or not tokens.isdisjoint(FALL_WORDS),
         month=month,
     )
 
@@ -318,11 +190,11 @@ def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:
 def _url_spans(text: str) -> list[tuple[int, int]]:
     if "://" not in text and "www." not in text and "@" not in text:
         return []
-    return [m.span() for m in _URL.finditer(text)]
+    return [m.span() for m in URL.finditer(text)]
 
 
 def _skip_token(text: str, position: int) -> int:
-    match = _DIGIT_TOKEN_END.match(text, position)
+    match = DIGIT_TOKEN_END.match(text, position)
     end = match.end() if match else position + 1
     while end > position and text[end - 1] in ".:-/":
         end -= 1  # sentence punctuation after an identifier
@@ -337,9 +209,9 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
     if prev in "-_/" and p >= 2 and text[p - 2].isalpha():
         return _skip_token(text, p)
     if prev in " \u00a0" and p >= 3 and text[p - 2].isupper():
-        caps = _CAPS_BEFORE.search(text, max(0, p - 7), p)
-        if caps is not None and caps["w"] not in _NOT_ID_PREFIXES and caps["w"] not in names:
-            ident = _CAPS_ID_AFTER.match(text, p)
+        caps = CAPS_BEFORE.search(text, max(0, p - 7), p)
+        if caps is not None and caps["w"] not in NOT_ID_PREFIXES and caps["w"] not in names:
+            ident = CAPS_ID_AFTER.match(text, p)
             if ident is not None:
                 return ident.end()
     return None
@@ -348,10 +220,10 @@ def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int 
 def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
     """The master pattern at ``p``, taking a sign just before it if there is one."""
     if prev in "-+\u2212":
-        match = _AT_DIGIT.match(text, p - 1)
+        match = AT_DIGIT.match(text, p - 1)
         if match is not None:
             return match
-    return _AT_DIGIT.match(text, p)
+    return AT_DIGIT.match(text, p)
 
 
 def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
@@ -364,7 +236,7 @@ def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
 
 def _list_marker_end(text: str, p: int) -> int | None:
     """The end of a numbered-list marker ("1. " at a line start) at ``p``."""
-    marker = _LISTMARK_AFTER.match(text, p)
+    marker = LISTMARK_AFTER.match(text, p)
     if marker is None:
         return None
     line_start = text.rfind("\n", 0, p) + 1
@@ -381,17 +253,17 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     word = text[word_start : p - 1].rstrip(".").lower()
     if word not in MONTHS and word != "the":
         return None
-    month = _MONTH_BEFORE.search(text, max(0, p - 32), p)
+    month = MONTH_BEFORE.search(text, max(0, p - 32), p)
     if month is None:
         return None
-    return _MDY.match(text, month.start())
+    return MDY.match(text, month.start())
 
 
 def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) -> list[Quantity]:
     found: list[Quantity] = []
     urls = _url_spans(text)
     position = 0
-    search = _FIRST_DIGIT.search
+    search = FIRST_DIGIT.search
     while True:
         digit = search(text, position)
         if digit is None:
@@ -423,7 +295,7 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
                 position = date_match.end()
                 continue
         if prev in " \t\n" and (
-            text[p + 1 : p + 2] in _LIST_MARKS or text[p + 2 : p + 3] in _LIST_MARKS
+            text[p + 1 : p + 2] in LIST_MARKS or text[p + 2 : p + 3] in LIST_MARKS
         ):
             marker = _list_marker_end(text, p)
             if marker is not None:
@@ -435,7 +307,7 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
         else:
             match = _match_at_digit(text, p, prev)
             if match is None:
-                position = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # a digit
+                position = DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # a digit
                 continue
             if match.lastgroup != "num":
                 position = match.end()
@@ -483,15 +355,15 @@ def _plain_number_end(text: str, p: int) -> int | None:
     what follows it rules out every other branch of the master pattern (dates, times,
     versions, fractions, hours, grouped digits): a unit sign (``°``, ``%``) or a space
     and a lower-case letter other than a, o, p ("42 km/h")."""
-    end = _DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
+    end = DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # p is a digit
     after = text[end : end + 2]
     if after[:1] == "." and after[1:].isdecimal():  # one decimal part, then the same test
-        end = _DIGIT_RUN.match(text, end + 1).end()  # type: ignore[union-attr]  # a digit
+        end = DIGIT_RUN.match(text, end + 1).end()  # type: ignore[union-attr]  # a digit
         after = text[end : end + 2]
     first = after[:1]
-    if first in _UNIT_SIGNS:
+    if first in UNIT_SIGNS:
         return end
-    if first == " " and after[1:] in _PLAIN_WORD_STARTS:
+    if first == " " and after[1:] in PLAIN_WORD_STARTS:
         return end
     return None
 
@@ -518,14 +390,14 @@ def _read_digits(
     # Letters glued to the digits: "5G", "3D" are identifiers; "12k", "5km", "3rd" are not.
     # A hyphenated compound that is not a unit ("52-week", "5-star") is a name, too.
     rest = text[end : end + 12]
-    if rest[:1] == "-" and rest[1:2].isalpha() and not _UNIT_HYPHEN.match(rest):
+    if rest[:1] == "-" and rest[1:2].isalpha() and not UNIT_HYPHEN.match(rest):
         skip = end + 1
         while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
             skip += 1
         return None, skip
     if rest and rest[0].isascii() and rest[0].isalpha():  # [A-Za-z]
-        ordinal = _SUFFIX_ORDINAL.match(rest)
-        unit_match = _UNIT_AFTER.match(text, end)
+        ordinal = SUFFIX_ORDINAL.match(rest)
+        unit_match = UNIT_AFTER.match(text, end)
         if ordinal and "." not in digits and "," not in digits:
             stop = end + ordinal.end()
             raw = text[start:stop]
@@ -540,16 +412,16 @@ def _read_digits(
         not sign
         and signals.minus
         and _might_follow_minus(text, start)
-        and _MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
+        and MINUS_WORD_BEFORE.search(text, max(0, start - 12), start)
     ):
         negative = True
-        word = _SIGNED_WORD.search(text, max(0, start - 12), start)
+        word = SIGNED_WORD.search(text, max(0, start - 12), start)
         if word is not None:
             start = word.start()
     if negative:
         value = -value
         alternatives = tuple(-a for a in alternatives)
-    elif signals.fall and _FALL_BEFORE.search(text, max(0, start - 20), start):
+    elif signals.fall and FALL_BEFORE.search(text, max(0, start - 20), start):
         alternatives = (*alternatives, -value)  # "down $2.18" states a change of -2.18
     # Only a round integer ("about 40") reads as approximate: its last digit is 0.
     approx = signals.approx and digits[-1] == "0"
@@ -585,21 +457,21 @@ def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword pas
     if start >= 1:  # a currency symbol or a capital in the two characters before
         c = text[start - 1]
         if (
-            c in _CURRENCY_LEAD
+            c in CURRENCY_LEAD
             or c.isupper()
-            or (start >= 2 and (text[start - 2] in _CURRENCY_LEAD or text[start - 2].isupper()))
+            or (start >= 2 and (text[start - 2] in CURRENCY_LEAD or text[start - 2].isupper()))
         ):
-            before = _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+            before = CURRENCY_BEFORE.search(text, max(0, start - 5), start)
     if before is not None and not (
         before["code"] and text[before.start() - 1 : before.start()] == "/"
     ):
         unit = canonical_unit(before["sym"] or before["code"])
         start = before.start()
-    after = _UNIT_AFTER.match(text, end)
+    after = UNIT_AFTER.match(text, end)
     if after is not None and after.end() > end:
         magnitude = after["mag"]
         if magnitude:
-            factor = _MAGNITUDES[magnitude.strip().lower()]
+            factor = MAGNITUDES[magnitude.strip().lower()]
             value *= factor
             quantum *= factor
             alternatives = tuple(a * factor for a in alternatives)
@@ -613,7 +485,7 @@ def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword pas
         approx
         and quantum == ONE
         and _round_integer(value)
-        and _APPROX.search(text, max(0, start - 16), start)
+        and APPROX.search(text, max(0, start - 16), start)
     ):
         zeros = 0
         whole = abs(int(value))
@@ -661,10 +533,10 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
         value *= 12
         stop = spans[used][1]
     number = Decimal(value)
-    if _might_follow_minus(text, start) and _MINUS_WORD_BEFORE.search(
+    if _might_follow_minus(text, start) and MINUS_WORD_BEFORE.search(
         text, max(0, start - 12), start
     ):
-        word = _SIGNED_WORD.search(text, max(0, start - 12), start)
+        word = SIGNED_WORD.search(text, max(0, start - 12), start)
         if word is not None:
             start = word.start()
             number = -number
@@ -678,9 +550,9 @@ def _join_ranges(text: str, found: list[Quantity]) -> list[Quantity]:
         if right.start - left.end > 9:
             continue
         between = text[left.end : right.start]
-        if not _RANGE_JOIN.fullmatch(between):
+        if not RANGE_JOIN.fullmatch(between):
             continue
-        if between.strip().lower() == "and" and not _BETWEEN_BEFORE.search(
+        if between.strip().lower() == "and" and not BETWEEN_BEFORE.search(
             text, max(0, left.start - 10), left.start
         ):
             continue

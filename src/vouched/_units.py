@@ -53,7 +53,6 @@ CURRENCY_CODES = [
     "BGN",
     "ISK",
 ]
-_CURRENCY_SET = frozenset(CURRENCY_CODES)
 _DOLLARS = frozenset({"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"})
 
 # Canonical unit for every spelling we understand (lower-cased keys).
