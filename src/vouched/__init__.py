@@ -48,7 +48,13 @@ from vouched._replay import GradeReport, replay
 from vouched._scan import Finding, FindingKind, ScanReport, scan
 from vouched._snapshot import Snapshot
 from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
-from vouched._store import QueuedSnapshotStore, SnapshotStore, SqliteSnapshotStore
+from vouched._store import (
+    QueuedSnapshotStore,
+    SnapshotStore,
+    SqliteSnapshotStore,
+    export_jsonl,
+    import_jsonl,
+)
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -109,10 +115,12 @@ __all__ = [
     "build_prompt",
     "citation_precision",
     "classify",
+    "export_jsonl",
     "fetch_sync",
     "gather",
     "gather_sync",
     "grounding_rate",
+    "import_jsonl",
     "load_facts",
     "measure",
     "partition",

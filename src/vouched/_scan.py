@@ -1,7 +1,7 @@
 """The output scanner: find every value the model added, with character spans.
 
 ``scan(text, facts, ...)`` is pure (no clock, no I/O) and never raises on any
-text. How it works (DESIGN.md "Output scanning"):
+text. How it works:
 
 1. The number reader (:mod:`vouched._numbers`) finds every quantity; the
    lexicon finds attribute phrases and subject mentions. Subject names, string
@@ -181,7 +181,7 @@ def _question_values(question: str | None) -> set[tuple[QuantityKind, Any]]:
     return values
 
 
-def scan(  # noqa: PLR0917 - positional order is the documented contract (DESIGN.md)
+def scan(  # noqa: PLR0917 - positional order is the documented public contract
     text: str,
     facts: GateResult | Iterable[Fact],
     lexicon: Lexicon | None = None,
