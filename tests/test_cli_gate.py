@@ -177,11 +177,17 @@ def test_unknown_option_is_a_one_line_usage_error() -> None:
 
 
 @pytest.mark.parametrize("output", [[], ["--json"]], ids=["table", "json"])
-def test_a_reader_that_goes_away_ends_quietly_with_exit_0(
-    tmp_path: Path, output: list[str]
+@pytest.mark.parametrize(
+    ("last", "status"),
+    [(GOOD, 0), ({**GOOD, "source": None}, 1)],
+    ids=["all-grounded", "one-violation"],
+)
+def test_a_reader_that_goes_away_ends_quietly_with_the_real_exit_status(
+    tmp_path: Path, output: list[str], last: dict[str, object], status: int
 ) -> None:
+    # `vouched gate F | head` under `set -o pipefail` must still fail on a violation.
     path = tmp_path / "many.jsonl"
-    path.write_text("\n".join([json.dumps(GOOD)] * 5_000), encoding="utf-8")
+    path.write_text("\n".join([json.dumps(GOOD)] * 5_000 + [json.dumps(last)]), encoding="utf-8")
     with subprocess.Popen(
         [sys.executable, "-m", "vouched", "gate", str(path), "--now", NOW, *output],
         stdout=subprocess.PIPE,
@@ -192,7 +198,7 @@ def test_a_reader_that_goes_away_ends_quietly_with_exit_0(
         child.stdout.read(100)  # like `| head -c 100`
         child.stdout.close()
         stderr = child.stderr.read()
-        assert child.wait(timeout=60) == 0
+        assert child.wait(timeout=60) == status
     assert stderr == b""
 
 

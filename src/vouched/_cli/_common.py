@@ -67,22 +67,38 @@ def read_input(path: str) -> str:
 def console() -> Any:
     """The rich Console a command prints its table on (rich loaded on use).
 
-    A reader that goes away (``| head``) raises BrokenPipeError here as it does
-    for JSON output, so :func:`run_guarded` ends both the same way, instead of
-    rich's own ``SystemExit(1)``, which reads as "something failed"."""
+    A reader that goes away (``| head``) silences the rest of the output and
+    the command goes on to its real exit status, as JSON output does, instead
+    of rich's own ``SystemExit(1)``, which reads as "something failed"."""
     from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
 
     class _Console(Console):
         def on_broken_pipe(self) -> None:
-            raise BrokenPipeError
+            silence_stdout()
 
     return _Console()
 
 
+def silence_stdout() -> None:
+    """The reader of our output went away (``| head``): send the rest nowhere.
+
+    The command carries on, so its exit status still says what it found
+    (``set -o pipefail`` in a CI job must still see a violation)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
+
+
 def emit_json(document: Any, stream: IO[str] | None = None) -> None:
     out = stream or sys.stdout
-    out.write(dumps(document))
-    out.write("\n")
+    try:
+        out.write(dumps(document))
+        out.write("\n")
+        out.flush()
+    except BrokenPipeError:
+        silence_stdout()
 
 
 def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
@@ -99,10 +115,10 @@ def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Nam
         sys.stderr.write(f"vouched {args.command}: interrupted\n")
         return 130
     except BrokenPipeError:
-        # Reader went away (e.g. `| head`): not our error, and no traceback.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_OK
+        # The reader went away somewhere output is not guarded: no traceback,
+        # and since the result is unknown, do not claim success.
+        silence_stdout()
+        return EXIT_FAILED
 
 
 def _temp_beside(target: Path, field: str | None) -> tuple[int, str]:

@@ -24,7 +24,13 @@ from typing import IO, Any, Final, NamedTuple
 from vouched._catalog import Catalog
 from vouched._claimmetrics import ClaimMetrics, ClaimTally
 from vouched._claims import ClaimResult, ClaimStatus, verify_answer
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, atomic_output, check_output_path
+from vouched._cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    atomic_output,
+    check_output_path,
+    silence_stdout,
+)
 from vouched._contract import Contract
 from vouched._exceptions import InputError
 from vouched._files import input_errors, parse_json
@@ -104,8 +110,11 @@ def run(args: argparse.Namespace) -> int:
         if args.chart is not None:
             _write_chart(args.chart, metrics, title=f"{args.claims} vs {catalog.version[:19]}")
         spool.seek(0)
-        shutil.copyfileobj(spool, sys.stdout)
-        sys.stdout.flush()
+        try:
+            shutil.copyfileobj(spool, sys.stdout)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            silence_stdout()
     return EXIT_FAILED if metrics.failed else EXIT_OK
 
 
