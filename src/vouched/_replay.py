@@ -71,8 +71,24 @@ def _rate(part: int, whole: int) -> float | None:
 # -- the report's parts -------------------------------------------------------------
 
 
+class _RatesThenNow:
+    """Grounding rates from verdict counts then and now (shared by the grades)."""
+
+    __slots__ = ()
+    verdicts_then: Mapping[str, int]
+    verdicts_now: Mapping[str, int]
+
+    @property
+    def grounding_rate_then(self) -> float:
+        return grounding_rate(self.verdicts_then)
+
+    @property
+    def grounding_rate_now(self) -> float:
+        return grounding_rate(self.verdicts_now)
+
+
 @dataclass(frozen=True, slots=True)
-class VersionGrade:
+class VersionGrade(_RatesThenNow):
     """One prompt version, then and now."""
 
     prompt_version: str
@@ -85,14 +101,6 @@ class VersionGrade:
     passed_now: int
     findings_then: int
     findings_now: int
-
-    @property
-    def grounding_rate_then(self) -> float:
-        return grounding_rate(self.verdicts_then)
-
-    @property
-    def grounding_rate_now(self) -> float:
-        return grounding_rate(self.verdicts_now)
 
     @property
     def pass_rate_then(self) -> float | None:
@@ -116,7 +124,7 @@ class VersionGrade:
 
 
 @dataclass(frozen=True, slots=True)
-class SourceGrade:
+class SourceGrade(_RatesThenNow):
     """The facts of one source, then and now (``(none)``: facts without a source)."""
 
     source: str
@@ -126,14 +134,6 @@ class SourceGrade:
     @property
     def facts(self) -> int:
         return sum(self.verdicts_now.values())
-
-    @property
-    def grounding_rate_then(self) -> float:
-        return grounding_rate(self.verdicts_then)
-
-    @property
-    def grounding_rate_now(self) -> float:
-        return grounding_rate(self.verdicts_now)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -189,7 +189,7 @@ class Flips:
 
 
 @dataclass(frozen=True, slots=True)
-class GradeReport:
+class GradeReport(_RatesThenNow):
     """A stored population graded then (as recorded) and now (today's rules)."""
 
     policy_version: str
@@ -214,14 +214,6 @@ class GradeReport:
     sources: tuple[SourceGrade, ...]
     attributes: tuple[AttributeGrade, ...]
     demotion_candidates: tuple[str, ...]
-
-    @property
-    def grounding_rate_then(self) -> float:
-        return grounding_rate(self.verdicts_then)
-
-    @property
-    def grounding_rate_now(self) -> float:
-        return grounding_rate(self.verdicts_now)
 
     @property
     def regressed(self) -> bool:
