@@ -5,11 +5,15 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
-from vouched._answer import Answer, AnswerStatus
-from vouched._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
-from vouched._catalog import Catalog
-from vouched._claims import ClaimResult, ClaimStatus, verify_answer, verify_output
-from vouched._contract import Contract
+from vouched._answer._grounder import AnswerObserver, Grounder
+from vouched._answer._onfail import OnFail
+from vouched._answer._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
+from vouched._answer._prometheus import PrometheusMetrics
+from vouched._answer._prompt import Prompt, build_prompt
+from vouched._answer._result import Answer, AnswerStatus
+from vouched._claims._catalog import Catalog
+from vouched._claims._contract import Contract
+from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer, verify_output
 from vouched._exceptions import (
     AnswerRefusedError,
     InputError,
@@ -34,27 +38,23 @@ from vouched._gate import (
     grounding_rate,
     partition,
 )
-from vouched._grounder import AnswerObserver, Grounder
-from vouched._guarded import CacheSettings, GuardedSource
-from vouched._lexicon import Lexicon
-from vouched._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
-from vouched._onfail import OnFail
-from vouched._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
 from vouched._policy import Policy
-from vouched._prometheus import PrometheusMetrics
-from vouched._prompt import Prompt, build_prompt
-from vouched._quotes import unsupported_quotes
-from vouched._replay import GradeReport, replay
-from vouched._scan import Finding, FindingKind, ScanReport, scan
-from vouched._snapshot import Snapshot
-from vouched._sources import Query, Source, fetch_sync, gather, gather_sync
-from vouched._store import (
+from vouched._replay._grade import GradeReport, replay
+from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
+from vouched._replay._snapshot import Snapshot
+from vouched._replay._store import (
     QueuedSnapshotStore,
     SnapshotStore,
     SqliteSnapshotStore,
     export_jsonl,
     import_jsonl,
 )
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._quotes import unsupported_quotes
+from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
+from vouched._sources._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
+from vouched._sources._guarded import CacheSettings, GuardedSource
+from vouched._sources._source import Query, Source, fetch_sync, gather, gather_sync
 from vouched._time import Clock, SystemClock
 
 __all__ = [

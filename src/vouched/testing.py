@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Final
 
+from vouched._answer._prompt import Prompt
 from vouched._exceptions import PhraserError
 from vouched._fact import Fact
-from vouched._prompt import Prompt
-from vouched._recorded import RecordedServer
-from vouched._sources import Key, Query
+from vouched._sources._recorded import RecordedServer
+from vouched._sources._source import Key, Query
 from vouched._time import parse_instant, to_utc
 
 __all__ = ["Delay", "FakeClock", "RecordedServer", "ScriptedPhraser", "ScriptedSource"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from vouched import ClaimResult, ClaimStatus
-from vouched._claimmetrics import ClaimTally, claim_metrics
+from vouched._claims._metrics import ClaimTally, claim_metrics
 
 
 def result(status: ClaimStatus) -> ClaimResult:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from vouched import Contract, InputError
-from vouched._normalize import normalize_money
+from vouched._claims._normalize import normalize_money
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vouched._normalize import (
+from vouched._claims._normalize import (
     NORMALIZERS,
     normalize_bool,
     normalize_date,

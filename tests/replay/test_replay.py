@@ -12,7 +12,7 @@ import pytest
 
 from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Fact, GateResult, Policy, Snapshot, SqliteSnapshotStore, replay
-from vouched._replay import GradeReport
+from vouched._replay._grade import GradeReport
 
 
 def silent_value_spoken(snapshot: Snapshot, gate: GateResult) -> Iterable[Mapping[str, Any]]:

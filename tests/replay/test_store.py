@@ -15,7 +15,7 @@ import pytest
 
 from replay.population import T0, SnapshotFactory
 from vouched import InputError, Policy, Snapshot, SnapshotStore, SqliteSnapshotStore, StoreError
-from vouched._store import SCHEMA_VERSION, export_jsonl, import_jsonl, migrate, safe_write
+from vouched._replay._store import SCHEMA_VERSION, export_jsonl, import_jsonl, migrate, safe_write
 
 
 def _population(make_snapshot: SnapshotFactory, n: int) -> list[Snapshot]:

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from vouched._numbers import QuantityKind, read_numbers
-from vouched._units import canonical_unit, units_compatible
+from vouched._scan._reader._numbers import QuantityKind, read_numbers
+from vouched._scan._reader._units import canonical_unit, units_compatible
 
 
 def _read(text: str) -> list[tuple[str, str, Decimal, str | None]]:

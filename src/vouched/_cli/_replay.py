@@ -45,7 +45,7 @@ import argparse
 import io
 from typing import Any
 
-from vouched._chart import require_matplotlib
+from vouched._claims._chart import require_matplotlib
 from vouched._cli._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -56,11 +56,11 @@ from vouched._cli._common import (
 )
 from vouched._exceptions import InputError
 from vouched._files import parse_json, read_text
-from vouched._lexicon import Lexicon
 from vouched._policy import Policy
-from vouched._replay import GradeReport, replay
-from vouched._snapshot import policy_from_data
-from vouched._store import SqliteSnapshotStore
+from vouched._replay._grade import GradeReport, replay
+from vouched._replay._snapshot import policy_from_data
+from vouched._replay._store import SqliteSnapshotStore
+from vouched._scan._lexicon import Lexicon
 from vouched._time import format_instant, parse_instant
 
 __all__ = ["register"]

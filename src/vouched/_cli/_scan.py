@@ -16,9 +16,9 @@ from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
 from vouched._gate import partition
-from vouched._lexicon import Lexicon
 from vouched._policy import Policy
-from vouched._scan import ScanReport, scan
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._scanner import ScanReport, scan
 
 __all__ = ["register"]
 

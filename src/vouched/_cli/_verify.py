@@ -21,9 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Final, NamedTuple
 
-from vouched._catalog import Catalog
-from vouched._claimmetrics import ClaimMetrics, ClaimTally
-from vouched._claims import ClaimResult, ClaimStatus, verify_answer
+from vouched._claims._catalog import Catalog
+from vouched._claims._contract import Contract
+from vouched._claims._metrics import ClaimMetrics, ClaimTally
+from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer
 from vouched._cli._common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -31,7 +32,6 @@ from vouched._cli._common import (
     check_output_path,
     silence_stdout,
 )
-from vouched._contract import Contract
 from vouched._exceptions import InputError
 from vouched._files import input_errors, parse_json
 from vouched._jsonio import dumps
@@ -84,7 +84,7 @@ class _Line(NamedTuple):
 
 def run(args: argparse.Namespace) -> int:
     if args.chart is not None:
-        from vouched._chart import require_matplotlib  # noqa: PLC0415 - only with --chart
+        from vouched._claims._chart import require_matplotlib  # noqa: PLC0415 - only with --chart
 
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_chart(path: str, metrics: ClaimMetrics, *, title: str) -> None:
-    from vouched._chart import status_chart_png  # noqa: PLC0415 - optional extra
+    from vouched._claims._chart import status_chart_png  # noqa: PLC0415 - optional extra
 
     heading = (
         f"{title}: {metrics.total} claims, {metrics.failed} not verified "

@@ -1,0 +1,16 @@
+"""Stages 3 and 5 of the flow: the phrase-only prompt, the phraser, on-fail, the answer.
+
+Takes a question, a query and sources (the ``Grounder``), or grounded facts
+and silences (``build_prompt``); returns an ``Answer`` (text, status, facts,
+silences, findings) and writes a snapshot when given a store.
+
+- ``_prompt``: ``build_prompt``: the versioned, phrase-only prompt.
+- ``_phrasers``: ``Phraser`` protocol, ``TemplatePhraser`` (offline) and ``OpenAIChatPhraser``.
+- ``_onfail``: ``OnFail``: retry once with the findings quoted, partial, or refuse.
+- ``_result``: the ``Answer`` value and its status codes.
+- ``_grounder``: the ``Grounder``, which runs the whole flow for one answer.
+- ``_prometheus``: an answer observer exporting counters (``vouched[prometheus]``).
+
+Seams: the sources, the phraser, the clock, the policy, the lexicon, the
+store and the observers, each a constructor parameter of ``Grounder``.
+"""

@@ -1,0 +1,387 @@
+"""The Grounder: question -> sources -> gate -> prompt -> phraser -> scan -> answer.
+
+One async implementation (:meth:`Grounder.answer`); :meth:`Grounder.answer_sync`
+runs it for synchronous callers. Nothing on the answer path raises for an
+outage or a model failure: sources fail into silences, a phraser failure or
+timeout becomes a refused answer with a typed reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from vouched._answer._onfail import (
+    REFUSAL_TEXT,
+    FindingLike,
+    OnFail,
+    OnFailLike,
+    RefusalReason,
+    drop_sentences,
+    plan,
+    problems_for,
+)
+from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
+from vouched._answer._prompt import Prompt, build_prompt
+from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json
+from vouched._exceptions import PhraserError
+from vouched._fact import Fact
+from vouched._gate import GateResult, Verdict, partition, silence_for
+from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._replay._snapshot import Snapshot
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._scanner import scan
+from vouched._sources._source import Query, Source, gather
+from vouched._time import Clock, SystemClock
+
+__all__ = ["AnswerObserver", "Grounder", "stated_silences"]
+
+_log = logging.getLogger("vouched.grounder")
+
+
+@runtime_checkable
+class AnswerObserver(Protocol):
+    """Told about every answer, with the gate's verdicts behind it (metrics
+    exporters, audit logs). Called after the answer is complete; an observer
+    that raises is logged and ignored, never breaking the answer."""
+
+    def observe(self, answer: Answer, verdicts: Sequence[Verdict]) -> None: ...
+
+
+def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
+    """The silences an answer states: the gate's silences, and one silence
+    (without the value) per violation, so a stale fact is said unavailable
+    rather than dropped without a word. A (subject, attribute) that has a
+    grounded fact, or was already named, is not repeated."""
+    seen = {(fact.subject, fact.attribute) for fact in gate.grounded}
+    out: list[Fact] = []
+    for fact in gate.silent:
+        key = (fact.subject, fact.attribute)
+        if key not in seen:
+            seen.add(key)
+            out.append(fact)
+    for verdict in gate.violations:
+        key = (verdict.fact.subject, verdict.fact.attribute)
+        if key not in seen:
+            seen.add(key)
+            out.append(silence_for(verdict))
+    return tuple(out)
+
+
+class _StoreHook:
+    """Writes snapshots off the answer path: on a worker thread, after the
+    answer is handed back, so a slow store (a SQLite file waiting for its lock)
+    stalls neither this answer nor the event loop. A failing store is logged
+    and counted; it never breaks an answer."""
+
+    __slots__ = ("_lock", "_pending", "failed", "store", "written")
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.written = 0
+        self.failed = 0
+        self._lock = threading.Lock()
+        self._pending: set[asyncio.Future[None]] = set()
+
+    def schedule(self, build: Callable[[], object]) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._write(build)
+            return
+        future = loop.run_in_executor(None, self._write, build)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
+
+    async def settle(self) -> None:
+        """Wait for the writes scheduled so far (for sync callers and tests)."""
+        if self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
+
+    def _write(self, build: Callable[[], object]) -> None:
+        try:
+            self.store.write(build())
+        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+            with self._lock:
+                self.failed += 1
+            _log.warning("snapshot store failed; answer unaffected", exc_info=True)
+        else:
+            with self._lock:
+                self.written += 1
+
+
+def _record(
+    answer: Answer,
+    *,
+    facts: Sequence[Fact],
+    query: Query,
+    policy: Policy,
+    now: datetime,
+    created_at: datetime,
+    on_fail: Sequence[OnFail],
+) -> Snapshot:
+    """The snapshot of one answer: every fact as received (before the gate),
+    the policy and instant it was judged at, the prompt version, the output
+    and what the scanner found. The single place a snapshot is made."""
+    return Snapshot.build(
+        created_at=created_at,
+        question=answer.question,
+        query=query,
+        facts=facts,
+        policy=policy,
+        now=now,
+        prompt_version=answer.prompt_version,
+        phraser=answer.phraser,
+        output=answer.text,
+        findings=[finding_json(f) for f in answer.findings],
+        status=str(answer.status),
+        attempts=answer.attempts,
+        timings=answer.timings,
+        on_fail="+".join(step.value for step in on_fail),
+    )
+
+
+class Grounder:
+    """Answers questions from sources, phrasing only what the gate vouches for.
+
+    - ``sources``: :class:`vouched.Source` objects, asked at once under
+      ``deadline`` seconds (wrap flaky ones in :class:`vouched.GuardedSource`).
+    - ``policy``: the gate's (and scanner's) rules.
+    - ``phraser``: a :class:`vouched.Phraser` or plain callable; default
+      :class:`vouched.TemplatePhraser`. Bounded by ``phrase_timeout`` seconds.
+    - ``lexicon``: binds phrases to attributes for the scanner.
+    - ``on_fail``: ``"retry"`` (default: retry once, then refuse), ``"partial"``,
+      ``"refuse"``, or steps such as ``("retry", "partial")``.
+    - ``clock``: where time is read (``now`` for the gate, monotonic for timings).
+    - ``store``: optional; a :class:`vouched.SnapshotStore` (anything with
+      ``write(snapshot)``). Each answer's :class:`vouched.Snapshot` is built and
+      written off the answer path; failures are logged and counted in
+      :attr:`store_failures`, never raised.
+    - ``observers``: :class:`AnswerObserver` objects told about every answer
+      (e.g. :class:`vouched.PrometheusMetrics`).
+    """
+
+    def __init__(
+        self,
+        sources: Iterable[Source],
+        *,
+        policy: Policy = DEFAULT_POLICY,
+        phraser: PhraserLike | None = None,
+        lexicon: Lexicon | None = None,
+        on_fail: OnFailLike = OnFail.RETRY,
+        clock: Clock | None = None,
+        store: Any = None,
+        deadline: float = 2.0,
+        phrase_timeout: float = 30.0,
+        observers: Iterable[AnswerObserver] = (),
+    ) -> None:
+        if deadline <= 0 or phrase_timeout <= 0:
+            raise ValueError("deadline and phrase_timeout must be positive (seconds)")
+        self.sources = tuple(sources)
+        self.policy = policy
+        self._phraser_given = phraser if phraser is not None else TemplatePhraser()
+        self.phraser = as_phraser(self._phraser_given)
+        self.lexicon = lexicon
+        self.on_fail = plan(on_fail)
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.deadline = deadline
+        self.phrase_timeout = phrase_timeout
+        self._store = _StoreHook(store) if store is not None else None
+        self.observers = tuple(observers)
+
+    @property
+    def store_failures(self) -> int:
+        """Snapshot writes that failed (logged, never raised)."""
+        return 0 if self._store is None else self._store.failed
+
+    async def answer(self, question: str, query: Query | None = None) -> Answer:
+        """Answer ``question`` from what the sources say for ``query``."""
+        query = {} if query is None else query
+        clock = self.clock
+        created_at = clock.now()
+        started = clock.monotonic()
+        facts = await gather(self.sources, query, deadline=self.deadline, clock=clock)
+        fetched = clock.monotonic()
+        now = clock.now()
+        gate = partition(facts, self.policy, now)
+        silences = stated_silences(gate)
+        prompt = build_prompt(question, gate.grounded, silences)
+        gated = clock.monotonic()
+        answer = await self._phrase(prompt, gate, silences)
+        finished = clock.monotonic()
+        timings = {
+            "sources": fetched - started,
+            "gate": gated - fetched,
+            **answer.timings,
+            "total": finished - started,
+        }
+        answer = replace(answer, timings=timings)
+        for observer in self.observers:
+            try:
+                observer.observe(answer, gate.verdicts)
+            except Exception:  # noqa: BLE001 - an observer must never break an answer
+                _log.warning(
+                    "answer observer %r failed; answer unaffected", observer, exc_info=True
+                )
+        if self._store is not None:
+            done = answer
+            self._store.schedule(
+                lambda: _record(
+                    done,
+                    facts=facts,
+                    query=query,
+                    policy=self.policy,
+                    now=now,
+                    created_at=created_at,
+                    on_fail=self.on_fail,
+                )
+            )
+        return answer
+
+    def answer_sync(self, question: str, query: Query | None = None) -> Answer:
+        """:meth:`answer` for synchronous callers (runs its own event loop)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self._answer_and_settle(question, query))
+        raise RuntimeError("answer_sync() cannot run inside a running event loop; await answer()")
+
+    async def _answer_and_settle(self, question: str, query: Query | None) -> Answer:
+        answer = await self.answer(question, query)
+        await self.settle()
+        return answer
+
+    async def settle(self) -> None:
+        """Wait until the snapshots of the answers given so far are written."""
+        if self._store is not None:
+            await self._store.settle()
+
+    # -- phrase, scan, on-fail ----------------------------------------------------
+
+    def _check(self, prompt: Prompt, silences: Sequence[Fact], text: str) -> list[FindingLike]:
+        report = scan(
+            text,
+            [*prompt.grounded, *silences],
+            self.lexicon,
+            # text values are what a model may quote
+            sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
+            question=prompt.question,
+            policy=self.policy,
+        )
+        return [] if report.passed else list(report.findings)
+
+    async def _phrase(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
+        clock = self.clock
+        trail: list[Attempt] = []
+        phrase_seconds = 0.0
+        scan_seconds = 0.0
+        prompt = first
+        name = phraser_name(self._phraser_given)
+
+        def finish(
+            text: str,
+            status: AnswerStatus,
+            *,
+            refusal: RefusalReason | None = None,
+            reasons: Iterable[str] = (),
+            dropped: Iterable[str] = (),
+            extra: Iterable[FindingLike] = (),
+        ) -> Answer:
+            findings = [f for attempt in trail for f in attempt.findings]
+            findings.extend(extra)
+            return Answer(
+                text=text,
+                status=status,
+                question=first.question,
+                grounded=first.grounded,
+                silences=tuple(silences),
+                violations=gate.violations,
+                findings=tuple(findings),
+                prompt_version=first.version,
+                attempts=len(trail),
+                timings={"phrase": phrase_seconds, "scan": scan_seconds},
+                trail=tuple(trail),
+                dropped=tuple(dropped),
+                refusal=refusal,
+                reasons=tuple(reasons),
+                counts=gate.counts,
+                phraser=name,
+            )
+
+        for step in self.on_fail:
+            began = clock.monotonic()
+            try:
+                async with asyncio.timeout(self.phrase_timeout):
+                    text = await self.phraser.phrase(prompt)
+            except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
+                spent = clock.monotonic() - began
+                phrase_seconds += spent
+                trail.append(Attempt("", (), spent))
+                # PhraserTimeoutError is a TimeoutError too.
+                timed_out = isinstance(error, TimeoutError)
+                return finish(
+                    REFUSAL_TEXT,
+                    AnswerStatus.REFUSED,
+                    refusal=RefusalReason.PHRASER_TIMEOUT
+                    if timed_out
+                    else RefusalReason.PHRASER_ERROR,
+                    reasons=(_error_reason(error, self.phrase_timeout),),
+                )
+            phrased = clock.monotonic()
+            phrase_seconds += phrased - began
+            findings = self._check(prompt, silences, text)
+            scan_seconds += clock.monotonic() - phrased
+            trail.append(Attempt(text, tuple(findings), phrased - began))
+            if not findings:
+                return finish(text, AnswerStatus.OK)
+            if step is OnFail.RETRY:
+                prompt = first.with_problems(problems_for(first, text, findings))
+                continue
+            if step is OnFail.PARTIAL:
+                checked = clock.monotonic()
+                partial = drop_sentences(
+                    text, findings, lambda rest: self._check(first, silences, rest)
+                )
+                scan_seconds += clock.monotonic() - checked
+                extra = partial.findings[len(findings) :]
+                if partial.text:
+                    return finish(
+                        partial.text, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra
+                    )
+                return finish(
+                    REFUSAL_TEXT,
+                    AnswerStatus.REFUSED,
+                    refusal=RefusalReason.NOTHING_LEFT,
+                    reasons=_finding_reasons(partial.findings),
+                    dropped=partial.dropped,
+                    extra=extra,
+                )
+            break  # REFUSE
+        last = trail[-1].findings if trail else ()
+        return finish(
+            REFUSAL_TEXT,
+            AnswerStatus.REFUSED,
+            refusal=RefusalReason.FINDINGS,
+            reasons=_finding_reasons(last),
+        )
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)
+        return f"Grounder(sources=[{names}], phraser={phraser_name(self._phraser_given)!r})"
+
+
+def _finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:
+    return tuple(f"{finding.kind}: {finding.text!r}: {finding.detail}" for finding in findings)
+
+
+def _error_reason(error: BaseException, timeout: float) -> str:
+    if isinstance(error, PhraserError):
+        return f"{type(error).__name__}: {' '.join(str(error).split())}"
+    if isinstance(error, TimeoutError):
+        return f"phraser did not answer within {timeout:g} s"
+    return f"phraser raised {type(error).__name__}"

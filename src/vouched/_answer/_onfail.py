@@ -1,0 +1,189 @@
+"""What happens when the scanner finds something in the model's text.
+
+Three defensible responses, never a fourth (seeds/000): **retry** once with
+the findings quoted beside the facts they contradict; return a **partial**
+answer without the sentences that hold findings, marked partial; or
+**refuse** with the reasons. The model's wrong value is never replaced with
+the right one: that would turn a visible bug into an invisible one.
+
+An on-fail policy is a value: ``"retry"`` (the default: retry once, then
+refuse), ``"partial"``, ``"refuse"``, or a sequence of steps such as
+``("retry", "partial")``. Every plan ends in a refusal when nothing else is
+left. Everything here is pure: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from vouched._answer._prompt import Problem, Prompt
+
+__all__ = [
+    "REFUSAL_TEXT",
+    "FindingLike",
+    "OnFail",
+    "OnFailLike",
+    "Partial",
+    "RefusalReason",
+    "drop_sentences",
+    "plan",
+    "problems_for",
+    "sentence_spans",
+]
+
+REFUSAL_TEXT = "No answer is given: what was phrased could not be checked against the sources."
+"""The text of a refused answer (the reasons are in ``Answer.reasons``)."""
+
+
+class OnFail(enum.StrEnum):
+    """One step of an on-fail policy."""
+
+    RETRY = "retry"
+    PARTIAL = "partial"
+    REFUSE = "refuse"
+
+
+class RefusalReason(enum.StrEnum):
+    """Why an answer was refused (a stable code for logs and metrics)."""
+
+    FINDINGS = "findings"  # the text still had findings when the plan ran out
+    NOTHING_LEFT = "nothing_left"  # partial removed every sentence
+    PHRASER_ERROR = "phraser_error"  # the phraser raised (HTTP error, bad shape, a bug)
+    PHRASER_TIMEOUT = "phraser_timeout"  # the phraser did not answer in time
+
+
+OnFailLike = OnFail | str | Sequence[OnFail | str]
+
+
+def plan(on_fail: OnFailLike) -> tuple[OnFail, ...]:
+    """The steps of an on-fail policy, always ending in a terminal step.
+
+    ``"retry"`` is ``(RETRY, REFUSE)``; ``("retry", "partial")`` retries once,
+    then returns what passes. ``partial`` and ``refuse`` end a plan.
+    """
+    raw = [on_fail] if isinstance(on_fail, str) else list(on_fail)
+    if not raw:
+        raise ValueError("an on-fail policy needs at least one step")
+    steps: list[OnFail] = []
+    for item in raw:
+        try:
+            steps.append(OnFail(item))
+        except ValueError:
+            choices = ", ".join(member.value for member in OnFail)
+            raise ValueError(f"unknown on-fail step {item!r} (choose from {choices})") from None
+    for step in steps[:-1]:
+        if step is not OnFail.RETRY:
+            raise ValueError(f"{step.value!r} ends a plan; it can only be the last step")
+    if steps[-1] is OnFail.RETRY:
+        steps.append(OnFail.REFUSE)
+    return tuple(steps)
+
+
+class FindingLike(Protocol):
+    """What on-fail needs of a scanner finding (``vouched.Finding`` fits)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def detail(self) -> str: ...
+    @property
+    def subject(self) -> str | None: ...
+    @property
+    def attribute(self) -> str | None: ...
+
+
+def _ids_for(prompt: Prompt, finding: FindingLike) -> tuple[str, ...]:
+    if finding.attribute is None:
+        return ()
+    ids = [fid for fid, fact in prompt.fact_ids() if _matches(fact, finding)]
+    ids += [sid for sid, fact in prompt.silence_ids() if _matches(fact, finding)]
+    return tuple(ids)
+
+
+def _matches(fact: object, finding: FindingLike) -> bool:
+    subject = getattr(fact, "subject", None)
+    attribute = getattr(fact, "attribute", None)
+    return attribute == finding.attribute and finding.subject in (None, subject)
+
+
+def problems_for(prompt: Prompt, text: str, findings: Iterable[FindingLike]) -> list[Problem]:
+    """The findings as problems to send back: the model's words quoted, with
+    the ids of the facts (or silences) they contradict."""
+    problems = []
+    for finding in findings:
+        quote = finding.text or text[finding.start : finding.end]
+        problems.append(
+            Problem(str(finding.kind), quote, finding.detail, _ids_for(prompt, finding))
+        )
+    return problems
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` spans of the sentences in ``text`` (a decimal point
+    does not end a sentence: a sentence ends at . ! ? followed by space)."""
+    spans = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        if text[start : match.start()].strip():
+            spans.append((start, match.start()))
+        start = match.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """What partial kept and dropped; ``text`` is empty when nothing is left."""
+
+    text: str
+    dropped: tuple[str, ...]
+    findings: tuple[FindingLike, ...]  # the findings that caused the drops
+
+
+def _drop_once(text: str, findings: Sequence[FindingLike]) -> tuple[str, list[str]]:
+    kept: list[str] = []
+    dropped: list[str] = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end].strip()
+        hit = any(f.start < end and start < max(f.end, f.start + 1) for f in findings)
+        (dropped if hit else kept).append(sentence)
+    return " ".join(kept), dropped
+
+
+def drop_sentences(
+    text: str,
+    findings: Sequence[FindingLike],
+    check: Callable[[str], Sequence[FindingLike]],
+) -> Partial:
+    """Remove the sentences that hold findings; re-check what is left (a
+    sentence can lose the context it leaned on) until it passes or is empty.
+
+    The kept sentences are the model's own words, unchanged.
+    """
+    dropped: list[str] = []
+    caught: list[FindingLike] = list(findings)
+    current = list(findings)
+    while current and text:
+        text, removed = _drop_once(text, current)
+        if not removed:  # findings outside any sentence: nothing safe to keep
+            dropped.append(text)
+            text = ""
+            break
+        dropped.extend(removed)
+        current = list(check(text)) if text else []
+        caught.extend(current)
+    return Partial(text, tuple(dropped), tuple(caught))

@@ -1,0 +1,340 @@
+"""Phrasers turn a :class:`~vouched.Prompt` into text; they never add facts.
+
+A phraser is anything with ``async phrase(prompt) -> str``, or a plain
+callable ``prompt -> str`` (sync or async). Two ship with vouched:
+
+- :class:`TemplatePhraser`: deterministic and offline (the default). One
+  sentence per fact from per-attribute templates, values exactly as given
+  with their unit ("21.4 °C"), silences in plain words ("The wind speed in
+  Berlin is unavailable right now (the source is not responding).").
+- :class:`OpenAIChatPhraser`: any OpenAI-compatible chat-completions server
+  (OpenAI, vLLM, Ollama, llama.cpp's server) over httpx, temperature 0 by
+  default, with a total timeout and typed errors (:class:`PhraserError`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from decimal import Decimal
+from typing import Any, Protocol, runtime_checkable
+
+import httpx
+
+from vouched._answer._prompt import Prompt, plain_reason
+from vouched._exceptions import (
+    PhraserError,
+    PhraserHTTPError,
+    PhraserResponseError,
+    PhraserTimeoutError,
+)
+from vouched._fact import Fact, FactValue
+from vouched._jsonio import dumps, loads
+
+__all__ = [
+    "DEFAULT_TEMPLATES",
+    "DEFAULT_UNITS",
+    "OpenAIChatPhraser",
+    "Phraser",
+    "PhraserLike",
+    "TemplatePhraser",
+    "as_phraser",
+    "phraser_name",
+]
+
+
+@runtime_checkable
+class Phraser(Protocol):
+    """Turns a prompt into the answer's text."""
+
+    async def phrase(self, prompt: Prompt) -> str: ...
+
+
+PhraserLike = Phraser | Callable[[Prompt], str] | Callable[[Prompt], Awaitable[str]]
+"""A phraser object, or a plain callable (sync or async) from prompt to text."""
+
+
+class _CallablePhraser:
+    __slots__ = ("_function", "name")
+
+    def __init__(self, function: Callable[[Prompt], Any]) -> None:
+        self._function = function
+        self.name = getattr(function, "__name__", type(function).__name__)
+
+    async def phrase(self, prompt: Prompt) -> str:
+        result = self._function(prompt)
+        if inspect.isawaitable(result):
+            result = await result
+        if not isinstance(result, str):
+            raise PhraserResponseError(f"phraser returned {type(result).__name__}, not text")
+        return result
+
+
+def as_phraser(phraser: PhraserLike) -> Phraser:
+    """A :class:`Phraser` for a phraser object or a plain callable."""
+    if isinstance(phraser, Phraser):
+        return phraser
+    if callable(phraser):
+        return _CallablePhraser(phraser)
+    raise TypeError(f"not a phraser: {phraser!r} (give an object with phrase() or a callable)")
+
+
+def phraser_name(phraser: object) -> str:
+    """A short name for logs and snapshots (``name`` attribute or the class name)."""
+    name = getattr(phraser, "name", None)
+    return name if isinstance(name, str) and name else type(phraser).__name__
+
+
+# -- the template phraser -----------------------------------------------------
+
+DEFAULT_UNITS: Mapping[str, str] = {
+    "degC": " °C",
+    "°C": " °C",
+    "celsius": " °C",
+    "degF": " °F",
+    "°F": " °F",
+    "%": "%",
+    "percent": "%",
+    "km/h": " km/h",
+    "m/s": " m/s",
+    "mm": " mm",
+    "hPa": " hPa",
+}
+"""How a fact's unit is written after its value (anything else: a space and the unit)."""
+
+DEFAULT_TEMPLATES: Mapping[str, str] = {
+    "temperature": "The temperature in {subject} is {value}.",
+    "apparent_temperature": "The apparent temperature in {subject} is {value}.",
+    "relative_humidity": "The relative humidity in {subject} is {value}.",
+    "humidity": "The humidity in {subject} is {value}.",
+    "wind_speed": "The wind speed in {subject} is {value}.",
+    "precipitation": "The precipitation in {subject} is {value}.",
+    "rate": "The {subject} exchange rate is {value}.",
+}
+"""Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words) and
+``{value}`` (with its unit) are filled in."""
+
+_DEFAULT_TEMPLATE = "The {attribute} of {subject} is {value}."
+_SILENCE_TEMPLATE = "The {attribute} of {subject} is {value}."
+_ANY_ATTRIBUTE = "*"
+_ALL_SILENT = "Nothing about {subject} is available right now ({reason})."
+_SOME_SILENT = "Some of the data is unavailable right now ({reason})."  # subject is a source id
+_NOTHING = "Nothing can be said about this right now: no source gave any facts for it."
+
+
+def _number_text(value: Decimal) -> str:
+    text = str(value)
+    if "E" in text or "e" in text:
+        text = format(value, "f")
+    return text
+
+
+def _value_text(value: FactValue) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return _number_text(value)
+    return str(value)
+
+
+class TemplatePhraser:
+    """Deterministic, offline phrasing: one sentence per fact, then one per silence.
+
+    Each (subject, attribute) is stated once (the first grounded fact wins),
+    so two sources never make the answer contradict itself. Silences covered
+    by a grounded fact for the same subject and attribute are not repeated.
+    """
+
+    name = "template"
+
+    def __init__(
+        self,
+        templates: Mapping[str, str] | None = None,
+        *,
+        units: Mapping[str, str] | None = None,
+        default_template: str = _DEFAULT_TEMPLATE,
+        nothing: str = _NOTHING,
+    ) -> None:
+        self._templates = {**DEFAULT_TEMPLATES, **(templates or {})}
+        self._units = {**DEFAULT_UNITS, **(units or {})}
+        self._default = default_template
+        self._nothing = nothing
+
+    def _unit(self, unit: str | None) -> str:
+        if not unit:
+            return ""
+        return self._units.get(unit, f" {unit}")
+
+    def sentence(self, fact: Fact) -> str:
+        """The sentence for one grounded fact."""
+        template = self._templates.get(fact.attribute, self._default)
+        return template.format(
+            subject=fact.subject,
+            attribute=fact.attribute.replace("_", " "),
+            value=_value_text(fact.value) + self._unit(fact.unit),
+        )
+
+    def silence(self, fact: Fact) -> str:
+        """The sentence for one silence, its reason in plain words (the
+        attribute's template with "unavailable right now (why)" for its value)."""
+        reason = None if fact.silent_reason is None else str(fact.silent_reason)
+        if fact.attribute == _ANY_ATTRIBUTE:  # a source that failed without naming keys
+            template = _ALL_SILENT if fact.subject != fact.source else _SOME_SILENT
+            return template.format(subject=fact.subject, reason=plain_reason(reason))
+        template = self._templates.get(fact.attribute, self._default)
+        if template.count("{value}") != 1 or "{reason}" in template:
+            template = _SILENCE_TEMPLATE
+        return template.replace("{value}", "unavailable right now ({reason})").format(
+            subject=fact.subject,
+            attribute=fact.attribute.replace("_", " "),
+            reason=plain_reason(reason),
+        )
+
+    def render(self, prompt: Prompt) -> str:
+        """The answer's text for ``prompt`` (synchronous; :meth:`phrase` awaits it)."""
+        stated: set[tuple[str, str]] = set()
+        sentences: list[str] = []
+        for fact in prompt.grounded:
+            key = (fact.subject, fact.attribute)
+            if key in stated:
+                continue
+            stated.add(key)
+            sentences.append(self.sentence(fact))
+        for fact in prompt.silences:
+            key = (fact.subject, fact.attribute)
+            if key in stated:
+                continue
+            stated.add(key)
+            sentences.append(self.silence(fact))
+        return " ".join(sentences) if sentences else self._nothing
+
+    async def phrase(self, prompt: Prompt) -> str:
+        return self.render(prompt)
+
+    def __repr__(self) -> str:
+        return "TemplatePhraser()"
+
+
+# -- a model behind an OpenAI-compatible HTTP API ---------------------------------
+
+_BODY_EXCERPT = 200
+
+
+class OpenAIChatPhraser:
+    """Phrases with any OpenAI-compatible chat-completions server.
+
+    ``base_url`` is the API root (``https://api.openai.com/v1``,
+    ``http://127.0.0.1:11434/v1`` for Ollama, ...); the phraser posts to
+    ``{base_url}/chat/completions``. ``timeout`` bounds the whole call
+    (connect, send, wait, read), in seconds. Pass ``transport`` (an
+    ``httpx.AsyncBaseTransport``) or a ready ``client`` to control the HTTP
+    layer; without a client, each call opens and closes its own, so one
+    phraser works from any event loop (``Grounder.answer_sync`` included).
+
+    Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError` or
+    :class:`PhraserResponseError` (all :class:`PhraserError`).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        timeout: float = 30.0,
+        extra_body: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError("timeout must be positive (seconds)")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.timeout = timeout
+        self._api_key = api_key
+        self._extra_body = dict(extra_body or {})
+        self._headers = dict(headers or {})
+        self._transport = transport
+        self._client = client
+        self.name = f"openai-chat:{model}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def request_body(self, prompt: Prompt) -> dict[str, Any]:
+        """The JSON body sent for ``prompt``."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": prompt.messages(),
+            "temperature": self.temperature,
+        }
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        body.update(self._extra_body)
+        return body
+
+    def _request_headers(self) -> dict[str, str]:
+        headers = {"content-type": "application/json", **self._headers}
+        if self._api_key:
+            headers["authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    async def phrase(self, prompt: Prompt) -> str:
+        content = dumps(self.request_body(prompt)).encode("utf-8")
+        try:
+            async with asyncio.timeout(self.timeout):
+                if self._client is not None:
+                    response = await self._post(self._client, content)
+                else:
+                    async with httpx.AsyncClient(
+                        transport=self._transport, timeout=httpx.Timeout(self.timeout)
+                    ) as client:
+                        response = await self._post(client, content)
+        except (TimeoutError, httpx.TimeoutException):
+            raise PhraserTimeoutError(
+                f"model server did not answer within {self.timeout:g} s", seconds=self.timeout
+            ) from None
+        except httpx.HTTPError as error:
+            raise PhraserError(f"model server unreachable: {type(error).__name__}") from error
+        return _content_of(response)
+
+    async def _post(self, client: httpx.AsyncClient, content: bytes) -> httpx.Response:
+        response = await client.post(
+            self.url, content=content, headers=self._request_headers(), timeout=self.timeout
+        )
+        await response.aread()
+        return response
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatPhraser(base_url={self.base_url!r}, model={self.model!r})"
+
+
+def _content_of(response: httpx.Response) -> str:
+    if response.status_code >= 400:
+        body = " ".join(response.text[:_BODY_EXCERPT].split())
+        raise PhraserHTTPError(
+            f"model server answered HTTP {response.status_code}",
+            status=response.status_code,
+            body=body,
+        )
+    try:
+        document = loads(response.content)
+    except ValueError:
+        raise PhraserResponseError("model server's answer is not JSON") from None
+    choices = document.get("choices") if isinstance(document, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise PhraserResponseError("model server's answer has no choices")
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, str):
+        raise PhraserResponseError("model server's answer has no message content")
+    if not content.strip():
+        raise PhraserResponseError("model server's answer is empty")
+    return content

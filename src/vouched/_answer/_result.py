@@ -1,0 +1,139 @@
+"""The answer: text plus everything that stands behind it, as a frozen value."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from vouched._answer._onfail import FindingLike, RefusalReason
+from vouched._exceptions import AnswerRefusedError
+from vouched._fact import Fact
+from vouched._gate import Verdict, grounding_rate
+
+__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json"]
+
+
+class AnswerStatus(enum.StrEnum):
+    """``ok``: the text passed the scanner; ``partial``: sentences with findings
+    were removed; ``refused``: no text could be vouched for."""
+
+    OK = "ok"
+    PARTIAL = "partial"
+    REFUSED = "refused"
+
+
+def finding_json(finding: FindingLike) -> dict[str, Any]:
+    to_json = getattr(finding, "to_json", None)
+    if callable(to_json):
+        result = to_json()
+        if isinstance(result, dict):
+            return result
+    return {
+        "kind": str(finding.kind),
+        "start": finding.start,
+        "end": finding.end,
+        "text": finding.text,
+        "detail": finding.detail,
+        "subject": finding.subject,
+        "attribute": finding.attribute,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One call of the phraser: what it said and what the scanner found in it."""
+
+    text: str
+    findings: tuple[FindingLike, ...]
+    seconds: float
+
+    @property
+    def passed(self) -> bool:
+        return not self.findings
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "findings": [finding_json(f) for f in self.findings],
+            "seconds": self.seconds,
+        }
+
+
+def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What :meth:`vouched.Grounder.answer` returns.
+
+    - ``text``: what may be shown (for a refusal, a fixed sentence saying so).
+    - ``status``: ok | partial | refused; ``refusal`` and ``reasons`` say why.
+    - ``grounded``: the facts that were phrased; ``silences``: the typed absences
+      that were said unavailable (including facts the gate stripped, e.g. stale
+      ones, without their value); ``violations``: the gate's violation verdicts.
+    - ``findings``: everything the scanner caught on the way, over all attempts;
+      ``trail`` has each attempt's text and findings; ``attempts`` counts them.
+    - ``dropped``: sentences a partial answer removed (the model's own words).
+    - ``prompt_version``: the template hash; ``timings``: seconds per stage.
+    """
+
+    text: str
+    status: AnswerStatus
+    question: str
+    grounded: tuple[Fact, ...]
+    silences: tuple[Fact, ...]
+    violations: tuple[Verdict, ...]
+    findings: tuple[FindingLike, ...]
+    prompt_version: str
+    attempts: int
+    timings: Mapping[str, float] = field(default_factory=dict)
+    trail: tuple[Attempt, ...] = ()
+    dropped: tuple[str, ...] = ()
+    refusal: RefusalReason | None = None
+    reasons: tuple[str, ...] = ()
+    counts: Mapping[str, int] = field(default_factory=dict)
+    phraser: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "timings", _frozen_mapping(self.timings))
+        object.__setattr__(self, "counts", _frozen_mapping(self.counts))
+
+    @property
+    def ok(self) -> bool:
+        return self.status is AnswerStatus.OK
+
+    @property
+    def grounding_rate(self) -> float:
+        """The gate's rate for the facts behind this answer."""
+        return grounding_rate(self.counts)
+
+    def raise_for_refusal(self) -> Answer:
+        """Raise :class:`vouched.AnswerRefusedError` if refused; else return self."""
+        if self.status is AnswerStatus.REFUSED:
+            raise AnswerRefusedError(str(self.refusal), self.reasons)
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "status": str(self.status),
+            "question": self.question,
+            "grounded": [f.to_json() for f in self.grounded],
+            "silences": [f.to_json() for f in self.silences],
+            "violations": [v.to_json() for v in self.violations],
+            "findings": [finding_json(f) for f in self.findings],
+            "prompt_version": self.prompt_version,
+            "attempts": self.attempts,
+            "timings": dict(self.timings),
+            "trail": [a.to_json() for a in self.trail],
+            "dropped": list(self.dropped),
+            "refusal": None if self.refusal is None else str(self.refusal),
+            "reasons": list(self.reasons),
+            "counts": dict(self.counts),
+            "grounding_rate": self.grounding_rate,
+            "phraser": self.phraser,
+        }

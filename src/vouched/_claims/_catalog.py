@@ -1,0 +1,330 @@
+"""The trusted catalog claims are checked against.
+
+A :class:`Catalog` is a table keyed by the contract's entity field, read from
+CSV (``Catalog.from_csv``) or from rows in memory (``Catalog.from_rows``).
+Everything that could make a check meaningless is refused when the catalog is
+built, never when a claim is checked: an empty file, a missing entity or
+citation column, a contract attribute the catalog has no column for, a row
+without an entity key or a citation, and a duplicate entity key (with the
+file and line of both rows).
+
+``catalog.version`` is a content hash (``sha256:...``) of the rows in entity
+order, so the same data gives the same version whether it came from a CSV file
+or from memory, and every claim result records which data it was checked
+against.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from decimal import Decimal
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
+
+from vouched._exceptions import InputError
+from vouched._files import input_errors
+from vouched._jsonio import dumps
+
+if TYPE_CHECKING:
+    from vouched._claims._contract import Contract
+    from vouched._claims._normalize import Normalizer
+
+__all__ = ["Catalog", "InvalidCatalogValue"]
+
+_MISSING: Final = object()
+
+
+class InvalidCatalogValue:
+    """A catalog cell its attribute's normalizer refused (kept, not raised)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class Catalog:
+    """Trusted rows keyed by entity; immutable once built.
+
+    The catalog remembers the normalized form of each cell the first time a
+    claim asks for it, so checking many claims normalizes each catalog value
+    once. That memo is private and changes no result.
+    """
+
+    __slots__ = ("_citations", "_columns", "_entity_field", "_memo", "_name", "_rows", "_version")
+
+    def __init__(
+        self,
+        rows: Mapping[str, Mapping[str, object]],
+        *,
+        entity_field: str,
+        citation_field: str,
+        version: str,
+        name: str,
+        columns: Iterable[str],
+    ) -> None:
+        """Prefer :meth:`from_csv` and :meth:`from_rows`, which check the data."""
+        self._rows: Mapping[str, Mapping[str, object]] = MappingProxyType(
+            {key: MappingProxyType(dict(row)) for key, row in rows.items()}
+        )
+        self._citations: dict[str, object] = {
+            key: row[citation_field] for key, row in self._rows.items()
+        }
+        self._entity_field = entity_field
+        self._version = version
+        self._name = name
+        self._columns = tuple(columns)
+        self._memo: dict[tuple[str, Normalizer], dict[str, object]] = {}
+
+    # -- building ---------------------------------------------------------
+
+    @classmethod
+    def from_rows(
+        cls, rows: Iterable[Mapping[str, object]], contract: Contract, *, name: str = "<rows>"
+    ) -> Catalog:
+        """A catalog from rows in memory; errors name the row index and field."""
+        materialised = [dict(row) for row in rows]
+        columns: list[str] = []
+        seen: set[str] = set()
+        for row in materialised:
+            for column in row:
+                if column not in seen:
+                    seen.add(column)
+                    columns.append(column)
+        if not materialised:
+            raise InputError("catalog has no rows", file=name)
+        _check_columns(columns, contract, file=name, line=None)
+        keyed: dict[str, dict[str, object]] = {}
+        first_at: dict[str, int] = {}
+        for index, row in enumerate(materialised):
+            for column in columns:
+                if column not in row:
+                    raise InputError(
+                        "missing in this row", file=name, line=index, field=column, location="row"
+                    )
+            _add_row(keyed, first_at, row, index, contract, file=name, location="row")
+        return cls._build(keyed, contract, name=name, columns=columns)
+
+    @classmethod
+    def from_csv(cls, path: str | Path, contract: Contract) -> Catalog:
+        """A catalog from a CSV file with a header row (UTF-8, BOM allowed)."""
+        name = str(path)
+        with input_errors(name), Path(path).open(encoding="utf-8-sig", newline="") as handle:
+            return cls._read_csv(handle, contract, name=name)
+
+    @classmethod
+    def _read_csv(cls, handle: Iterable[str], contract: Contract, *, name: str) -> Catalog:
+        reader = csv.reader(handle, strict=True)
+        try:
+            header = _next_record(reader)
+            if header is None:
+                raise InputError("file is empty; expected a CSV header and rows", file=name)
+            header_line = reader.line_num
+            duplicates = sorted({column for column in header if header.count(column) > 1})
+            if duplicates:
+                raise InputError(
+                    f"duplicate column {duplicates[0]!r} in the header", file=name, line=header_line
+                )
+            _check_columns(header, contract, file=name, line=header_line)
+            keyed: dict[str, dict[str, object]] = {}
+            first_at: dict[str, int] = {}
+            while True:
+                start = reader.line_num + 1
+                record = _next_record(reader)
+                if record is None:
+                    break
+                if len(record) != len(header):
+                    raise InputError(
+                        f"row has {len(record)} fields, the header has {len(header)}",
+                        file=name,
+                        line=start,
+                    )
+                row: dict[str, object] = dict(zip(header, record, strict=True))
+                _add_row(keyed, first_at, row, start, contract, file=name, location="line")
+        except csv.Error as error:
+            raise InputError(f"invalid CSV: {error}", file=name, line=reader.line_num) from None
+        if not keyed:
+            raise InputError("catalog has a header but no rows", file=name)
+        return cls._build(keyed, contract, name=name, columns=header)
+
+    @classmethod
+    def _build(
+        cls,
+        keyed: Mapping[str, Mapping[str, object]],
+        contract: Contract,
+        *,
+        name: str,
+        columns: Iterable[str],
+    ) -> Catalog:
+        return cls(
+            keyed,
+            entity_field=contract.entity_field,
+            citation_field=contract.citation_field,
+            version=_content_hash(keyed),
+            name=name,
+            columns=columns,
+        )
+
+    # -- reading ----------------------------------------------------------
+
+    @property
+    def version(self) -> str:
+        """Content hash of the rows: the same data always has the same version."""
+        return self._version
+
+    @property
+    def name(self) -> str:
+        """Where the rows came from (a file path or ``<rows>``)."""
+        return self._name
+
+    @property
+    def entity_field(self) -> str:
+        return self._entity_field
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return self._columns
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __contains__(self, entity: object) -> bool:
+        return isinstance(entity, str) and entity in self._rows
+
+    def __repr__(self) -> str:
+        return f"Catalog({self._name!r}, rows={len(self._rows)}, version={self._version!r})"
+
+    def row(self, entity: str) -> Mapping[str, object] | None:
+        """The trusted row of an entity, or None when the catalog has none."""
+        return self._rows.get(entity)
+
+    def citation(self, entity: str) -> object:
+        """The citation (record id) of an entity's row; KeyError when unknown."""
+        return self._citations[entity]
+
+    def normalized(self, entity: str, attribute: str, normalizer: Normalizer) -> object:
+        """The entity's value of an attribute through a normalizer, memoised.
+
+        Returns :class:`InvalidCatalogValue` when the cell is missing or the
+        normalizer refuses it; never raises for a known entity.
+        """
+        key = (attribute, normalizer)
+        column = self._memo.get(key)
+        if column is None:
+            column = self._memo.setdefault(key, {})
+        value = column.get(entity, _MISSING)
+        if value is _MISSING:
+            value = self._normalize_cell(entity, attribute, normalizer)
+            column[entity] = value
+        return value
+
+    def _normalize_cell(self, entity: str, attribute: str, normalizer: Normalizer) -> object:
+        row = self._rows[entity]
+        if attribute not in row:
+            return InvalidCatalogValue(f"the catalog has no {attribute} column")
+        try:
+            return normalizer(row[attribute])
+        except (ValueError, TypeError, ArithmeticError) as error:
+            cite = self._citations[entity]
+            return InvalidCatalogValue(
+                f"catalog value of {attribute} in {cite} is invalid: {error}"
+            )
+
+
+def _next_record(reader: Iterator[list[str]]) -> list[str] | None:
+    """The next non-blank CSV record, or None at the end."""
+    for record in reader:
+        if record:
+            return record
+    return None
+
+
+def _check_columns(
+    columns: Iterable[str], contract: Contract, *, file: str, line: int | None
+) -> None:
+    present = set(columns)
+    needed = [
+        (contract.entity_field, "entity"),
+        (contract.citation_field, "citation"),
+    ]
+    for column, role in needed:
+        if column not in present:
+            shown = ", ".join(columns) or "none"
+            raise InputError(
+                f"the catalog has no {role} column {column!r} (columns: {shown})",
+                file=file,
+                line=line,
+            )
+    for attribute in contract.attributes:
+        if attribute not in present:
+            raise InputError(
+                f"the contract allows attribute {attribute!r} but the catalog has no such column",
+                file=file,
+                line=line,
+            )
+
+
+def _add_row(
+    keyed: dict[str, dict[str, object]],
+    first_at: dict[str, int],
+    row: dict[str, object],
+    at: int,
+    contract: Contract,
+    *,
+    file: str,
+    location: str,
+) -> None:
+    entity = row[contract.entity_field]
+    if not isinstance(entity, str) or not entity.strip():
+        raise InputError(
+            "entity key must be a non-empty string",
+            file=file,
+            line=at,
+            field=contract.entity_field,
+            location=location,
+        )
+    citation = row[contract.citation_field]
+    if citation is None or (isinstance(citation, str) and not citation.strip()):
+        raise InputError(
+            "every row needs a citation",
+            file=file,
+            line=at,
+            field=contract.citation_field,
+            location=location,
+        )
+    if entity in keyed:
+        raise InputError(
+            f"duplicate entity key {entity!r}, first at {location} {first_at[entity]}",
+            file=file,
+            line=at,
+            field=contract.entity_field,
+            location=location,
+        )
+    keyed[entity] = row
+    first_at[entity] = at
+
+
+def _cell(value: object) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if value is None or isinstance(value, str | int | float):
+        return value
+    if isinstance(value, Decimal) and value.is_finite():
+        return value
+    return str(value)
+
+
+def _content_hash(keyed: Mapping[str, Mapping[str, object]]) -> str:
+    digest = hashlib.sha256()
+    for entity in sorted(keyed):
+        row = keyed[entity]
+        digest.update(dumps({k: _cell(v) for k, v in row.items()}, canonical=True).encode())
+        digest.update(b"\n")
+    return f"sha256:{digest.hexdigest()}"

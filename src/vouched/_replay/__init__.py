@@ -1,0 +1,16 @@
+"""Beside the flow: snapshots of every generation, stored and re-graded under new rules.
+
+Takes ``Snapshot``\\ s (written by the ``Grounder`` or by hand) and a
+``SnapshotStore``; ``replay(store, policy)`` returns a ``GradeReport``
+comparing then with now.
+
+- ``_snapshot``: the ``Snapshot`` value and its JSON document.
+- ``_redaction``: tokens for sensitive values before anything is stored.
+- ``_store``: ``SnapshotStore`` protocol, SQLite and queued stores, JSON Lines export.
+- ``_tally``: the counters one replay adds up, and the output rules it re-runs.
+- ``_workers``: the same tally graded in several processes.
+- ``_grade``: ``replay`` and the report types.
+- ``_metrics``: population rates (grounding, abstention, citation precision).
+
+Seams: the store, the policy, the lexicon and the output rules, all passed in.
+"""

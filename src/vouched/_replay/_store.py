@@ -1,0 +1,528 @@
+"""Where snapshots live: the :class:`SnapshotStore` protocol, SQLite, JSON Lines.
+
+:class:`SqliteSnapshotStore` is the embedded default: one real file in WAL
+mode (readers never block the writer), safe to share between threads (writes
+are serialised by a lock and each call commits; every iteration reads on its
+own connection), with a ``schema_version`` table and an ordered list of
+migrations applied on open. Rows hold each snapshot's canonical JSON exactly
+as :meth:`Snapshot.canonical_json` wrote it, keyed by its content id, so
+writing the same snapshot twice stores it once.
+
+Writing a snapshot must never break an answer: :func:`safe_write` logs a
+failing store (logger ``vouched.snapshots``) and returns ``False`` for the
+caller to count; :class:`QueuedSnapshotStore` also takes the disk off the
+answer path (a background thread writes; a full queue drops and counts).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import IO, Any, Protocol, runtime_checkable
+
+from vouched._exceptions import InputError, StoreError
+from vouched._files import input_errors, parse_json
+from vouched._replay._snapshot import Snapshot
+from vouched._time import to_utc
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "QueuedSnapshotStore",
+    "SnapshotStore",
+    "SqliteSnapshotStore",
+    "export_jsonl",
+    "import_jsonl",
+    "safe_write",
+]
+
+logger = logging.getLogger("vouched.snapshots")
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_BATCH = 512  # rows fetched per round trip while streaming
+
+
+@runtime_checkable
+class SnapshotStore(Protocol):
+    """Anything that keeps snapshots and streams them back in time order."""
+
+    def write(self, snapshot: Snapshot) -> None:
+        """Store one snapshot (idempotent: the same id twice is one snapshot)."""
+        ...
+
+    def iter(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> Iterator[Snapshot]:
+        """Snapshots with ``since <= created_at < until``, oldest first."""
+        ...
+
+
+def safe_write(store: SnapshotStore, snapshot: Snapshot) -> bool:
+    """Write ``snapshot``; a failing store is logged, never raised. True when stored.
+
+    This is what the answer path calls: a broken disk costs a log line and a
+    counter, never an answer.
+    """
+    try:
+        store.write(snapshot)
+    except Exception:  # by contract no store failure reaches the answer (logged with its traceback)
+        logger.exception("snapshot %s not stored", snapshot.id)
+        return False
+    return True
+
+
+def _micros(instant: datetime) -> int:
+    delta = to_utc(instant) - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _instant(micros: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=micros)
+
+
+def _window(since: datetime | None, until: datetime | None) -> tuple[list[str], list[int]]:
+    clauses: list[str] = []
+    params: list[int] = []
+    if since is not None:
+        clauses.append("created_us >= ?")
+        params.append(_micros(since))
+    if until is not None:
+        clauses.append("created_us < ?")
+        params.append(_micros(until))
+    return clauses, params
+
+
+# -- schema -----------------------------------------------------------------------
+
+# Each entry moves the schema from version i to i + 1; never edit a released step,
+# append a new one. A database written by a newer vouched is refused, not guessed.
+_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE snapshots (
+            id TEXT PRIMARY KEY,
+            created_us INTEGER NOT NULL,
+            body TEXT NOT NULL
+        )""",
+        "CREATE INDEX snapshots_created ON snapshots (created_us, id)",
+    ),
+    (
+        # v2: the prompt version as a column, so a team can count per version in SQL.
+        "ALTER TABLE snapshots ADD COLUMN prompt_version TEXT",
+        "UPDATE snapshots SET prompt_version = json_extract(body, '$.prompt_version')",
+        "CREATE INDEX snapshots_prompt ON snapshots (prompt_version, created_us)",
+    ),
+)
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+def _schema_version(connection: sqlite3.Connection) -> int:
+    row = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if row is None:
+        tables = connection.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+        ).fetchone()[0]
+        if tables:
+            raise StoreError("not a vouched snapshot store (it has other tables)")
+        return 0
+    version = connection.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+    return int(version or 0)
+
+
+@contextmanager
+def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT (rolled back on error): DDL included, writers queue."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+def migrate(connection: sqlite3.Connection, *, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema up to ``target`` (default: the newest); returns the version.
+
+    Each step runs in its own immediate transaction and re-reads the version
+    inside it, so two processes opening a new file at once migrate it once.
+    """
+    current = _schema_version(connection)
+    if current > SCHEMA_VERSION:
+        raise StoreError(
+            f"snapshot store schema {current} is newer than this vouched reads "
+            f"({SCHEMA_VERSION}); upgrade vouched"
+        )
+    while current < target:
+        with _transaction(connection):
+            current = _schema_version(connection)
+            if current >= target:
+                break
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            for statement in _MIGRATIONS[current]:
+                connection.execute(statement)
+            connection.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (current + 1, datetime.now(UTC).isoformat()),
+            )
+            current += 1
+    return current
+
+
+# -- SQLite -------------------------------------------------------------------------
+
+
+class SqliteSnapshotStore:
+    """Snapshots in one SQLite file (created when missing unless ``read_only``).
+
+    Thread-safe: share one instance. ``write_many`` stores a batch in one
+    transaction (what a bulk import or a benchmark wants); ``write`` commits
+    each snapshot on its own (what an answer path wants).
+    """
+
+    def __init__(self, path: str | Path, *, read_only: bool = False, timeout: float = 5.0) -> None:
+        self.path = Path(path)
+        self.read_only = read_only
+        self._timeout = timeout
+        self._lock = threading.Lock()
+        if read_only and self.path.is_dir():
+            raise InputError("is a directory, not a snapshot store", file=str(self.path))
+        if read_only and not self.path.is_file():
+            raise InputError("no such snapshot store", file=str(self.path))
+        self._connection = self._connect()
+        try:
+            if read_only:
+                # Reading needs only what schema 1 has (id, created_us, body): an
+                # older store is read as it is; migrating is for writers.
+                version = _schema_version(self._connection)
+                if version == 0:
+                    raise StoreError(f"{self.path}: not a snapshot store (no snapshots table)")
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"snapshot store schema {version} is newer than this vouched reads "
+                        f"({SCHEMA_VERSION}); upgrade vouched"
+                    )
+            else:
+                self._connection.execute("PRAGMA journal_mode = WAL")
+                self._connection.execute("PRAGMA synchronous = NORMAL")
+                migrate(self._connection)
+        except sqlite3.DatabaseError as error:
+            self._connection.close()
+            raise StoreError(f"{self.path}: not a snapshot store ({error})") from None
+        except BaseException:
+            self._connection.close()
+            raise
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            connection = sqlite3.connect(
+                uri,
+                uri=True,
+                timeout=self._timeout,
+                check_same_thread=False,
+                isolation_level=None,
+            )
+        else:
+            connection = sqlite3.connect(
+                self.path, timeout=self._timeout, check_same_thread=False, isolation_level=None
+            )
+        connection.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+        return connection
+
+    # -- writing ------------------------------------------------------------
+
+    def write(self, snapshot: Snapshot) -> None:
+        self.write_many((snapshot,))
+
+    def write_many(self, snapshots: Iterable[Snapshot]) -> int:
+        """Store snapshots in one transaction; returns how many were new."""
+        rows = [
+            (s.id, _micros(s.created_at), s.prompt_version, s.canonical_json()) for s in snapshots
+        ]
+        with self._lock:
+            try:
+                with _transaction(self._connection):
+                    before = self._connection.total_changes
+                    self._connection.executemany(
+                        "INSERT OR IGNORE INTO snapshots (id, created_us, prompt_version, body) "
+                        "VALUES (?, ?, ?, ?)",
+                        rows,
+                    )
+                    return self._connection.total_changes - before
+            except sqlite3.Error as error:
+                raise StoreError(f"{self.path}: cannot store snapshots ({error})") from error
+
+    # -- reading ------------------------------------------------------------
+
+    def _rows(
+        self, since: datetime | None, until: datetime | None, columns: str
+    ) -> Iterator[tuple[str, ...]]:
+        clauses, params = _window(since, until)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        sql = f"SELECT {columns} FROM snapshots{where} ORDER BY created_us, id"  # noqa: S608 - fixed fragments, values bound
+        # Its own connection: a long replay never holds the writers' lock, and WAL
+        # lets it read a consistent view while answers keep being written.
+        with closing(self._connect()) as connection:
+            cursor = connection.execute(sql, params)
+            while batch := cursor.fetchmany(_BATCH):
+                yield from batch
+
+    def iter(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> Iterator[Snapshot]:
+        """Snapshots with ``since <= created_at < until``, oldest first, streamed."""
+        policies: dict[str, Mapping[str, Any]] = {}  # one frozen policy per version
+        for (body,) in self._rows(since, until, "body"):
+            yield Snapshot.from_canonical(body, policies=policies)
+
+    def iter_json(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> Iterator[str]:
+        """The stored canonical JSON texts, oldest first (no parsing)."""
+        for (body,) in self._rows(since, until, "body"):
+            yield body
+
+    def split(
+        self, parts: int, *, since: datetime | None = None, until: datetime | None = None
+    ) -> list[tuple[datetime | None, datetime | None]]:
+        """The window cut into at most ``parts`` consecutive windows of about
+        equal row counts (for grading in several processes)."""
+        clauses, params = _window(since, until)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        with self._lock:
+            count = self._connection.execute(
+                f"SELECT count(*) FROM snapshots{where}",  # noqa: S608 - fixed fragments
+                params,
+            ).fetchone()[0]
+            cuts: list[int] = []
+            for k in range(1, max(1, min(parts, count))):
+                row = self._connection.execute(
+                    f"SELECT created_us FROM snapshots{where} "  # noqa: S608 - fixed fragments
+                    "ORDER BY created_us LIMIT 1 OFFSET ?",
+                    [*params, count * k // parts],
+                ).fetchone()
+                if row is not None and (not cuts or row[0] > cuts[-1]):
+                    cuts.append(int(row[0]))
+        edges: list[datetime | None] = [since, *(_instant(us) for us in cuts), until]
+        return list(itertools.pairwise(edges))
+
+    def get(self, snapshot_id: str) -> Snapshot | None:
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT body FROM snapshots WHERE id = ?", (snapshot_id,)
+            ).fetchone()
+        return None if row is None else Snapshot.from_canonical(row[0])
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._connection.execute("SELECT count(*) FROM snapshots").fetchone()[0])
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return _schema_version(self._connection)
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+    def __enter__(self) -> SqliteSnapshotStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SqliteSnapshotStore({str(self.path)!r})"
+
+
+# -- off the answer path ------------------------------------------------------------
+
+
+class QueuedSnapshotStore:
+    """Hands snapshots to another store on a background thread.
+
+    ``write`` never blocks and never raises: the snapshot is queued and the
+    call returns. A full queue (the disk is slower than the answers) drops
+    the snapshot, logs it and counts it in ``dropped``; a failing inner store
+    is logged and counted in ``failed``. Give this to the Grounder when the
+    store may stall (a busy SQLite file waits up to its timeout for a lock).
+    ``flush()`` waits for the queue to drain; ``close()`` flushes and stops
+    the thread. Reads go straight to the inner store.
+    """
+
+    def __init__(self, store: SnapshotStore, *, maxsize: int = 10_000, batch: int = 256) -> None:
+        self.store = store
+        self.written = 0
+        self.failed = 0
+        self.dropped = 0
+        self._batch = batch
+        self._count_lock = threading.Lock()
+        self._queue: queue.Queue[Snapshot | None] = queue.Queue(maxsize)
+        self._closed = False
+        self._thread = threading.Thread(target=self._drain, name="vouched-snapshots", daemon=True)
+        self._thread.start()
+
+    def write(self, snapshot: Snapshot) -> None:
+        if self._closed:
+            self._count("dropped", 1)
+            logger.error("snapshot %s dropped: the queued store is closed", snapshot.id)
+            return
+        try:
+            self._queue.put_nowait(snapshot)
+        except queue.Full:
+            self._count("dropped", 1)
+            logger.error("snapshot %s dropped: the snapshot queue is full", snapshot.id)
+
+    def iter(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> Iterator[Snapshot]:
+        return self.store.iter(since=since, until=until)
+
+    def flush(self) -> None:
+        """Wait until every queued snapshot has been written (or failed)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(None)
+        self._thread.join()
+
+    def __enter__(self) -> QueuedSnapshotStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _count(self, name: str, n: int) -> None:
+        with self._count_lock:
+            setattr(self, name, getattr(self, name) + n)
+
+    def _drain(self) -> None:
+        get = self._queue.get
+        while True:
+            item = get()
+            batch: list[Snapshot] = []
+            stop = item is None
+            if item is not None:
+                batch.append(item)
+            while not stop and len(batch) < self._batch:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                else:
+                    batch.append(more)
+            if batch:
+                self._store(batch)
+            for _ in range(len(batch) + (1 if stop else 0)):
+                self._queue.task_done()
+            if stop:
+                return
+
+    def _store(self, batch: list[Snapshot]) -> None:
+        write_many = getattr(self.store, "write_many", None)
+        if callable(write_many):
+            try:
+                write_many(batch)
+            except Exception:  # by contract: logged and counted, the thread lives on
+                logger.exception("%d snapshots not stored", len(batch))
+                self._count("failed", len(batch))
+            else:
+                self._count("written", len(batch))
+            return
+        for snapshot in batch:
+            self._count("written" if safe_write(self.store, snapshot) else "failed", 1)
+
+
+# -- JSON Lines -------------------------------------------------------------------
+
+
+def export_jsonl(
+    store: SnapshotStore,
+    out: IO[str],
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> int:
+    """Write each snapshot's canonical JSON as one line; returns the count."""
+    texts: Iterable[str]
+    if isinstance(store, SqliteSnapshotStore):
+        texts = store.iter_json(since=since, until=until)
+    else:
+        texts = (s.canonical_json() for s in store.iter(since=since, until=until))
+    count = 0
+    for text in texts:
+        out.write(text)
+        out.write("\n")
+        count += 1
+    return count
+
+
+def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
+    """Snapshots from a JSON Lines file, each checked (fields and content id).
+
+    Errors are :class:`InputError` naming the file, line and field.
+    """
+    name = str(path)
+    with input_errors(name):
+        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 - closed by the with below
+    with handle:
+        try:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                data = parse_json(line, file=name, line=number)
+                try:
+                    yield Snapshot.from_json(data)
+                except InputError as error:
+                    raise error.at(file=name, line=number) from None
+                except ValueError as error:  # a value the snapshot reader refused
+                    raise InputError(str(error), file=name, line=number) from None
+        except UnicodeDecodeError:
+            raise InputError("not UTF-8 text", file=name) from None
+
+
+def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -> int:
+    """Read snapshots from JSON Lines into ``store``; returns how many were read.
+
+    The whole file is checked line by line as it streams; a bad line stops the
+    import with an :class:`InputError` (earlier lines stay stored: importing
+    again is harmless, ids are content hashes).
+    """
+    writer: Callable[[Sequence[Snapshot]], object]
+    if isinstance(store, SqliteSnapshotStore):
+        writer = store.write_many
+    else:
+
+        def writer(items: Sequence[Snapshot]) -> None:
+            for item in items:
+                store.write(item)
+
+    count = 0
+    pending: list[Snapshot] = []
+    for snapshot in read_jsonl(path):
+        pending.append(snapshot)
+        count += 1
+        if len(pending) >= batch:
+            writer(pending)
+            pending = []
+    if pending:
+        writer(pending)
+    return count

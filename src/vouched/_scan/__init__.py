@@ -1,0 +1,17 @@
+"""Stage 4 of the flow: the scanner, which reads the model's text for anything it added.
+
+Takes the phrased text, the grounded facts (a ``GateResult`` or facts), an
+optional ``Lexicon``, source texts, the question and the ``Policy``; returns a
+frozen ``ScanReport`` of ``Finding``\\ s, each with a kind code and a span.
+Pure: no clock, file or network.
+
+- ``_scanner``: ``scan``, the report and finding types, the order of the checks.
+- ``_reader/``: the number reader (patterns, number words, quantities, units).
+- ``_lexicon``: the ``Lexicon``: attribute cues, subject aliases, internal terms.
+- ``_factindex``: the grounded facts indexed for vouching a stated number.
+- ``_binding``: which (subject, attribute) each stated number speaks about.
+- ``_textchecks``: placeholders, internal vocabulary, canned fallbacks.
+- ``_quotes``: quoted spans checked against source texts.
+
+Seams: the lexicon and the policy (exact attributes), passed as values.
+"""

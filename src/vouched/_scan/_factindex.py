@@ -1,0 +1,474 @@
+"""What the facts vouch for: every fact read as quantities, indexed for the scanner.
+
+A numeric fact vouches for its value (and every rounding of it to the
+precision a text shows, unless the policy lists its attribute as exact); a
+string fact vouches for the quantities written in it ("14:05", "2026-12-03",
+"107-99"); a fact's ``observed_at`` vouches for its date and UTC time (an
+answer may say when a value was seen). Silent facts vouch for nothing: they
+mark (subject, attribute) pairs that must not be stated.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from operator import attrgetter, itemgetter
+from typing import NamedTuple
+
+from vouched._fact import Fact
+from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
+from vouched._scan._reader._units import canonical_unit, units_compatible
+
+__all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]
+
+_NUMBER = QuantityKind.NUMBER
+_NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
+_PAIR_KEY = attrgetter("subject", "attribute")
+_VALUE = attrgetter("value")
+_SOURCE = attrgetter("source")
+_ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
+_OBSERVED_AT = attrgetter("observed_at")
+_UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
+_NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
+_DATE = QuantityKind.DATE
+
+
+class Reading(NamedTuple):
+    """One quantity a fact vouches for."""
+
+    kind: QuantityKind
+    value: Decimal
+    unit: str | None
+    exact: bool
+    fact: Fact
+
+
+def rounds_to(value: Decimal, stated: Decimal, quantum: Decimal) -> bool:
+    """True when ``value`` rounded to ``quantum`` (half up or half even) is ``stated``."""
+    if value == stated:
+        return True
+    if quantum <= 0:
+        return False
+    try:
+        steps = value / quantum
+        for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN):
+            if steps.quantize(Decimal(1), rounding=mode) * quantum == stated:
+                return True
+    except InvalidOperation:
+        return False
+    return False
+
+
+def _same_date(stated: Decimal, fact: Decimal) -> bool:
+    s, f = int(stated), int(fact)
+    if s % 10000 != f % 10000:
+        return False
+    return s // 10000 == 0 or f // 10000 == 0 or s // 10000 == f // 10000
+
+
+def quantity_matches(quantity: Quantity, reading: Reading) -> bool:
+    """Does the stated quantity say the reading's value (units aside)?"""
+    kind = quantity.kind
+    if kind is not reading.kind:
+        return False
+    value = reading.value
+    if kind is _NUMBER and not reading.exact:
+        quantum = quantity.quantum
+        if rounds_to(value, quantity.value, quantum):
+            return True
+        return any(rounds_to(value, v, quantum) for v in quantity.alternatives)
+    if kind is _DATE:
+        return any(_same_date(v, value) for v in quantity.values)
+    return value == quantity.value or value in quantity.alternatives
+
+
+def describe(reading: Reading) -> str:
+    """``Berlin temperature = 21.4 degC (open-meteo)`` for a finding's detail."""
+    fact = reading.fact
+    value = fact.value
+    unit = f" {fact.unit}" if fact.unit else ""
+    source = f" ({fact.source})" if fact.source else ""
+    return f"{fact.subject} {fact.attribute} = {value}{unit}{source}"
+
+
+def _is_name_with_digits(value: str) -> bool:
+    """'Studio 4', 'Python 3 for Beginners': a name whose digits are not claims
+    ('14:05' or '2026-12-03' are quantities, not names)."""
+    return any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) >= 3
+
+
+def _readings_of(fact: Fact, exact: bool) -> list[Reading]:
+    value = fact.value
+    unit = canonical_unit(fact.unit)
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | Decimal):
+        return [Reading(_NUMBER, Decimal(value), unit, exact, fact)]
+    readings = []
+    for quantity in read_numbers(value):
+        q_unit = quantity.unit if quantity.unit is not None else unit
+        for number in quantity.values:
+            readings.append(Reading(quantity.kind, number, q_unit, exact, fact))
+    return readings
+
+
+def _observed_readings(fact: Fact) -> list[Reading]:
+    seen = fact.observed_at
+    if seen is None:
+        return []
+    date = Decimal(seen.year * 10000 + seen.month * 100 + seen.day)
+    time = Decimal(seen.hour * 60 + seen.minute)
+    return [
+        Reading(_DATE, date, None, True, fact),
+        Reading(QuantityKind.TIME, time, None, True, fact),
+        Reading(_NUMBER, Decimal(seen.year), None, True, fact),
+    ]
+
+
+class FactIndex:
+    """The facts of one scan, indexed by pair and attribute; read lazily.
+
+    Building is one pass over the facts; readings, the value index for
+    membership and the units table are made on first use, so a text that
+    needs few of them pays for few of them.
+    """
+
+    def __init__(
+        self,
+        grounded: Iterable[Fact],
+        silent: Iterable[Fact],
+        exact: frozenset[str],
+        rejected: Iterable[Fact] = (),
+    ) -> None:
+        """``rejected`` facts (the gate's violations) vouch for nothing, but their
+        subjects and attributes are still recognised when the text names them,
+        so a number for them is bound and reported as ungrounded."""
+        self.grounded = tuple(grounded)
+        self.silent = tuple(silent)
+        self.exact = exact
+        self.rejected = tuple(rejected)
+        # Built with C-level passes (map, zip, dict): the common fact set has one fact
+        # per pair; everything grouped by attribute is made on first use.
+        grounded_facts = self.grounded
+        keys = list(map(_PAIR_KEY, grounded_facts))
+        pairs: dict[tuple[str, str], tuple[Fact, ...]] = dict(
+            zip(keys, zip(grounded_facts), strict=True)
+        )
+        if len(pairs) < len(keys):  # several facts for one pair: keep them all, in order
+            grouped: dict[tuple[str, str], list[Fact]] = {}
+            for key, fact in zip(keys, grounded_facts, strict=True):
+                grouped.setdefault(key, []).append(fact)
+            pairs = {key: tuple(facts) for key, facts in grouped.items()}
+        self._pair_facts = pairs
+        values = list(map(_VALUE, grounded_facts))
+        types = set(map(type, values))
+        self._has_strings = any(issubclass(kind, str) for kind in types)
+        self._all_numeric = all(issubclass(kind, _NUMERIC) for kind in types)
+        self._by_attribute: dict[str, list[Fact]] | None = None
+        self._attribute_units: dict[str, frozenset[tuple[QuantityKind, str | None]]] | None = None
+        self._attribute_names: set[str] | None = None
+        self._subject_units: dict[str | None, dict[str, set[str]]] = {}
+        self.silent_pairs: dict[tuple[str, str], Fact] = {}
+        self.silent_attributes: dict[str, list[Fact]] = {}
+        for fact in self.silent:
+            self.silent_pairs.setdefault((fact.subject, fact.attribute), fact)
+            self.silent_attributes.setdefault(fact.attribute, []).append(fact)
+        self._pair_readings: dict[tuple[str, str], list[Reading]] = {}
+        self._attribute_readings: dict[str, list[Reading]] = {}
+        self._shapes: dict[str, frozenset[tuple[QuantityKind, str | None]]] = {}
+        self._others_built = False
+        self._accepts: dict[tuple[str, QuantityKind, str | None], bool] = {}
+        self._names_with_digits: list[str] | None = None
+        self._numbers: list[Reading] | None = None
+        self._number_keys: list[Decimal] = []
+        self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
+        self._subjects: set[str] | None = None
+        self._attributes: set[str] | None = None
+
+    @classmethod
+    def build(
+        cls,
+        grounded: Iterable[Fact],
+        silent: Iterable[Fact],
+        exact: frozenset[str],
+        rejected: Iterable[Fact] = (),
+    ) -> FactIndex:
+        return cls(grounded, silent, exact, rejected)
+
+    def _readings(self, facts: Iterable[Fact]) -> list[Reading]:
+        exact = self.exact
+        readings: list[Reading] = []
+        for fact in facts:
+            readings.extend(_readings_of(fact, fact.attribute in exact))
+        return readings
+
+    def pair_readings(self, subject: str, attribute: str) -> list[Reading]:
+        """What the grounded facts of one (subject, attribute) pair vouch for."""
+        key = (subject, attribute)
+        found = self._pair_readings.get(key)
+        if found is None:
+            facts = self._pair_facts.get(key, ())
+            value = facts[0].value if len(facts) == 1 else None
+            if type(value) is Decimal:  # the common case: one fact, a decimal value
+                fact = facts[0]
+                unit = canonical_unit(fact.unit)
+                found = [Reading(_NUMBER, value, unit, attribute in self.exact, fact)]
+            else:
+                found = self._readings(facts)
+            self._pair_readings[key] = found
+        return found
+
+    def attribute_readings(self, attribute: str) -> list[Reading]:
+        """What the grounded facts of one attribute (any subject) vouch for."""
+        found = self._attribute_readings.get(attribute)
+        if found is None:
+            found = self._readings(self._attribute_facts(attribute))
+            self._attribute_readings[attribute] = found
+        return found
+
+    def _shapes_of(self, attribute: str) -> frozenset[tuple[QuantityKind, str | None]]:
+        """The (kind, unit) pairs the attribute's grounded values take."""
+        if self._all_numeric:  # every grounded value is a number (or a bool)
+            return self._numeric_shapes().get(attribute, _NO_SHAPES)
+        shapes = self._shapes.get(attribute)
+        if shapes is None:
+            facts = self._attribute_facts(attribute)
+            units = {f.unit for f in facts if isinstance(f.value, _NUMERIC)}
+            found = {(_NUMBER, canonical_unit(unit)) for unit in units}
+            for fact in facts:
+                if isinstance(fact.value, str):
+                    found.update((r.kind, r.unit) for r in _readings_of(fact, False))
+            shapes = self._shapes[attribute] = frozenset(found)
+        return shapes
+
+    def _numeric_shapes(self) -> dict[str, frozenset[tuple[QuantityKind, str | None]]]:
+        """Every attribute's shapes when every grounded value is numeric: one set of
+        (attribute, unit) pairs read at C speed."""
+        if self._attribute_units is None:
+            units: dict[str, set[tuple[QuantityKind, str | None]]] = {}
+            for name, unit in set(map(_ATTRIBUTE_UNIT, self.grounded)):
+                units.setdefault(name, set()).add((_NUMBER, canonical_unit(unit)))
+            self._attribute_units = {name: frozenset(found) for name, found in units.items()}
+        return self._attribute_units
+
+    @property
+    def _attributes_facts(self) -> dict[str, list[Fact]]:
+        """Grounded facts by attribute, pair by pair (built on first use)."""
+        if self._by_attribute is None:
+            by_attribute: dict[str, list[Fact]] = {}
+            for (_, attribute), facts in self._pair_facts.items():
+                found = by_attribute.get(attribute)
+                if found is None:
+                    by_attribute[attribute] = list(facts)
+                else:
+                    found.extend(facts)
+            self._by_attribute = by_attribute
+        return self._by_attribute
+
+    def _attribute_facts(self, attribute: str) -> list[Fact]:
+        return self._attributes_facts.get(attribute, [])
+
+    def has_grounded(self, attribute: str) -> bool:
+        if self._by_attribute is None:
+            return attribute in self._grounded_attributes
+        return attribute in self._by_attribute
+
+    @property
+    def _grounded_attributes(self) -> set[str]:
+        if self._attribute_names is None:
+            self._attribute_names = set(map(itemgetter(1), self._pair_facts))
+        return self._attribute_names
+
+    @property
+    def string_values(self) -> list[str]:
+        """The grounded string values, in fact order."""
+        if not self._has_strings:
+            return []
+        return [f.value for f in self.grounded if isinstance(f.value, str)]
+
+    @property
+    def identifiers(self) -> tuple[str, ...]:
+        """Source ids and attribute names that look like code (``open-meteo``, ``wind_speed``)."""
+        names = (
+            {source for source in set(map(_SOURCE, self.grounded)) if source}
+            | set(map(itemgetter(1), self._pair_facts))
+            | {f.source for f in self.silent if f.source}
+            | {f.attribute for f in self.silent}
+        )
+        return tuple(sorted(n for n in names if len(n) > 2 and not n.replace(" ", "").isalpha()))
+
+    @property
+    def strings_with_digits(self) -> list[str]:
+        """String values that are names with digits ("Studio 4")."""
+        if self._names_with_digits is None:
+            self._names_with_digits = [
+                value for value in self.string_values if _is_name_with_digits(value)
+            ]
+        return self._names_with_digits
+
+    def _membership(self) -> list[Reading]:
+        """Every grounded number, sorted by value (built on first use)."""
+        if self._numbers is None:
+            exact = self.exact
+            numbers: list[Reading] = []
+            years: set[int] = set()
+            for fact in self.grounded:
+                value = fact.value
+                if isinstance(value, int | Decimal) and not isinstance(value, bool):
+                    unit = canonical_unit(fact.unit)
+                    numbers.append(
+                        Reading(_NUMBER, Decimal(value), unit, fact.attribute in exact, fact)
+                    )
+                elif isinstance(value, str):
+                    numbers.extend(
+                        r for r in _readings_of(fact, fact.attribute in exact) if r.kind is _NUMBER
+                    )
+                seen = fact.observed_at
+                if seen is not None and seen.year not in years:
+                    years.add(seen.year)  # a date's year may be stated alone
+                    numbers.append(Reading(_NUMBER, Decimal(seen.year), None, True, fact))
+            numbers.sort(key=lambda r: r.value)
+            self._numbers = numbers
+            self._number_keys = [r.value for r in numbers]
+        return self._numbers
+
+    def _times_and_dates(self) -> dict[tuple[QuantityKind, int], list[Reading]]:
+        """Grounded times and dates, by value (built on first use)."""
+        if not self._others_built and not self._has_strings:
+            # Only observation instants: one reading set per distinct instant (C-level
+            # dedup, first-seen order), described by the first fact observed at it.
+            grounded = self.grounded
+            for instant in dict.fromkeys(map(_OBSERVED_AT, grounded)):
+                if instant is None:
+                    continue
+                fact = next(f for f in grounded if f.observed_at == instant)
+                for reading in _observed_readings(fact):
+                    if reading.kind is not _NUMBER:
+                        value = int(reading.value)
+                        key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+                        self._others.setdefault(key, []).append(reading)
+            self._others_built = True
+        if not self._others_built:
+            others = self._others
+            seen: set[object] = set()
+            for fact in self.grounded:
+                readings: list[Reading] = []
+                if isinstance(fact.value, str):
+                    readings = [r for r in _readings_of(fact, True) if r.kind is not _NUMBER]
+                if fact.observed_at is not None and fact.observed_at not in seen:
+                    seen.add(fact.observed_at)  # one reading per instant is enough
+                    readings.extend(r for r in _observed_readings(fact) if r.kind is not _NUMBER)
+                for reading in readings:
+                    value = int(reading.value)
+                    key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+                    others.setdefault(key, []).append(reading)
+            self._others_built = True
+        return self._others
+
+    @property
+    def attributes(self) -> set[str]:
+        if self._attributes is None:
+            self._attributes = (
+                set(self._grounded_attributes)
+                | set(self.silent_attributes)
+                | {f.attribute for f in self.rejected}
+            )
+        return self._attributes
+
+    @property
+    def subjects(self) -> set[str]:
+        if self._subjects is None:
+            self._subjects = (
+                {pair[0] for pair in self._pair_facts}
+                | {f.subject for f in self.silent}
+                | {f.subject for f in self.rejected}
+            )
+        return self._subjects
+
+    def candidates(self, quantity: Quantity) -> list[Reading]:
+        """Grounded readings whose value could match ``quantity`` (any subject)."""
+        if quantity.kind is _NUMBER:
+            numbers = self._membership()
+            found: list[Reading] = []
+            span = max(quantity.quantum, Decimal(1))
+            for value in quantity.values:
+                low = bisect_left(self._number_keys, value - span)
+                high = bisect_right(self._number_keys, value + span)
+                found.extend(numbers[low:high])
+            return found
+        found = []
+        others = self._times_and_dates()
+        for value in quantity.values:
+            key = int(value) % 10000 if quantity.kind is _DATE else int(value)
+            found.extend(others.get((quantity.kind, key), ()))
+        return found
+
+    def _units_for(self, subject: str | None) -> dict[str, set[str]]:
+        """Canonical unit -> attributes stated in it, for one subject (every subject if
+        None), over grounded and silent facts; built for the subject asked about."""
+        found = self._subject_units.get(subject)
+        if found is None:
+            pairs: set[tuple[str | None, str]]
+            if subject is None:
+                pairs = set(map(_UNIT_ATTRIBUTE, (*self.grounded, *self.silent)))
+            else:  # the subject's grounded pairs by attribute, then its silences
+                pairs = {
+                    (fact.unit, attribute)
+                    for attribute in self._grounded_attributes
+                    for fact in self._pair_facts.get((subject, attribute), ())
+                }
+                pairs.update((f.unit, f.attribute) for f in self.silent if f.subject == subject)
+            found = {}
+            for unit, attribute in pairs:
+                canonical = canonical_unit(unit)
+                if canonical is not None:
+                    found.setdefault(canonical, set()).add(attribute)
+            self._subject_units[subject] = found
+        return found
+
+    def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
+        """The one attribute of ``subject`` (any subject if None) stated in ``unit``."""
+        if unit is None:
+            return None
+        pool = self._units_for(subject)
+        attributes = pool.get(unit)
+        if attributes is None:
+            # a generic unit ("degrees", "$") matches the specific ones it covers
+            matching = {a for u, attrs in pool.items() if units_compatible(unit, u) for a in attrs}
+            if unit not in ("deg", "$", "¥") or len(matching) != 1:
+                return None
+            return next(iter(matching))
+        if len(attributes) != 1:
+            return None
+        return next(iter(attributes))
+
+    def accepts(self, attribute: str, quantity: Quantity) -> bool:
+        """Could ``quantity`` be a statement of ``attribute`` (kind and unit fit)?"""
+        key = (attribute, quantity.kind, quantity.unit)
+        known = self._accepts.get(key)
+        if known is None:
+            known = self._accepts[key] = self._accepts_uncached(attribute, quantity)
+        return known
+
+    def _accepts_uncached(self, attribute: str, quantity: Quantity) -> bool:
+        shapes = self._shapes_of(attribute)
+        if shapes:
+            # Grounded facts of the attribute (any subject) say what its values look like.
+            return any(
+                kind is quantity.kind
+                # "35.50 EUR" is not a statement of a unitless attribute ("Studio 4").
+                and not (quantity.unit is not None and unit is None)
+                and units_compatible(quantity.unit, unit)
+                for kind, unit in shapes
+            )
+        if attribute not in self.silent_attributes:
+            return any(f.attribute == attribute for f in self.rejected)
+        for fact in self.silent_attributes.get(attribute, ()):
+            if quantity.kind is _NUMBER and units_compatible(
+                quantity.unit, canonical_unit(fact.unit)
+            ):
+                return True
+            if quantity.kind is not _NUMBER and fact.unit is None:
+                return True
+        return False

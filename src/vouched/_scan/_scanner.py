@@ -1,0 +1,448 @@
+"""The output scanner: find every value the model added, with character spans.
+
+``scan(text, facts, ...)`` is pure (no clock, no I/O) and never raises on any
+text. How it works:
+
+1. The number reader (:mod:`vouched._scan._reader._numbers`) finds every quantity; the
+   lexicon finds attribute phrases and subject mentions. Subject names, string
+   values with digits ("Python 3 for Beginners"), placeholders and long quotes
+   are masked: numbers inside them are not claims.
+2. Each quantity is bound to the attribute phrase that governs it in its
+   clause (or, failing that, the one attribute of its subject stated in its
+   unit, or the last attribute phrase of its sentence) and to its subject (a
+   mention right after it with "in/at/for", else the last one named in its
+   sentence, else one later in its clause, else the one carried over from an
+   earlier sentence); see :mod:`vouched._scan._binding`. A value matches its fact
+   as written or rounded to the precision it shows; attributes in
+   ``policy.exact`` must match as written.
+3. A bound quantity is compared with that subject's fact: wrong value ->
+   ``value_mismatch``; same value, other unit -> ``unit_mismatch``; a silent
+   attribute -> ``silent_spoken``; two different values for one pair ->
+   ``inconsistency``. Unbound quantities fall back to membership: some
+   grounded fact must vouch for them (``ungrounded_number`` otherwise).
+4. Numbers that occur in the question may be repeated. Small number words
+   and digit ordinals ("two trains", "the 3rd") count only when bound to an
+   attribute or carrying a unit.
+5. Text checks: placeholders, internal vocabulary, canned fallbacks and
+   unsupported quotes (:mod:`vouched._scan._textchecks`, :mod:`vouched._scan._quotes`).
+"""
+
+from __future__ import annotations
+
+import enum
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from vouched._fact import Fact
+from vouched._gate import GateResult
+from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._binding import Binder
+from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches, rounds_to
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._quotes import QuoteSpan, find_quotes, unsupported_in
+from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
+from vouched._scan._reader._units import CURRENCY_UNITS, units_compatible
+from vouched._scan._reader._words import word_tokens
+from vouched._scan._textchecks import (
+    find_fallbacks,
+    find_internal,
+    find_placeholders,
+    internal_terms,
+)
+
+__all__ = ["Finding", "FindingKind", "ScanReport", "scan"]
+
+
+class FindingKind(enum.StrEnum):
+    """Stable codes for what the scanner found."""
+
+    UNGROUNDED_NUMBER = "ungrounded_number"
+    VALUE_MISMATCH = "value_mismatch"
+    UNIT_MISMATCH = "unit_mismatch"
+    SILENT_SPOKEN = "silent_spoken"
+    INCONSISTENCY = "inconsistency"
+    PLACEHOLDER = "placeholder"
+    INTERNAL_VOCABULARY = "internal_vocabulary"
+    TEMPLATE_FALLBACK = "template_fallback"
+    UNSUPPORTED_QUOTE = "unsupported_quote"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem in the text: ``text == scanned[start:end]``."""
+
+    kind: FindingKind
+    start: int
+    end: int
+    text: str
+    detail: str
+    subject: str | None = None
+    attribute: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": str(self.kind),
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "detail": self.detail,
+            "subject": self.subject,
+            "attribute": self.attribute,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScanReport:
+    """The scanner's verdict on one text.
+
+    ``passed`` is True when there are no findings. ``score`` in [0, 1] is the
+    share of checked claims (quantities checked, plus one per text finding)
+    without a finding: 1.0 for a clean text.
+    """
+
+    passed: bool
+    score: float
+    findings: tuple[Finding, ...]
+
+    @property
+    def kinds(self) -> dict[str, int]:
+        """Findings counted by kind."""
+        counts: dict[str, int] = {}
+        for finding in self.findings:
+            counts[str(finding.kind)] = counts.get(str(finding.kind), 0) + 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "score": self.score,
+            "findings": [finding.to_json() for finding in self.findings],
+        }
+
+
+_K = FindingKind
+_EMPTY = Lexicon()
+_CURRENCIES = CURRENCY_UNITS
+_NUMBER = QuantityKind.NUMBER
+
+
+def _split_facts(
+    facts: GateResult | Iterable[Fact],
+) -> tuple[list[Fact], list[Fact], list[Fact]]:
+    if isinstance(facts, GateResult):
+        rejected = [v.fact for v in facts.violations]
+        return list(facts.grounded), list(facts.silent), rejected
+    grounded: list[Fact] = []
+    silent: list[Fact] = []
+    for fact in facts:
+        (silent if fact.is_silent else grounded).append(fact)
+    return grounded, silent, []
+
+
+class _Masks:
+    """Sorted, merged spans inside which quantities are not claims."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self.starts = [s for s, _ in merged]
+        self.ends = [e for _, e in merged]
+
+    def covers(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, start) - 1
+        if i >= 0 and self.ends[i] > start:
+            return True
+        j = bisect_left(self.starts, start)
+        return j < len(self.starts) and self.starts[j] < end
+
+
+def _capital_names(index: FactIndex, lexicon: Lexicon) -> frozenset[str]:
+    """Subject names and aliases that are one all-capital word ("ACME"), for the reader."""
+    names = set(index.subjects)
+    for aliases in lexicon.subjects.values():
+        names.update(aliases)
+    return frozenset(name for name in names if name.isupper() and name.isalpha())
+
+
+def _question_values(question: str | None) -> set[tuple[QuantityKind, Any]]:
+    if not question:
+        return set()
+    values: set[tuple[QuantityKind, Any]] = set()
+    for quantity in read_numbers(question):
+        for value in quantity.values:
+            values.add((quantity.kind, value))
+            values.add((quantity.kind, abs(value)))
+    return values
+
+
+def scan(  # noqa: PLR0917 - positional order is the documented public contract
+    text: str,
+    facts: GateResult | Iterable[Fact],
+    lexicon: Lexicon | None = None,
+    sources: Iterable[str] = (),
+    question: str | None = None,
+    policy: Policy = DEFAULT_POLICY,
+) -> ScanReport:
+    """Scan a model's ``text`` against the facts that may vouch for it.
+
+    ``facts``: a :class:`GateResult` (its grounded facts vouch, its silences
+    mark pairs that must not be stated, its violations vouch for nothing) or
+    facts already gated by the caller (facts with a value vouch; silence facts
+    mark pairs). ``sources``: texts quotes may come from. ``question``: its
+    numbers may be repeated. ``policy.exact``: attributes that must match as
+    written (no rounding).
+    """
+    text = str(text)
+    grounded, silent, rejected = _split_facts(facts)
+    index = FactIndex.build(grounded, silent, policy.exact, rejected)
+    lexicon = lexicon or _EMPTY
+    lowered = text.lower()
+    tokens = word_tokens(lowered)
+    quotes = find_quotes(text)
+    findings, holes = _text_findings(
+        text, lowered, tokens, index=index, lexicon=lexicon, quotes=quotes, sources=sources
+    )
+    binder = Binder(text, index, lexicon, lowered, tokens)
+    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
+    quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
+    binder.distribute(quantities)
+    number_findings, checked = _number_findings(quantities, binder, masks, index, question)
+    claims = checked + len(findings)
+    findings.extend(number_findings)
+    findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
+    bad = len({(f.start, f.end) for f in findings})
+    score = 1.0 if not findings else max(0.0, (claims - bad) / claims) if claims else 0.0
+    return ScanReport(passed=not findings, score=score, findings=tuple(findings))
+
+
+def _text_findings(
+    text: str,
+    lowered: str,
+    tokens: set[str],
+    *,
+    index: FactIndex,
+    lexicon: Lexicon,
+    quotes: list[QuoteSpan],
+    sources: Iterable[str],
+) -> tuple[list[Finding], list[tuple[int, int]]]:
+    """Placeholders, internal words, canned fallbacks and unsupported quotes;
+    also the placeholder spans (numbers inside them are not claims)."""
+    findings: list[Finding] = []
+    placeholders = find_placeholders(text, tokens)
+    findings.extend(
+        Finding(_K.PLACEHOLDER, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in placeholders
+    )
+    holes = [(s.start, s.end) for s in placeholders]
+    hole_masks = _Masks(holes)
+    terms = internal_terms(lexicon.internal, index.identifiers)
+    findings.extend(
+        Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in find_internal(text, terms, lowered)
+        if not hole_masks.covers(s.start, s.end)
+    )
+    findings.extend(
+        Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, text[s.start : s.end], s.detail)
+        for s in find_fallbacks(text, tokens)
+    )
+    if quotes:
+        corpus = [*sources, *index.string_values, *index.subjects]
+        findings.extend(
+            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
+            for q in unsupported_in(quotes, corpus)
+        )
+    return findings, holes
+
+
+def _number_findings(
+    quantities: list[Quantity],
+    binder: Binder,
+    masks: _Masks,
+    index: FactIndex,
+    question: str | None,
+) -> tuple[list[Finding], int]:
+    """Check every quantity that is a claim; returns the findings and how many
+    quantities were checked. Numbers inside names, placeholders and long quotes
+    (a supported quote's numbers are its source's; an unsupported one is already
+    a finding) are not claims."""
+    findings: list[Finding] = []
+    asked = _question_values(question)
+    stated: dict[tuple[str | None, str], list[Quantity]] = {}
+    checked = 0
+    covers = masks.covers
+    for quantity in quantities:
+        if covers(quantity.start, quantity.end):
+            continue
+        if asked and any((quantity.kind, v) in asked for v in quantity.values):
+            continue
+        if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
+            continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
+        binding = binder.bind(quantity)
+        if quantity.soft and binding.attribute is None and quantity.unit is None:
+            continue
+        checked += 1
+        finding = _check(quantity, binding.subject, binding.attribute, binding.explicit, index)
+        if finding is not None and finding.kind is _K.VALUE_MISMATCH and not binding.firm:
+            finding = _check(quantity, binding.subject, None, binding.explicit, index)
+        if finding is not None:
+            findings.append(finding)
+        if binding.attribute is not None and binding.firm and not quantity.in_range:
+            key = (binding.subject, binding.attribute)
+            earlier = stated.get(key)
+            if earlier is None:
+                stated[key] = [quantity]
+                continue
+            clash = _inconsistent(quantity, earlier)
+            if clash is not None:
+                findings.append(
+                    Finding(
+                        _K.INCONSISTENCY,
+                        quantity.start,
+                        quantity.end,
+                        quantity.text,
+                        f"{quantity.text!r} contradicts {clash.text!r} stated earlier for "
+                        f"{binding.subject or 'the'} {binding.attribute}",
+                        binding.subject,
+                        binding.attribute,
+                    )
+                )
+            earlier.append(quantity)
+    return findings, checked
+
+
+def _consistent(a: Quantity, b: Quantity) -> bool:
+    if a.kind is not b.kind:
+        return True
+    if a.kind is _NUMBER:
+        if not units_compatible(a.unit, b.unit) or (a.unit and b.unit and a.unit != b.unit):
+            return True  # a conversion, judged on its own
+        return any(
+            rounds_to(x, y, b.quantum) or rounds_to(y, x, a.quantum)
+            for x in a.values
+            for y in b.values
+        )
+    return bool(set(a.values) & set(b.values))
+
+
+def _inconsistent(quantity: Quantity, earlier: Iterable[Quantity]) -> Quantity | None:
+    for previous in earlier:
+        if not _consistent(quantity, previous):
+            return previous
+    return None
+
+
+def _fits(quantity: Quantity, reading: Reading) -> bool:
+    return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)
+
+
+def _any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
+    unit = quantity.unit
+    for reading in readings:
+        if quantity_matches(quantity, reading) and units_compatible(unit, reading.unit):
+            return True
+    return False
+
+
+def _check(
+    quantity: Quantity,
+    /,
+    subject: str | None,
+    attribute: str | None,
+    explicit: bool,
+    index: FactIndex,
+) -> Finding | None:
+    """Compare one quantity with the facts of its binding, or by membership."""
+    if attribute is not None and subject is not None:
+        pair = index.pair_readings(subject, attribute)
+        if pair and _any_fits(quantity, pair):  # readings of another kind never fit
+            return None  # the common case: the bound fact vouches for the value
+
+    def finding(kind: FindingKind, detail: str, s: str | None = subject) -> Finding:
+        return Finding(kind, quantity.start, quantity.end, quantity.text, detail, s, attribute)
+
+    said = quantity.text
+    if attribute is not None:
+        if subject is not None:
+            kind = quantity.kind
+            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
+            if readings:
+                return _compare(quantity, readings, finding)
+            silence = index.silent_pairs.get((subject, attribute))
+            if silence is not None:
+                return finding(
+                    _K.SILENT_SPOKEN,
+                    f"{said!r} states {subject} {attribute}, which is silent "
+                    f"({silence.silent_reason or 'no value'})",
+                )
+            if explicit and index.has_grounded(attribute):
+                others = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
+                if others:
+                    hint = next((describe(r) for r in others if _fits(quantity, r)), None)
+                    detail = f"no grounded fact for {subject} {attribute}"
+                    return finding(
+                        _K.UNGROUNDED_NUMBER, detail + (f"; {said!r} is {hint}" if hint else "")
+                    )
+        readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
+        if readings:
+            if _any_fits(quantity, readings):
+                return None
+            return _compare(quantity, readings, lambda k, d: finding(k, d, None))
+        silences = index.silent_attributes.get(attribute)
+        if silences and not index.has_grounded(attribute):
+            return finding(
+                _K.SILENT_SPOKEN,
+                f"{said!r} states {attribute}, which is silent "
+                f"({silences[0].silent_reason or 'no value'})",
+                silences[0].subject if len(silences) == 1 else subject,
+            )
+    # Unbound: membership. Some grounded fact must vouch for the value.
+    matching: list[Reading] = []
+    for reading in index.candidates(quantity):
+        if quantity_matches(quantity, reading):
+            if units_compatible(quantity.unit, reading.unit):
+                return None
+            matching.append(reading)
+    if matching:
+        return Finding(
+            _K.UNIT_MISMATCH,
+            quantity.start,
+            quantity.end,
+            said,
+            f"{said!r} has the value of {describe(matching[0])} but another unit",
+            matching[0].fact.subject,
+            matching[0].fact.attribute,
+        )
+    return Finding(
+        _K.UNGROUNDED_NUMBER,
+        quantity.start,
+        quantity.end,
+        said,
+        f"no grounded fact vouches for {said!r}",
+        subject,
+        attribute,
+    )
+
+
+def _compare(
+    quantity: Quantity, readings: list[Reading], finding: Callable[[FindingKind, str], Finding]
+) -> Finding | None:
+    """A bound quantity against its fact(s): passes, or a unit or value mismatch."""
+    said = quantity.text
+    if _any_fits(quantity, readings):
+        return None
+    same_value = [r for r in readings if quantity_matches(quantity, r)]
+    if same_value:
+        return finding(
+            _K.UNIT_MISMATCH,
+            f"{said!r} is in another unit than {describe(same_value[0])}",
+        )
+    return finding(
+        _K.VALUE_MISMATCH,
+        f"{said!r} does not match " + "; ".join(describe(r) for r in readings[:3]),
+    )

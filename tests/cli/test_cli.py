@@ -1,0 +1,54 @@
+"""``vouched`` itself, before any command: its help and a missing command."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+COMMANDS = ("gate", "scan", "verify", "replay", "sources", "demo")
+
+
+def vouched(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "vouched", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_help_lists_every_command_and_the_exit_statuses() -> None:
+    run = vouched("--help")
+    assert run.returncode == 0, run.stderr
+    section = run.stdout.split("commands:", 1)[1].split("\n\n", 1)[0]
+    listed = [line.split()[0] for line in section.splitlines()[2:]]
+    assert tuple(listed) == COMMANDS
+    for status in ("0  all good", "1  the input was processed", "2  usage error"):
+        assert status in run.stdout
+
+
+def test_no_command_is_one_line_naming_the_commands_exit_2() -> None:
+    run = vouched()
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1
+    assert f"a COMMAND is required ({', '.join(COMMANDS)})" in run.stderr
+
+
+def test_the_readme_command_list_shows_every_command_and_option() -> None:
+    from vouched._cli import _build_parser  # noqa: PLC0415 - the parser the CLI runs
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## The command line\n\n```\n", 1)[1].split("```", 1)[0]
+    # One entry per command: its line and the indented lines that continue it.
+    entries = re.split(r"\n(?=vouched )", block.strip())
+    shown = {entry.split()[1]: set(re.findall(r"--[\w-]+", entry)) for entry in entries}
+    parser = _build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command")
+    assert tuple(shown) == COMMANDS
+    for name, sub in commands.choices.items():
+        options = {o for a in sub._actions for o in a.option_strings if o.startswith("--")}
+        assert shown[name] == options - {"--help"}, name
