@@ -185,6 +185,7 @@ class FactIndex:
         self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
         self._subjects: set[str] | None = None
         self._attributes: set[str] | None = None
+        self._owners: dict[str, set[str]] | None = None
 
     @classmethod
     def build(
@@ -442,6 +443,36 @@ class FactIndex:
         if len(attributes) != 1:
             return None
         return next(iter(attributes))
+
+    @property
+    def _known_pairs(self) -> dict[str, set[str]]:
+        """Attribute -> subjects with a grounded, silent or rejected fact for it."""
+        if self._owners is None:
+            owners: dict[str, set[str]] = {}
+            for subject, attribute in self._pair_facts:
+                owners.setdefault(attribute, set()).add(subject)
+            for fact in (*self.silent, *self.rejected):
+                owners.setdefault(fact.attribute, set()).add(fact.subject)
+            self._owners = owners
+        return self._owners
+
+    def knows(self, subject: str, attribute: str) -> bool:
+        """Does any fact (grounded, silent or rejected) speak of this pair?"""
+        return subject in self._known_pairs.get(attribute, ())
+
+    def subjects_of(self, attribute: str) -> list[str]:
+        """The subjects any fact of ``attribute`` is about, sorted."""
+        return sorted(self._known_pairs.get(attribute, ()))
+
+    def numeric_value(self, subject: str, attribute: str) -> Decimal | None:
+        """The one grounded number of a pair (None when there is none or several)."""
+        facts = self._pair_facts.get((subject, attribute), ())
+        if len(facts) != 1:
+            return None
+        value = facts[0].value
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            return None
+        return Decimal(value)
 
     def accepts(self, attribute: str, quantity: Quantity) -> bool:
         """Could ``quantity`` be a statement of ``attribute`` (kind and unit fit)?"""

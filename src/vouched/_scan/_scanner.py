@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._scan._binding import Binder
+from vouched._scan._binding import Binder, Binding
 from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches, rounds_to
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import QuoteSpan, find_quotes, unsupported_in
@@ -67,6 +67,7 @@ class FindingKind(enum.StrEnum):
     INTERNAL_VOCABULARY = "internal_vocabulary"
     TEMPLATE_FALLBACK = "template_fallback"
     UNSUPPORTED_QUOTE = "unsupported_quote"
+    SUBJECT_MISMATCH = "subject_mismatch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +212,11 @@ def scan(  # noqa: PLR0917 - positional order is the documented public contract
     binder = Binder(text, index, lexicon, lowered, tokens)
     masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
     quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
-    binder.distribute(quantities)
-    number_findings, checked = _number_findings(quantities, binder, masks, index, question)
+    extra = binder.extra_quantities()
+    if extra:
+        quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
+    binder.prepare(quantities)
+    number_findings, checked = _number_findings(quantities, binder, masks, index, question, text)
     claims = checked + len(findings)
     findings.extend(number_findings)
     findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
@@ -266,14 +270,17 @@ def _number_findings(
     masks: _Masks,
     index: FactIndex,
     question: str | None,
+    text: str,
 ) -> tuple[list[Finding], int]:
     """Check every quantity that is a claim; returns the findings and how many
     quantities were checked. Numbers inside names, placeholders and long quotes
     (a supported quote's numbers are its source's; an unsupported one is already
-    a finding) are not claims."""
+    a finding) are not claims. One finding per span."""
     findings: list[Finding] = []
     asked = _question_values(question)
-    stated: dict[tuple[str | None, str], list[Quantity]] = {}
+    firm: dict[str, Quantity] = {}  # attribute -> the first unvouched firm statement
+    passed: list[Quantity] = []
+    by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]] = {}
     checked = 0
     covers = masks.covers
     for quantity in quantities:
@@ -284,36 +291,101 @@ def _number_findings(
         if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
             continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
         binding = binder.bind(quantity)
-        if quantity.soft and binding.attribute is None and quantity.unit is None:
+        if quantity.soft and not binding.clear and quantity.unit is None:
             continue
         checked += 1
-        finding = _check(quantity, binding.subject, binding.attribute, binding.explicit, index)
-        if finding is not None and finding.kind is _K.VALUE_MISMATCH and not binding.firm:
-            finding = _check(quantity, binding.subject, None, binding.explicit, index)
-        if finding is not None:
-            findings.append(finding)
-        if binding.attribute is not None and binding.firm and not quantity.in_range:
-            key = (binding.subject, binding.attribute)
-            earlier = stated.get(key)
-            if earlier is None:
-                stated[key] = [quantity]
-                continue
-            clash = _inconsistent(quantity, earlier)
-            if clash is not None:
+        derived = binder.derived(quantity, passed)
+        if derived is not None:
+            if derived.matches:
+                passed.append(quantity)
+            else:
                 findings.append(
                     Finding(
-                        _K.INCONSISTENCY,
+                        _K.VALUE_MISMATCH,
                         quantity.start,
                         quantity.end,
                         quantity.text,
-                        f"{quantity.text!r} contradicts {clash.text!r} stated earlier for "
-                        f"{binding.subject or 'the'} {binding.attribute}",
-                        binding.subject,
+                        f"{quantity.text!r} states a {derived.operation}, but {derived.detail}",
+                        None,
                         binding.attribute,
                     )
                 )
-            earlier.append(quantity)
+            continue
+        finding = _check(quantity, binding, index)
+        if finding is None:
+            passed.append(quantity)
+        elif finding.kind is _K.UNGROUNDED_NUMBER and binding.clear and binding.attribute:
+            earlier = firm.get(binding.attribute)
+            if earlier is None:
+                firm[binding.attribute] = quantity
+            elif not _consistent(quantity, earlier):
+                finding = Finding(
+                    _K.INCONSISTENCY,
+                    quantity.start,
+                    quantity.end,
+                    quantity.text,
+                    f"{quantity.text!r} contradicts {earlier.text!r} stated earlier for "
+                    f"{binding.attribute}, and no fact vouches for either",
+                    finding.subject,
+                    binding.attribute,
+                )
+        if binding.mention >= 0 and binding.readings:
+            by_mention.setdefault(binding.mention, []).append((quantity, binding, finding))
+        if finding is not None:
+            findings.append(finding)
+    swaps = _subject_mismatches(by_mention, index, text, binder)
+    if swaps:
+        replaced = {id(f) for swap, group in swaps for f in group}
+        findings = [f for f in findings if id(f) not in replaced]
+        findings.extend(swap for swap, _ in swaps)
     return findings, checked
+
+
+def _subject_mismatches(
+    by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]],
+    index: FactIndex,
+    text: str,
+    binder: Binder,
+) -> list[tuple[Finding, list[Finding]]]:
+    """A clause whose every number fits another subject exactly: one finding on the
+    subject mention ("the stats stated for Isaiah Thomas are Gerald Green's")."""
+    swaps: list[tuple[Finding, list[Finding]]] = []
+    for start, group in by_mention.items():
+        if len(group) < 2 or any(f is None or f.kind is not _K.VALUE_MISMATCH for _, _, f in group):
+            continue
+        named = group[0][1].readings[0].subject
+        others: set[str] | None = None
+        for quantity, binding, _ in group:
+            attribute = binding.readings[0].attribute
+            fits = {
+                s
+                for s in index.subjects_of(attribute)
+                if s != named and _any_fits(quantity, index.pair_readings(s, attribute))
+            }
+            others = fits if others is None else others & fits
+            if not others:
+                break
+        if not others:
+            continue
+        other = sorted(others)[0]
+        mention = next((m for m in binder.mentions if m.start == start), None)
+        if mention is None:
+            continue
+        swaps.append(
+            (
+                Finding(
+                    _K.SUBJECT_MISMATCH,
+                    mention.start,
+                    mention.end,
+                    text[mention.start : mention.end],
+                    f"the values stated for {named} are {other}'s",
+                    named,
+                    None,
+                ),
+                [f for _, _, f in group if f is not None],
+            )
+        )
+    return swaps
 
 
 def _consistent(a: Quantity, b: Quantity) -> bool:
@@ -330,13 +402,6 @@ def _consistent(a: Quantity, b: Quantity) -> bool:
     return bool(set(a.values) & set(b.values))
 
 
-def _inconsistent(quantity: Quantity, earlier: Iterable[Quantity]) -> Quantity | None:
-    for previous in earlier:
-        if not _consistent(quantity, previous):
-            return previous
-    return None
-
-
 def _fits(quantity: Quantity, reading: Reading) -> bool:
     return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)
 
@@ -349,59 +414,94 @@ def _any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
     return False
 
 
-def _check(
-    quantity: Quantity,
-    /,
-    subject: str | None,
-    attribute: str | None,
-    explicit: bool,
-    index: FactIndex,
-) -> Finding | None:
-    """Compare one quantity with the facts of its binding, or by membership."""
-    if attribute is not None and subject is not None:
-        pair = index.pair_readings(subject, attribute)
-        if pair and _any_fits(quantity, pair):  # readings of another kind never fit
-            return None  # the common case: the bound fact vouches for the value
-
-    def finding(kind: FindingKind, detail: str, s: str | None = subject) -> Finding:
-        return Finding(kind, quantity.start, quantity.end, quantity.text, detail, s, attribute)
-
+def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | None:
+    """Compare one quantity with the facts of its plausible readings, or by membership."""
     said = quantity.text
-    if attribute is not None:
-        if subject is not None:
-            kind = quantity.kind
-            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
-            if readings:
-                return _compare(quantity, readings, finding)
-            silence = index.silent_pairs.get((subject, attribute))
-            if silence is not None:
+    readings = binding.readings
+    if readings:
+        for reading in readings:
+            if _any_fits(quantity, index.pair_readings(reading.subject, reading.attribute)):
+                return None  # a plausible reading vouches for the value
+        if not binding.clear:
+            return _membership(quantity, index)
+        best = readings[0]
+        subject, attribute = best.subject, best.attribute
+
+        def finding(kind: FindingKind, detail: str) -> Finding:
+            return Finding(kind, quantity.start, quantity.end, said, detail, subject, attribute)
+
+        kind = quantity.kind
+        pair = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
+        if pair:
+            same_value = [r for r in pair if quantity_matches(quantity, r)]
+            if same_value:
                 return finding(
-                    _K.SILENT_SPOKEN,
-                    f"{said!r} states {subject} {attribute}, which is silent "
-                    f"({silence.silent_reason or 'no value'})",
+                    _K.UNIT_MISMATCH, f"{said!r} is in another unit than {describe(same_value[0])}"
                 )
-            if explicit and index.has_grounded(attribute):
-                others = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
-                if others:
-                    hint = next((describe(r) for r in others if _fits(quantity, r)), None)
-                    detail = f"no grounded fact for {subject} {attribute}"
-                    return finding(
-                        _K.UNGROUNDED_NUMBER, detail + (f"; {said!r} is {hint}" if hint else "")
-                    )
-        readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
-        if readings:
-            if _any_fits(quantity, readings):
-                return None
-            return _compare(quantity, readings, lambda k, d: finding(k, d, None))
-        silences = index.silent_attributes.get(attribute)
-        if silences and not index.has_grounded(attribute):
+            weighed = [
+                f"{r.subject} {r.attribute}"
+                for r in readings[1:4]
+                if index.pair_readings(r.subject, r.attribute)
+            ]
+            return finding(
+                _K.VALUE_MISMATCH,
+                f"{said!r} read as {subject} {attribute} does not match "
+                + "; ".join(describe(r) for r in pair[:3])
+                + (f" (also weighed: {', '.join(weighed)})" if weighed else ""),
+            )
+        silence = index.silent_pairs.get((subject, attribute))
+        if silence is not None:
             return finding(
                 _K.SILENT_SPOKEN,
+                f"{said!r} states {subject} {attribute}, which is silent "
+                f"({silence.silent_reason or 'no value'})",
+            )
+        for reading in readings[1:]:
+            pair = [
+                r for r in index.pair_readings(reading.subject, reading.attribute) if r.kind is kind
+            ]
+            if pair:
+                return Finding(
+                    _K.VALUE_MISMATCH,
+                    quantity.start,
+                    quantity.end,
+                    said,
+                    f"{said!r} read as {reading.subject} {reading.attribute} does not match "
+                    + "; ".join(describe(r) for r in pair[:3]),
+                    reading.subject,
+                    reading.attribute,
+                )
+        others = [r for r in index.attribute_readings(attribute) if r.kind is kind]
+        hint = next((describe(r) for r in others if _fits(quantity, r)), None)
+        return finding(
+            _K.UNGROUNDED_NUMBER,
+            f"no grounded fact for {subject} {attribute}"
+            + (f"; {said!r} is {hint}" if hint else ""),
+        )
+    attribute = binding.attribute
+    if attribute is not None and binding.clear:
+        kind = quantity.kind
+        readings_of = [r for r in index.attribute_readings(attribute) if r.kind is kind]
+        if readings_of and _any_fits(quantity, readings_of):
+            return None
+        silences = index.silent_attributes.get(attribute)
+        if silences and not index.has_grounded(attribute):
+            return Finding(
+                _K.SILENT_SPOKEN,
+                quantity.start,
+                quantity.end,
+                said,
                 f"{said!r} states {attribute}, which is silent "
                 f"({silences[0].silent_reason or 'no value'})",
-                silences[0].subject if len(silences) == 1 else subject,
+                silences[0].subject if len(silences) == 1 else None,
+                attribute,
             )
-    # Unbound: membership. Some grounded fact must vouch for the value.
+    return _membership(quantity, index)
+
+
+def _membership(quantity: Quantity, index: FactIndex) -> Finding | None:
+    """Unbound: some grounded fact of a fitting kind and unit must vouch for the value."""
+    said = quantity.text
     matching: list[Reading] = []
     for reading in index.candidates(quantity):
         if quantity_matches(quantity, reading):
@@ -424,25 +524,4 @@ def _check(
         quantity.end,
         said,
         f"no grounded fact vouches for {said!r}",
-        subject,
-        attribute,
-    )
-
-
-def _compare(
-    quantity: Quantity, readings: list[Reading], finding: Callable[[FindingKind, str], Finding]
-) -> Finding | None:
-    """A bound quantity against its fact(s): passes, or a unit or value mismatch."""
-    said = quantity.text
-    if _any_fits(quantity, readings):
-        return None
-    same_value = [r for r in readings if quantity_matches(quantity, r)]
-    if same_value:
-        return finding(
-            _K.UNIT_MISMATCH,
-            f"{said!r} is in another unit than {describe(same_value[0])}",
-        )
-    return finding(
-        _K.VALUE_MISMATCH,
-        f"{said!r} does not match " + "; ".join(describe(r) for r in readings[:3]),
     )
