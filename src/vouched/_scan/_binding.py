@@ -190,8 +190,8 @@ def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher
 def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
     pairs: set[tuple[str, str]] = set()
     for subject, aliases in lexicon.subjects.items():
-        if subject in known:
-            pairs.update((alias, subject) for alias in aliases)
+        pairs.update((alias, subject) for alias in aliases)
+        pairs.add((subject, subject))
     pairs.update((subject, subject) for subject in known)
     return phrase_matcher(tuple(sorted(pairs)))
 
@@ -240,16 +240,21 @@ class Binder:
         cues = _attribute_matcher(lexicon, attributes).find(text, lowered, tokens)
         self.cues = [_Cue(s, e, names) for s, e, names in cues]
         self._cue_starts = [c.start for c in self.cues]
-        named = [
-            Mention(s, e, names, _NAMED)
-            for s, e, names in _subject_matcher(lexicon, frozenset(index.subjects)).find(
-                text, lowered, tokens
-            )
-        ]
+        subjects = frozenset(index.subjects)
+        named: list[Mention] = []
+        nameless: list[Mention] = []  # lexicon subjects no fact is about: unknown subjects
+        for s, e, names in _subject_matcher(lexicon, subjects).find(text, lowered, tokens):
+            known_names = tuple(n for n in names if n in subjects)
+            if known_names:
+                named.append(Mention(s, e, known_names, _NAMED))
+            else:
+                nameless.append(Mention(s, e, (), _UNKNOWN))
         self.named = named
-        known = sorted([(m.start, m.end) for m in named] + [(c.start, c.end) for c in self.cues])
+        known = sorted(
+            [(m.start, m.end) for m in (*named, *nameless)] + [(c.start, c.end) for c in self.cues]
+        )
         self.structure = read_structure(text, known)
-        mentions = sorted([*named, *self.structure.pronouns, *self.structure.unknown])
+        mentions = sorted([*named, *nameless, *self.structure.pronouns, *self.structure.unknown])
         # a subject alias that is also a pronoun-like reference ("the capital") stays named
         mentions = [m for i, m in enumerate(mentions) if not (i and m.start < mentions[i - 1].end)]
         self.mentions = mentions
@@ -276,6 +281,7 @@ class Binder:
             else []
         )
         self._forced: dict[int, _Forced] = {}
+        self._taken: set[int] = set()  # cues right after a number of their own
         self._groups: dict[int, int] = {}
         self._quantity_starts: list[int] = []
         names = index.strings_with_digits
@@ -355,6 +361,10 @@ class Binder:
         """Read the structures that span several quantities: runs that share a cue,
         pairs, and lists of values with lists of subjects."""
         self._quantity_starts = [q.start for q in quantities]
+        for quantity in quantities:
+            cue = self._cue_after(quantity, len(self.text), linking=0)
+            if cue is not None:
+                self._taken.add(cue.start)
         self._group(quantities)
         self._read_pairs(quantities)
         self._distribute(quantities)
@@ -461,7 +471,7 @@ class Binder:
                 for name in self.mentions[i].names[:1]:
                     if name not in subjects:
                         subjects.append(name)
-        if len(subjects) < 2:
+        if not subjects:
             return None
         subjects = subjects[-2:]
         attributes: tuple[str, ...] = ()
@@ -647,10 +657,13 @@ class Binder:
         blocked = False
         if after is not None:
             names = tuple(n for n in after.names if accepts(n, quantity))
+            if not names and after.start < quantity.end and quantity.unit is not None:
+                # the phrase is the unit ("27 minutes" for unitless MIN facts)
+                bare = quantity._replace(unit=None)
+                names = tuple(n for n in after.names if accepts(n, bare))
             if names:
-                found.append((0.0, names, True))
-            else:
-                blocked = True  # "40% chance of rain": a cue of another kind
+                return [(0.0, names, True)]  # "8 points": the noun after it decides
+            blocked = True  # "40% chance of rain": a cue of another kind
         else:
             blocked = self._noun_after(quantity)
         # a cue before, joined by linking words: "winds of 15", "humidity is 63%"
@@ -663,8 +676,8 @@ class Binder:
             names = tuple(n for n in cue.names if accepts(n, quantity))
             if not names:
                 continue
-            if self._claimed_between(cue.end, quantity):
-                break
+            if self._claimed_between(cue.end, quantity) or cue.start in self._taken:
+                break  # "one steal and one block": "steal" has its own number
             gap = _words(text, cue.end, quantity.start)
             if len(gap) <= 5 and all(w in _LINKING for w in gap):
                 found.append((0.3 + 0.05 * len(gap), names, True))
@@ -690,6 +703,9 @@ class Binder:
                     found.append((1.4, names, False))
                     break
         found.sort(key=lambda item: item[0])
+        if found:
+            floor = found[0][0]
+            found = [item for item in found if item[0] <= floor + 0.1]
         return found
 
     def _unit_guess(
@@ -812,7 +828,7 @@ class Binder:
                 base += 0.6
             names = self._names_of(i)
             for rank, name in enumerate(names if mention.kind == _PRONOUN else names[:3]):
-                found.append((base + 0.15 * rank, name, mention.start))
+                found.append((base + 0.5 * rank, name, mention.start))
             first_in_clause = False
         if governing_unknown and not found:
             return None

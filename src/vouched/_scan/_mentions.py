@@ -182,7 +182,12 @@ def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
             at_start = i == sentence_start
             nxt = tokens[j + 1][2].lower() if j + 1 < count else ""
             if lowered not in _NOT_NAMES and not word.isdigit():
-                if not at_start or nxt in _SUBJECT_VERBS or previous_word in {"in", "at", "for"}:
+                if (
+                    not at_start
+                    or j > i
+                    or nxt in _SUBJECT_VERBS
+                    or previous_word in {"in", "at", "for"}
+                ):
                     unknown.append(Mention(start, name_end, (), MentionKind.UNKNOWN))
             previous_word = tokens[j][2].lower()
             i = j + 1
