@@ -118,6 +118,15 @@ _DIFFERENCE_BEFORE = re.compile(
     r"(?:by|of)\s+(?:just\s+|only\s+)?$",
     re.I,
 )
+_COMPARISON = re.compile(
+    r"\b(?P<op>over|above|more\s+than|greater\s+than|higher\s+than|at\s+least|in\s+excess\s+of"
+    r"|exceeding|beyond|under|below|less\s+than|fewer\s+than|lower\s+than|at\s+most"
+    r"|no\s+more\s+than|up\s+to)\s+$",
+    re.I,
+)
+_BELOW = frozenset({"under", "below", "less than", "fewer than", "lower than"})
+_AT_MOST = frozenset({"at most", "no more than", "up to"})
+_AT_LEAST = frozenset({"at least"})
 _SUM_WORDS = re.compile(
     r"\b(?:together|combined|in\s+total|a\s+total\s+of|totall?ing|altogether|in\s+all|sum)\b",
     re.I,
@@ -171,6 +180,8 @@ class _Cue(NamedTuple):
 class _Forced(NamedTuple):
     attributes: tuple[str, ...]
     subjects: tuple[str, ...] | None  # None: read the subject from the clause
+    mention: int = -1  # the subject mention that bound them, for subject_mismatch
+    pair: bool = False  # one half of a pair read from one phrase
 
 
 @lru_cache(maxsize=128)
@@ -248,7 +259,7 @@ class Binder:
             if known_names:
                 named.append(Mention(s, e, known_names, _NAMED))
             else:
-                nameless.append(Mention(s, e, (), _UNKNOWN))
+                nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
         self.named = named
         known = sorted(
             [(m.start, m.end) for m in (*named, *nameless)] + [(c.start, c.end) for c in self.cues]
@@ -397,20 +408,20 @@ class Binder:
             sentence = self.structure.sentence(left.start)
             pair = self._pair_phrase_near(left, right, sentence) if pairs else None
             if pair is not None and not pair.two_subjects:
-                self._forced[left.start] = _Forced((pair.first,), None)
-                self._forced[right.start] = _Forced((pair.second,), None)
+                self._forced[left.start] = _Forced((pair.first,), None, pair=True)
+                self._forced[right.start] = _Forced((pair.second,), None, pair=True)
                 continue
             bracketed = self._bracketed(left, right)
             if bracketed is not None:
-                subject, found = bracketed
-                self._forced[left.start] = _Forced((found.first,), (subject,))
-                self._forced[right.start] = _Forced((found.second,), (subject,))
+                subject, found, at = bracketed
+                self._forced[left.start] = _Forced((found.first,), (subject,), at, pair=True)
+                self._forced[right.start] = _Forced((found.second,), (subject,), at, pair=True)
                 continue
             two = self._two_subjects(left, right, sentence, pair)
             if two is not None:
                 attributes, subjects = two
-                self._forced[left.start] = _Forced(attributes, subjects)
-                self._forced[right.start] = _Forced(attributes, subjects)
+                self._forced[left.start] = _Forced(attributes, subjects, pair=True)
+                self._forced[right.start] = _Forced(attributes, subjects, pair=True)
 
     def _pair_phrase_near(
         self, left: Quantity, right: Quantity, sentence: tuple[int, int]
@@ -439,7 +450,7 @@ class Binder:
                 best = (distance, pair)
         return best[1] if best is not None else None
 
-    def _bracketed(self, left: Quantity, right: Quantity) -> tuple[str, Pair] | None:
+    def _bracketed(self, left: Quantity, right: Quantity) -> tuple[str, Pair, int] | None:
         """ "Team ( 33 - 34 )": a bracketed pair right after a subject mention."""
         text = self.text
         before = text[: left.start].rstrip()
@@ -455,7 +466,7 @@ class Binder:
         for subject in self._names_of(i):
             for pair in self._pairs:
                 if pair.bracketed and self.index.knows(subject, pair.first):
-                    return subject, pair
+                    return subject, pair, mention.start
         return None
 
     def _two_subjects(
@@ -569,6 +580,8 @@ class Binder:
                 del recent[4:]
             elif mention.kind == _PRONOUN:
                 resolved[mention.start] = tuple(recent)
+            elif mention.names:  # an unknown subject of a sentence: "he" is about it
+                recent.clear()
         return resolved
 
     def _names_of(self, i: int) -> tuple[str, ...]:
@@ -578,6 +591,26 @@ class Binder:
         return mention.names
 
     # -- binding one quantity -------------------------------------------------
+
+    def comparison(self, quantity: Quantity) -> str | None:
+        """"over 50 percent", "fewer than 10": the comparison a bound is stated with."""
+        window = self.text[max(0, quantity.start - 24) : quantity.start]
+        match = _COMPARISON.search(window)
+        if match is None:
+            return None
+        op = " ".join(match["op"].lower().split())
+        if op in _BELOW:
+            return "<"
+        if op in _AT_MOST:
+            return "<="
+        if op in _AT_LEAST:
+            return ">="
+        return ">"
+
+    def in_pair(self, quantity: Quantity) -> bool:
+        """Is ``quantity`` one half of a pair read from one phrase ("(33-34)", "9-for-12")?"""
+        forced = self._forced.get(quantity.start)
+        return forced is not None and forced.pair
 
     def bind(self, quantity: Quantity) -> Binding:
         structure = self.structure
@@ -589,7 +622,9 @@ class Binder:
         else:
             attributes = self._attributes(quantity, sentence, clause)
         if forced is not None and forced.subjects is not None:
-            subjects: list[tuple[float, str, int]] = [(0.0, s, -1) for s in forced.subjects]
+            subjects: list[tuple[float, str, int]] = [
+                (0.0, s, forced.mention) for s in forced.subjects
+            ]
             if not attributes:
                 attributes = self._unit_attributes(quantity, [s for _, s, _ in subjects])
         else:
@@ -754,7 +789,10 @@ class Binder:
                 continue
             gap = _words(text, quantity.end, cue.start)
             if not linking:
-                if all(w == "-" or w == "\u2013" for w in gap) and len(gap) <= 1:
+                if all(w in {"-", "\u2013"} for w in gap) and len(gap) <= 1:
+                    head = self.cues[i + 1] if i + 1 < len(self.cues) else None
+                    if head is not None and not text[cue.end : head.start].strip():
+                        return head  # "a 33-point first quarter": the last noun is the head
                     return cue
                 return None
             if len(gap) <= linking and all(w in _LINKING for w in gap):
@@ -818,10 +856,12 @@ class Binder:
             mention = mentions[i]
             in_clause = mention.start >= clause[0]
             if mention.kind == _UNKNOWN:
-                if in_clause and not any(
-                    c >= clause[0] and c < quantity.start for _, _, c in found
-                ):
-                    governing_unknown = True
+                if not found and (in_clause or mention.names):
+                    governing_unknown = True  # "Hamburg is 17.8 °C": no fact is about it
+                continue
+            if mention.kind == _PRONOUN and not self._resolved.get(mention.start):
+                if not found:
+                    governing_unknown = True  # "he" after a name no fact is about
                 continue
             base = 0.2 if in_clause else 0.5
             if mention.kind == _PRONOUN and object_pronoun(mention):

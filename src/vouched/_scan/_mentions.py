@@ -188,7 +188,8 @@ def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
                     or nxt in _SUBJECT_VERBS
                     or previous_word in {"in", "at", "for"}
                 ):
-                    unknown.append(Mention(start, name_end, (), MentionKind.UNKNOWN))
+                    role = ("subject",) if at_start else ()
+                    unknown.append(Mention(start, name_end, role, MentionKind.UNKNOWN))
             previous_word = tokens[j][2].lower()
             i = j + 1
             continue

@@ -311,7 +311,11 @@ def _number_findings(
                     )
                 )
             continue
-        finding = _check(quantity, binding, index)
+        comparison = binder.comparison(quantity) if binding.readings else None
+        if comparison is not None:
+            finding = _compare_bound(quantity, binding, comparison, index)
+        else:
+            finding = _check(quantity, binding, index)
         if finding is None:
             passed.append(quantity)
         elif finding.kind is _K.UNGROUNDED_NUMBER and binding.clear and binding.attribute:
@@ -351,8 +355,10 @@ def _subject_mismatches(
     subject mention ("the stats stated for Isaiah Thomas are Gerald Green's")."""
     swaps: list[tuple[Finding, list[Finding]]] = []
     for start, group in by_mention.items():
-        if len(group) < 2 or any(f is None or f.kind is not _K.VALUE_MISMATCH for _, _, f in group):
-            continue
+        if len([q for q, _, _ in group if not binder.in_pair(q)]) < 2 or any(
+            f is None or f.kind is not _K.VALUE_MISMATCH for _, _, f in group
+        ):
+            continue  # one pair ("(21-25)") is one statement, not a line of stats
         named = group[0][1].readings[0].subject
         others: set[str] | None = None
         for quantity, binding, _ in group:
@@ -497,6 +503,37 @@ def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | 
                 attribute,
             )
     return _membership(quantity, index)
+
+
+def _compare_bound(
+    quantity: Quantity, binding: Binding, op: str, index: FactIndex
+) -> Finding | None:
+    """"over 50 percent": the bound facts must satisfy the comparison stated."""
+    checked: list[str] = []
+    for reading in binding.readings:
+        value = index.numeric_value(reading.subject, reading.attribute)
+        if value is None:
+            continue
+        holds = any(
+            (value > v if op == ">" else value < v if op == "<" else
+             value <= v if op == "<=" else value >= v)
+            for v in quantity.values
+        )
+        if holds:
+            return None
+        checked.append(f"{reading.subject} {reading.attribute} = {value}")
+    if not checked or not binding.clear:
+        return None if checked else _check(quantity, binding, index)
+    best = binding.readings[0]
+    return Finding(
+        _K.VALUE_MISMATCH,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} is stated as a bound ({op}) that {checked[0]} does not meet",
+        best.subject,
+        best.attribute,
+    )
 
 
 def _membership(quantity: Quantity, index: FactIndex) -> Finding | None:
