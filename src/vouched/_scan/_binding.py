@@ -241,6 +241,7 @@ class Binder:
         lexicon: Lexicon,
         lowered: str | None = None,
         tokens: set[str] | None = None,
+        quantities: Iterable[Quantity] = (),
     ) -> None:
         self.text = text
         self.index = index
@@ -262,7 +263,9 @@ class Binder:
                 nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
         self.named = named
         known = sorted(
-            [(m.start, m.end) for m in (*named, *nameless)] + [(c.start, c.end) for c in self.cues]
+            [(m.start, m.end) for m in (*named, *nameless)]
+            + [(c.start, c.end) for c in self.cues]
+            + [(q.start, q.end) for q in quantities]  # "°C", "USD" are units, not names
         )
         self.structure = read_structure(text, known)
         mentions = sorted([*named, *nameless, *self.structure.pronouns, *self.structure.unknown])
@@ -714,8 +717,10 @@ class Binder:
             if self._claimed_between(cue.end, quantity) or cue.start in self._taken:
                 break  # "one steal and one block": "steal" has its own number
             gap = _words(text, cue.end, quantity.start)
-            if len(gap) <= 5 and all(w in _LINKING for w in gap):
-                found.append((0.3 + 0.05 * len(gap), names, True))
+            odd = sum(w not in _LINKING for w in gap)
+            if len(gap) <= 5 and odd <= 1 and all(w.isalpha() for w in gap):
+                # "winds of 15", "the wind is light at 8 km/h" (one describing word)
+                found.append((0.3 + 0.05 * len(gap) + 0.2 * odd, names, True))
             else:
                 found.append((1.0, names, False))
             break
@@ -725,7 +730,7 @@ class Binder:
                 names = tuple(n for n in later.names if accepts(n, quantity))
                 if names:
                     found.append((0.6, names, True))
-        if not blocked and quantity.unit is not None:
+        if not blocked and quantity.unit is not None and not any(c for _, _, c in found):
             found.extend(self._unit_guess(quantity, sentence))
         if not found:
             # the nearest fitting phrase earlier in the sentence: a guess
@@ -746,8 +751,8 @@ class Binder:
     def _unit_guess(
         self, quantity: Quantity, sentence: tuple[int, int]
     ) -> list[tuple[float, tuple[str, ...], bool]]:
-        """The attribute a unit names: clear when one attribute of the sentence's
-        subjects (or of all facts) is stated in it."""
+        """The attribute a unit names: clear when one attribute of the subjects named
+        in the sentence is stated in it ("Berlin is 21 °C"); a guess otherwise."""
         index = self.index
         low = bisect_left(self._mention_starts, sentence[0])
         high = bisect_left(self._mention_starts, sentence[1])
@@ -757,15 +762,14 @@ class Binder:
                 name = index.attribute_for_unit(subject, quantity.unit)
                 if name is not None:
                     names.add(name)
+        if len(names) == 1:
+            return [(0.3, tuple(names), True)]
         if not names:
             name = index.attribute_for_unit(None, quantity.unit)
             if name is not None:
-                names.add(name)
-        if len(names) == 1:
-            return [(0.3, tuple(names), True)]
-        if names:
-            return [(0.9, tuple(sorted(names)), False)]
-        return []
+                return [(0.9, (name,), False)]
+            return []
+        return [(0.9, tuple(sorted(names)), False)]
 
     def _cue_after(self, quantity: Quantity, limit: int, *, linking: int) -> _Cue | None:
         """The attribute phrase right after ``quantity`` (or overlapping it: "% humidity"),
@@ -851,17 +855,16 @@ class Binder:
         low = bisect_left(starts, sentence[0])
         before = bisect_left(starts, quantity.start, low)
         first_in_clause = True
-        governing_unknown = False
         for i in range(before - 1, low - 1, -1):
             mention = mentions[i]
             in_clause = mention.start >= clause[0]
             if mention.kind == _UNKNOWN:
                 if not found and (in_clause or mention.names):
-                    governing_unknown = True  # "Hamburg is 17.8 °C": no fact is about it
+                    return None  # "Hamburg is 17.8 °C": no fact is about the nearest subject
                 continue
             if mention.kind == _PRONOUN and not self._resolved.get(mention.start):
                 if not found:
-                    governing_unknown = True  # "he" after a name no fact is about
+                    return None  # "he" after a name no fact is about
                 continue
             base = 0.2 if in_clause else 0.5
             if mention.kind == _PRONOUN and object_pronoun(mention):
@@ -870,8 +873,6 @@ class Binder:
             for rank, name in enumerate(names if mention.kind == _PRONOUN else names[:3]):
                 found.append((base + 0.5 * rank, name, mention.start))
             first_in_clause = False
-        if governing_unknown and not found:
-            return None
         del first_in_clause
         for i in range(before, len(mentions)):
             mention = mentions[i]

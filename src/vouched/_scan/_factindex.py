@@ -413,6 +413,8 @@ class FactIndex:
             pairs: set[tuple[str | None, str]]
             if subject is None:
                 pairs = set(map(_UNIT_ATTRIBUTE, (*self.grounded, *self.silent)))
+            elif subject not in self._grounded_subjects:  # a subject whose facts were refused
+                pairs = {(f.unit, f.attribute) for f in self.rejected if f.subject == subject}
             else:  # the subject's grounded pairs by attribute, then its silences
                 pairs = {
                     (fact.unit, attribute)
@@ -427,6 +429,10 @@ class FactIndex:
                     found.setdefault(canonical, set()).add(attribute)
             self._subject_units[subject] = found
         return found
+
+    @property
+    def _grounded_subjects(self) -> set[str]:
+        return {subject for subject, _ in self._pair_facts} | {f.subject for f in self.silent}
 
     def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
         """The one attribute of ``subject`` (any subject if None) stated in ``unit``."""

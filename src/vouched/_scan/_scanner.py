@@ -209,9 +209,9 @@ def scan(  # noqa: PLR0917 - positional order is the documented public contract
     findings, holes = _text_findings(
         text, lowered, tokens, index=index, lexicon=lexicon, quotes=quotes, sources=sources
     )
-    binder = Binder(text, index, lexicon, lowered, tokens)
-    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
     quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
+    binder = Binder(text, index, lexicon, lowered, tokens, quantities)
+    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
     extra = binder.extra_quantities()
     if extra:
         quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
@@ -278,7 +278,7 @@ def _number_findings(
     a finding) are not claims. One finding per span."""
     findings: list[Finding] = []
     asked = _question_values(question)
-    firm: dict[str, Quantity] = {}  # attribute -> the first unvouched firm statement
+    firm: dict[tuple[str | None, str], Quantity] = {}  # the first unvouched statement of a pair
     passed: list[Quantity] = []
     by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]] = {}
     checked = 0
@@ -319,9 +319,10 @@ def _number_findings(
         if finding is None:
             passed.append(quantity)
         elif finding.kind is _K.UNGROUNDED_NUMBER and binding.clear and binding.attribute:
-            earlier = firm.get(binding.attribute)
+            key = (binding.readings[0].subject if binding.readings else None, binding.attribute)
+            earlier = firm.get(key)
             if earlier is None:
-                firm[binding.attribute] = quantity
+                firm[key] = quantity
             elif not _consistent(quantity, earlier):
                 finding = Finding(
                     _K.INCONSISTENCY,
@@ -443,6 +444,12 @@ def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | 
             if same_value:
                 return finding(
                     _K.UNIT_MISMATCH, f"{said!r} is in another unit than {describe(same_value[0])}"
+                )
+            if not any(units_compatible(quantity.unit, r.unit) for r in pair):
+                return finding(
+                    _K.UNGROUNDED_NUMBER,
+                    f"{said!r} is in another unit than {describe(pair[0])}: "
+                    "a conversion no fact states",
                 )
             weighed = [
                 f"{r.subject} {r.attribute}"
