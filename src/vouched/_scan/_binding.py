@@ -33,6 +33,7 @@ lenient about the subject within the sentence.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -234,7 +235,7 @@ def _words(text: str, start: int, end: int) -> list[str]:
 class Binder:
     """The mentions of one text, ready to bind its quantities."""
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - the scanner passes what it has already computed
         self,
         text: str,
         index: FactIndex,
@@ -298,15 +299,15 @@ class Binder:
         self._taken: set[int] = set()  # cues right after a number of their own
         self._groups: dict[int, int] = {}
         self._quantity_starts: list[int] = []
-        names = index.strings_with_digits
+        with_digits = index.strings_with_digits
         self._names = (
             [
                 (s, e)
-                for s, e, _ in phrase_matcher(tuple((n, n) for n in names)).find(
+                for s, e, _ in phrase_matcher(tuple((n, n) for n in with_digits)).find(
                     text, lowered, tokens
                 )
             ]
-            if names
+            if with_digits
             else []
         )
 
@@ -339,17 +340,17 @@ class Binder:
                 match = _ARTICLE.search(text, max(0, cue.start - 16), cue.start)
                 if match is None:
                     continue
-                value = Decimal(_ARTICLE_VALUES[" ".join(match.group(1).lower().split())])
+                count = Decimal(_ARTICLE_VALUES[" ".join(match.group(1).lower().split())])
                 start = match.start(1)
                 found.append(
                     Quantity(
-                        start, cue.end, text[start : cue.end], QuantityKind.NUMBER, value, _ONE
+                        start, cue.end, text[start : cue.end], QuantityKind.NUMBER, count, _ONE
                     )
                 )
                 self._forced[start] = _Forced(names, None)
         for phrase in self._value_phrases:
-            attributes = []
-            value = None
+            attributes: list[str] = []
+            value: Decimal | None = None
             for name in phrase.names:
                 attribute, _, number = name.partition("\x00")
                 attributes.append(attribute)
@@ -401,7 +402,7 @@ class Binder:
     def _read_pairs(self, quantities: list[Quantity]) -> None:
         text = self.text
         pairs = self._pairs
-        for left, right in zip(quantities, quantities[1:], strict=False):
+        for left, right in itertools.pairwise(quantities):
             if left.start in self._forced or right.start in self._forced:
                 continue
             if left.kind is not QuantityKind.NUMBER or right.kind is not QuantityKind.NUMBER:
@@ -554,7 +555,7 @@ class Binder:
         if len(mentions) < count:
             return None
         group = mentions[-count:]
-        for a, b in zip(group, group[1:], strict=False):
+        for a, b in itertools.pairwise(group):
             if not _SUBJECT_JOIN.fullmatch(self.text, a.end, b.start):
                 return None
         return [m.names[0] for m in group]
@@ -596,7 +597,7 @@ class Binder:
     # -- binding one quantity -------------------------------------------------
 
     def comparison(self, quantity: Quantity) -> str | None:
-        """"over 50 percent", "fewer than 10": the comparison a bound is stated with."""
+        """ "over 50 percent", "fewer than 10": the comparison a bound is stated with."""
         window = self.text[max(0, quantity.start - 24) : quantity.start]
         match = _COMPARISON.search(window)
         if match is None:
@@ -657,8 +658,8 @@ class Binder:
                     if len(owners) == 1 and not self._unknown_in(sentence, quantity.start):
                         readings.append(Reading(a_cost + 2.5, owners[0], name))
             if not readings:
-                name = best_attribute[1][0] if best_attribute[2] else None
-                return Binding((), name, best_attribute[2])
+                read = best_attribute[1][0] if best_attribute[2] else None
+                return Binding((), read, best_attribute[2])
         readings.sort()
         best = readings[0].cost
         plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
@@ -683,7 +684,7 @@ class Binder:
                 found.append((0.3, (name,), True))
         return found
 
-    def _attributes(
+    def _attributes(  # noqa: PLR0915 - one ordered list of the cues a reader weighs
         self, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
     ) -> list[tuple[float, tuple[str, ...], bool]]:
         """The attribute cues that could govern ``quantity``, cheapest first:

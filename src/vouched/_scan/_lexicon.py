@@ -75,13 +75,11 @@ def _pairs(values: Any, where: str) -> tuple[Pair, ...]:
             raise InputError(
                 "unknown key (expected attributes, phrases, bracketed)", field=f"{at}.{unknown[0]}"
             )
-        names = item.get("attributes")
-        if (
-            isinstance(names, str)
-            or not isinstance(names, Iterable)
-            or len(names := list(names)) != 2
-            or not all(isinstance(n, str) and n.strip() for n in names)
-        ):
+        raw = item.get("attributes")
+        names: list[Any] = (
+            [] if isinstance(raw, str) or not isinstance(raw, Iterable) else list(raw)
+        )
+        if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
             raise InputError("must be two attribute names", field=f"{at}.attributes")
         bracketed = item.get("bracketed", False)
         if not isinstance(bracketed, bool):

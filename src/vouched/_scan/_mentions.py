@@ -86,7 +86,8 @@ _SUBJECT_VERBS = frozenset(
     {
         "is", "was", "are", "were", "has", "had", "have", "sees", "saw", "will", "reports",
         "reported", "shows", "showed", "stands", "stood", "sits", "sat", "feels", "looks",
-        "remains", "hits", "hit", "reached", "reaches", "scored", "posted", "added", "finished", "recorded", "tallied", "costs", "cost", "trades", "traded", "closed",
+        "remains", "hits", "hit", "reached", "reaches", "scored", "posted", "added",
+        "finished", "recorded", "tallied", "costs", "cost", "trades", "traded", "closed",
         "opened", "rose", "fell", "gained", "lost", "leaves", "left", "departs", "arrives",
         "s", "\u2019s", "'s",
     }
@@ -181,15 +182,18 @@ def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
             name_end = tokens[j][1]
             at_start = i == sentence_start
             nxt = tokens[j + 1][2].lower() if j + 1 < count else ""
-            if lowered not in _NOT_NAMES and not word.isdigit():
-                if (
+            if (
+                lowered not in _NOT_NAMES
+                and not word.isdigit()
+                and (
                     not at_start
                     or j > i
                     or nxt in _SUBJECT_VERBS
                     or previous_word in {"in", "at", "for"}
-                ):
-                    role = ("subject",) if at_start else ()
-                    unknown.append(Mention(start, name_end, role, MentionKind.UNKNOWN))
+                )
+            ):
+                role = ("subject",) if at_start else ()
+                unknown.append(Mention(start, name_end, role, MentionKind.UNKNOWN))
             previous_word = tokens[j][2].lower()
             i = j + 1
             continue

@@ -264,7 +264,7 @@ def _text_findings(
     return findings, holes
 
 
-def _number_findings(
+def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow order
     quantities: list[Quantity],
     binder: Binder,
     masks: _Masks,
@@ -491,23 +491,23 @@ def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | 
             f"no grounded fact for {subject} {attribute}"
             + (f"; {said!r} is {hint}" if hint else ""),
         )
-    attribute = binding.attribute
-    if attribute is not None and binding.clear:
+    read = binding.attribute
+    if read is not None and binding.clear:
         kind = quantity.kind
-        readings_of = [r for r in index.attribute_readings(attribute) if r.kind is kind]
+        readings_of = [r for r in index.attribute_readings(read) if r.kind is kind]
         if readings_of and _any_fits(quantity, readings_of):
             return None
-        silences = index.silent_attributes.get(attribute)
-        if silences and not index.has_grounded(attribute):
+        silences = index.silent_attributes.get(read)
+        if silences and not index.has_grounded(read):
             return Finding(
                 _K.SILENT_SPOKEN,
                 quantity.start,
                 quantity.end,
                 said,
-                f"{said!r} states {attribute}, which is silent "
+                f"{said!r} states {read}, which is silent "
                 f"({silences[0].silent_reason or 'no value'})",
                 silences[0].subject if len(silences) == 1 else None,
-                attribute,
+                read,
             )
     return _membership(quantity, index)
 
@@ -515,15 +515,22 @@ def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | 
 def _compare_bound(
     quantity: Quantity, binding: Binding, op: str, index: FactIndex
 ) -> Finding | None:
-    """"over 50 percent": the bound facts must satisfy the comparison stated."""
+    """A bound stated with a comparison ("over 50 percent") must hold for the facts."""
     checked: list[str] = []
     for reading in binding.readings:
         value = index.numeric_value(reading.subject, reading.attribute)
         if value is None:
             continue
         holds = any(
-            (value > v if op == ">" else value < v if op == "<" else
-             value <= v if op == "<=" else value >= v)
+            (
+                value > v
+                if op == ">"
+                else value < v
+                if op == "<"
+                else value <= v
+                if op == "<="
+                else value >= v
+            )
             for v in quantity.values
         )
         if holds:
