@@ -134,6 +134,24 @@ _SUM_WORDS = re.compile(
 )
 
 
+_COMPUTE_WORDS = frozenset(
+    {
+        "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
+        "blowout", "rout", "advantage", "warmer", "colder", "cooler", "hotter", "higher",
+        "lower", "more", "fewer", "less", "cheaper", "dearer", "pricier", "later", "earlier",
+        "faster", "slower", "ahead", "behind", "longer", "shorter", "bigger", "smaller",
+        "difference", "gap", "won", "wins", "lost", "lose", "loses", "led", "leads",
+        "trailed", "trails", "beat", "beats", "defeated", "outscored", "edged", "differ",
+        "differs", "differed", "together", "combined", "total", "totaling", "totalling",
+        "altogether", "all", "sum",
+    }
+)  # fmt: skip
+_COMPARE_WORDS = frozenset(
+    {"over", "above", "than", "least", "excess", "exceeding", "beyond", "under", "below",
+     "most", "up"}
+)  # fmt: skip
+
+
 class Reading(NamedTuple):
     """One way to read a quantity: this subject's attribute, at this cost."""
 
@@ -295,8 +313,12 @@ class Binder:
             if lexicon.values
             else []
         )
+        # Words that derived values and comparisons need: most texts have none.
+        self._computes = not tokens.isdisjoint(_COMPUTE_WORDS)
+        self._compares = not tokens.isdisjoint(_COMPARE_WORDS)
         self._forced: dict[int, _Forced] = {}
         self._taken: set[int] = set()  # cues right after a number of their own
+        self._adjacent: dict[int, _Cue | None] = {}  # quantity start -> the cue right after it
         self._groups: dict[int, int] = {}
         self._quantity_starts: list[int] = []
         with_digits = index.strings_with_digits
@@ -376,8 +398,10 @@ class Binder:
         """Read the structures that span several quantities: runs that share a cue,
         pairs, and lists of values with lists of subjects."""
         self._quantity_starts = [q.start for q in quantities]
+        adjacent = self._adjacent
         for quantity in quantities:
             cue = self._cue_after(quantity, len(self.text), linking=0)
+            adjacent[quantity.start] = cue
             if cue is not None:
                 self._taken.add(cue.start)
         self._group(quantities)
@@ -692,7 +716,7 @@ class Binder:
         text = self.text
         accepts = self.index.accepts
         found: list[tuple[float, tuple[str, ...], bool]] = []
-        after = self._cue_after(quantity, clause[1], linking=0)
+        after = self._adjacent.get(quantity.start)
         blocked = False
         if after is not None:
             names = tuple(n for n in after.names if accepts(n, quantity))
@@ -843,7 +867,7 @@ class Binder:
         # "7 °C in Geneva": the mention right after the value, joined by a connective
         if after < len(mentions):
             following = mentions[after]
-            cue = self._cue_after(quantity, clause[1], linking=0)
+            cue = self._adjacent.get(quantity.start)
             gap_start = cue.end if cue is not None and cue.start >= quantity.end else quantity.end
             if following.start < sentence[1] and _CONNECTIVE.fullmatch(
                 text, gap_start, following.start
@@ -907,6 +931,8 @@ class Binder:
 
     def derived(self, quantity: Quantity, stated: Iterable[Quantity]) -> Derived | None:
         """A difference or sum the text says it computes, checked against the facts."""
+        if not self._computes:
+            return None
         text = self.text
         sentence = self.structure.sentence(quantity.start)
         window = text[max(sentence[0], quantity.start - 60) : quantity.start]
@@ -932,7 +958,7 @@ class Binder:
             for name in self._names_of(i)[:1]:
                 if name not in subjects:
                     subjects.append(name)
-        cue = self._cue_after(quantity, sentence[1], linking=0)
+        cue = self._adjacent.get(quantity.start)
         attributes = list(cue.names) if cue is not None else []
         if not attributes and quantity.unit is not None:
             attributes = sorted(

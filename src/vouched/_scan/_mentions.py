@@ -37,12 +37,6 @@ class Mention(NamedTuple):
     kind: int = MentionKind.NAMED
 
 
-# One token pattern for the whole pass: words (with inner apostrophes and dots of
-# abbreviations kept out), digits, and single punctuation characters.
-_TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*|\n|\S")
-_SENTENCE_END = frozenset(".!?")
-_HARD_STOP = frozenset(";\n")
-_CLAUSE_PUNCT = frozenset(",()[]|:\u2013\u2014")
 _PRONOUNS = frozenset(
     {"he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose"}
 )
@@ -130,76 +124,106 @@ def _region(bounds: list[int], position: int, length: int) -> tuple[int, int]:
     return (bounds[i - 1] if i else 0), (bounds[i] if i < len(bounds) else length)
 
 
+def _structure_pattern() -> re.Pattern[str]:
+    pronouns = "|".join(sorted(_PRONOUNS, key=len, reverse=True))
+    nouns = "|".join(sorted(_REFERENCE_NOUNS, key=len, reverse=True))
+    return re.compile(
+        r"(?P<end>[.!?](?=\s|$))|(?P<stop>[;\n])|(?P<punct>[,()\[\]|:\u2013\u2014])"
+        r"|(?P<dash>(?<=\s)-(?=\s))"
+        rf"|(?P<pro>(?i:\b(?:{pronouns})\b))"
+        rf"|(?P<the>(?i:\bthe\s+(?:{nouns})\b))"
+        r"|(?P<cap>\b[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*"
+        r"(?:\s+[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*)*)"
+    )
+
+
+# One pass finds every token that matters here (sentence and clause marks, pronouns,
+# definite references, runs of capitalised words); plain words are skipped in C.
+_STRUCTURE = _structure_pattern()
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\W*$")
+_WORD_AFTER = re.compile(r"\W*([^\W\d_]+)")
+_CAPITAL_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
 def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
-    """One pass over the tokens. ``known`` are the spans of known mentions (subjects,
-    attribute phrases), sorted: capitalised words inside them are not unknown names."""
+    """One pass over the text. ``known`` are the spans of known mentions (subjects,
+    attribute phrases, quantities), sorted: capitalised words inside them are not
+    unknown names."""
     sentences: list[int] = []
     clauses: list[int] = []
     pronouns: list[Mention] = []
     unknown: list[Mention] = []
     known_starts = [s for s, _ in known]
-    tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
-    count = len(tokens)
-    length = len(text)
-    sentence_start = 0  # index of the first token of the current sentence
-    previous_word = ""
-    i = 0
-    while i < count:
-        start, end, word = tokens[i]
-        first = word[0]
-        if not first.isalnum():
-            if (
-                (first in _SENTENCE_END and (end == length or text[end].isspace()))
-                or first in _HARD_STOP
-                or (first == "\n")
-            ):
-                sentences.append(end)
+    sentence_start = 0
+    for match in _STRUCTURE.finditer(text):
+        group = match.lastgroup
+        start, end = match.span()
+        if group in {"end", "stop"}:
+            sentences.append(end)
+            clauses.append(end)
+            sentence_start = end
+        elif group == "punct":
+            clauses.append(start if text[start] in "([" else end)
+        elif group == "dash":
+            if not _next_to_digit(text, start, end):
                 clauses.append(end)
-                sentence_start = i + 1
-            elif first in _CLAUSE_PUNCT:
-                clauses.append(end if first not in "([" else start)
-            elif first == "-" and _spaced_dash(text, start, end, tokens, i):
-                clauses.append(end)
-            previous_word = ""
-            i += 1
+        elif group == "pro":
+            pronouns.append(Mention(start, end, (match.group().lower(),), MentionKind.PRONOUN))
+        elif group == "the":
+            pronouns.append(Mention(start, end, ("the",), MentionKind.PRONOUN))
+        else:
+            _capitals(text, match, sentence_start, known_starts, known, unknown)
+    return Structure(len(text), sentences, clauses, pronouns, unknown)
+
+
+def _capitals(
+    text: str,
+    match: re.Match[str],
+    sentence_start: int,
+    known_starts: list[int],
+    known: Sequence[tuple[int, int]],
+    unknown: list[Mention],
+) -> None:
+    """A run of capitalised words outside known mentions is an unknown name when it
+    is not a sentence's first common word ("The", "Today")."""
+    if _inside_end(known_starts, known, match):
+        return  # the common case: a known subject or phrase ("Berlin")
+    words = list(_CAPITAL_WORD.finditer(text, *match.span()))
+    run: list[re.Match[str]] = []
+    for word in [*words, None]:
+        if word is not None and not _inside(known_starts, known, word.start()):
+            run.append(word)
             continue
-        lowered = word.lower()
-        if lowered in _PRONOUNS:
-            kind = MentionKind.PRONOUN
-            pronouns.append(Mention(start, end, (lowered,), kind))
-        elif lowered == "the" and i + 1 < count and tokens[i + 1][2].lower() in _REFERENCE_NOUNS:
-            noun_end = tokens[i + 1][1]
-            pronouns.append(Mention(start, noun_end, ("the",), MentionKind.PRONOUN))
-        elif first.isupper() and not _inside(known_starts, known, start):
-            # a run of capitalised words: one name ("New York" when New York has no facts)
-            j = i
-            while (
-                j + 1 < count
-                and tokens[j + 1][2][0].isupper()
-                and not _inside(known_starts, known, tokens[j + 1][0])
-            ):
-                j += 1
-            name_end = tokens[j][1]
-            at_start = i == sentence_start
-            nxt = tokens[j + 1][2].lower() if j + 1 < count else ""
-            if (
-                lowered not in _NOT_NAMES
-                and not word.isdigit()
-                and (
-                    not at_start
-                    or j > i
-                    or nxt in _SUBJECT_VERBS
-                    or previous_word in {"in", "at", "for"}
-                )
+        if run:
+            start, end = run[0].start(), run[-1].end()
+            first = run[0].group().lower()
+            at_start = not text[sentence_start:start].strip(" \t\"'(\u201c")
+            before = _WORD_BEFORE.search(text, max(0, start - 20), start)
+            after = _WORD_AFTER.match(text, end)
+            previous = before.group(1).lower() if before else ""
+            following = after.group(1).lower() if after else ""
+            if first not in _NOT_NAMES and (
+                not at_start
+                or len(run) > 1
+                or following in _SUBJECT_VERBS
+                or previous in {"in", "at", "for"}
             ):
                 role = ("subject",) if at_start else ()
-                unknown.append(Mention(start, name_end, role, MentionKind.UNKNOWN))
-            previous_word = tokens[j][2].lower()
-            i = j + 1
-            continue
-        previous_word = lowered
-        i += 1
-    return Structure(length, sentences, clauses, pronouns, unknown)
+                unknown.append(Mention(start, end, role, MentionKind.UNKNOWN))
+            run = []
+
+
+def _inside_end(starts: list[int], known: Sequence[tuple[int, int]], match: re.Match[str]) -> bool:
+    """Does one known span cover the whole match?"""
+    i = bisect_right(starts, match.start()) - 1
+    return i >= 0 and known[i][1] >= match.end()
+
+
+def _next_to_digit(text: str, start: int, end: int) -> bool:
+    """A " - " next to a number joins its parts: "16 - point", "( 33 - 34 )", "9 - for - 12"."""
+    before = text[max(0, start - 3) : start].rstrip()
+    after = text[end : end + 3].lstrip()
+    return before[-1:].isdigit() or after[:1].isdigit()
 
 
 def _inside(starts: list[int], spans: Sequence[tuple[int, int]], position: int) -> bool:
@@ -207,40 +231,16 @@ def _inside(starts: list[int], spans: Sequence[tuple[int, int]], position: int) 
     return i >= 0 and spans[i][1] > position
 
 
-def _spaced_dash(
-    text: str, start: int, end: int, tokens: list[tuple[int, int, str]], i: int
-) -> bool:
-    """A " - " between words is a dash (a clause boundary), but not next to a number:
-    "16 - point", "( 33 - 34 )", "9 - for - 12" join their parts."""
-    if start == 0 or end >= len(text) or not (text[start - 1].isspace() and text[end].isspace()):
-        return False
-    before = tokens[i - 1][2] if i else ""
-    after = tokens[i + 1][2] if i + 1 < len(tokens) else ""
-    return not (before[-1:].isdigit() or after[:1].isdigit())
+_CONJUNCTION_BEFORE = re.compile(
+    r"\b(?:" + "|".join(sorted(_CONJUNCTIONS)) + r")\s+(?:the\s+)?$", re.IGNORECASE
+)
 
 
 def conjunction_before(text: str, position: int, floor: int) -> int | None:
     """The start of a conjunction ("and", "while") right before ``position``
     (optionally with "the" between), not before ``floor``; else None."""
-    j = position
-    words: list[tuple[int, str]] = []
-    while len(words) < 2:
-        k = j
-        while k > floor and text[k - 1].isspace():
-            k -= 1
-        m = k
-        while m > floor and text[m - 1].isalpha():
-            m -= 1
-        if m == k:
-            break
-        words.append((m, text[m:k].lower()))
-        j = m
-    for index, (at, word) in enumerate(words):
-        if word in _CONJUNCTIONS:
-            return at
-        if word != "the" or index:
-            break
-    return None
+    match = _CONJUNCTION_BEFORE.search(text, floor, position)
+    return match.start() if match else None
 
 
 def object_pronoun(mention: Mention) -> bool:
