@@ -718,6 +718,8 @@ class Binder:
         found: list[tuple[float, tuple[str, ...], bool]] = []
         after = self._adjacent.get(quantity.start)
         blocked = False
+        if after is not None and self._leads_on(after) and self._linked_before(quantity, clause):
+            after = None  # "winds of 15 km/h gusting to 32": "gusting" is the next number's
         if after is not None:
             names = tuple(n for n in after.names if accepts(n, quantity))
             if not names and after.start < quantity.end and quantity.unit is not None:
@@ -828,6 +830,23 @@ class Binder:
                 return cue
             return None
         return None
+
+    def _leads_on(self, cue: _Cue) -> bool:
+        """Is ``cue`` followed by linking words and another number ("gusting to 32")?"""
+        i = bisect_left(self._quantity_starts, cue.end)
+        if i >= len(self._quantity_starts):
+            return False
+        gap = _words(self.text, cue.end, self._quantity_starts[i])
+        return bool(gap) and len(gap) <= 3 and all(w in _LINKING for w in gap)
+
+    def _linked_before(self, quantity: Quantity, clause: tuple[int, int]) -> bool:
+        """Is there an attribute phrase before ``quantity`` in its clause, joined to it
+        by linking words only ("winds of 15")?"""
+        i = bisect_left(self._cue_starts, quantity.start) - 1
+        if i < 0 or self.cues[i].start < clause[0] or self.cues[i].end > quantity.start:
+            return False
+        gap = _words(self.text, self.cues[i].end, quantity.start)
+        return len(gap) <= 5 and all(w in _LINKING for w in gap)
 
     def _noun_after(self, quantity: Quantity) -> bool:
         """Is ``quantity`` followed by a word that says what it counts ("40% chance",

@@ -79,10 +79,9 @@ def find_quotes(text: str, min_length: int = MIN_QUOTE_LENGTH) -> list[QuoteSpan
         return spans
     marks = _Marks(text)
     for opener, closers, trim in _CURLY:
-        for start, end in marks.pairs(opener, closers):
-            if trim:
-                start += text.startswith(" ", start)
-                end -= end > start and text[end - 1] == " "
+        for first, last in marks.pairs(opener, closers):
+            start = first + (trim and text.startswith(" ", first))
+            end = last - (trim and last > start and text[last - 1] == " ")
             spans.append(QuoteSpan(start, end, text[start:end]))
     for start, end in marks.curly_singles():
         spans.append(QuoteSpan(start, end, text[start:end]))
@@ -93,8 +92,8 @@ def find_quotes(text: str, min_length: int = MIN_QUOTE_LENGTH) -> list[QuoteSpan
     # Straight double quotes pair up in order within a paragraph.
     for paragraph in _paragraphs(text):
         offset, body = paragraph
-        marks = [m.start() for m in _STRAIGHT_DOUBLE.finditer(body)]
-        for opening, closing in zip(marks[::2], marks[1::2], strict=False):
+        doubles = [m.start() for m in _STRAIGHT_DOUBLE.finditer(body)]
+        for opening, closing in zip(doubles[::2], doubles[1::2], strict=False):
             start, end = offset + opening + 1, offset + closing
             spans.append(QuoteSpan(start, end, text[start:end]))
     spans.sort()

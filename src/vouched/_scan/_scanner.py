@@ -43,7 +43,7 @@ from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matc
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import QuoteSpan, find_quotes, unsupported_in
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
-from vouched._scan._reader._units import CURRENCY_UNITS, units_compatible
+from vouched._scan._reader._units import CURRENCY_UNITS, same_dimension, units_compatible
 from vouched._scan._reader._words import word_tokens
 from vouched._scan._textchecks import (
     find_fallbacks,
@@ -558,7 +558,8 @@ def _membership(quantity: Quantity, index: FactIndex) -> Finding | None:
         if quantity_matches(quantity, reading):
             if units_compatible(quantity.unit, reading.unit):
                 return None
-            matching.append(reading)
+            if same_dimension(quantity.unit, reading.unit):
+                matching.append(reading)
     if matching:
         return Finding(
             _K.UNIT_MISMATCH,
