@@ -281,9 +281,13 @@ class Binder:
             else:
                 nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
         self.named = named
+        pair_matcher, self._pairs = _pair_matcher(lexicon, attributes)
+        self._pair_phrases = [
+            _Cue(s, e, names) for s, e, names in pair_matcher.find(text, lowered, tokens)
+        ]
         known = sorted(
             [(m.start, m.end) for m in (*named, *nameless)]
-            + [(c.start, c.end) for c in self.cues]
+            + [(c.start, c.end) for c in (*self.cues, *self._pair_phrases)]
             + [(q.start, q.end) for q in quantities]  # "°C", "USD" are units, not names
         )
         self.structure = read_structure(text, known)
@@ -301,10 +305,7 @@ class Binder:
             ]
         )
         self._resolved = self._resolve(mentions)
-        pair_matcher, self._pairs = _pair_matcher(lexicon, attributes)
-        self._pair_phrases = [
-            _Cue(s, e, names) for s, e, names in pair_matcher.find(text, lowered, tokens)
-        ]
+
         self._value_phrases = (
             [
                 _Cue(s, e, names)

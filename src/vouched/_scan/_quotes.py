@@ -31,7 +31,10 @@ MIN_QUOTE_LENGTH = 12
 # ("don't") kept in, a closer before none. Each attempt stops at the next quote mark,
 # so the regex is linear; curly marks are paired by _Marks (a regex with an unmatched
 # opener would rescan the rest of its line for every opener: quadratic).
-_SINGLE = re.compile(r"(?<![\w'])'(?P<a>(?:[^'\n]|(?<=\w)'(?=\w))*)'(?![\w])")
+_SINGLE = re.compile(
+    r"(?<![\w'])'(?!(?:s|re|ll|ve|d|m|t)\b)"  # not " 's" ("he 's", tokenized text)
+    r"(?P<a>(?:[^'\n]|(?<=\w)'(?=\w))*)(?<=\S)'(?![\w])"  # nor a closer after a space
+)
 _CURLY = (
     ("\u201c", "\u201d", False),  # curly double
     ("\u201e", "\u201c\u201d", False),  # German low-high
