@@ -1,9 +1,7 @@
 """Shared loaders for the scanner's tests: worlds (facts, lexicon, sources, now) and cases.
 
-A world may carry ``lexicon_v2``: lexicon sections the scanner v2 reads (``pairs``,
-``values``, ``countable``; issue 11). They are merged into the lexicon as soon as
-:class:`Lexicon` accepts them; until then the world loads with its v1 lexicon and
-the cases that need them are marked ``xfail = "v2"``.
+A world's lexicon may use every section the scanner reads, ``pairs``, ``values``
+and ``countable`` included.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from vouched import Fact, GateResult, Lexicon, Policy, partition
-from vouched._exceptions import InputError
 from vouched._jsonio import loads
 from vouched._time import parse_instant
 
@@ -34,20 +31,6 @@ class World:
     facts: tuple[Fact, ...]
 
 
-def _lexicon(data: dict[str, Any]) -> Lexicon:
-    """The world's lexicon, with its v2 sections once the scanner reads them."""
-    base: dict[str, Any] = data.get("lexicon", {})
-    v2: dict[str, Any] = data.get("lexicon_v2", {})
-    if not v2:
-        return Lexicon.from_json(base)
-    try:
-        return Lexicon.from_json({**base, **v2})
-    except InputError as error:
-        if error.field not in v2:  # a real mistake in the world file, not a v1 scanner
-            raise
-        return Lexicon.from_json(base)
-
-
 @cache
 def world(name: str) -> World:
     data: dict[str, Any] = loads((WORLDS / f"{name}.json").read_text(encoding="utf-8"))
@@ -57,7 +40,7 @@ def world(name: str) -> World:
     return World(
         name,
         gated,
-        _lexicon(data),
+        Lexicon.from_json(data.get("lexicon", {})),
         tuple(data.get("sources", ())),
         policy,
         facts,

@@ -51,6 +51,7 @@ from vouched._scan._mentions import (
     read_structure,
 )
 from vouched._scan._reader._numbers import Quantity, QuantityKind
+from vouched._scan._reader._units import same_dimension
 from vouched._scan._reader._words import word_tokens
 
 __all__ = ["MARGIN", "Binder", "Binding", "Derived", "Reading"]
@@ -79,6 +80,7 @@ _LINKING = frozenset(
     }
 )  # fmt: skip
 # Words that may follow a number without making it about something else.
+_LINK_MARKS = frozenset({":", "=", "~", "\u2248"})
 _FILLER_AFTER = frozenset(
     {
         "and", "or", "but", "with", "in", "at", "on", "for", "this", "that", "the", "today",
@@ -128,6 +130,23 @@ _COMPARISON = re.compile(
 _BELOW = frozenset({"under", "below", "less than", "fewer than", "lower than"})
 _AT_MOST = frozenset({"at most", "no more than", "up to"})
 _AT_LEAST = frozenset({"at least"})
+# Sign words a reader applies to a number: "1.15% lower", "3 degrees below zero", "gave up $2".
+_FALL_AFTER = re.compile(
+    r"\s*(?:lower|down|below\s+(?:zero|freezing|0)|in\s+the\s+red|under\s+zero)\b", re.I
+)
+_FALL_BEFORE = re.compile(
+    r"\b(?:gave\s+up|gives\s+up|giving\s+up|shed|sheds|slipped|slips|declined|declines"
+    r"|dropped|drops|lost|loses|fell|falls|down|decreased|eased|eases|retreated|minus)"
+    r"\s+(?:by\s+)?(?:just\s+|some\s+|about\s+|nearly\s+)?$",
+    re.I,
+)
+_BELOW_ZERO = re.compile(r"\s*(?:degrees?\s+)?below\s+(?P<zero>zero|freezing)\b", re.I)
+_MARGIN_NOUN = re.compile(
+    r"\b(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
+    r"|difference|gap)\b",
+    re.I,
+)
+_THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
 _SUM_WORDS = re.compile(
     r"\b(?:together|combined|in\s+total|a\s+total\s+of|totall?ing|altogether|in\s+all|sum)\b",
     re.I,
@@ -185,6 +204,7 @@ class Binding(NamedTuple):
     mention: int = -1
     derived: Derived | None = None
     firm: bool = False  # one subject named in the sentence, clear attribute: for inconsistency
+    subjectless: bool = False  # the text names no subject it could be about
 
 
 _UNBOUND = Binding((), None, False)
@@ -213,6 +233,12 @@ def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher
         pairs.add((attribute, attribute))
         if "_" in attribute:
             pairs.add((attribute.replace("_", " "), attribute))
+    # a reader takes "prices" for "price": plurals of one-word-final nouns
+    pairs.update(
+        (phrase + "s", attribute)
+        for phrase, attribute in list(pairs)
+        if phrase[-1:].isalpha() and phrase[-1] not in "sy" and phrase.islower()
+    )
     return phrase_matcher(tuple(sorted(pairs)))
 
 
@@ -316,6 +342,9 @@ class Binder:
         )
         # Words that derived values and comparisons need: most texts have none.
         self._computes = not tokens.isdisjoint(_COMPUTE_WORDS)
+        # Sign words ("fell", "lower") matter only where the facts have signs: in a box
+        # score, "dropped 17 points" is a scoring verb.
+        self._signs = index.has_negative
         self._compares = not tokens.isdisjoint(_COMPARE_WORDS)
         self._forced: dict[int, _Forced] = {}
         self._taken: set[int] = set()  # cues right after a number of their own
@@ -347,7 +376,13 @@ class Binder:
             if _DIGIT.search(text, c.start, c.end) or _has_number_word(text, c.start, c.end)
         ]
         pair_phrases = [(c.start, c.end) for c in self._pair_phrases]
-        return [(m.start, m.end) for m in self.named] + self._names + phrases + pair_phrases
+        return [
+            *((m.start, m.end) for m in self.named),
+            *self._names,
+            *phrases,
+            *pair_phrases,
+            *self.sign_spans(),
+        ]
 
     def extra_quantities(self) -> list[Quantity]:
         """Quantities written without digits: "a steal" for a countable attribute,
@@ -551,7 +586,11 @@ class Binder:
                 nxt, last = quantities[stop], quantities[stop - 1]
                 if (
                     nxt.kind is not last.kind
-                    or (nxt.unit != last.unit and None not in (nxt.unit, last.unit))
+                    or (
+                        nxt.unit != last.unit
+                        and None not in (nxt.unit, last.unit)
+                        and not same_dimension(nxt.unit, last.unit)
+                    )
                     or nxt.in_range
                     or last.in_range
                     or _VALUE_JOIN.fullmatch(text, last.end, nxt.start) is None
@@ -621,6 +660,29 @@ class Binder:
 
     # -- binding one quantity -------------------------------------------------
 
+    def signed(self, quantity: Quantity) -> Quantity:
+        """``quantity`` with its negative reading added when a sign word says it fell
+        ("1.15% lower", "down $2.18", "3.2 degrees below zero")."""
+        if quantity.kind is not QuantityKind.NUMBER or quantity.value < 0 or not self._signs:
+            return quantity
+        text = self.text
+        if not (
+            _FALL_AFTER.match(text, quantity.end)
+            or _FALL_BEFORE.search(text, max(0, quantity.start - 24), quantity.start)
+        ):
+            return quantity
+        # the sign word decides: "fell 1.17%" is -1.17, never +1.17
+        negative = [-v for v in quantity.values if v > 0] + [v for v in quantity.values if v < 0]
+        return quantity._replace(value=negative[0], alternatives=tuple(negative[1:]))
+
+    def sign_spans(self) -> list[tuple[int, int]]:
+        """Spans of "zero" in "below zero": part of the sign, not a number."""
+        spans = []
+        if "below" in self.text.lower():
+            for match in re.finditer(r"\bbelow\s+(zero)\b", self.text, re.I):
+                spans.append(match.span(1))
+        return spans
+
     def comparison(self, quantity: Quantity) -> str | None:
         """ "over 50 percent", "fewer than 10": the comparison a bound is stated with."""
         window = self.text[max(0, quantity.start - 24) : quantity.start]
@@ -684,7 +746,7 @@ class Binder:
                         readings.append(Reading(a_cost + 2.5, owners[0], name))
             if not readings:
                 read = best_attribute[1][0] if best_attribute[2] else None
-                return Binding((), read, best_attribute[2])
+                return Binding((), read, best_attribute[2], subjectless=not subjects)
         readings.sort()
         best = readings[0].cost
         plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
@@ -744,7 +806,7 @@ class Binder:
                 continue
             if self._claimed_between(cue.end, quantity) or cue.start in self._taken:
                 break  # "one steal and one block": "steal" has its own number
-            gap = _words(text, cue.end, quantity.start)
+            gap = [w for w in _words(text, cue.end, quantity.start) if w not in _LINK_MARKS]
             odd = sum(w not in _LINKING for w in gap)
             if len(gap) <= 5 and odd <= 1 and all(w.isalpha() for w in gap):
                 # "winds of 15", "the wind is light at 8 km/h" (one describing word)
@@ -821,7 +883,11 @@ class Binder:
                 continue
             gap = _words(text, quantity.end, cue.start)
             if not linking:
-                if all(w in {"-", "\u2013"} for w in gap) and len(gap) <= 1:
+                if (
+                    all(w in {"-", "\u2013"} for w in gap)
+                    and len(gap) <= 1
+                    and "\n" not in text[quantity.end : cue.start]
+                ):
                     head = self.cues[i + 1] if i + 1 < len(self.cues) else None
                     if head is not None and not text[cue.end : head.start].strip():
                         return head  # "a 33-point first quarter": the last noun is the head
@@ -838,7 +904,7 @@ class Binder:
         if i >= len(self._quantity_starts):
             return False
         gap = _words(self.text, cue.end, self._quantity_starts[i])
-        return bool(gap) and len(gap) <= 3 and all(w in _LINKING for w in gap)
+        return len(gap) <= 3 and all(w in _LINKING for w in gap)
 
     def _linked_before(self, quantity: Quantity, clause: tuple[int, int]) -> bool:
         """Is there an attribute phrase before ``quantity`` in its clause, joined to it
@@ -956,11 +1022,22 @@ class Binder:
         text = self.text
         sentence = self.structure.sentence(quantity.start)
         window = text[max(sentence[0], quantity.start - 60) : quantity.start]
-        difference = _DIFFERENCE_AFTER.match(text, quantity.end) is not None or (
-            _DIFFERENCE_BEFORE.search(window) is not None
-        )
-        if difference:
-            return self._difference(quantity, sentence)
+        after = _DIFFERENCE_AFTER.match(text, quantity.end)
+        before = _DIFFERENCE_BEFORE.search(window)
+        if after is not None or before is not None:
+            found = self._difference(quantity, sentence)
+            if found is None or found.matches:
+                return found
+            # "3 degrees warmer than Munich", "a 12-point win": the text says it is a
+            # difference; "1.15% lower" alone may be a change, checked as stated.
+            said = before is not None or (
+                after is not None
+                and (
+                    _MARGIN_NOUN.search(after.group()) is not None
+                    or _THAN.match(text, after.end()) is not None
+                )
+            )
+            return found if said else None
         if _SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20):
             values = [q.value for q in stated if q.start >= sentence[0] and q.kind is quantity.kind]
             if len(values) >= 2:

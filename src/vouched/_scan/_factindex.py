@@ -186,6 +186,7 @@ class FactIndex:
         self._subjects: set[str] | None = None
         self._attributes: set[str] | None = None
         self._owners: dict[str, set[str]] | None = None
+        self._negative: bool | None = None
 
     @classmethod
     def build(
@@ -461,6 +462,20 @@ class FactIndex:
                 owners.setdefault(fact.attribute, set()).add(fact.subject)
             self._owners = owners
         return self._owners
+
+    @property
+    def has_negative(self) -> bool:
+        """Is any grounded number negative?"""
+        if self._negative is None:
+            self._negative = any(
+                isinstance(f.value, int | Decimal) and not isinstance(f.value, bool) and f.value < 0
+                for f in self.grounded
+            )
+        return self._negative
+
+    def has_unit(self, unit: str) -> bool:
+        """Is any grounded or silent fact stated in ``unit``?"""
+        return unit in self._units_for(None)
 
     def knows(self, subject: str, attribute: str) -> bool:
         """Does any fact (grounded, silent or rejected) speak of this pair?"""

@@ -127,6 +127,7 @@ _K = FindingKind
 _EMPTY = Lexicon()
 _CURRENCIES = CURRENCY_UNITS
 _NUMBER = QuantityKind.NUMBER
+_DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
 
 
 def _split_facts(
@@ -290,9 +291,16 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
             continue
         if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
             continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
+        quantity = binder.signed(quantity)
         binding = binder.bind(quantity)
         if quantity.soft and not binding.clear and quantity.unit is None:
             continue
+        if (
+            quantity.unit in _DURATIONS
+            and not binding.clear
+            and not any(index.has_unit(unit) for unit in _DURATIONS)
+        ):
+            continue  # "may be delayed by 15 minutes" where no fact is a duration: no claim
         checked += 1
         derived = binder.derived(quantity, passed)
         if derived is not None:
@@ -497,6 +505,22 @@ def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | 
         readings_of = [r for r in index.attribute_readings(read) if r.kind is kind]
         if readings_of and _any_fits(quantity, readings_of):
             return None
+        if (
+            binding.subjectless
+            and readings_of
+            and any(units_compatible(quantity.unit, r.unit) for r in readings_of)
+        ):
+            # the attribute is clear and no subject's value fits: strict about the attribute
+            return Finding(
+                _K.VALUE_MISMATCH,
+                quantity.start,
+                quantity.end,
+                said,
+                f"{said!r} read as {read} matches no subject's "
+                + "; ".join(describe(r) for r in readings_of[:3]),
+                None,
+                read,
+            )
         silences = index.silent_attributes.get(read)
         if silences and not index.has_grounded(read):
             return Finding(
