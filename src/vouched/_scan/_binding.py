@@ -51,7 +51,7 @@ from vouched._scan._mentions import (
     read_structure,
 )
 from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._reader._units import same_dimension
+from vouched._scan._reader._units import same_dimension, units_compatible
 from vouched._scan._reader._words import word_tokens
 
 __all__ = ["MARGIN", "Binder", "Binding", "Derived", "Reading"]
@@ -94,6 +94,7 @@ _FILLER_AFTER = frozenset(
         "even", "just", "both", "all", "it", "he", "she", "they", "we", "you",
     }
 )  # fmt: skip
+_BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 _GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 _PAIR_GAP = re.compile(r"\s*(?:[-\u2013\u2014]|to)\s*|\s*-?\s*(?:for|of)\s*-?\s*", re.I)
@@ -112,12 +113,13 @@ _DIFFERENCE_AFTER = re.compile(
     r"(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
     r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
     r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
-    r"|gap)\b",
+    r"|gap|above|below|over|under|up\s+on|down\s+on|on\s+the\s+previous)\b",
     re.I,
 )
 _DIFFERENCE_BEFORE = re.compile(
     r"\b(?:won|win|wins|lost|lose|loses|led|leads|lead|trailed|trails|beat|beats|defeated"
-    r"|outscored|edged|margin|difference|gap|differ|differs|differed)\s+(?:\w+\s+){0,3}?"
+    r"|outscored|edged|margin|difference|gap|differ|differs|differed|gain|gained|rise|rose"
+    r"|drop|dropped|fall|fell|change|changed)\s+(?:\w+\s+){0,3}?"
     r"(?:by|of)\s+(?:just\s+|only\s+)?$",
     re.I,
 )
@@ -162,7 +164,8 @@ _COMPUTE_WORDS = frozenset(
         "difference", "gap", "won", "wins", "lost", "lose", "loses", "led", "leads",
         "trailed", "trails", "beat", "beats", "defeated", "outscored", "edged", "differ",
         "differs", "differed", "together", "combined", "total", "totaling", "totalling",
-        "altogether", "all", "sum",
+        "altogether", "all", "sum", "above", "below", "over", "under", "gain", "gained",
+        "rise", "rose", "drop", "dropped", "fall", "fell", "change", "changed", "previous",
     }
 )  # fmt: skip
 _COMPARE_WORDS = frozenset(
@@ -953,6 +956,10 @@ class Binder:
         # "7 °C in Geneva": the mention right after the value, joined by a connective
         if after < len(mentions):
             following = mentions[after]
+            if following.kind == _NAMED and _BRACKET_AFTER.fullmatch(
+                text, quantity.end, following.start
+            ):  # "182 ms (gateway)"
+                return [(0.0, name, following.start) for name in following.names]
             cue = self._adjacent.get(quantity.start)
             gap_start = cue.end if cue is not None and cue.start >= quantity.end else quantity.end
             if following.start < sentence[1] and _CONNECTIVE.fullmatch(
@@ -1076,14 +1083,36 @@ class Binder:
                     if va is None or vb is None:
                         continue
                     differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+        for subject in subjects:  # two facts of one subject in one unit: rate - previous
+            differences.extend(self._within(subject, quantity))
         if not differences:
             return None
         for value, _ in differences:
-            if _rounds(value, quantity):
+            if _rounds(value, quantity) or _rounds(-value, quantity):
                 return Derived("difference", True, "")
         shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
         return Derived("difference", False, f"the facts differ by {shown}")
 
+    def _within(self, subject: str, quantity: Quantity) -> list[tuple[Decimal, str]]:
+        """Differences between two numeric facts of ``subject`` stated in one unit
+        (rate and previous rate, price and day high) and, for a percentage, their
+        relative change."""
+        index = self.index
+        values = index.numeric_facts(subject)
+        found: list[tuple[Decimal, str]] = []
+        percent = quantity.unit == "%"
+        for i, (a, va, unit_a) in enumerate(values):
+            for b, vb, unit_b in values[i + 1 :]:
+                if unit_a != unit_b or unit_a in {"%", None}:
+                    continue  # counts of different things are not subtracted
+                if percent:
+                    for base, other in ((vb, va), (va, vb)):
+                        if base:
+                            change = abs((other - base) / base * 100)
+                            found.append((change, f"{subject} {a} vs {b}: {change:.2f}%"))
+                elif units_compatible(quantity.unit, unit_a):
+                    found.append((abs(va - vb), f"{subject} {a} {va} - {b} {vb}"))
+        return found
 
 _ONE = Decimal(1)
 

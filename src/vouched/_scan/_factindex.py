@@ -485,6 +485,17 @@ class FactIndex:
         """The subjects any fact of ``attribute`` is about, sorted."""
         return sorted(self._known_pairs.get(attribute, ()))
 
+    def numeric_facts(self, subject: str) -> list[tuple[str, Decimal, str | None]]:
+        """(attribute, value, canonical unit) of each single numeric grounded fact of ``subject``."""
+        found = []
+        for (name, attribute), facts in self._pair_facts.items():
+            if name != subject or len(facts) != 1:
+                continue
+            value = self.numeric_value(subject, attribute)
+            if value is not None:
+                found.append((attribute, value, canonical_unit(facts[0].unit)))
+        return found
+
     def numeric_value(self, subject: str, attribute: str) -> Decimal | None:
         """The one grounded number of a pair (None when there is none or several)."""
         facts = self._pair_facts.get((subject, attribute), ())

@@ -295,12 +295,8 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
         binding = binder.bind(quantity)
         if quantity.soft and not binding.clear and quantity.unit is None:
             continue
-        if (
-            quantity.unit in _DURATIONS
-            and not binding.clear
-            and not any(index.has_unit(unit) for unit in _DURATIONS)
-        ):
-            continue  # "may be delayed by 15 minutes" where no fact is a duration: no claim
+        if quantity.unit in _DURATIONS and not binding.clear:
+            continue  # "may be delayed by 15 minutes": a duration no cue binds is no claim
         checked += 1
         derived = binder.derived(quantity, passed)
         if derived is not None:
