@@ -69,4 +69,5 @@ def test_every_expected_kind_is_known() -> None:
 
 
 def test_xfail_marks_name_a_known_reason() -> None:
-    assert {c.xfail for c in CASES} <= {None, "v2"}
+    # "v2: what the scanner does not read yet": a known gap, named, reported in the note
+    assert all(c.xfail is None or c.xfail.startswith("v2: ") for c in CASES)

@@ -113,6 +113,7 @@ _DIFFERENCE_AFTER = re.compile(
     r"(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
     r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
     r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
+    r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater|smaller"
     r"|gap|above|below|over|under|up\s+on|down\s+on|on\s+the\s+previous)\b",
     re.I,
 )
@@ -148,6 +149,7 @@ _MARGIN_NOUN = re.compile(
     r"|difference|gap)\b",
     re.I,
 )
+_REFERENCE = re.compile(r"\s+(?:its|the|their|his|her|that|this)\b", re.I)  # "below its high"
 _THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
 _SUM_WORDS = re.compile(
     r"\b(?:together|combined|in\s+total|a\s+total\s+of|totall?ing|altogether|in\s+all|sum)\b",
@@ -155,23 +157,21 @@ _SUM_WORDS = re.compile(
 )
 
 
-_COMPUTE_WORDS = frozenset(
-    {
-        "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
-        "blowout", "rout", "advantage", "warmer", "colder", "cooler", "hotter", "higher",
-        "lower", "more", "fewer", "less", "cheaper", "dearer", "pricier", "later", "earlier",
-        "faster", "slower", "ahead", "behind", "longer", "shorter", "bigger", "smaller",
-        "difference", "gap", "won", "wins", "lost", "lose", "loses", "led", "leads",
-        "trailed", "trails", "beat", "beats", "defeated", "outscored", "edged", "differ",
-        "differs", "differed", "together", "combined", "total", "totaling", "totalling",
-        "altogether", "all", "sum", "above", "below", "over", "under", "gain", "gained",
-        "rise", "rose", "drop", "dropped", "fall", "fell", "change", "changed", "previous",
-    }
-)  # fmt: skip
 _COMPARE_WORDS = frozenset(
     {"over", "above", "than", "least", "excess", "exceeding", "beyond", "under", "below",
      "most", "up"}
 )  # fmt: skip
+
+
+def _alternatives(*patterns: re.Pattern[str]) -> frozenset[str]:
+    """Every plain word a pattern can need (gates the pattern: most texts have none)."""
+    words: set[str] = set()
+    for pattern in patterns:
+        words.update(w for w in re.findall(r"[a-z]+", pattern.pattern) if len(w) > 2)
+    return frozenset(words)
+
+
+_COMPUTE_WORDS = _alternatives(_DIFFERENCE_AFTER, _DIFFERENCE_BEFORE, _SUM_WORDS) | {"all"}
 
 
 class Reading(NamedTuple):
@@ -811,7 +811,7 @@ class Binder:
                 break  # "one steal and one block": "steal" has its own number
             gap = [w for w in _words(text, cue.end, quantity.start) if w not in _LINK_MARKS]
             odd = sum(w not in _LINKING for w in gap)
-            if len(gap) <= 5 and odd <= 1 and all(w.isalpha() for w in gap):
+            if len(gap) <= 6 and odd <= 2 and all(w.isalpha() for w in gap):
                 # "winds of 15", "the wind is light at 8 km/h" (one describing word)
                 found.append((0.3 + 0.05 * len(gap) + 0.2 * odd, names, True))
             else:
@@ -1042,6 +1042,7 @@ class Binder:
                 and (
                     _MARGIN_NOUN.search(after.group()) is not None
                     or _THAN.match(text, after.end()) is not None
+                    or _REFERENCE.match(text, after.end()) is not None
                 )
             )
             return found if said else None
@@ -1088,7 +1089,7 @@ class Binder:
         if not differences:
             return None
         for value, _ in differences:
-            if _rounds(value, quantity) or _rounds(-value, quantity):
+            if _rounds(value, quantity) or (quantity.unit != "%" and _rounds(-value, quantity)):
                 return Derived("difference", True, "")
         shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
         return Derived("difference", False, f"the facts differ by {shown}")
@@ -1105,14 +1106,15 @@ class Binder:
             for b, vb, unit_b in values[i + 1 :]:
                 if unit_a != unit_b or unit_a in {"%", None}:
                     continue  # counts of different things are not subtracted
-                if percent:
+                if percent:  # signed: "1.15% higher" is not a fall of 1.15%
                     for base, other in ((vb, va), (va, vb)):
                         if base:
-                            change = abs((other - base) / base * 100)
+                            change = (other - base) / base * 100
                             found.append((change, f"{subject} {a} vs {b}: {change:.2f}%"))
                 elif units_compatible(quantity.unit, unit_a):
                     found.append((abs(va - vb), f"{subject} {a} {va} - {b} {vb}"))
         return found
+
 
 _ONE = Decimal(1)
 

@@ -486,7 +486,7 @@ class FactIndex:
         return sorted(self._known_pairs.get(attribute, ()))
 
     def numeric_facts(self, subject: str) -> list[tuple[str, Decimal, str | None]]:
-        """(attribute, value, canonical unit) of each single numeric grounded fact of ``subject``."""
+        """(attribute, value, canonical unit) of each single numeric fact of ``subject``."""
         found = []
         for (name, attribute), facts in self._pair_facts.items():
             if name != subject or len(facts) != 1:

@@ -128,7 +128,7 @@ def _structure_pattern() -> re.Pattern[str]:
     pronouns = "|".join(sorted(_PRONOUNS, key=len, reverse=True))
     nouns = "|".join(sorted(_REFERENCE_NOUNS, key=len, reverse=True))
     return re.compile(
-        r"(?P<end>[.!?](?=\s|$))|(?P<stop>[;\n])|(?P<punct>[,()\[\]|:\u2013\u2014])"
+        r"(?P<end>[.!?](?=\s|$))|(?P<stop>[;\n])|(?P<punct>[,()\[\]|\u2013\u2014])"
         r"|(?P<dash>(?<=\s)-(?=\s))"
         rf"|(?P<pro>(?i:\b(?:{pronouns})\b))"
         rf"|(?P<the>(?i:\bthe\s+(?:{nouns})\b))"
@@ -176,7 +176,7 @@ def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
     return Structure(len(text), sentences, clauses, pronouns, unknown)
 
 
-def _capitals(
+def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
     text: str,
     match: re.Match[str],
     sentence_start: int,

@@ -38,7 +38,7 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._scan._binding import Binder, Binding
+from vouched._scan._binding import Binder, Binding, Derived
 from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches, rounds_to
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import QuoteSpan, find_quotes, unsupported_in
@@ -284,36 +284,31 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
     by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]] = {}
     checked = 0
     covers = masks.covers
-    for quantity in quantities:
-        if covers(quantity.start, quantity.end):
+    for read in quantities:
+        if covers(read.start, read.end):
             continue
-        if asked and any((quantity.kind, v) in asked for v in quantity.values):
+        if asked and any((read.kind, v) in asked for v in read.values):
             continue
-        if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
+        if read.unit in _CURRENCIES and read.value == 1 and not read.alternatives:
             continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
-        quantity = binder.signed(quantity)
+        quantity = binder.signed(read)
         binding = binder.bind(quantity)
         if quantity.soft and not binding.clear and quantity.unit is None:
             continue
         if quantity.unit in _DURATIONS and not binding.clear:
-            continue  # "may be delayed by 15 minutes": a duration no cue binds is no claim
+            # "may be delayed by 15 minutes": a duration no cue binds is no claim, unless
+            # it is a fact's value in another unit of time ("182 s" for 182 ms)
+            membership = _membership(quantity, index)
+            if membership is not None and membership.kind is _K.UNIT_MISMATCH:
+                findings.append(membership)
+            continue
         checked += 1
         derived = binder.derived(quantity, passed)
         if derived is not None:
             if derived.matches:
                 passed.append(quantity)
             else:
-                findings.append(
-                    Finding(
-                        _K.VALUE_MISMATCH,
-                        quantity.start,
-                        quantity.end,
-                        quantity.text,
-                        f"{quantity.text!r} states a {derived.operation}, but {derived.detail}",
-                        None,
-                        binding.attribute,
-                    )
-                )
+                findings.append(_derived_finding(quantity, binding, derived))
             continue
         comparison = binder.comparison(quantity) if binding.readings else None
         if comparison is not None:
@@ -348,6 +343,18 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
         findings = [f for f in findings if id(f) not in replaced]
         findings.extend(swap for swap, _ in swaps)
     return findings, checked
+
+
+def _derived_finding(quantity: Quantity, binding: Binding, derived: Derived) -> Finding:
+    return Finding(
+        _K.VALUE_MISMATCH,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} states a {derived.operation}, but {derived.detail}",
+        None,
+        binding.attribute,
+    )
 
 
 def _subject_mismatches(
