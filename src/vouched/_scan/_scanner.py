@@ -318,21 +318,7 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
         if finding is None:
             passed.append(quantity)
         elif finding.kind is _K.UNGROUNDED_NUMBER and binding.clear and binding.attribute:
-            key = (binding.readings[0].subject if binding.readings else None, binding.attribute)
-            earlier = firm.get(key)
-            if earlier is None:
-                firm[key] = quantity
-            elif not _consistent(quantity, earlier):
-                finding = Finding(
-                    _K.INCONSISTENCY,
-                    quantity.start,
-                    quantity.end,
-                    quantity.text,
-                    f"{quantity.text!r} contradicts {earlier.text!r} stated earlier for "
-                    f"{binding.attribute}, and no fact vouches for either",
-                    finding.subject,
-                    binding.attribute,
-                )
+            finding = _restated(quantity, binding, finding, firm)
         if binding.mention >= 0 and binding.readings:
             by_mention.setdefault(binding.mention, []).append((quantity, binding, finding))
         if finding is not None:
@@ -343,6 +329,31 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
         findings = [f for f in findings if id(f) not in replaced]
         findings.extend(swap for swap, _ in swaps)
     return findings, checked
+
+
+def _restated(
+    quantity: Quantity,
+    binding: Binding,
+    finding: Finding,
+    firm: dict[tuple[str | None, str], Quantity],
+) -> Finding:
+    """An unvouched value that contradicts the first statement of its pair is an
+    inconsistency (compared with the first only: linear however often it is restated)."""
+    assert binding.attribute is not None  # noqa: S101 - the caller checked it
+    key = (binding.readings[0].subject if binding.readings else None, binding.attribute)
+    earlier = firm.setdefault(key, quantity)
+    if earlier is quantity or _consistent(quantity, earlier):
+        return finding
+    return Finding(
+        _K.INCONSISTENCY,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} contradicts {earlier.text!r} stated earlier for "
+        f"{binding.attribute}, and no fact vouches for either",
+        finding.subject,
+        binding.attribute,
+    )
 
 
 def _derived_finding(quantity: Quantity, binding: Binding, derived: Derived) -> Finding:
