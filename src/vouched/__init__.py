@@ -52,6 +52,7 @@ from vouched._replay._store import (
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
+from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._sources._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
 from vouched._sources._guarded import CacheSettings, GuardedSource
 from vouched._sources._source import Query, Source, fetch_sync, gather, gather_sync
@@ -98,6 +99,7 @@ __all__ = [
     "Query",
     "QueuedSnapshotStore",
     "ScanReport",
+    "ScannedSentence",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -105,6 +107,7 @@ __all__ = [
     "SourceError",
     "SqliteSnapshotStore",
     "StoreError",
+    "StreamScanner",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",
