@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable, Sequence
 
 from scan import LEXICON, NOW, make_answer, make_facts
-
 from vouched import Policy, StreamScanner, partition, scan
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +27,7 @@ def _scanner(case: Case) -> tuple[StreamScanner, dict[str, object]]:
 
 def _chunks(text: str, cuts: list[int]) -> list[str]:
     points = [0, *sorted({c % (len(text) + 1) for c in cuts}), len(text)]
-    return [text[a:b] for a, b in zip(points, points[1:], strict=False)]
+    return [text[a:b] for a, b in pairwise(points)]
 
 
 @settings(max_examples=300, deadline=None)
