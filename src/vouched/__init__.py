@@ -5,9 +5,15 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
+from vouched._answer._chatstream import StreamEnd
 from vouched._answer._grounder import AnswerObserver, Grounder
 from vouched._answer._onfail import OnFail
-from vouched._answer._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
+from vouched._answer._phrasers import (
+    OpenAIChatPhraser,
+    Phraser,
+    StreamingPhraser,
+    TemplatePhraser,
+)
 from vouched._answer._prometheus import PrometheusMetrics
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
@@ -22,6 +28,7 @@ from vouched._exceptions import (
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
+    PhraserStreamError,
     PhraserTimeoutError,
     SourceError,
     StoreError,
@@ -91,6 +98,7 @@ __all__ = [
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",
+    "PhraserStreamError",
     "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
@@ -107,7 +115,9 @@ __all__ = [
     "SourceError",
     "SqliteSnapshotStore",
     "StoreError",
+    "StreamEnd",
     "StreamScanner",
+    "StreamingPhraser",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",
