@@ -9,6 +9,8 @@ import vouched
 
 EXPECTED = [
     "Answer",
+    "AnswerEvent",
+    "AnswerEventKind",
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",

@@ -17,6 +17,7 @@ from vouched._answer._phrasers import (
 from vouched._answer._prometheus import PrometheusMetrics
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
+from vouched._answer._streaming import AnswerEvent, AnswerEventKind
 from vouched._claims._catalog import Catalog
 from vouched._claims._contract import Contract
 from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer, verify_output
@@ -67,6 +68,8 @@ from vouched._time import Clock, SystemClock
 
 __all__ = [
     "Answer",
+    "AnswerEvent",
+    "AnswerEventKind",
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
