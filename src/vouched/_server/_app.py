@@ -59,6 +59,7 @@ from vouched._server._models import (
     VerifyRequest,
 )
 from vouched._server._openapi import openapi_document
+from vouched._time import parse_instant
 
 __all__ = ["create_app"]
 
@@ -153,8 +154,14 @@ class _Service:
             observers=[self.answer_metrics],
         )
 
-    def _now(self, now: datetime | None) -> datetime:
-        return self.clock.now() if now is None else now
+    def _now(self, now: str | None) -> datetime:
+        if now is None:
+            return self.clock.now()
+        try:
+            return parse_instant(now)
+        except ValueError as error:
+            message = " ".join(str(error).split())
+            raise _RequestError(422, ErrorCode.INVALID_INPUT, message, "now") from None
 
     def _lexicon(self, lexicon: Any) -> Lexicon | None:
         if lexicon is None:
@@ -359,7 +366,9 @@ def _http_error(request: Request, error: Exception) -> Response:
         status, ErrorCode.INTERNAL
     )
     detail = getattr(error, "detail", "") or code.value.replace("_", " ")
-    return _error(status, code, str(detail))
+    response = _error(status, code, str(detail))
+    response.headers.update(getattr(error, "headers", None) or {})  # 405's Allow
+    return response
 
 
 def create_app(
@@ -369,7 +378,7 @@ def create_app(
     ``now`` comes from when a request gives none, ``grounder`` replaces the
     one the config describes (tests pass a scripted one)."""
     service = _Service(config, clock or SystemClock(), grounder)
-    document = openapi_document()
+    document = openapi_document(catalogs=list(config.catalogs), lexicons=list(config.lexicons))
 
     async def openapi(request: Request) -> Response:
         return _json(document)

@@ -9,10 +9,9 @@ these models (:mod:`vouched._server._openapi`), so the two cannot drift.
 from __future__ import annotations
 
 import enum
-from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from vouched import Fact
 
@@ -46,6 +45,9 @@ class ErrorCode(enum.StrEnum):
     INTERNAL = "internal"  # a bug: logged, never with the request
 
 
+_NOW = "the instant to judge freshness at: ISO 8601 with a timezone (default: now)"
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -66,7 +68,7 @@ class GateRequest(_Strict):
     """``vouched gate FACTS.json [--now]``: the facts, and the instant to judge at."""
 
     facts: list[Fact]
-    now: datetime | None = Field(None, description="ISO 8601 with a timezone; default: now")
+    now: str | None = Field(None, description=_NOW, json_schema_extra={"format": "date-time"})
 
 
 class ScanRequest(_Strict):
@@ -79,7 +81,7 @@ class ScanRequest(_Strict):
     )
     sources: list[str] = Field(default_factory=list, description="texts quotes may come from")
     question: str | None = None
-    now: datetime | None = Field(None, description="ISO 8601 with a timezone; default: now")
+    now: str | None = Field(None, description=_NOW, json_schema_extra={"format": "date-time"})
 
 
 class ClaimLine(_Open):
@@ -87,7 +89,7 @@ class ClaimLine(_Open):
 
     model_output: str
     id: Any = None
-    prompt_version: str | int | None = None
+    prompt_version: StrictStr | StrictInt | None = None
 
 
 class VerifyRequest(_Strict):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 import vouched
+from vouched import AnswerEventKind
 from vouched._server._models import (
     AnswerRequest,
     AnswerResponse,
@@ -64,8 +66,24 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
 def _operation(
     summary: str, request: type[BaseModel], response: type[BaseModel], media: str
 ) -> dict[str, Any]:
+    schema: dict[str, Any] = _ref(response)
+    if media == "text/event-stream":
+        # One server-sent event: its event line is the kind, its data the JSON body.
+        kinds = [str(kind) for kind in AnswerEventKind]
+        schema = {
+            "type": "object",
+            "required": ["event", "data"],
+            "properties": {
+                "event": {"type": "string", "enum": kinds},
+                "data": {
+                    "type": "string",
+                    "contentMediaType": "application/json",
+                    "contentSchema": schema,
+                },
+            },
+        }
     responses: dict[str, Any] = {
-        "200": {"description": "OK", "content": {media: {"schema": _ref(response)}}}
+        "200": {"description": "OK", "content": {media: {"schema": schema}}}
     }
     for status, description in _ERRORS.items():
         responses[status] = {
@@ -82,8 +100,24 @@ def _operation(
     }
 
 
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI document served at ``/openapi.json``."""
+def _names(schemas: dict[str, Any], model: str, field: str, names: Sequence[str]) -> None:
+    """Name the choices of a config-named field (a catalog, a lexicon) in its schema."""
+    prop = schemas[model]["properties"][field]
+    choice = {"type": "string", "enum": sorted(names)}
+    if "anyOf" in prop:
+        prop["anyOf"] = [choice if p.get("type") == "string" else p for p in prop["anyOf"]]
+    else:
+        prop.update(choice)
+
+
+def openapi_document(
+    *, catalogs: Sequence[str] = (), lexicons: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The OpenAPI document served at ``/openapi.json``; ``catalogs`` and
+    ``lexicons`` are the names the service's config loaded."""
+    schemas = _schemas()
+    _names(schemas, "VerifyRequest", "catalog", catalogs)
+    _names(schemas, "ScanRequest", "lexicon", lexicons)
     paths: dict[str, Any] = {path: {"post": _operation(*spec)} for path, spec in _POSTS.items()}
     paths["/healthz"] = {
         "get": {
@@ -115,5 +149,5 @@ def openapi_document() -> dict[str, Any]:
             "description": "Only vouched facts reach the model; everything else is typed silence.",
         },
         "paths": paths,
-        "components": {"schemas": _schemas()},
+        "components": {"schemas": schemas},
     }
