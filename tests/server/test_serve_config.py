@@ -40,8 +40,8 @@ def test_an_empty_config_binds_to_127_0_0_1() -> None:
 
 
 def test_an_unknown_section_is_named(tmp_path: Path) -> None:
-    assert _error(tmp_path, "[sever]\n").endswith("serve.toml: sever: unknown key "
-                                                  "(expected server, policy, lexicons, catalogs, answer)")  # fmt: skip
+    expected = "sever: unknown key (expected server, policy, lexicons, catalogs, answer)"
+    assert _error(tmp_path, "[sever]\n").endswith(f"serve.toml: {expected}")
 
 
 def test_a_wrongly_typed_setting_is_named(tmp_path: Path) -> None:
