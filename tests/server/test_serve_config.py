@@ -111,3 +111,14 @@ def test_invalid_toml_is_one_line(tmp_path: Path) -> None:
     message = _error(tmp_path, "[server\n")
     assert "invalid TOML" in message
     assert "\n" not in message
+
+
+def test_the_readme_config_loads_beside_the_example_files(tmp_path: Path) -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## vouched serve\n", 1)[1]
+    block = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    for name in ("lexicon.json", "catalog.csv", "contract.toml", "facts.json"):
+        (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())
+    config = load_config(_write(tmp_path, block))
+    assert sorted(config.catalogs) == ["workshops"]
+    assert config.max_body_bytes == 1048576
