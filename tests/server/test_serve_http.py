@@ -293,3 +293,19 @@ def test_a_bad_config_stops_the_start_with_one_line_and_exit_2(tmp_path: Path) -
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1
     assert f"{config}: answer.on_fail: unknown on-fail step 'shrug'" in run.stderr
+
+
+def test_without_the_server_extra_the_command_names_the_install(tmp_path: Path) -> None:
+    # uvicorn made unimportable, as on a machine without vouched[server].
+    code = (
+        "import sys; sys.modules['uvicorn'] = None\n"
+        "from vouched._cli import main\n"
+        f"sys.exit(main(['serve', '--config', {str(EXAMPLES / 'serve.toml')!r}]))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.returncode == 2
+    assert run.stderr == (
+        "vouched serve: this feature needs uvicorn: pip install 'vouched[server]'\n"
+    )

@@ -26,7 +26,7 @@ __all__ = ["register"]
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
-        help="serve gate, scan, verify and answers over HTTP (needs vouched[server])",
+        help="serve gate, scan, verify and answers over HTTP",
         description="Serve the HTTP API described by a config file. "
         "Exit 2: bad config or the address cannot be bound.",
     )
