@@ -151,6 +151,7 @@ class _Service:
             clock=clock,
             deadline=config.deadline,
             phrase_timeout=config.phrase_timeout,
+            store=config.store,
             observers=[self.answer_metrics],
         )
 

@@ -24,6 +24,7 @@
     on_fail = "retry"        # or "partial", "refuse", ["retry", "partial"]
     deadline = 2.0           # seconds for the sources
     phrase_timeout = 30.0    # seconds per phrasing attempt
+    store = "snapshots.db"   # optional: a SQLite snapshot store, one snapshot per answer
 
     [[answer.sources]]       # a facts file (JSON array or JSON Lines) ...
     name = "weather"
@@ -66,7 +67,9 @@ from vouched import (
     Phraser,
     Policy,
     Query,
+    SnapshotStore,
     Source,
+    SqliteSnapshotStore,
     TemplatePhraser,
     load_facts,
 )
@@ -119,6 +122,7 @@ class ServeConfig:
     on_fail: tuple[OnFail, ...] | str = "retry"
     deadline: float = 2.0
     phrase_timeout: float = 30.0
+    store: SnapshotStore | None = None
 
 
 class _Reader:
@@ -175,18 +179,8 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     """Read and check the config file and every file it names; an
     :class:`InputError` names the file and the key that is wrong."""
     path = Path(path)
-    name = str(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("no such file", file=name) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {type(error).__name__}", file=name) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"invalid TOML: {error}", file=name) from None
-    read = _Reader(name, path.parent)
+    data = _toml(path)
+    read = _Reader(str(path), path.parent)
     read.only(data, _SECTIONS, "")
     env = os.environ if environ is None else environ
 
@@ -206,24 +200,16 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     except (TypeError, ValueError) as error:
         raise read.error(" ".join(str(error).split()), "policy") from None
 
-    lexicons: dict[str, Lexicon] = {}
-    for key, value in read.table(data, "lexicons", "lexicons").items():
-        lexicons[key] = Lexicon.load(read.path({"file": value}, "file", f"lexicons.{key}"))
-
-    catalogs: dict[str, CatalogEntry] = {}
-    for key, value in read.table(data, "catalogs", "catalogs").items():
-        where = f"catalogs.{key}"
-        entry = read.table({"t": value}, "t", where)
-        read.only(entry, ("catalog", "contract"), where)
-        contract = Contract.load(read.path(entry, "contract", where))
-        catalogs[key] = CatalogEntry(
-            Catalog.from_csv(read.path(entry, "catalog", where), contract), contract
-        )
+    lexicons = {
+        key: Lexicon.load(read.path({"file": value}, "file", f"lexicons.{key}"))
+        for key, value in read.table(data, "lexicons", "lexicons").items()
+    }
+    catalogs = _catalogs(read, read.table(data, "catalogs", "catalogs"))
 
     answer = read.table(data, "answer", "answer")
     read.only(
         answer,
-        ("lexicon", "on_fail", "deadline", "phrase_timeout", "sources", "phraser"),
+        ("lexicon", "on_fail", "deadline", "phrase_timeout", "sources", "phraser", "store"),
         "answer",
     )
     answer_lexicon = None
@@ -238,6 +224,9 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     except (TypeError, ValueError) as error:
         raise read.error(str(error), "answer.on_fail") from None
 
+    store = None
+    if "store" in answer:
+        store = SqliteSnapshotStore(read.path(answer, "store", "answer"))
     return ServeConfig(
         host=read.typed(server, "host", str, "127.0.0.1", "server"),
         port=port,
@@ -253,7 +242,34 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         on_fail=steps,
         deadline=read.typed(answer, "deadline", float, 2.0, "answer"),
         phrase_timeout=read.typed(answer, "phrase_timeout", float, 30.0, "answer"),
+        store=store,
     )
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError("no such file", file=name) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read: {type(error).__name__}", file=name) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"invalid TOML: {error}", file=name) from None
+
+
+def _catalogs(read: _Reader, table: Mapping[str, Any]) -> dict[str, CatalogEntry]:
+    catalogs: dict[str, CatalogEntry] = {}
+    for key, value in table.items():
+        where = f"catalogs.{key}"
+        entry = read.table({"t": value}, "t", where)
+        read.only(entry, ("catalog", "contract"), where)
+        contract = Contract.load(read.path(entry, "contract", where))
+        catalog = Catalog.from_csv(read.path(entry, "catalog", where), contract)
+        catalogs[key] = CatalogEntry(catalog, contract)
+    return catalogs
 
 
 def _sources(read: _Reader, items: Any) -> list[Source]:
