@@ -120,7 +120,9 @@ _DIFFERENCE_AFTER = re.compile(
     r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
     r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
     r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater|smaller"
-    r"|gap|above|below|over|under|up\s+on|down\s+on|on\s+the\s+previous)\b",
+    r"|gap|above|below|over|under|up\s+on|down\s+on"
+    r"|(?:from|since|versus|vs\.?|on|against)\s+(?:the\s+|its\s+)?(?:previous|prior|last"
+    r"|day\s+before|earlier))\b",
     re.I,
 )
 _DIFFERENCE_BEFORE = re.compile(
@@ -147,6 +149,11 @@ _FALL_BEFORE = re.compile(
     r"\b(?:gave\s+up|gives\s+up|giving\s+up|shed|sheds|slipped|slips|declined|declines"
     r"|dropped|drops|lost|loses|fell|falls|down|decreased|eased|eases|retreated|minus)"
     r"\s+(?:by\s+)?(?:just\s+|some\s+|about\s+|nearly\s+)?$",
+    re.I,
+)
+# "down $2.18, or 1.15%": the sign word governs the restatement after "or"
+_FALL_CHAIN = re.compile(
+    r"\b(?:down|fell|lost|dropped|declined|slipped|shed|gave\s+up)\s+[^,;.\n]{1,24}?,?\s+or\s+$",
     re.I,
 )
 _BELOW_ZERO = re.compile(r"\s*(?:degrees?\s+)?below\s+(?P<zero>zero|freezing)\b", re.I)
@@ -680,6 +687,7 @@ class Binder:
         if not (
             _FALL_AFTER.match(text, quantity.end)
             or _FALL_BEFORE.search(text, max(0, quantity.start - 24), quantity.start)
+            or _FALL_CHAIN.search(text, max(0, quantity.start - 40), quantity.start)
         ):
             return quantity
         # the sign word decides: "fell 1.17%" is -1.17, never +1.17
@@ -1094,8 +1102,10 @@ class Binder:
             attributes = sorted(
                 {a for s in subjects if (a := index.attribute_for_unit(s, quantity.unit))}
             )
-        if not attributes:
-            return None
+        if not attributes and len(subjects) >= 2:
+            # "0.05 points higher than auth's": what the named subjects both state
+            shared = [{a for a, _, _ in index.numeric_facts(s)} for s in subjects[:2]]
+            attributes = sorted(shared[0] & shared[1])
         differences: list[tuple[Decimal, str]] = []
         for attribute in attributes:
             owners = [s for s in subjects if index.numeric_value(s, attribute) is not None]
@@ -1109,6 +1119,7 @@ class Binder:
                     if va is None or vb is None:
                         continue
                     differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+        between = bool(differences)
         for subject in subjects:  # two facts of one subject in one unit: rate - previous
             differences.extend(self._within(subject, quantity))
         if not differences:
@@ -1116,6 +1127,8 @@ class Binder:
         for value, _ in differences:
             if _rounds(value, quantity) or (quantity.unit != "%" and _rounds(-value, quantity)):
                 return Derived("difference", True, "")
+        if not between:
+            return None  # which two of a subject's facts it computes is a guess: no finding
         shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
         return Derived("difference", False, f"the facts differ by {shown}")
 
