@@ -80,6 +80,7 @@ _LINKING = frozenset(
     }
 )  # fmt: skip
 # Words that may follow a number without making it about something else.
+_AT_WORDS = frozenset({"at", "the", "on", "for", "in", "its", "their"})
 _LINK_MARKS = frozenset({":", "=", "~", "\u2248"})
 _FILLER_AFTER = frozenset(
     {
@@ -455,6 +456,10 @@ class Binder:
         for quantity in quantities:
             cue = self._cue_after(quantity, len(self.text), linking=0)
             adjacent[quantity.start] = cue
+            if cue is None:  # "1.0815 at the previous fixing": the phrase is that number's
+                cue = self._cue_after(quantity, len(self.text), linking=3, words=_AT_WORDS)
+                if cue is not None and self._leads_on(cue):
+                    cue = None  # "on volume of 1,187,400": the phrase leads on to its own
             if cue is not None:
                 self._taken.add(cue.start)
         self._group(quantities)
@@ -880,7 +885,14 @@ class Binder:
             return []
         return [(0.9, tuple(sorted(names)), False)]
 
-    def _cue_after(self, quantity: Quantity, limit: int, *, linking: int) -> _Cue | None:
+    def _cue_after(
+        self,
+        quantity: Quantity,
+        limit: int,
+        *,
+        linking: int,
+        words: frozenset[str] = _LINKING,
+    ) -> _Cue | None:
         """The attribute phrase right after ``quantity`` (or overlapping it: "% humidity"),
         with at most ``linking`` linking words between ("37-20 in the fourth quarter")."""
         text = self.text
@@ -912,7 +924,7 @@ class Binder:
                         return head  # "a 33-point first quarter": the last noun is the head
                     return cue
                 return None
-            if len(gap) <= linking and all(w in _LINKING for w in gap):
+            if len(gap) <= linking and all(w in words for w in gap):
                 return cue
             return None
         return None
