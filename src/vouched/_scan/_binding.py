@@ -252,13 +252,25 @@ def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher
         pairs.add((attribute, attribute))
         if "_" in attribute:
             pairs.add((attribute.replace("_", " "), attribute))
-    # a reader takes "prices" for "price": plurals of one-word-final nouns
-    pairs.update(
-        (phrase + "s", attribute)
-        for phrase, attribute in list(pairs)
-        if phrase[-1:].isalpha() and phrase[-1] not in "sy" and phrase.islower()
-    )
+    # a reader takes "prices" for "price"
+    pairs.update({(variant, a) for phrase, a in list(pairs) for variant in _number_forms(phrase)})
     return phrase_matcher(tuple(sorted(pairs)))
+
+
+def _number_forms(phrase: str) -> list[str]:
+    """The phrase with one word in the plural ("price" -> "prices", "closing price" ->
+    "closing prices"), for lower-case phrases of plain words."""
+    if not phrase.islower():
+        return []
+    words = phrase.split(" ")
+    forms = []
+    for i, word in enumerate(words):
+        if not word.isalpha() or len(word) < 4:
+            continue
+        if word.endswith(("s", "y")):
+            continue  # singulars are the lexicon's to list: "shots" is a noun, "shot" a verb
+        forms.append(" ".join([*words[:i], word + "s", *words[i + 1 :]]))
+    return forms
 
 
 @lru_cache(maxsize=128)
@@ -1003,7 +1015,7 @@ class Binder:
             ):  # "182 ms (gateway)"
                 return [(0.0, name, following.start) for name in following.names]
             cue = self._adjacent.get(quantity.start)
-            gap_start = cue.end if cue is not None and cue.start >= quantity.end else quantity.end
+            gap_start = max(quantity.end, cue.end) if cue is not None else quantity.end
             if following.start < sentence[1] and _CONNECTIVE.fullmatch(
                 text, gap_start, following.start
             ):
