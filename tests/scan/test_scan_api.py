@@ -223,3 +223,15 @@ def test_unsupported_quotes_seed_example() -> None:
         'outstanding principal".'
     )
     assert unsupported_quotes(answer, sources) == ["a 2% charge on the outstanding principal"]
+
+
+def test_a_subject_named_like_a_reference_stays_that_subject() -> None:
+    # "The Workshop Kiln" is a subject, not "the workshop" pointing back at Berlin
+    facts = [
+        Fact(subject="Workshop Kiln", attribute="rate", value=0, source="feed",
+             observed_at="2026-11-29T12:00:00Z"),
+        Fact.silence("Berlin", "rate", "circuit_open", source="feed"),
+    ]  # fmt: skip
+    text = "Berlin is quiet. The Workshop Kiln exchange rate is 0."
+    assert scan(text, facts).passed
+    assert not scan("The Berlin exchange rate is 0.", facts).passed

@@ -348,9 +348,16 @@ class Binder:
             + [(q.start, q.end) for q in quantities]  # "°C", "USD" are units, not names
         )
         self.structure = read_structure(text, known)
-        mentions = sorted([*named, *nameless, *self.structure.pronouns, *self.structure.unknown])
-        # a subject alias that is also a pronoun-like reference ("the capital") stays named
-        mentions = [m for i, m in enumerate(mentions) if not (i and m.start < mentions[i - 1].end)]
+        # A name wins over a reference or unknown name that overlaps it: "the capital"
+        # (an alias) and "The Workshop Kiln" (a subject, not "the workshop").
+        names = sorted([*named, *nameless])
+        starts = [m.start for m in names]
+        others = [
+            m
+            for m in (*self.structure.pronouns, *self.structure.unknown)
+            if not _overlaps(names, starts, m)
+        ]
+        mentions = sorted([*names, *others])
         self.mentions = mentions
         self._mention_starts = [m.start for m in mentions]
         self.structure.add_clause_starts(
@@ -1199,6 +1206,11 @@ def _rounds(value: Decimal, quantity: Quantity) -> bool:
     from vouched._scan._factindex import rounds_to  # noqa: PLC0415 - same stage, keeps the top short
 
     return any(rounds_to(value, stated, quantity.quantum) for stated in quantity.values)
+
+
+def _overlaps(spans: list[Mention], starts: list[int], mention: Mention) -> bool:
+    i = bisect_left(starts, mention.end)
+    return any(spans[j].end > mention.start for j in range(max(0, i - 2), i))
 
 
 def _dedupe(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
