@@ -24,6 +24,7 @@ import httpx
 
 from vouched._answer._prompt import Prompt, plain_reason
 from vouched._exceptions import (
+    ConfigError,
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
@@ -31,6 +32,7 @@ from vouched._exceptions import (
 )
 from vouched._fact import Fact, FactValue
 from vouched._jsonio import dumps, loads
+from vouched._time import seconds_setting
 
 __all__ = [
     "DEFAULT_TEMPLATES",
@@ -77,7 +79,7 @@ def as_phraser(phraser: PhraserLike) -> Phraser:
         return phraser
     if callable(phraser):
         return _CallablePhraser(phraser)
-    raise TypeError(f"not a phraser: {phraser!r} (give an object with phrase() or a callable)")
+    raise ConfigError("phraser", "an object with phrase() or a callable", got=phraser)
 
 
 def phraser_name(phraser: object) -> str:
@@ -250,8 +252,7 @@ class OpenAIChatPhraser:
         transport: httpx.AsyncBaseTransport | None = None,
         client: httpx.AsyncClient | None = None,
     ) -> None:
-        if timeout <= 0:
-            raise ValueError("timeout must be positive (seconds)")
+        seconds_setting("OpenAIChatPhraser timeout", timeout)
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature

@@ -30,7 +30,8 @@ from datetime import datetime
 
 import pybreaker
 
-from vouched._time import Clock
+from vouched._exceptions import ConfigError
+from vouched._time import Clock, seconds_setting
 
 __all__ = [
     "DEFAULT_BREAKER",
@@ -92,10 +93,8 @@ class BreakerSettings:
         for name in ("fail_max", "success_threshold"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"BreakerSettings.{name} must be a whole number >= 1")
-        timeout = self.reset_timeout
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout >= 0:
-            raise ValueError("BreakerSettings.reset_timeout must be seconds >= 0")
+                raise ConfigError(f"BreakerSettings.{name}", "a whole number >= 1", got=value)
+        seconds_setting("BreakerSettings.reset_timeout", self.reset_timeout, zero_allowed=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

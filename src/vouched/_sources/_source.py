@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from vouched._exceptions import MalformedPayloadError, SourceError
 from vouched._fact import Fact, SilenceReason
-from vouched._time import Clock, SystemClock
+from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
     "ANY_ATTRIBUTE",
@@ -235,8 +235,7 @@ async def gather(
     last good facts stand in. A source that raises answers with silences too;
     nothing escapes but cancellation of the caller.
     """
-    if deadline <= 0:
-        raise ValueError("deadline must be positive (seconds)")
+    seconds_setting("gather deadline", deadline)
     clock = clock if clock is not None else SystemClock()
     listed = list(sources)
     if not listed:
