@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
@@ -135,6 +137,26 @@ class Fact(BaseModel):
     @field_serializer("ttl")
     def _ttl_seconds(self, ttl: timedelta | None) -> int | Decimal | None:
         return None if ttl is None else seconds_number(ttl)
+
+    def model_post_init(self, context: Any, /) -> None:
+        # Derived once, when the fact is built: the gate reads it on every call.
+        self.expires_at  # noqa: B018 - computes and keeps the cached property
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy (pydantic's), with the derived values computed afresh."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.__dict__.pop("expires_at", None)  # where cached_property keeps its value
+        copy.expires_at  # noqa: B018 - computes it again from the copy's fields
+        return copy
+
+    @cached_property
+    def expires_at(self) -> datetime | None:
+        """The instant this fact stops being fresh by its own TTL (``observed_at``
+        + ``ttl``); None when it has no observed_at or no TTL (then the policy's
+        default TTL applies)."""
+        if self.observed_at is None or self.ttl is None:
+            return None
+        return self.observed_at + self.ttl
 
     @property
     def is_silent(self) -> bool:

@@ -81,8 +81,6 @@ class Policy:
     exact: frozenset[str] = field(default_factory=frozenset)
     sensitive_attributes: frozenset[str] = field(default_factory=frozenset)
     sensitive_subjects: frozenset[str] = field(default_factory=frozenset)
-    # Derived: the smallest age (now - observed_at) that is not "in the future".
-    earliest_age: timedelta = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _set = object.__setattr__  # frozen: normalise the settings once, here
@@ -99,7 +97,6 @@ class Policy:
             _set(self, "max_ttl", _duration("Policy.max_ttl", self.max_ttl))
         for name in ("demoted", "exact", "sensitive_attributes", "sensitive_subjects"):
             _set(self, name, _names(f"Policy.{name}", getattr(self, name)))
-        _set(self, "earliest_age", -self.max_clock_skew)
 
     def with_changes(self, **changes: Any) -> Policy:
         """A copy with some settings changed (policies are values)."""
