@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, m
 from vouched._jsonio import seconds_number
 from vouched._time import parse_duration, parse_instant, to_utc
 
-__all__ = ["Fact", "FactValue", "SilenceReason"]
+__all__ = ["Fact", "FactValue", "SilenceReason", "silence_reason"]
 
 FactValue = str | bool | int | Decimal | None
 """What a fact may assert. Decimal keeps the precision the source gave."""
@@ -39,6 +39,11 @@ class SilenceReason(enum.StrEnum):
 
 
 _REASONS = {member.value: member for member in SilenceReason}
+
+
+def silence_reason(code: str) -> SilenceReason | str:
+    """The :class:`SilenceReason` member for a known code; a caller's own code as is."""
+    return _REASONS.get(code, code)
 
 
 class Fact(BaseModel):
@@ -124,7 +129,7 @@ class Fact(BaseModel):
             return None
         if not isinstance(value, str) or not value.strip():
             raise ValueError("must be a non-empty string")
-        return _REASONS.get(value, value)
+        return silence_reason(value)
 
     @model_validator(mode="after")
     def _silence_has_no_value(self) -> Self:

@@ -83,7 +83,7 @@ class Policy:
     sensitive_subjects: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
-        _set = object.__setattr__  # frozen: normalise the settings once, here
+        _set = object.__setattr__  # frozen: normalize the settings once, here
         _set(
             self,
             "cardinal_confidence",

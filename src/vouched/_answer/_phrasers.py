@@ -32,6 +32,7 @@ from vouched._exceptions import (
 )
 from vouched._fact import Fact, FactValue
 from vouched._jsonio import dumps, loads
+from vouched._sources._source import ANY_ATTRIBUTE
 from vouched._time import seconds_setting
 
 __all__ = [
@@ -119,7 +120,6 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
 
 _DEFAULT_TEMPLATE = "The {attribute} of {subject} is {value}."
 _SILENCE_TEMPLATE = "The {attribute} of {subject} is {value}."
-_ANY_ATTRIBUTE = "*"
 _ALL_SILENT = "Nothing about {subject} is available right now ({reason})."
 _SOME_SILENT = "Some of the data is unavailable right now ({reason})."  # subject is a source id
 _NOTHING = "Nothing can be said about this right now: no source gave any facts for it."
@@ -181,7 +181,7 @@ class TemplatePhraser:
         """The sentence for one silence, its reason in plain words (the
         attribute's template with "unavailable right now (why)" for its value)."""
         reason = None if fact.silent_reason is None else str(fact.silent_reason)
-        if fact.attribute == _ANY_ATTRIBUTE:  # a source that failed without naming keys
+        if fact.attribute == ANY_ATTRIBUTE:  # a source that failed without naming keys
             template = _ALL_SILENT if fact.subject != fact.source else _SOME_SILENT
             return template.format(subject=fact.subject, reason=plain_reason(reason))
         template = self._templates.get(fact.attribute, self._default)

@@ -140,7 +140,7 @@ class Ticket:
     generation: int
 
 
-class _Recorded(Exception):  # noqa: N818 - internal signal replayed into pybreaker, never raised to users
+class _Failed(Exception):  # noqa: N818 - internal signal passed on to pybreaker, never raised to users
     pass
 
 
@@ -222,7 +222,7 @@ class Breaker:
             return  # admitted under another state: a straggler does not steer the breaker
         if not ticket.probe and self._breaker.fail_counter == 0:
             return  # closed and nothing to reset: skip pybreaker's lock
-        self._replay(None)
+        self._tell_pybreaker(None)
 
     def failed(self, ticket: Ticket, reason: str, detail: str) -> None:
         """The admitted call failed (error, timeout, malformed payload)."""
@@ -232,7 +232,7 @@ class Breaker:
         self._emit(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
         if ticket.generation != self._generation:
             return
-        self._replay(_Recorded(reason))
+        self._tell_pybreaker(_Failed(reason))
 
     def released(self, ticket: Ticket) -> None:
         """The admitted call was cancelled: not a failure, not a success."""
@@ -241,13 +241,13 @@ class Breaker:
 
     # -- internals -------------------------------------------------------------
 
-    def _replay(self, error: _Recorded | None) -> None:
+    def _tell_pybreaker(self, error: _Failed | None) -> None:
         def outcome() -> None:
             if error is not None:
                 raise error
 
         # A failure is counted, then pybreaker re-raises it (or its trip error).
-        with contextlib.suppress(_Recorded, pybreaker.CircuitBreakerError):
+        with contextlib.suppress(_Failed, pybreaker.CircuitBreakerError):
             self._breaker.call(outcome)
 
     def _changed(self, old: BreakerState, new: BreakerState) -> None:

@@ -47,10 +47,10 @@ from vouched._sources._source import (
     Source,
     budget,
     catch_all_key,
+    checked_facts,
     declared_keys,
     describe_failure,
     query_key,
-    settle,
     silences,
 )
 from vouched._time import Clock, SystemClock, seconds_setting
@@ -196,7 +196,7 @@ class GuardedSource:
             async with asyncio.timeout_at(self._deadline_at()), self._slot():
                 called = True
                 raw: object = await self.source.fetch(query)
-            facts = settle(raw)
+            facts = checked_facts(raw)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             if not called:
                 # The deadline passed while waiting for a slot: the source was
