@@ -23,9 +23,16 @@ _DURATION = "seconds >= 0 or an ISO 8601 duration"
 
 
 def _names(setting: str, values: Iterable[str] | str) -> frozenset[str]:
-    if isinstance(values, str) or not all(isinstance(v, str) for v in values):
-        raise ConfigError(setting, "a collection of attribute or subject names", got=values)
-    return frozenset(values)
+    accepted = "a collection of attribute or subject names"
+    if isinstance(values, str):
+        raise ConfigError(setting, accepted, got=values)
+    try:
+        names = frozenset(values)
+    except TypeError:  # not iterable, or unhashable items
+        raise ConfigError(setting, accepted, got=values) from None
+    if not all(isinstance(name, str) for name in names):
+        raise ConfigError(setting, accepted, got=values)
+    return names
 
 
 def _duration(setting: str, value: object) -> timedelta:
@@ -40,7 +47,9 @@ def _duration(setting: str, value: object) -> timedelta:
 
 
 def _share(setting: str, value: object) -> float:
-    if isinstance(value, Decimal):  # as JSON numbers are read
+    """A number in [0, 1], kept as given (an int stays an int: policy versions
+    hash the policy's JSON); a Decimal, as JSON numbers are read, as a float."""
+    if isinstance(value, Decimal):
         value = float(value)
     if (
         isinstance(value, bool)
@@ -49,7 +58,7 @@ def _share(setting: str, value: object) -> float:
         or not 0.0 <= value <= 1.0
     ):
         raise ConfigError(setting, "a number between 0 and 1", got=value)
-    return float(value)
+    return value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
