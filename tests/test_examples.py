@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+# The child's environment is ours (PATH, locale, the virtualenv, CI's settings)
+# minus what would switch an example off its offline path.
+_ONLINE = ("VOUCHED_MODEL_URL", "VOUCHED_MODEL", "OPENAI_API_KEY")
+
+
+def _offline_env() -> dict[str, str]:
+    return {**{k: v for k, v in os.environ.items() if k not in _ONLINE}, "PYTHONUTF8": "1"}
 
 
 def _run(name: str) -> str:
@@ -17,7 +27,7 @@ def _run(name: str) -> str:
         text=True,
         timeout=60,
         check=False,
-        env={"PATH": "/usr/bin:/bin"},  # no VOUCHED_MODEL_URL: the offline path
+        env=_offline_env(),
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
@@ -63,6 +73,7 @@ def _vouched(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
         cwd=EXAMPLES.parent,  # the README's commands run from the repository root
+        env=_offline_env(),
     )
 
 

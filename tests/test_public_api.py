@@ -23,6 +23,7 @@ EXPECTED = [
     "ClaimResult",
     "ClaimStatus",
     "Clock",
+    "ConfigError",
     "Contract",
     "Fact",
     "FactValue",

@@ -3,6 +3,9 @@
 ::
 
     VouchedError                 base: catch this to catch everything of ours
+    +-- ConfigError              a setting of Policy, OnFail, Grounder, a source... is
+    |                            wrong (also ValueError); names the setting and what
+    |                            it accepts
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
     +-- PhraserError             the model could not phrase an answer
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 __all__ = [
     "AnswerRefusedError",
+    "ConfigError",
     "InputError",
     "MalformedPayloadError",
     "MissingExtraError",
@@ -40,6 +44,30 @@ __all__ = [
 
 class VouchedError(Exception):
     """Base class of every error vouched raises on purpose."""
+
+
+_SHOWN = 60  # longest echo of a wrong value in a message
+
+
+class ConfigError(VouchedError, ValueError):
+    """A configuration value that cannot be used: a ``Policy``, ``OnFail``,
+    ``Grounder`` or source setting.
+
+    ``setting`` names it (``"Policy.cardinal_confidence"``), ``accepted`` says
+    what it takes (``"a number between 0 and 1"``); ``str(error)`` is one line,
+    with the wrong value echoed, cut short.
+    """
+
+    def __init__(self, setting: str, accepted: str, *, got: object = ...) -> None:
+        self.setting = setting
+        self.accepted = accepted
+        text = f"{setting} must be {accepted}"
+        if got is not ...:
+            shown = " ".join(repr(got).split())
+            if len(shown) > _SHOWN:
+                shown = shown[: _SHOWN - 3] + "..."
+            text += f", got {shown}"
+        super().__init__(text)
 
 
 class InputError(VouchedError, ValueError):

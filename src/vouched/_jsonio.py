@@ -15,20 +15,27 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
 from json.encoder import encode_basestring, encode_basestring_ascii
-from typing import Any
+from typing import Any, Final
 
 from vouched._time import format_instant
 
-__all__ = ["dumps", "loads", "seconds_number"]
+__all__ = ["DECODER", "dumps", "loads", "seconds_number"]
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+"""The one JSON decoder: decimals become Decimal, NaN and Infinity are refused.
+Built once (``json.loads`` with options builds a decoder per call)."""
+
+
 def loads(text: str | bytes) -> Any:
     """Parse JSON; decimals become Decimal, NaN and Infinity are refused."""
-    return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+    if isinstance(text, bytes):  # json.loads detects the encoding of bytes
+        return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+    return DECODER.decode(text)
 
 
 def seconds_number(value: timedelta) -> int | Decimal:

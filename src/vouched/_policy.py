@@ -9,6 +9,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from vouched._exceptions import ConfigError
 from vouched._time import parse_duration
 
 __all__ = ["DEFAULT_POLICY", "Policy"]
@@ -18,11 +19,46 @@ CARDINAL_CONFIDENCE = 0.7
 DEFAULT_TTL = timedelta(hours=24)
 MAX_CLOCK_SKEW = timedelta(seconds=60)
 
+_DURATION = "seconds >= 0 or an ISO 8601 duration"
 
-def _names(values: Iterable[str] | str) -> frozenset[str]:
+
+def _names(setting: str, values: Iterable[str] | str) -> frozenset[str]:
+    accepted = "a collection of attribute or subject names"
     if isinstance(values, str):
-        raise TypeError("give a collection of names, not one string")
-    return frozenset(values)
+        raise ConfigError(setting, accepted, got=values)
+    try:
+        names = frozenset(values)
+    except TypeError:  # not iterable, or unhashable items
+        raise ConfigError(setting, accepted, got=values) from None
+    if not all(isinstance(name, str) for name in names):
+        raise ConfigError(setting, accepted, got=values)
+    return names
+
+
+def _duration(setting: str, value: object) -> timedelta:
+    if isinstance(value, timedelta):
+        if value < timedelta(0):
+            raise ConfigError(setting, _DURATION, got=value)
+        return value
+    try:
+        return parse_duration(value)
+    except (TypeError, ValueError):
+        raise ConfigError(setting, _DURATION, got=value) from None
+
+
+def _share(setting: str, value: object) -> float:
+    """A number in [0, 1], kept as given (an int stays an int: policy versions
+    hash the policy's JSON); a Decimal, as JSON numbers are read, as a float."""
+    if isinstance(value, Decimal):
+        value = float(value)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or math.isnan(value)
+        or not 0.0 <= value <= 1.0
+    ):
+        raise ConfigError(setting, "a number between 0 and 1", got=value)
+    return value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,32 +90,22 @@ class Policy:
     exact: frozenset[str] = field(default_factory=frozenset)
     sensitive_attributes: frozenset[str] = field(default_factory=frozenset)
     sensitive_subjects: frozenset[str] = field(default_factory=frozenset)
-    # Derived: the smallest age (now - observed_at) that is not "in the future".
-    earliest_age: timedelta = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("cardinal_confidence", "min_confidence"):
-            value = getattr(self, name)
-            if value is None and name == "min_confidence":
-                continue
-            if isinstance(value, Decimal):  # as JSON numbers are read
-                value = float(value)
-                object.__setattr__(self, name, value)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise TypeError(f"Policy.{name} must be a number between 0 and 1")
-            if math.isnan(value) or not 0.0 <= value <= 1.0:
-                raise ValueError(f"Policy.{name} must be between 0 and 1, got {value}")
-        for name in ("default_ttl", "max_ttl", "max_clock_skew"):
-            value = getattr(self, name)
-            if value is None and name == "max_ttl":
-                continue
-            if not isinstance(value, timedelta):
-                object.__setattr__(self, name, parse_duration(value))
-            elif value < timedelta(0):
-                raise ValueError(f"Policy.{name} must not be negative")
+        _set = object.__setattr__  # frozen: normalize the settings once, here
+        _set(
+            self,
+            "cardinal_confidence",
+            _share("Policy.cardinal_confidence", self.cardinal_confidence),
+        )
+        if self.min_confidence is not None:
+            _set(self, "min_confidence", _share("Policy.min_confidence", self.min_confidence))
+        _set(self, "default_ttl", _duration("Policy.default_ttl", self.default_ttl))
+        _set(self, "max_clock_skew", _duration("Policy.max_clock_skew", self.max_clock_skew))
+        if self.max_ttl is not None:
+            _set(self, "max_ttl", _duration("Policy.max_ttl", self.max_ttl))
         for name in ("demoted", "exact", "sensitive_attributes", "sensitive_subjects"):
-            object.__setattr__(self, name, _names(getattr(self, name)))
-        object.__setattr__(self, "earliest_age", -self.max_clock_skew)
+            _set(self, name, _names(f"Policy.{name}", getattr(self, name)))
 
     def with_changes(self, **changes: Any) -> Policy:
         """A copy with some settings changed (policies are values)."""
@@ -109,7 +135,9 @@ class Policy:
         """Build a policy from plain data (durations as seconds or ISO 8601)."""
         unknown = sorted(set(data) - set(cls.settings()))
         if unknown:
-            raise ValueError(f"unknown policy setting(s): {', '.join(unknown)}")
+            raise ConfigError(
+                f"Policy setting {', '.join(unknown)}", f"one of {', '.join(cls.settings())}"
+            )
         return cls(**data)
 
 

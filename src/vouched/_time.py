@@ -13,12 +13,15 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
+from vouched._exceptions import ConfigError
+
 __all__ = [
     "Clock",
     "SystemClock",
     "format_instant",
     "parse_duration",
     "parse_instant",
+    "seconds_setting",
     "to_utc",
 ]
 
@@ -110,3 +113,23 @@ def parse_duration(value: object) -> timedelta:
     if seconds < 0:
         raise ValueError("a duration must not be negative")
     return timedelta(seconds=seconds)
+
+
+def seconds_setting(
+    setting: str, value: object, *, zero_allowed: bool = False, none_means: str | None = None
+) -> float:
+    """``value`` as the seconds a setting takes: a finite number above 0 (or
+    at least 0 when ``zero_allowed``), else :class:`ConfigError` naming ``setting``
+    (``none_means`` says what None means where the caller also accepts it)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float | Decimal)
+        or not math.isfinite(value)
+        or value < 0
+        or (value == 0 and not zero_allowed)
+    ):
+        accepted = "seconds >= 0" if zero_allowed else "positive seconds"
+        if none_means is not None:
+            accepted += f" or None ({none_means})"
+        raise ConfigError(setting, accepted, got=value)
+    return float(value)

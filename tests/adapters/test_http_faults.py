@@ -2,13 +2,16 @@
 
 The adapter is Open-Meteo behind a GuardedSource; the server plays the fault.
 Time for the breaker is a FakeClock here (freezegun drives it in
-test_breaker_freezegun.py); deadlines are real and small.
+test_breaker_freezegun.py). Deadlines against the real server are real and
+small, and no test compares wall-clock margins: a stalled response is held
+until the test ends, so only the deadline can answer it. How long a deadline
+takes is measured on virtual loop time, with the adapter on an
+httpx.MockTransport (tests/virtualtime.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -16,8 +19,9 @@ import httpx
 import pytest
 from adapterkit import BERLIN, Script, Stall, fixture_json, json_response, refused_port
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
+from werkzeug import Response
 
+import virtualtime
 from vouched import (
     BreakerEvent,
     BreakerSettings,
@@ -100,15 +104,29 @@ def test_a_refused_connection_is_a_source_error_silence(clock: FakeClock) -> Non
     assert events[0].detail == "SourceError: ConnectError"
 
 
-def test_a_response_that_never_arrives_costs_the_deadline(
+def test_a_response_that_never_arrives_is_a_timeout_at_the_deadline(
     server: HTTPServer, clock: FakeClock, stall: Stall
 ) -> None:
     route(server, stall)
-    started = time.perf_counter()
     facts = fetch_sync(guarded(server.url_for(""), clock, deadline=0.2), BERLIN)
-    elapsed = time.perf_counter() - started
+    assert reasons(facts) == {"timeout"}  # the stall would answer "late" (malformed) after 5 s
+
+
+def _answering_after(seconds: float) -> httpx.AsyncClient:
+    """A client whose server answers with the fixture after ``seconds`` of loop time."""
+
+    async def handle(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(seconds)
+        return httpx.Response(200, json=fixture_json("open_meteo_current.json"))
+
+    return httpx.AsyncClient(transport=httpx.MockTransport(handle))
+
+
+def test_a_hanging_response_costs_exactly_the_deadline(clock: FakeClock) -> None:
+    source = guarded("http://127.0.0.1", clock, client=_answering_after(3600), deadline=0.2)
+    facts, elapsed = virtualtime.run(source.fetch(BERLIN))
     assert reasons(facts) == {"timeout"}
-    assert elapsed < 0.2 + 0.2
+    assert elapsed == pytest.approx(0.2)
 
 
 @pytest.mark.parametrize(
@@ -150,17 +168,12 @@ def test_an_empty_result_is_no_data(server: HTTPServer, clock: FakeClock) -> Non
     assert reasons(facts) == {"no_data"}
 
 
-def test_a_slow_response_just_under_the_deadline_succeeds(
-    server: HTTPServer, clock: FakeClock
-) -> None:
-    def slow(request: Request) -> Response:
-        time.sleep(0.25)
-        return ok()
-
-    route(server, Script(slow))
-    facts = fetch_sync(guarded(server.url_for(""), clock, deadline=0.6), BERLIN)
+def test_a_slow_response_just_under_the_deadline_succeeds(clock: FakeClock) -> None:
+    source = guarded("http://127.0.0.1", clock, client=_answering_after(0.59), deadline=0.6)
+    facts, elapsed = virtualtime.run(source.fetch(BERLIN))
     assert reasons(facts) == {None}
     assert len(facts) == ATTRIBUTES
+    assert elapsed == pytest.approx(0.59)
 
 
 def test_flapping_fail_fail_ok_fail_keeps_the_circuit_closed_and_serves_last_good(
@@ -195,12 +208,9 @@ def test_after_reset_timeout_exactly_one_probe_reaches_the_server(
     server: HTTPServer, clock: FakeClock
 ) -> None:
     error = json_response({"error": True}, status=500)
-
-    def slow_ok(request: Request) -> Response:
-        time.sleep(0.05)
-        return ok()
-
-    handler = Script(error, error, error, slow_ok)
+    # The eight calls start together: seven reach admission while the probe is
+    # still waiting for the server, however fast the server is.
+    handler = Script(error, error, error, ok())
     route(server, handler)
     source = guarded(server.url_for(""), clock)
 
@@ -297,15 +307,12 @@ def test_gather_with_one_hanging_http_source_returns_within_the_deadline(
         OpenMeteoSource(base_url=server.url_for("/hangs"), name="hangs"),
     ]
 
-    async def go() -> tuple[list[Fact], float]:
+    async def go() -> list[Fact]:
         async with make_client() as client:
             for source in sources:
                 source.client = client
-            started = time.perf_counter()
-            facts = await gather(sources, BERLIN, deadline=0.2, clock=clock)
-            return facts, time.perf_counter() - started
+            return await gather(sources, BERLIN, deadline=0.2, clock=clock)
 
-    facts, elapsed = asyncio.run(go())
-    assert elapsed < 0.2 + 0.2
+    facts = asyncio.run(go())
     assert {f.source: f.silent_reason for f in facts} == {"ok": None, "hangs": "timeout"}
     assert [f.value for f in facts if f.attribute == "temperature"] == [Decimal("4.3"), None]

@@ -272,3 +272,31 @@ def test_policy_reads_json_numbers_as_decimals() -> None:
     )
     assert policy.min_confidence == 0.5
     assert policy.max_ttl == timedelta(minutes=10)
+
+
+def test_a_fact_knows_when_its_own_ttl_runs_out() -> None:
+    fact = make_fact(ttl=900, observed_at=NOW - timedelta(minutes=5))
+    assert fact.expires_at == NOW + timedelta(minutes=10)
+    assert make_fact(ttl=None).expires_at is None
+
+
+def test_a_copy_with_another_ttl_is_judged_by_the_copys_ttl() -> None:
+    fact = make_fact(ttl=900, observed_at=NOW - timedelta(minutes=20))
+    assert kind_and_reason(fact) == ("violation", "stale")
+    longer = fact.model_copy(update={"ttl": timedelta(hours=1)})
+    assert kind_and_reason(longer) == ("grounded", "grounded")
+
+
+def test_a_fact_built_without_validation_is_judged_like_a_validated_one() -> None:
+    stale = make_fact(ttl=900, observed_at=NOW - timedelta(minutes=20))
+    unvalidated = Fact.model_construct(**{name: getattr(stale, name) for name in Fact.model_fields})
+    assert classify(unvalidated, POLICY, NOW)[:3] == classify(stale, POLICY, NOW)[:3]
+
+
+def test_policy_takes_its_names_from_any_iterable_even_a_generator() -> None:
+    policy = Policy(demoted=(name for name in ["uv_index", "pollen"]))  # type: ignore[arg-type]  # any iterable of names
+    assert policy.demoted == frozenset({"uv_index", "pollen"})
+
+
+def test_a_whole_number_threshold_keeps_its_type_so_the_policy_version_is_stable() -> None:
+    assert type(Policy(cardinal_confidence=1).to_json()["cardinal_confidence"]) is int

@@ -121,7 +121,7 @@ def test_a_bad_policy_setting_names_the_file_and_field(
     policy.write_text('{"default_ttl": "soon"}', encoding="utf-8")
     result = vouched("--store", str(store_path), "--policy", str(policy))
     assert result.returncode == 2
-    assert "policy.json: default_ttl: not a duration" in result.stderr
+    assert "policy.json: default_ttl: must be seconds >= 0 or an ISO 8601 duration" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
@@ -145,7 +145,7 @@ def test_a_wrongly_typed_policy_setting_is_named_once(
     result = vouched("--store", str(store_path), "--policy", str(policy))
     assert result.returncode == 2
     assert result.stderr == (
-        f"vouched replay: {policy}: min_confidence: must be a number between 0 and 1\n"
+        f"vouched replay: {policy}: min_confidence: must be a number between 0 and 1, got 'high'\n"
     )
 
 

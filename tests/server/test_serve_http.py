@@ -292,7 +292,7 @@ def test_a_bad_config_stops_the_start_with_one_line_and_exit_2(tmp_path: Path) -
     )
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1
-    assert f"{config}: answer.on_fail: unknown on-fail step 'shrug'" in run.stderr
+    assert f"{config}: answer.on_fail: on_fail must be one of retry, partial, refuse" in run.stderr
 
 
 def test_without_the_server_extra_the_command_names_the_install(tmp_path: Path) -> None:

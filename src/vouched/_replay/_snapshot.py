@@ -26,7 +26,6 @@ text before redaction.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -37,18 +36,18 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from vouched._exceptions import InputError
-from vouched._fact import Fact, SilenceReason
+from vouched._fact import Fact, silence_reason
 from vouched._factio import validation_message
 from vouched._gate import classify
-from vouched._jsonio import dumps, loads
+from vouched._jsonio import DECODER, dumps, loads
 from vouched._policy import Policy
 from vouched._replay._redaction import Redactor
 from vouched._time import parse_instant, to_utc
 
 __all__ = [
     "FORMAT_VERSION",
-    "RecordedVerdict",
     "Snapshot",
+    "StoredVerdict",
     "policy_from_data",
     "policy_version",
 ]
@@ -57,10 +56,9 @@ FORMAT_VERSION = 1
 """The snapshot JSON format; bumped (with a reader for the old one) on change."""
 
 _ID_LENGTH = 32  # hex characters of SHA-256: 128 bits
-_REASONS = {member.value: member for member in SilenceReason}
 
 
-class RecordedVerdict(NamedTuple):
+class StoredVerdict(NamedTuple):
     """The gate's verdict on the fact at the same index, as it was given then."""
 
     kind: str
@@ -105,14 +103,6 @@ def _shared_policy(
                 policies.clear()
             policies[version] = frozen
     return frozen
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-# Built once: json.loads with options builds a decoder per call.
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
 
 
 def _json_normal(value: Any) -> Any:
@@ -170,7 +160,7 @@ class Snapshot:
     question: str
     query: Mapping[str, Any]
     facts: tuple[Fact, ...]
-    verdicts: tuple[RecordedVerdict, ...]
+    verdicts: tuple[StoredVerdict, ...]
     policy: Mapping[str, Any]
     policy_version: str
     prompt_version: str
@@ -318,7 +308,7 @@ class Snapshot:
         with the same policy version then share one frozen policy mapping
         (a population has a handful of policies and millions of rows).
         """
-        data = _DECODER.decode(text)
+        data = DECODER.decode(text)
         reader = _Reader(data, trusted=True)
         facts = reader.facts()
         return cls(
@@ -329,7 +319,7 @@ class Snapshot:
             query=_freeze_json(data["query"]),
             facts=facts,
             verdicts=tuple(
-                RecordedVerdict(v["kind"], v["reason"], v["cardinal"]) for v in data["verdicts"]
+                StoredVerdict(v["kind"], v["reason"], v["cardinal"]) for v in data["verdicts"]
             ),
             policy=_shared_policy(policies, data["policy_version"], data["policy"]),
             policy_version=data["policy_version"],
@@ -477,11 +467,11 @@ class _Reader:
                 raise InputError(message, field=f"facts.{index}.{where}") from None
         return tuple(facts)
 
-    def verdicts(self, count: int) -> tuple[RecordedVerdict, ...]:
+    def verdicts(self, count: int) -> tuple[StoredVerdict, ...]:
         value = self._get("verdicts")
         if not isinstance(value, list) or len(value) != count:
             raise InputError("must be an array with one verdict per fact", field="verdicts")
-        out: list[RecordedVerdict] = []
+        out: list[StoredVerdict] = []
         for index, item in enumerate(value):
             if (
                 not isinstance(item, Mapping)
@@ -493,7 +483,7 @@ class _Reader:
                     'must be {"kind": str, "reason": str, "cardinal": bool}',
                     field=f"verdicts.{index}",
                 )
-            out.append(RecordedVerdict(item["kind"], item["reason"], item["cardinal"]))
+            out.append(StoredVerdict(item["kind"], item["reason"], item["cardinal"]))
         return tuple(out)
 
 
@@ -515,7 +505,7 @@ def _trusted_fact(data: Mapping[str, Any]) -> Fact:
         "ttl": None if ttl is None else timedelta(seconds=float(ttl)),
         "citation": data["citation"],
         "source_version": data["source_version"],
-        "silent_reason": None if reason is None else _REASONS.get(reason, reason),
+        "silent_reason": None if reason is None else silence_reason(reason),
     }
     if not _FACT_FIELDS_KNOWN:  # pragma: no cover - a Fact field added later: validate
         return Fact.model_validate(data)
@@ -524,8 +514,10 @@ def _trusted_fact(data: Mapping[str, Any]) -> Fact:
 
 def _construct_fast(fields: dict[str, Any]) -> Fact:
     # What pydantic's model_construct does for a model with no defaults to fill,
-    # no extras and no private attributes, without its per-call bookkeeping
-    # (5x faster; replay builds millions of facts). Checked once at import below.
+    # no extras and no private attributes, without its per-call bookkeeping:
+    # worth ~30% of bench/replay.py's gate-only rate (replay builds millions of
+    # facts). Checked once at import below; Fact.expires_at is then computed by
+    # the gate when it needs it.
     fact = Fact.__new__(Fact)
     _set = object.__setattr__
     _set(fact, "__dict__", fields)

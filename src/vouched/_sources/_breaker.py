@@ -30,7 +30,8 @@ from datetime import datetime
 
 import pybreaker
 
-from vouched._time import Clock
+from vouched._exceptions import ConfigError
+from vouched._time import Clock, seconds_setting
 
 __all__ = [
     "DEFAULT_BREAKER",
@@ -92,10 +93,8 @@ class BreakerSettings:
         for name in ("fail_max", "success_threshold"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"BreakerSettings.{name} must be a whole number >= 1")
-        timeout = self.reset_timeout
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout >= 0:
-            raise ValueError("BreakerSettings.reset_timeout must be seconds >= 0")
+                raise ConfigError(f"BreakerSettings.{name}", "a whole number >= 1", got=value)
+        seconds_setting("BreakerSettings.reset_timeout", self.reset_timeout, zero_allowed=True)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,7 +140,7 @@ class Ticket:
     generation: int
 
 
-class _Recorded(Exception):  # noqa: N818 - internal signal replayed into pybreaker, never raised to users
+class _Failed(Exception):  # noqa: N818 - internal signal passed on to pybreaker, never raised to users
     pass
 
 
@@ -223,7 +222,7 @@ class Breaker:
             return  # admitted under another state: a straggler does not steer the breaker
         if not ticket.probe and self._breaker.fail_counter == 0:
             return  # closed and nothing to reset: skip pybreaker's lock
-        self._replay(None)
+        self._tell_pybreaker(None)
 
     def failed(self, ticket: Ticket, reason: str, detail: str) -> None:
         """The admitted call failed (error, timeout, malformed payload)."""
@@ -233,7 +232,7 @@ class Breaker:
         self._emit(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
         if ticket.generation != self._generation:
             return
-        self._replay(_Recorded(reason))
+        self._tell_pybreaker(_Failed(reason))
 
     def released(self, ticket: Ticket) -> None:
         """The admitted call was cancelled: not a failure, not a success."""
@@ -242,13 +241,13 @@ class Breaker:
 
     # -- internals -------------------------------------------------------------
 
-    def _replay(self, error: _Recorded | None) -> None:
+    def _tell_pybreaker(self, error: _Failed | None) -> None:
         def outcome() -> None:
             if error is not None:
                 raise error
 
         # A failure is counted, then pybreaker re-raises it (or its trip error).
-        with contextlib.suppress(_Recorded, pybreaker.CircuitBreakerError):
+        with contextlib.suppress(_Failed, pybreaker.CircuitBreakerError):
             self._breaker.call(outcome)
 
     def _changed(self, old: BreakerState, new: BreakerState) -> None:

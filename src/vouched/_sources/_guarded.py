@@ -30,6 +30,7 @@ from typing import Any
 
 from cachetools import LRUCache, TTLCache
 
+from vouched._exceptions import ConfigError
 from vouched._fact import Fact, SilenceReason
 from vouched._sources._breaker import (
     DEFAULT_BREAKER,
@@ -46,13 +47,13 @@ from vouched._sources._source import (
     Source,
     budget,
     catch_all_key,
+    checked_facts,
     declared_keys,
     describe_failure,
     query_key,
-    settle,
     silences,
 )
-from vouched._time import Clock, SystemClock
+from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = ["CacheSettings", "GuardedSource"]
 
@@ -86,11 +87,9 @@ class CacheSettings:
 
     def __post_init__(self) -> None:
         for name in ("keep_for", "fresh_for"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-                raise ValueError(f"CacheSettings.{name} must be seconds >= 0")
+            seconds_setting(f"CacheSettings.{name}", getattr(self, name), zero_allowed=True)
         if isinstance(self.maxsize, bool) or not isinstance(self.maxsize, int) or self.maxsize < 1:
-            raise ValueError("CacheSettings.maxsize must be a whole number >= 1")
+            raise ConfigError("CacheSettings.maxsize", "a whole number >= 1", got=self.maxsize)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +129,13 @@ class GuardedSource:
         name: str | None = None,
         max_in_flight: int | None = None,
     ) -> None:
-        if deadline is not None and not deadline > 0:
-            raise ValueError("deadline must be positive seconds (or None for no deadline)")
+        if deadline is not None:
+            seconds_setting("GuardedSource deadline", deadline, none_means="no deadline")
         limit = max_in_flight
         if limit is not None and (type(limit) is not int or limit < 1):
-            raise ValueError("max_in_flight must be a whole number >= 1 (or None for no limit)")
+            raise ConfigError(
+                "GuardedSource max_in_flight", "a whole number >= 1 or None (no limit)", got=limit
+            )
         self.max_in_flight = max_in_flight
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self.source = source
@@ -195,7 +196,7 @@ class GuardedSource:
             async with asyncio.timeout_at(self._deadline_at()), self._slot():
                 called = True
                 raw: object = await self.source.fetch(query)
-            facts = settle(raw)
+            facts = checked_facts(raw)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             if not called:
                 # The deadline passed while waiting for a slot: the source was

@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from vouched._exceptions import MalformedPayloadError, SourceError
 from vouched._fact import Fact, SilenceReason
-from vouched._time import Clock, SystemClock
+from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
     "ANY_ATTRIBUTE",
@@ -31,6 +31,7 @@ __all__ = [
     "Source",
     "budget",
     "catch_all_key",
+    "checked_facts",
     "declared_keys",
     "describe_failure",
     "expected_keys",
@@ -38,7 +39,6 @@ __all__ = [
     "gather",
     "gather_sync",
     "query_key",
-    "settle",
     "silences",
 ]
 
@@ -138,7 +138,7 @@ def describe_failure(error: BaseException) -> tuple[SilenceReason, str]:
     return reason, name
 
 
-def settle(result: object) -> list[Fact]:
+def checked_facts(result: object) -> list[Fact]:
     """Check what a source returned: a sequence of facts, or the payload is malformed."""
     if not isinstance(result, Sequence) or isinstance(result, str | bytes):
         raise MalformedPayloadError(f"fetch returned {type(result).__name__}, not facts")
@@ -156,17 +156,17 @@ def _first(item: tuple[str, Any]) -> str:
     return item[0]
 
 
-def _freeze(value: Any) -> Any:
+def _hashable(value: Any) -> Any:
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, Mapping):
-        items = [(k if isinstance(k, str) else repr(k), _freeze(v)) for k, v in value.items()]
+        items = [(k if isinstance(k, str) else repr(k), _hashable(v)) for k, v in value.items()]
         items.sort(key=_first)
         return tuple(items)
     if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
+        return tuple(_hashable(v) for v in value)
     if isinstance(value, set | frozenset):
-        return frozenset(_freeze(v) for v in value)
+        return frozenset(_hashable(v) for v in value)
     try:
         hash(value)
     except TypeError:
@@ -176,13 +176,13 @@ def _freeze(value: Any) -> Any:
 
 def query_key(query: Query) -> Any:
     """A hashable key for a query: equal queries (in any key order) give equal keys."""
-    return _freeze(query)
+    return _hashable(query)
 
 
 async def _fetch_safely(source: Source, query: Query, clock: Clock) -> list[Fact]:
     """One source's answer in gather: facts, or silences for whatever went wrong."""
     try:
-        facts = settle(await source.fetch(query))
+        facts = checked_facts(await source.fetch(query))
     except asyncio.CancelledError:
         raise
     except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
@@ -201,7 +201,7 @@ async def _fetch_safely(source: Source, query: Query, clock: Clock) -> list[Fact
     return facts
 
 
-SETTLE = 0.002
+DEADLINE_MARGIN = 0.002
 """Seconds before a gather's deadline at which the guarded sources inside it time out."""
 
 _BUDGET: ContextVar[float | None] = ContextVar("vouched_gather_budget", default=None)
@@ -231,12 +231,11 @@ async def gather(
     Returns within ``deadline`` seconds even if several sources hang: a source
     still running then is cancelled and answers with ``timeout`` silences. A
     :class:`~vouched.GuardedSource` shortens its own deadline to the gather's
-    (minus :data:`SETTLE`), so its timeout counts against its breaker and its
+    (minus :data:`DEADLINE_MARGIN`), so its timeout counts against its breaker and its
     last good facts stand in. A source that raises answers with silences too;
     nothing escapes but cancellation of the caller.
     """
-    if deadline <= 0:
-        raise ValueError("deadline must be positive (seconds)")
+    seconds_setting("gather deadline", deadline)
     clock = clock if clock is not None else SystemClock()
     listed = list(sources)
     if not listed:
@@ -245,7 +244,7 @@ async def gather(
     # Guarded sources see the gather's end (a little early) as their budget, so
     # they time out themselves: counted by their breaker, served from their
     # last-good cache. Tasks copy the context when they are created.
-    budget = loop.time() + deadline - min(SETTLE, deadline / 10)
+    budget = loop.time() + deadline - min(DEADLINE_MARGIN, deadline / 10)
     outer = _BUDGET.get()
     token = _BUDGET.set(budget if outer is None else min(outer, budget))
     try:
