@@ -21,6 +21,7 @@ EXPECTED = [
     "ClaimResult",
     "ClaimStatus",
     "Clock",
+    "ConfigError",
     "Contract",
     "Fact",
     "FactValue",

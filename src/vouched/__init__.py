@@ -16,6 +16,7 @@ from vouched._claims._contract import Contract
 from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer, verify_output
 from vouched._exceptions import (
     AnswerRefusedError,
+    ConfigError,
     InputError,
     MalformedPayloadError,
     MissingExtraError,
@@ -71,6 +72,7 @@ __all__ = [
     "ClaimResult",
     "ClaimStatus",
     "Clock",
+    "ConfigError",
     "Contract",
     "Fact",
     "FactValue",

@@ -4,6 +4,7 @@
 
     VouchedError                 base: catch this to catch everything of ours
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
+    +-- ConfigError              a setting that cannot work (also ValueError)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
     +-- PhraserError             the model could not phrase an answer
     |   +-- PhraserTimeoutError      it did not answer within the timeout
@@ -21,8 +22,11 @@ need to import pybreaker, httpx or pydantic to catch what we raise.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "AnswerRefusedError",
+    "ConfigError",
     "InputError",
     "MalformedPayloadError",
     "MissingExtraError",
@@ -33,7 +37,33 @@ __all__ = [
     "SourceError",
     "StoreError",
     "VouchedError",
+    "shown",
+    "shown_list",
 ]
+
+_SHOWN = 80
+_LINE_MAX = 300
+
+
+def shown(value: object, limit: int = _SHOWN) -> str:
+    """A value echoed in a message: its repr, cut to about ``limit`` characters,
+    with the full length named when cut (``'2026-…' (5,242,880 characters)``),
+    and never more than one line."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return repr(text) if isinstance(value, str) else " ".join(text.split())
+    head = text[: max(limit - 20, 8)]
+    cut = repr(head + "…") if isinstance(value, str) else " ".join(head.split()) + "…"
+    return f"{cut} ({len(text):,} characters)"
+
+
+def shown_list(values: Iterable[object], limit: int = 10) -> str:
+    """Items for a message: each :func:`shown`, at most ``limit`` of them, then
+    ``and N more``."""
+    items = list(values)
+    head = ", ".join(shown(item, 40) for item in items[:limit])
+    rest = len(items) - limit
+    return f"{head} and {rest:,} more" if rest > 0 else head
 
 
 class VouchedError(Exception):
@@ -72,10 +102,12 @@ class InputError(VouchedError, ValueError):
             where.append(
                 f"{self.location} {self.line}" if self.location != "line" else str(self.line)
             )
-        head = ":".join(where)
-        body = f"{self.field}: {self.message}" if self.field else self.message
-        text = f"{head}: {body}" if head else body
-        return " ".join(text.split())  # always one line
+        head = ":".join(_cut(w) for w in where)
+        body = f"{_cut(self.field)}: {self.message}" if self.field else self.message
+        text = " ".join(f"{head}: {body}".split() if head else body.split())  # one line
+        if len(text) > _LINE_MAX:  # a backstop: the messages cut what they echo
+            text = text[: _LINE_MAX - 30] + f"… ({len(text):,} characters)"
+        return text
 
     def at(
         self, *, file: str | None = None, line: int | None = None, location: str | None = None
@@ -88,6 +120,16 @@ class InputError(VouchedError, ValueError):
             field=self.field,
             location=location or self.location,
         )
+
+
+def _cut(text: str) -> str:
+    """A file name or field for the head of a message: as is when short."""
+    return text if len(text) <= _SHOWN else shown(text)
+
+
+class ConfigError(VouchedError, ValueError):
+    """A setting (a constructor argument, a policy) that cannot work as given,
+    such as sensitive settings without a ``redaction_key``."""
 
 
 class MissingExtraError(VouchedError, ImportError):
