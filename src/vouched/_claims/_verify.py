@@ -4,7 +4,8 @@ A model's raw output ``{"<entity_field>": ..., "attribute": ..., "value": ...,
 "citation": ...}`` passes these gates in order; the first that fails decides
 the status, and each has its own code:
 
-1. ``invalid_json``: the text is not JSON (NaN and Infinity are not JSON)
+1. ``invalid_json``: the text is not JSON (NaN and Infinity are not JSON, and
+   an object that repeats a key is refused naming the key)
 2. ``invalid_shape``: not an object with exactly the four claim keys
 3. ``unknown_entity``: the entity is not a catalog key
 4. ``unsupported_attribute``: the contract does not allow the attribute (even
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from vouched._claims._catalog import InvalidCatalogValue
 from vouched._files import json_kind
+from vouched._jsonio import object_without_repeats
 
 if TYPE_CHECKING:
     from vouched._claims._catalog import Catalog
@@ -99,7 +101,11 @@ def _refuse_constant(name: str) -> Any:
 
 
 # Built once: json.loads with keyword arguments builds a decoder per call.
-_DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
+# A repeated key is invalid_json naming the key: {"value": 99, "value": 27.5}
+# must never be read as whichever value the parser kept.
+_DECODER: Final = json.JSONDecoder(
+    parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=object_without_repeats
+)
 # The decoder's scanner parses a document that starts at offset 0 without the two
 # whitespace regexes of JSONDecoder.decode; anything else takes the full path.
 _SCAN: Final = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]  # typeshed: wrong arg type
