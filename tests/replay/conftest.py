@@ -12,6 +12,9 @@ from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Policy, Snapshot, SqliteSnapshotStore
 
 
+REDACTION_KEY = b"a secret the tests share"
+
+
 @pytest.fixture
 def make_snapshot() -> SnapshotFactory:
     def build(**overrides: Any) -> Snapshot:
@@ -29,6 +32,7 @@ def make_snapshot() -> SnapshotFactory:
             "status": "ok",
             "attempts": 1,
             "timings": {"total": 0.0125, "phrase": 0.01},
+            "redaction_key": REDACTION_KEY,
         }
         options.update(overrides)
         return Snapshot.build(**options)
