@@ -209,6 +209,8 @@ class Redactor:
                 out[name] = value
         if isinstance(out.get("output"), str):
             out["output"] = self.spans(out["output"], _mappings(out.get("findings")))
+        if isinstance(out.get("findings"), list):
+            out["findings"] = [self._finding(item) for item in out["findings"]]
         return {k: v if k == "facts" else self.data(v) for k, v in out.items()}
 
     def _attempt(self, attempt: Any) -> Any:
@@ -218,6 +220,21 @@ class Redactor:
         for name in ("output", "text", "model_text"):
             if isinstance(out.get(name), str):
                 out[name] = self.spans(out[name], _mappings(out.get("findings")))
+        if isinstance(out.get("findings"), list):
+            out["findings"] = [self._finding(item) for item in out["findings"]]
+        return out
+
+    def _finding(self, finding: Any) -> Any:
+        """A finding about a sensitive subject or attribute keeps no text of its span."""
+        if not isinstance(finding, Mapping) or not self._is_sensitive(finding):
+            return finding
+        out = dict(finding)
+        said = out.get("text")
+        if isinstance(said, str) and said:
+            token = self.token("span", said.casefold())
+            out["text"] = token
+            if isinstance(out.get("detail"), str):
+                out["detail"] = out["detail"].replace(said, token)
         return out
 
 
