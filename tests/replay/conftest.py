@@ -11,7 +11,6 @@ import pytest
 from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Policy, Snapshot, SqliteSnapshotStore
 
-
 REDACTION_KEY = b"a secret the tests share"
 
 
