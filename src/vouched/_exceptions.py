@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 _SHOWN = 80
-_LINE_MAX = 300
+_LINE_MAX = 270  # with "vouched COMMAND: " in front, a line stays within 300
 
 
 def shown(value: object, limit: int = _SHOWN) -> str:

@@ -9,7 +9,6 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, cell, console, emit_json
-from vouched._exceptions import shown
 
 __all__ = ["ENTRY_POINT_GROUP", "register"]
 
@@ -44,7 +43,9 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
         # SystemExit too: a plugin calling sys.exit at import must not end the listing.
         detail = " ".join(str(error).split())
         kind = type(error).__name__
-        row["error"] = f"{kind}: {shown(detail)}" if detail else kind
+        if len(detail) > 80:
+            detail = f"{detail[:60]}… ({len(detail):,} characters)"
+        row["error"] = f"{kind}: {detail}" if detail else kind
         return row
     module = inspect.getmodule(loaded)
     doc = (module.__doc__ if module is not None else None) or inspect.getdoc(loaded) or ""

@@ -433,8 +433,8 @@ class _Reader:
 
     def instant(self, name: str) -> datetime:
         value = self._get(name)
-        if self._trusted:
-            return datetime.fromisoformat(value)
+        if self._trusted:  # to_utc: a hand-edited row may hold another offset
+            return to_utc(datetime.fromisoformat(value))
         if not isinstance(value, str):
             raise InputError("must be an ISO 8601 date-time string", field=name)
         try:
