@@ -226,7 +226,7 @@ def cases(tmp: Path, full: bool) -> list[tuple[str, str, list[str], bytes | None
         (
             "one JSON reader",
             "gate - (one object on stdin)",
-            ["gate", "--json", "-"],
+            ["gate", "--json", "--now", "2026-11-29T12:05:00Z", "-"],
             json.dumps(GOOD).encode(),
         ),
         (
