@@ -112,6 +112,8 @@ def open_regular(path: str | Path) -> BinaryIO:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
             mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise InputError("is a directory, not a file", file=name)
             if not stat.S_ISREG(mode):
                 raise InputError(f"is {_what(mode)}, not a regular file", file=name)
             if hasattr(os, "set_blocking"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
@@ -22,7 +22,12 @@ MAX_CLOCK_SKEW = timedelta(seconds=60)
 def _names(values: Iterable[str] | str) -> frozenset[str]:
     if isinstance(values, str):
         raise TypeError("give a collection of names, not one string")
-    return frozenset(values)
+    if isinstance(values, Mapping):  # iterating it would keep its keys, silently
+        raise TypeError("give a list of names, not an object")
+    names = frozenset(values)
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("give a list of names (strings)")
+    return names
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -342,6 +342,13 @@ CASES: Final = [
         files={"p.json": '{"min_confidence": 0.1, "min_confidence": 0.9}'},
     ),
     Case(
+        "replay-policy-object-where-a-list-belongs",
+        ("replay", "--store", "{tmp}/s.db", "--policy", "{tmp}/p.json"),
+        2,
+        "exact: give a list of names, not an object",
+        files={"p.json": '{"exact": {"fee_eur": true}}'},
+    ),
+    Case(
         "verify-catalog-repeated-column",
         (
             "verify",
