@@ -7,6 +7,7 @@
     |                            wrong (also ValueError); names the setting and what
     |                            it accepts
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
+    +-- ConfigError              a setting that cannot work (also ValueError)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
     +-- PhraserError             the model could not phrase an answer
     |   +-- PhraserTimeoutError      it did not answer within the timeout
@@ -25,6 +26,8 @@ need to import pybreaker, httpx or pydantic to catch what we raise.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "AnswerRefusedError",
     "ConfigError",
@@ -39,14 +42,37 @@ __all__ = [
     "SourceError",
     "StoreError",
     "VouchedError",
+    "shown",
+    "shown_list",
 ]
+
+_SHOWN = 80
+_LINE_MAX = 270  # with "vouched COMMAND: " in front, a line stays within 300
+
+
+def shown(value: object, limit: int = _SHOWN) -> str:
+    """A value echoed in a message: its repr, cut to about ``limit`` characters,
+    with the full length named when cut (``'2026-…' (5,242,880 characters)``),
+    and never more than one line."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return repr(text) if isinstance(value, str) else " ".join(text.split())
+    head = text[: max(limit - 20, 8)]
+    cut = repr(head + "…") if isinstance(value, str) else " ".join(head.split()) + "…"
+    return f"{cut} ({len(text):,} characters)"
+
+
+def shown_list(values: Iterable[object], limit: int = 10) -> str:
+    """Items for a message: each :func:`shown`, at most ``limit`` of them, then
+    ``and N more``."""
+    items = list(values)
+    head = ", ".join(shown(item, 40) for item in items[:limit])
+    rest = len(items) - limit
+    return f"{head} and {rest:,} more" if rest > 0 else head
 
 
 class VouchedError(Exception):
     """Base class of every error vouched raises on purpose."""
-
-
-_SHOWN = 60  # longest echo of a wrong value in a message
 
 
 class ConfigError(VouchedError, ValueError):
@@ -58,15 +84,14 @@ class ConfigError(VouchedError, ValueError):
     with the wrong value echoed, cut short.
     """
 
-    def __init__(self, setting: str, accepted: str, *, got: object = ...) -> None:
+    def __init__(self, setting: str, accepted: str | None = None, *, got: object = ...) -> None:
         self.setting = setting
         self.accepted = accepted
-        text = f"{setting} must be {accepted}"
+        # without ``accepted``, ``setting`` is the whole message (sensitive settings
+        # without a redaction_key, say)
+        text = setting if accepted is None else f"{setting} must be {accepted}"
         if got is not ...:
-            shown = " ".join(repr(got).split())
-            if len(shown) > _SHOWN:
-                shown = shown[: _SHOWN - 3] + "..."
-            text += f", got {shown}"
+            text += f", got {shown(got)}"
         super().__init__(text)
 
 
@@ -102,10 +127,12 @@ class InputError(VouchedError, ValueError):
             where.append(
                 f"{self.location} {self.line}" if self.location != "line" else str(self.line)
             )
-        head = ":".join(where)
-        body = f"{self.field}: {self.message}" if self.field else self.message
-        text = f"{head}: {body}" if head else body
-        return " ".join(text.split())  # always one line
+        head = ":".join(_cut(w) for w in where)
+        body = f"{_cut(self.field)}: {self.message}" if self.field else self.message
+        text = " ".join(f"{head}: {body}".split() if head else body.split())  # one line
+        if len(text) > _LINE_MAX:  # a backstop: the messages cut what they echo
+            text = text[: _LINE_MAX - 30] + f"… ({len(text):,} characters)"
+        return text
 
     def at(
         self, *, file: str | None = None, line: int | None = None, location: str | None = None
@@ -118,6 +145,11 @@ class InputError(VouchedError, ValueError):
             field=self.field,
             location=location or self.location,
         )
+
+
+def _cut(text: str) -> str:
+    """A file name or field for the head of a message: as is when short."""
+    return text if len(text) <= _SHOWN else shown(text)
 
 
 class MissingExtraError(VouchedError, ImportError):

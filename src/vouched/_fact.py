@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
 
+from vouched._exceptions import shown
 from vouched._jsonio import seconds_number
 from vouched._time import parse_duration, parse_instant, to_utc
 
@@ -110,10 +111,11 @@ class Fact(BaseModel):
             return None
         if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
             raise ValueError("must be a number between 0 and 1")
-        number = float(value)
-        if math.isnan(number) or math.isinf(number) or not 0.0 <= number <= 1.0:
-            raise ValueError(f"must be between 0 and 1, got {value}")
-        return number
+        if isinstance(value, float | Decimal) and not math.isfinite(value):
+            raise ValueError(f"must be between 0 and 1, got {shown(value)}")
+        if not 0 <= value <= 1:  # compared exactly: float(10**400) would overflow
+            raise ValueError(f"must be between 0 and 1, got {shown(value)}")
+        return float(value)
 
     @field_validator("ttl", mode="before")
     @classmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from vouched._exceptions import InputError
 from vouched._fact import Fact
-from vouched._files import json_kind, parse_json, read_text
+from vouched._files import STDIN, input_lines, json_kind, parse_json
 from vouched._jsonio import loads
 
 __all__ = ["fact_from_json", "facts_in_text", "iter_facts", "load_facts", "validation_message"]
@@ -43,55 +43,89 @@ def fact_from_json(data: Any) -> Fact:
         raise InputError(message, field=field) from None
 
 
-def iter_facts(path: str | Path) -> Iterator[Fact]:
-    """Facts from a JSON array file or a JSON Lines file, in order.
+def iter_facts(path: str | Path, *, max_bytes: int | None = None) -> Iterator[Fact]:
+    """Facts from a file or standard input (``-``), in order: a JSON array, one
+    JSON object (even over several lines), or JSON Lines (streamed, one line in
+    memory at a time). Only regular files are read, at most ``max_bytes``
+    (default: :data:`vouched._files.INPUT_LIMITS` ``["facts"]``).
 
     Errors name the file, the line (JSON Lines) or index (array) and the field.
     """
-    path = Path(path)
-    yield from facts_in_text(read_text(path), name=str(path), jsonl=path.suffix == ".jsonl")
+    name = "<stdin>" if str(path) == STDIN else str(path)
+    yield from _facts_from_lines(input_lines(path, kind="facts", max_bytes=max_bytes), name)
 
 
-def facts_in_text(text: str, *, name: str, jsonl: bool = False) -> Iterator[Fact]:
-    """Facts from text holding a JSON array or JSON Lines (``jsonl``: do not
-    try the text as one document first); errors name ``name`` as the file."""
-    stripped = text.lstrip()
-    if not stripped:
-        raise InputError("file is empty; expected a JSON array of facts or JSON Lines", file=name)
-    if stripped.startswith("[") or (not jsonl and _single_document(stripped)):
-        data = parse_json(text, file=name)
-        if not isinstance(data, list):
-            raise InputError(
-                f"expected a JSON array of facts (or JSON Lines), got {json_kind(data)}",
-                file=name,
-            )
-        for index, item in enumerate(data):
-            try:
-                yield fact_from_json(item)
-            except InputError as error:
-                raise error.at(file=name, line=index, location="index") from None
-        return
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
+def facts_in_text(text: str, *, name: str) -> Iterator[Fact]:
+    """Facts from text read elsewhere (as :func:`iter_facts` reads a file);
+    errors name ``name`` as the file."""
+    lines = enumerate(text.splitlines(keepends=True), start=1)
+    yield from _facts_from_lines(lines, name)
+
+
+def _facts_from_lines(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Fact]:
+    head: list[str] = []
+    for number, line in lines:
+        head.append(line)
+        stripped = line.strip()
+        if not stripped:
             continue
-        item = parse_json(line, file=name, line=number)
-        try:
-            yield fact_from_json(item)
-        except InputError as error:
-            raise error.at(file=name, line=number) from None
+        if not stripped.startswith("[") and (not stripped.startswith("{") or _one_line(stripped)):
+            # JSON Lines: this line is a whole document (or an error at it).
+            yield _line_fact(stripped, name, number)
+            for later, text in lines:
+                if text.strip():
+                    yield _line_fact(text, name, later)
+            return
+        # One document over several lines: an array, or one object.
+        head.extend(text for _, text in lines)
+        yield from _document_facts("".join(head), name)
+        return
+    raise InputError(
+        "file is empty; expected a JSON array of facts, one object or JSON Lines", file=name
+    )
 
 
-def _single_document(text: str) -> bool:
-    """True when the text is one JSON document (not several JSON Lines)."""
+def _one_line(text: str) -> bool:
+    """True when the line alone is one JSON document, or wrong in a way more
+    lines cannot fix (a repeated key, NaN): JSON Lines, read line by line."""
     try:
         loads(text)
-    except json.JSONDecodeError as error:
-        return error.msg != "Extra data"
-    except (RecursionError, ValueError):
+    except json.JSONDecodeError:
+        return False
+    except (ValueError, RecursionError):
         return True
     return True
 
 
-def load_facts(path: str | Path) -> list[Fact]:
-    """All facts of a JSON array or JSON Lines file (see :func:`iter_facts`)."""
-    return list(iter_facts(path))
+def _line_fact(text: str, name: str, number: int) -> Fact:
+    item = parse_json(text, file=name, line=number)
+    try:
+        return fact_from_json(item)
+    except InputError as error:
+        raise error.at(file=name, line=number) from None
+
+
+def _document_facts(text: str, name: str) -> Iterator[Fact]:
+    data = parse_json(text, file=name)
+    if isinstance(data, Mapping):
+        data = [data]
+        location = "line"
+    elif isinstance(data, list):
+        location = "index"
+    else:
+        raise InputError(
+            f"expected a JSON array of facts, one object or JSON Lines, got {json_kind(data)}",
+            file=name,
+        )
+    for index, item in enumerate(data):
+        try:
+            yield fact_from_json(item)
+        except InputError as error:
+            if location == "line":
+                raise error.at(file=name) from None
+            raise error.at(file=name, line=index, location="index") from None
+
+
+def load_facts(path: str | Path, *, max_bytes: int | None = None) -> list[Fact]:
+    """All facts of a file or ``-`` (see :func:`iter_facts`)."""
+    return list(iter_facts(path, max_bytes=max_bytes))

@@ -1,7 +1,9 @@
 """JSON in and out without losing a number's precision.
 
 ``loads`` reads decimals as :class:`~decimal.Decimal` (27.50 stays 27.50, never
-a binary float) and refuses NaN/Infinity. ``dumps`` writes Decimals back as
+a binary float), refuses NaN/Infinity and refuses an object with a repeated
+key (:class:`DuplicateKeyError`): "the last one wins" would let
+``{"value": 99, "value": 27.5}`` be read as either. ``dumps`` writes Decimals back as
 JSON numbers exactly as they were written, and datetimes as UTC ``...Z``.
 Output is canonical when ``canonical=True``: sorted keys, no spaces, UTF-8.
 """
@@ -17,24 +19,56 @@ from decimal import Decimal
 from json.encoder import encode_basestring, encode_basestring_ascii
 from typing import Any, Final
 
+from vouched._exceptions import shown
 from vouched._time import format_instant
 
-__all__ = ["DECODER", "dumps", "loads", "seconds_number"]
+__all__ = [
+    "DECODER",
+    "DuplicateKeyError",
+    "dumps",
+    "loads",
+    "object_without_repeats",
+    "seconds_number",
+]
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object names the same key twice (``key`` is the key)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(f"repeated key {shown(key)} in an object")
+
+
+def object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :mod:`json`: a dict, or DuplicateKeyError."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return out
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-DECODER: Final = json.JSONDecoder(parse_float=Decimal, parse_constant=_refuse_constant)
-"""The one JSON decoder: decimals become Decimal, NaN and Infinity are refused.
-Built once (``json.loads`` with options builds a decoder per call)."""
+DECODER: Final = json.JSONDecoder(
+    parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=object_without_repeats
+)
+"""The one JSON decoder: decimals become Decimal, NaN and Infinity are refused, and so
+is a repeated key (:class:`DuplicateKeyError`). Built once (``json.loads`` with options
+builds a decoder per call)."""
 
 
 def loads(text: str | bytes) -> Any:
-    """Parse JSON; decimals become Decimal, NaN and Infinity are refused."""
-    if isinstance(text, bytes):  # json.loads detects the encoding of bytes
-        return json.loads(text, parse_float=Decimal, parse_constant=_refuse_constant)
+    """Parse JSON; decimals become Decimal, NaN and Infinity are refused, and so
+    is a repeated key (:class:`DuplicateKeyError`)."""
+    if isinstance(text, bytes | bytearray):
+        text = text.decode("utf-8-sig" if text.startswith(b"\xef\xbb\xbf") else "utf-8")
     return DECODER.decode(text)
 
 

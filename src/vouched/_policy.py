@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
@@ -26,6 +26,8 @@ def _names(setting: str, values: Iterable[str] | str) -> frozenset[str]:
     accepted = "a collection of attribute or subject names"
     if isinstance(values, str):
         raise ConfigError(setting, accepted, got=values)
+    if isinstance(values, Mapping):  # iterating it would keep its keys, silently
+        raise ConfigError(setting, accepted + " (a list, not an object)", got=values)
     try:
         names = frozenset(values)
     except TypeError:  # not iterable, or unhashable items

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
-from vouched._exceptions import ConfigError
+from vouched._exceptions import ConfigError, shown
 
 __all__ = [
     "Clock",
@@ -30,6 +30,9 @@ _DURATION = re.compile(
     r"(?:T(?!$)(?:(?P<hours>\d+(?:[.,]\d+)?)H)?(?:(?P<minutes>\d+(?:[.,]\d+)?)M)?"
     r"(?:(?P<seconds>\d+(?:[.,]\d+)?)S)?)?$"
 )
+
+
+_MAX_SECONDS = timedelta.max.total_seconds()
 
 
 @runtime_checkable
@@ -62,7 +65,10 @@ def to_utc(value: datetime) -> datetime:
         raise ValueError("datetime has no timezone; give an offset such as Z or +01:00")
     if value.tzinfo is UTC:
         return value
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{value.isoformat()} is out of range in UTC (years 1 to 9999)") from None
 
 
 def parse_instant(text: str) -> datetime:
@@ -73,7 +79,7 @@ def parse_instant(text: str) -> datetime:
     try:
         parsed = datetime.fromisoformat(candidate)
     except ValueError:
-        raise ValueError(f"not an ISO 8601 date-time: {text!r}") from None
+        raise ValueError(f"not an ISO 8601 date-time: {shown(text)}") from None
     return to_utc(parsed)
 
 
@@ -95,15 +101,23 @@ def parse_duration(value: object) -> timedelta:
     elif isinstance(value, bool):
         raise ValueError("a duration is seconds or an ISO 8601 duration, not a boolean")
     elif isinstance(value, int | float | Decimal):
-        seconds = float(value)
+        try:
+            seconds = float(value)
+        except OverflowError:
+            seconds = math.inf
     elif isinstance(value, str):
         match = _DURATION.match(value.strip().upper())
         if match is None:
             raise ValueError(
-                f"not a duration: {value!r} (give seconds or ISO 8601 such as 'PT15M')"
+                f"not a duration: {shown(value)} (give seconds or ISO 8601 such as 'PT15M')"
             )
         parts = {k: float(v.replace(",", ".")) for k, v in match.groupdict().items() if v}
-        return timedelta(**parts)
+        try:
+            return timedelta(**parts)
+        except OverflowError:
+            raise ValueError(
+                f"duration {shown(value)} is too long (at most 999999999 days)"
+            ) from None
     else:
         raise ValueError(
             f"a duration is seconds or an ISO 8601 duration, not {type(value).__name__}"
@@ -112,6 +126,8 @@ def parse_duration(value: object) -> timedelta:
         raise ValueError("a duration must be finite")
     if seconds < 0:
         raise ValueError("a duration must not be negative")
+    if seconds > _MAX_SECONDS:
+        raise ValueError(f"duration of {shown(value)} seconds is too long (at most 999999999 days)")
     return timedelta(seconds=seconds)
 
 

@@ -316,3 +316,34 @@ def test_gather_with_one_hanging_http_source_returns_within_the_deadline(
     facts = asyncio.run(go())
     assert {f.source: f.silent_reason for f in facts} == {"ok": None, "hangs": "timeout"}
     assert [f.value for f in facts if f.attribute == "temperature"] == [Decimal("4.3"), None]
+
+
+def _chunks_of(total: int) -> Response:
+    """A streamed body (no Content-Length) of ``total`` bytes, made as it is sent."""
+
+    def body() -> object:
+        sent = 0
+        while sent < total:
+            sent += 65_536
+            yield b" " * 65_536
+
+    return Response(body(), content_type="application/json")
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        pytest.param(lambda: _chunks_of(64 * 1024 * 1024), id="streamed-64MB"),
+        pytest.param(lambda: json_response("[" * 200_000 + "]" * 200_000), id="too-deep"),
+        pytest.param(lambda: json_response(" " * (5 * 1024 * 1024)), id="declared-5MB"),
+    ],
+)
+def test_a_body_too_big_or_too_deep_is_a_malformed_silence(
+    httpserver: HTTPServer, clock: FakeClock, response: object
+) -> None:
+    httpserver.expect_request("/v1/forecast").respond_with_handler(
+        lambda request: response()  # type: ignore[operator]  # a factory from the params
+    )
+    facts = fetch_sync(guarded(httpserver.url_for(""), clock, deadline=10.0), BERLIN)
+    assert facts
+    assert {f.silent_reason for f in facts} == {"malformed"}

@@ -57,8 +57,5 @@ def test_an_adapter_that_cannot_be_imported_is_listed_with_its_error() -> None:
 
     broken = EntryPoint("broken", "no_such_module_anywhere:Source", "vouched.sources")
     row = describe(broken)
-    assert (row["name"], row["error"], row["summary"]) == (
-        "broken",
-        "ModuleNotFoundError",
-        None,
-    )
+    assert (row["name"], row["summary"]) == ("broken", None)
+    assert row["error"].startswith("ModuleNotFoundError: ")

@@ -98,7 +98,7 @@ def test_freshness_is_judged_at_now(tmp_path: Path) -> None:
         ("empty.json", "", "empty.json: file is empty"),
         ("blank.jsonl", "\n  \n", "blank.jsonl: file is empty"),
         ("bad.json", '[{"subject": "x",', "bad.json:1: invalid JSON"),
-        ("object.json", json.dumps(GOOD), "object.json: expected a JSON array"),
+        ("string.json", json.dumps("Berlin"), "string.json:1: expected a JSON object for a fact"),
         (
             "confidence.json",
             json.dumps([GOOD, {**GOOD, "confidence": 1.5}]),

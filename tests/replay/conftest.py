@@ -11,6 +11,8 @@ import pytest
 from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Policy, Snapshot, SqliteSnapshotStore
 
+REDACTION_KEY = b"a secret the tests share"
+
 
 @pytest.fixture
 def make_snapshot() -> SnapshotFactory:
@@ -29,6 +31,7 @@ def make_snapshot() -> SnapshotFactory:
             "status": "ok",
             "attempts": 1,
             "timings": {"total": 0.0125, "phrase": 0.01},
+            "redaction_key": REDACTION_KEY,
         }
         options.update(overrides)
         return Snapshot.build(**options)

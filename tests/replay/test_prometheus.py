@@ -11,6 +11,9 @@ import pytest
 
 from replay.population import SnapshotFactory
 from vouched import PrometheusMetrics
+from vouched._time import parse_instant
+
+_NOW = parse_instant("2026-11-29T12:00:00Z")
 
 
 @pytest.fixture
@@ -115,3 +118,20 @@ def test_an_observer_that_raises_never_breaks_the_answer() -> None:
     answer = Grounder([], observers=[Broken()]).answer_sync("Anything?")
     assert answer.status is AnswerStatus.OK
     assert answer.text.startswith("Nothing can be said about this right now")
+
+
+def test_free_text_silence_reasons_share_one_custom_series() -> None:
+    from vouched import Fact, Policy, classify  # noqa: PLC0415 - local to this test
+
+    metrics = PrometheusMetrics()
+    verdicts = [
+        classify(Fact.silence("Berlin", "wind", f"upstream said no #{n}"), Policy(), _NOW)
+        for n in range(5_000)
+    ]
+    metrics.observe_verdicts(verdicts)
+    lines = [
+        line
+        for line in metrics.exposition().decode().splitlines()
+        if line.startswith("vouched_verdicts_total{")
+    ]
+    assert lines == ['vouched_verdicts_total{kind="silent",reason="custom"} 5000.0']

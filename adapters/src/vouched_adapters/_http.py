@@ -4,7 +4,9 @@ and failures translated into the exceptions vouched understands.
 - a status other than 2xx (after redirects) -> ``SourceError("HTTP 503")``
 - a transport timeout -> ``TimeoutError`` (a ``timeout`` silence)
 - any other transport failure -> ``SourceError("ConnectError")`` (class name only)
-- a body that is not JSON -> ``MalformedPayloadError``
+- a body that is not JSON, nested too deeply, or larger than ``max_body_bytes``
+  (default :data:`MAX_BODY_BYTES`, read in chunks and never past the cap)
+  -> ``MalformedPayloadError``
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import httpx
 
 from vouched import MalformedPayloadError, SourceError
 
-__all__ = ["JsonResponse", "get_json", "make_client", "recorded_client"]
+__all__ = ["MAX_BODY_BYTES", "JsonResponse", "get_json", "make_client", "recorded_client"]
+
+MAX_BODY_BYTES = 4 * 1024 * 1024
+"""Default cap on a response body: a source's JSON answer is kilobytes."""
 
 USER_AGENT = "vouched-adapters/0.1 (+https://github.com/vouched)"
 
@@ -88,6 +93,8 @@ def parse_json(body: bytes) -> Any:
         return json.loads(body, parse_float=Decimal, parse_constant=_refuse_constant)
     except (ValueError, UnicodeDecodeError) as error:
         raise MalformedPayloadError(f"invalid JSON ({type(error).__name__})") from None
+    except RecursionError:
+        raise MalformedPayloadError("invalid JSON (nested too deeply)") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,25 +107,46 @@ class JsonResponse:
 
 
 async def get_json(
-    client: httpx.AsyncClient | None, url: str, params: Mapping[str, Any]
+    client: httpx.AsyncClient | None,
+    url: str,
+    params: Mapping[str, Any],
+    *,
+    max_body_bytes: int = MAX_BODY_BYTES,
 ) -> JsonResponse:
-    """GET ``url`` and parse its JSON body; failures become vouched exceptions."""
+    """GET ``url`` and parse its JSON body (at most ``max_body_bytes``);
+    failures become vouched exceptions."""
     async with AsyncExitStack() as stack:
         if client is None:
             client = await stack.enter_async_context(make_client())
         try:
-            response = await client.get(url, params=dict(params))
+            async with client.stream("GET", url, params=dict(params)) as response:
+                if not response.is_success:  # redirects are followed: not an answer
+                    raise SourceError(f"HTTP {response.status_code}")
+                content = await _capped_body(response, max_body_bytes)
         except httpx.TimeoutException as error:
             raise TimeoutError(type(error).__name__) from None
         except httpx.HTTPError as error:
             raise SourceError(type(error).__name__) from None
-    if not response.is_success:  # redirects are followed; what is left is not an answer
-        raise SourceError(f"HTTP {response.status_code}")
     return JsonResponse(
-        body=parse_json(response.content),
+        body=parse_json(content),
         url=str(response.url.copy_with(query=None, fragment=None)),
         date=_http_date(response.headers.get_list("date")),
     )
+
+
+async def _capped_body(response: httpx.Response, limit: int) -> bytes:
+    """The body, read chunk by chunk, or MalformedPayloadError past ``limit`` bytes."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise MalformedPayloadError(f"body of {int(declared):,} bytes, limit {limit:,}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise MalformedPayloadError(f"body larger than the limit of {limit:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _http_date(values: list[str]) -> datetime | None:

@@ -30,7 +30,7 @@ from urllib.parse import quote
 import httpx
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason
-from vouched_adapters._http import get_json
+from vouched_adapters._http import MAX_BODY_BYTES, get_json
 from vouched_adapters._values import instant
 
 __all__ = ["Field", "HttpJsonSource", "resolve_pointer"]
@@ -103,9 +103,11 @@ class HttpJsonSource:
         ttl: float | None = None,
         confidence: float | None = None,
         client: httpx.AsyncClient | None = None,
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         if not fields:
             raise ValueError("an HTTP JSON source needs at least one field")
+        self.max_body_bytes = max_body_bytes
         self.name = name
         self.url = url
         self.fields = {
@@ -142,7 +144,7 @@ class HttpJsonSource:
         subject = _fill(self.subject, query)
         url = _fill(self.url, query, in_url=True)
         params = {key: _fill(value, query) for key, value in self.params.items()}
-        response = await get_json(self.client, url, params)
+        response = await get_json(self.client, url, params, max_body_bytes=self.max_body_bytes)
         if self.observed_at is not None:
             try:
                 observed_at = instant(resolve_pointer(response.body, self.observed_at))

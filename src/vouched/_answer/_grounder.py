@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+from vouched._answer._echoes import caller_texts, echoed_numbers
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
     FindingLike,
@@ -30,10 +31,11 @@ from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, 
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json
 from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
-from vouched._exceptions import PhraserError
+from vouched._exceptions import ConfigError, PhraserError
 from vouched._fact import Fact
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._replay._redaction import require_key
 from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import scan
@@ -43,6 +45,11 @@ from vouched._time import Clock, SystemClock, seconds_setting
 __all__ = ["AnswerObserver", "Grounder", "stated_silences"]
 
 _log = logging.getLogger("vouched.grounder")
+
+MAX_OUTPUT_CHARS = 20_000
+"""Default cap on a phrased text (about 3,000 words): longer is refused unscanned."""
+SCAN_IN_THREAD_CHARS = 2_000
+"""Texts longer than this are scanned in a worker thread, off the event loop."""
 
 
 @runtime_checkable
@@ -125,6 +132,7 @@ def _record(
     now: datetime,
     created_at: datetime,
     on_fail: Sequence[OnFail],
+    redaction_key: bytes | None,
 ) -> Snapshot:
     """The snapshot of one answer: every fact as received (before the gate),
     the policy and instant it was judged at, the prompt version, the output
@@ -144,6 +152,7 @@ def _record(
         attempts=answer.attempts,
         timings=answer.timings,
         on_fail="+".join(step.value for step in on_fail),
+        redaction_key=redaction_key,
     )
 
 
@@ -180,6 +189,13 @@ class Grounder:
       :attr:`store_failures`, never raised.
     - ``observers``: :class:`AnswerObserver` objects told about every answer
       (e.g. :class:`vouched.PrometheusMetrics`).
+    - ``redaction_key``: the secret that keys the tokens of sensitive values in
+      snapshots; required (:class:`vouched.ConfigError`) when a ``store`` is
+      given and the policy names sensitive subjects or attributes.
+    - ``max_output_chars``: a phrased text longer than this is refused
+      (``output_too_long``) without being scanned. Texts longer than
+      ``SCAN_IN_THREAD_CHARS`` are scanned in a worker thread, so a long or
+      hostile text never blocks the event loop.
     """
 
     def __init__(
@@ -195,9 +211,17 @@ class Grounder:
         deadline: float = 2.0,
         phrase_timeout: float = 30.0,
         observers: Iterable[AnswerObserver] = (),
+        redaction_key: bytes | None = None,
+        max_output_chars: int = MAX_OUTPUT_CHARS,
     ) -> None:
         seconds_setting("Grounder deadline", deadline)
         seconds_setting("Grounder phrase_timeout", phrase_timeout)
+        if type(max_output_chars) is not int or max_output_chars < 1:
+            raise ConfigError("max_output_chars must be a whole number >= 1")
+        if store is not None:
+            require_key(policy, redaction_key, where="Grounder")
+        self.redaction_key = redaction_key
+        self.max_output_chars = max_output_chars
         self.sources = tuple(sources)
         self.policy = policy
         self._phraser_given = phraser if phraser is not None else TemplatePhraser()
@@ -218,7 +242,9 @@ class Grounder:
     async def answer(self, question: str, query: Query | None = None) -> Answer:
         """Answer ``question`` from what the sources say for ``query``."""
         ready = await self._prepare(question, query)
-        answer = await self._phrase(ready.prompt, ready.gate, ready.silences)
+        answer = await self._phrase(
+            ready.prompt, ready.gate, ready.silences, caller_texts(ready.query)
+        )
         return self._deliver(ready, answer)
 
     async def answer_stream(
@@ -304,6 +330,7 @@ class Grounder:
                     now=ready.now,
                     created_at=ready.created_at,
                     on_fail=self.on_fail,
+                    redaction_key=self.redaction_key,
                 )
             )
         return answer
@@ -328,7 +355,18 @@ class Grounder:
 
     # -- phrase, scan, on-fail ----------------------------------------------------
 
-    def _check(self, prompt: Prompt, silences: Sequence[Fact], text: str) -> list[FindingLike]:
+    async def _check_off_loop(
+        self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str]
+    ) -> list[FindingLike]:
+        """:meth:`_check`, in a worker thread when the text is long."""
+        if len(text) <= SCAN_IN_THREAD_CHARS:
+            return self._check(prompt, silences, text, caller)
+        return await asyncio.to_thread(self._check, prompt, silences, text, caller)
+
+    def _check(
+        self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str] = ()
+    ) -> list[FindingLike]:
+        found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
         report = scan(
             text,
             [*prompt.grounded, *silences],
@@ -338,9 +376,11 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
-        return [] if report.passed else list(report.findings)
+        return [*found, *([] if report.passed else report.findings)]
 
-    async def _phrase(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
+    async def _phrase(
+        self, first: Prompt, gate: GateResult, silences: Sequence[Fact], caller: Sequence[str]
+    ) -> Answer:
         clock = self.clock
         trail: list[Attempt] = []
         phrase_seconds = 0.0
@@ -399,7 +439,18 @@ class Grounder:
                 )
             phrased = clock.monotonic()
             phrase_seconds += phrased - began
-            findings = self._check(prompt, silences, text)
+            if len(text) > self.max_output_chars:
+                trail.append(Attempt(text[: self.max_output_chars], (), phrased - began))
+                return finish(
+                    REFUSAL_TEXT,
+                    AnswerStatus.REFUSED,
+                    refusal=RefusalReason.OUTPUT_TOO_LONG,
+                    reasons=(
+                        f"phrased text of {len(text):,} characters, limit "
+                        f"{self.max_output_chars:,}",
+                    ),
+                )
+            findings = await self._check_off_loop(prompt, silences, text, caller)
             scan_seconds += clock.monotonic() - phrased
             trail.append(Attempt(text, tuple(findings), phrased - began))
             if not findings:
@@ -409,8 +460,11 @@ class Grounder:
                 continue
             if step is OnFail.PARTIAL:
                 checked = clock.monotonic()
-                partial = drop_sentences(
-                    text, findings, lambda rest: self._check(first, silences, rest)
+                partial = await asyncio.to_thread(
+                    drop_sentences,
+                    text,
+                    findings,
+                    lambda rest: self._check(first, silences, rest, caller),
                 )
                 scan_seconds += clock.monotonic() - checked
                 extra = partial.findings[len(findings) :]

@@ -55,6 +55,7 @@ class RefusalReason(enum.StrEnum):
     NOTHING_LEFT = "nothing_left"  # partial removed every sentence
     PHRASER_ERROR = "phraser_error"  # the phraser raised (HTTP error, bad shape, a bug)
     PHRASER_TIMEOUT = "phraser_timeout"  # the phraser did not answer in time
+    OUTPUT_TOO_LONG = "output_too_long"  # the phrased text passed max_output_chars
 
 
 OnFailLike = OnFail | str | Sequence[OnFail | str]

@@ -4,7 +4,9 @@
 never when vouched is imported; without it the constructor raises
 :class:`MissingExtraError` naming ``pip install 'vouched[prometheus]'``.
 
-Metrics (label values are the stable codes, never prose)::
+Metrics (label values are the stable codes, never prose: a caller-defined
+silence reason, or any other value outside the known codes, is counted under
+``reason="custom"`` / ``kind="custom"``, so free text cannot grow the series)::
 
     vouched_verdicts_total{kind, reason}          counter
     vouched_findings_total{kind}                  counter
@@ -24,8 +26,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from vouched._exceptions import MissingExtraError
+from vouched._fact import SilenceReason
+from vouched._gate import VerdictKind, VerdictReason
+from vouched._scan._scanner import FindingKind
 
-__all__ = ["BREAKER_STATES", "LATENCY_BUCKETS", "PrometheusMetrics"]
+__all__ = ["BREAKER_STATES", "CUSTOM", "LATENCY_BUCKETS", "PrometheusMetrics"]
 
 BREAKER_STATES: Mapping[str, int] = {"closed": 0, "half_open": 1, "open": 2}
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -39,9 +44,18 @@ def _client() -> Any:
     return prometheus_client
 
 
+CUSTOM = "custom"
+_KNOWN: Mapping[str, frozenset[str]] = {
+    "reason": frozenset({*(m.value for m in VerdictReason), *(m.value for m in SilenceReason)}),
+    "kind": frozenset({*(m.value for m in VerdictKind), *(m.value for m in FindingKind)}),
+}
+
+
 def _code(item: Any, name: str) -> str:
+    """The item's code for a label: a known code, else ``custom``."""
     value = item.get(name) if isinstance(item, Mapping) else getattr(item, name)
-    return str(getattr(value, "value", value))
+    code = str(getattr(value, "value", value))
+    return code if code in _KNOWN[name] else CUSTOM
 
 
 class PrometheusMetrics:

@@ -3,10 +3,14 @@
 A :class:`Catalog` is a table keyed by the contract's entity field, read from
 CSV (``Catalog.from_csv``) or from rows in memory (``Catalog.from_rows``).
 Everything that could make a check meaningless is refused when the catalog is
-built, never when a claim is checked: an empty file, a missing entity or
-citation column, a contract attribute the catalog has no column for, a row
-without an entity key or a citation, and a duplicate entity key (with the
-file and line of both rows).
+built, never when a claim is checked: an empty file, a repeated or missing
+entity or citation column, a contract attribute the catalog has no column for,
+a row without an entity key or a citation, a duplicate entity key (with the
+file and line of both rows), and a cell its attribute's normalizer refuses
+(file, line and column): a bad catalog cell would otherwise turn correct
+claims into ``invalid_value``, counted as model failures. A blank cell is the
+catalog saying it has no value: it loads, and claims about it stay
+``invalid_value``.
 
 ``catalog.version`` is a content hash (``sha256:...``) of the rows in entity
 order, so the same data gives the same version whether it came from a CSV file
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
@@ -25,8 +30,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from vouched._exceptions import InputError
-from vouched._files import input_errors
+from vouched._exceptions import InputError, shown, shown_list
+from vouched._files import read_text
 from vouched._jsonio import dumps
 
 if TYPE_CHECKING:
@@ -41,10 +46,11 @@ _MISSING: Final = object()
 class InvalidCatalogValue:
     """A catalog cell its attribute's normalizer refused (kept, not raised)."""
 
-    __slots__ = ("reason",)
+    __slots__ = ("detail", "reason")
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, detail: str = "") -> None:
         self.reason = reason
+        self.detail = detail or reason
 
 
 class Catalog:
@@ -107,14 +113,17 @@ class Catalog:
                         "missing in this row", file=name, line=index, field=column, location="row"
                     )
             _add_row(keyed, first_at, row, index, contract, file=name, location="row")
-        return cls._build(keyed, contract, name=name, columns=columns)
+        return cls._build(keyed, contract, name=name, columns=columns, lines=first_at, at="row")
 
     @classmethod
-    def from_csv(cls, path: str | Path, contract: Contract) -> Catalog:
-        """A catalog from a CSV file with a header row (UTF-8, BOM allowed)."""
+    def from_csv(
+        cls, path: str | Path, contract: Contract, *, max_bytes: int | None = None
+    ) -> Catalog:
+        """A catalog from a CSV file with a header row (UTF-8, BOM allowed), a
+        regular file of at most ``max_bytes`` (default: the catalog input cap)."""
         name = str(path)
-        with input_errors(name), Path(path).open(encoding="utf-8-sig", newline="") as handle:
-            return cls._read_csv(handle, contract, name=name)
+        text = read_text(path, kind="catalog", max_bytes=max_bytes)
+        return cls._read_csv(io.StringIO(text, newline=""), contract, name=name)
 
     @classmethod
     def _read_csv(cls, handle: Iterable[str], contract: Contract, *, name: str) -> Catalog:
@@ -124,11 +133,15 @@ class Catalog:
             if header is None:
                 raise InputError("file is empty; expected a CSV header and rows", file=name)
             header_line = reader.line_num
-            duplicates = sorted({column for column in header if header.count(column) > 1})
-            if duplicates:
-                raise InputError(
-                    f"duplicate column {duplicates[0]!r} in the header", file=name, line=header_line
-                )
+            seen: set[str] = set()
+            for column in header:
+                if column in seen:
+                    raise InputError(
+                        f"repeated column {shown(column)} in the header",
+                        file=name,
+                        line=header_line,
+                    )
+                seen.add(column)
             _check_columns(header, contract, file=name, line=header_line)
             keyed: dict[str, dict[str, object]] = {}
             first_at: dict[str, int] = {}
@@ -149,7 +162,7 @@ class Catalog:
             raise InputError(f"invalid CSV: {error}", file=name, line=reader.line_num) from None
         if not keyed:
             raise InputError("catalog has a header but no rows", file=name)
-        return cls._build(keyed, contract, name=name, columns=header)
+        return cls._build(keyed, contract, name=name, columns=header, lines=first_at)
 
     @classmethod
     def _build(
@@ -159,8 +172,10 @@ class Catalog:
         *,
         name: str,
         columns: Iterable[str],
+        lines: Mapping[str, int],
+        at: str = "line",
     ) -> Catalog:
-        return cls(
+        catalog = cls(
             keyed,
             entity_field=contract.entity_field,
             citation_field=contract.citation_field,
@@ -168,6 +183,27 @@ class Catalog:
             name=name,
             columns=columns,
         )
+        catalog._check_cells(contract, lines, at)
+        return catalog
+
+    def _check_cells(self, contract: Contract, lines: Mapping[str, int], at: str) -> None:
+        """Normalize every attribute cell now (kept in the memo): a cell the
+        normalizer refuses is an InputError naming the line and column."""
+        positions = {column: number for number, column in enumerate(self._columns, start=1)}
+        for attribute, normalizer in contract.normalizers.items():
+            for entity in self._rows:
+                value = self.normalized(entity, attribute, normalizer)
+                cell = self._rows[entity].get(attribute)
+                if isinstance(value, InvalidCatalogValue) and not _blank(cell):
+                    where = f"column {positions.get(attribute, '?')}" if at == "line" else ""
+                    raise InputError(
+                        f"{shown(cell)} is not a valid {_normalizer_name(contract, attribute)} "
+                        f"value{' (' + where + ')' if where else ''}: {value.detail}",
+                        file=self._name,
+                        line=lines.get(entity),
+                        field=attribute,
+                        location=at,
+                    )
 
     # -- reading ----------------------------------------------------------
 
@@ -234,7 +270,7 @@ class Catalog:
         except (ValueError, TypeError, ArithmeticError) as error:
             cite = self._citations[entity]
             return InvalidCatalogValue(
-                f"catalog value of {attribute} in {cite} is invalid: {error}"
+                f"catalog value of {attribute} in {cite} is invalid: {error}", str(error)
             )
 
 
@@ -256,16 +292,17 @@ def _check_columns(
     ]
     for column, role in needed:
         if column not in present:
-            shown = ", ".join(columns) or "none"
+            listed = shown_list(list(columns)) or "none"
             raise InputError(
-                f"the catalog has no {role} column {column!r} (columns: {shown})",
+                f"the catalog has no {role} column {shown(column)} (columns: {listed})",
                 file=file,
                 line=line,
             )
     for attribute in contract.attributes:
         if attribute not in present:
             raise InputError(
-                f"the contract allows attribute {attribute!r} but the catalog has no such column",
+                f"the contract allows attribute {shown(attribute)} "
+                "but the catalog has no such column",
                 file=file,
                 line=line,
             )
@@ -301,7 +338,7 @@ def _add_row(
         )
     if entity in keyed:
         raise InputError(
-            f"duplicate entity key {entity!r}, first at {location} {first_at[entity]}",
+            f"duplicate entity key {shown(entity)}, first at {location} {first_at[entity]}",
             file=file,
             line=at,
             field=contract.entity_field,
@@ -328,3 +365,12 @@ def _content_hash(keyed: Mapping[str, Mapping[str, object]]) -> str:
         digest.update(dumps({k: _cell(v) for k, v in row.items()}, canonical=True).encode())
         digest.update(b"\n")
     return f"sha256:{digest.hexdigest()}"
+
+
+def _blank(cell: object) -> bool:
+    return cell is None or (isinstance(cell, str) and not cell.strip())
+
+
+def _normalizer_name(contract: Contract, attribute: str) -> str:
+    spec = contract.attributes.get(attribute)
+    return spec if isinstance(spec, str) else getattr(spec, "__name__", "custom")

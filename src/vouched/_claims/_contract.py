@@ -27,7 +27,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from vouched._claims._normalize import NORMALIZERS, Normalizer
-from vouched._exceptions import InputError
+from vouched._exceptions import InputError, shown
 from vouched._files import read_text
 
 __all__ = ["CLAIM_KEYS", "Contract"]
@@ -62,7 +62,7 @@ class Contract:
                 raise InputError("must be a non-empty string", field=name)
         if self.entity_field in CLAIM_KEYS:
             raise InputError(
-                f"{self.entity_field!r} is already a claim key; choose another name",
+                f"{shown(self.entity_field)} is already a claim key; choose another name",
                 field="entity_field",
             )
         if not isinstance(self.attributes, Mapping) or not self.attributes:
@@ -77,7 +77,7 @@ class Contract:
                 if normalizer is None:
                     known = ", ".join(sorted(NORMALIZERS))
                     raise InputError(
-                        f"unknown normalizer {spec!r}; use one of {known}", field=where
+                        f"unknown normalizer {shown(spec)}; use one of {known}", field=where
                     )
                 resolved[attribute] = normalizer
             elif callable(spec):
@@ -112,10 +112,11 @@ class Contract:
         )
 
     @classmethod
-    def load(cls, path: str | Path) -> Contract:
-        """A contract from a TOML file; errors name the file, line and key."""
+    def load(cls, path: str | Path, *, max_bytes: int | None = None) -> Contract:
+        """A contract from a TOML file (a regular file of at most ``max_bytes``,
+        default: the contract input cap); errors name the file, line and key."""
         name = str(path)
-        text = read_text(name)
+        text = read_text(name, kind="contract", max_bytes=max_bytes)
         if not text.strip():
             raise InputError("file is empty; expected a TOML contract", file=name)
         try:
@@ -126,6 +127,8 @@ class Contract:
             line = int(found[1]) if found else None
             detail = _TOML_LINE.sub("", message).strip()
             raise InputError(f"invalid TOML: {detail}", file=name, line=line) from None
+        except RecursionError:
+            raise InputError("invalid TOML: nested too deeply", file=name) from None
         try:
             return cls.from_mapping(data)
         except InputError as error:
@@ -137,8 +140,12 @@ def _key_line(text: str, dotted: str | None) -> int | None:
     if not dotted:
         return None
     key = dotted.rsplit(".", 1)[-1]
-    pattern = re.compile(rf"^\s*(?:{re.escape(key)}|\"{re.escape(key)}\")\s*=")
+    # Plain string tests, not a regex compiled from the key: a key is user input
+    # and may be megabytes long.
+    forms = (key, f'"{key}"')
     for number, line in enumerate(text.splitlines(), start=1):
-        if pattern.match(line):
-            return number
+        stripped = line.lstrip()
+        for form in forms:
+            if stripped.startswith(form) and stripped[len(form) :].lstrip().startswith("="):
+                return number
     return None

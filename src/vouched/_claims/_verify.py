@@ -4,7 +4,8 @@ A model's raw output ``{"<entity_field>": ..., "attribute": ..., "value": ...,
 "citation": ...}`` passes these gates in order; the first that fails decides
 the status, and each has its own code:
 
-1. ``invalid_json``: the text is not JSON (NaN and Infinity are not JSON)
+1. ``invalid_json``: the text is not JSON (NaN and Infinity are not JSON, and
+   an object that repeats a key is refused naming the key)
 2. ``invalid_shape``: not an object with exactly the four claim keys
 3. ``unknown_entity``: the entity is not a catalog key
 4. ``unsupported_attribute``: the contract does not allow the attribute (even

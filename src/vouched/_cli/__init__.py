@@ -48,6 +48,10 @@ def _build_parser() -> CliParser:
     )
     for module in (_gate, _scan, _verify, _replay, _sources, _serve, _demo):
         module.register(commands)
+    for command in commands.choices.values():
+        command.add_argument(
+            "--debug", action="store_true", help="on an unexpected error, print the traceback"
+        )
     parser.set_defaults(command_names=tuple(commands.choices))
     return parser
 

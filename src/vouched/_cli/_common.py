@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import re
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from vouched._exceptions import InputError, VouchedError
-from vouched._files import read_text
+from vouched._exceptions import InputError, VouchedError, shown
+from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
+from vouched._scan._lexicon import Lexicon
 from vouched._time import SystemClock, parse_instant
 
 __all__ = [
@@ -22,13 +26,18 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "CliParser",
+    "add_input_limit",
     "atomic_output",
+    "byte_size",
+    "cell",
     "check_output_path",
     "console",
     "emit_json",
+    "load_lexicon",
     "parse_now",
     "read_input",
     "run_guarded",
+    "silence_stdout",
 ]
 
 EXIT_OK = 0
@@ -54,14 +63,57 @@ def parse_now(text: str | None) -> datetime:
         raise InputError(str(error), field="--now") from None
 
 
-def read_input(path: str) -> str:
-    """A whole text file, or standard input for ``-``; errors name the file."""
-    if path != "-":
-        return read_text(path)
+def read_input(path: str, *, kind: str, max_bytes: int | None = None) -> str:
+    """A whole text file, or standard input for ``-``, through the one input
+    layer (regular files only, capped by ``kind``); errors name the file."""
+    return read_text(path, kind=kind, max_bytes=max_bytes)
+
+
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def byte_size(text: str) -> int:
+    """``--max-input-bytes`` as bytes: a whole number, optionally with K, M or G."""
+    cleaned = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = cleaned[-1:] if cleaned[-1:] in _UNITS else ""
+    number = cleaned[: len(cleaned) - len(unit)]
+    if not number.isdigit() or len(number) > 15:
+        raise argparse.ArgumentTypeError(f"not a size in bytes (such as 200M): {shown(text)}")
+    return int(number) * _UNITS[unit]
+
+
+def add_input_limit(parser: argparse.ArgumentParser) -> None:
+    """``--max-input-bytes``: raise (or lower) the size cap of every input file."""
+    parser.add_argument(
+        "--max-input-bytes",
+        type=byte_size,
+        metavar="SIZE",
+        help="size cap for each input file, such as 200M (default: by kind, see README)",
+    )
+
+
+def load_lexicon(path: str | None, *, max_bytes: int | None = None) -> Lexicon | None:
+    """``--lexicon`` through the input layer; errors name the file and the field."""
+    if path is None:
+        return None
+    name = "<stdin>" if path == "-" else path
+    data = parse_json(read_text(path, kind="lexicon", max_bytes=max_bytes), file=name)
     try:
-        return sys.stdin.read()
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file="<stdin>") from None
+        return Lexicon.from_json(data)
+    except InputError as error:
+        raise error.at(file=name) from None
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def cell(text: object) -> Any:
+    """A string for a table as plain rich Text: never read as markup (``[/]``),
+    with terminal control characters (``ESC[2J``) shown as escapes, not sent."""
+    from rich.text import Text  # noqa: PLC0415 - the CLI's renderer, loaded on use
+
+    value = "" if text is None else str(text)
+    return Text(_CONTROL.sub(lambda m: ascii(m.group(0))[1:-1], value))
 
 
 def console() -> Any:
@@ -102,9 +154,15 @@ def emit_json(document: Any, stream: IO[str] | None = None) -> None:
 
 
 def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run a subcommand; input errors become one line on stderr and exit 2."""
+    """Run a subcommand; input errors become one line on stderr and exit 2.
+
+    Anything unexpected is one line too, naming the command and the error's
+    type, with exit 2 (exit 1 means "checked, and something failed"); the
+    traceback only with ``--debug``."""
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full disk (ENOSPC) is reported here, not at exit
+        return status
     except InputError as error:
         sys.stderr.write(f"vouched {args.command}: {error}\n")
         return EXIT_USAGE
@@ -119,12 +177,39 @@ def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Nam
         # and since the result is unknown, do not claim success.
         silence_stdout()
         return EXIT_FAILED
+    except OSError as error:
+        if error.errno not in _WRITE_ERRORS:
+            return _unexpected(args, error)
+        silence_stdout()
+        reason = error.strerror or type(error).__name__
+        sys.stderr.write(f"vouched {args.command}: cannot write output: {reason}\n")
+        return EXIT_USAGE
+    except Exception as error:  # noqa: BLE001 - one line, never a traceback (see --debug)
+        return _unexpected(args, error)
+
+
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
+
+
+def _unexpected(args: argparse.Namespace, error: Exception) -> int:
+    if getattr(args, "debug", False):
+        traceback.print_exception(error)
+    detail = " ".join(str(error).split())
+    detail = detail if len(detail) <= 120 else shown(detail, 120)
+    sys.stderr.write(
+        f"vouched {args.command}: unexpected {type(error).__name__}: {detail} "
+        "(run with --debug for the traceback)\n"
+    )
+    return EXIT_USAGE
 
 
 def _temp_beside(target: Path, field: str | None) -> tuple[int, str]:
     """A new temporary file in the target's directory, or an InputError naming it."""
     if target.is_dir():
         raise InputError("is a directory, not a file", file=str(target), field=field)
+    if target.exists() and not target.is_file():
+        # A device or FIFO at the path: renaming over it would replace it.
+        raise InputError("exists and is not a regular file", file=str(target), field=field)
     if not target.parent.is_dir():
         raise InputError("directory does not exist", file=str(target), field=field)
     try:

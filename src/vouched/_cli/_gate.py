@@ -5,8 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
-from vouched._factio import facts_in_text, load_facts
+from vouched._cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_input_limit,
+    cell,
+    console,
+    emit_json,
+    parse_now,
+)
+from vouched._factio import load_facts
 from vouched._gate import GateResult, VerdictKind, partition
 from vouched._policy import Policy
 
@@ -21,8 +29,11 @@ def register(commands: Any) -> None:
         "Exit 0: no violations; 1: violations; 2: bad input.",
     )
     parser.add_argument(
-        "facts", metavar="FACTS", help="a JSON array of facts, or JSON Lines (- for stdin)"
+        "facts",
+        metavar="FACTS",
+        help="a JSON array of facts, one object, or JSON Lines (- for stdin)",
     )
+    add_input_limit(parser)
     parser.add_argument("--now", help="judge freshness at this ISO 8601 instant (default: now)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
@@ -30,10 +41,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     now = parse_now(args.now)
-    if args.facts == "-":
-        facts = list(facts_in_text(read_input("-"), name="<stdin>"))
-    else:
-        facts = load_facts(args.facts)
+    facts = load_facts(args.facts, max_bytes=args.max_input_bytes)
     result = partition(facts, Policy(), now)
     if args.json:
         emit_json(result.to_json())
@@ -53,7 +61,7 @@ _STYLE = {
 def render(result: GateResult, *, title: str) -> None:
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table(title=title, title_justify="left")
+    table = Table(title=cell(title), title_justify="left")
     for column in ("#", "subject", "attribute", "value", "verdict", "reason"):
         table.add_column(column, overflow="fold")
     for index, verdict in enumerate(result.verdicts):
@@ -63,11 +71,11 @@ def render(result: GateResult, *, title: str) -> None:
         style = _STYLE[verdict.kind]
         table.add_row(
             str(index),
-            fact.subject,
-            fact.attribute,
-            value,
+            cell(fact.subject),
+            cell(fact.attribute),
+            cell(value),
             f"[{style}]{verdict.kind}[/]",
-            reason,
+            cell(reason),
         )
     out = console()
     out.print(table)

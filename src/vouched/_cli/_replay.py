@@ -49,18 +49,20 @@ from vouched._claims._chart import require_matplotlib
 from vouched._cli._common import (
     EXIT_FAILED,
     EXIT_OK,
+    add_input_limit,
     atomic_output,
+    cell,
     check_output_path,
     console,
     emit_json,
+    load_lexicon,
 )
-from vouched._exceptions import InputError
+from vouched._exceptions import InputError, shown_list
 from vouched._files import parse_json, read_text
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._snapshot import policy_from_data
 from vouched._replay._store import SqliteSnapshotStore
-from vouched._scan._lexicon import Lexicon
 from vouched._time import format_instant, parse_instant
 
 __all__ = ["register"]
@@ -87,6 +89,7 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--max-ids", type=int, default=100, metavar="N", help="flipped ids listed (default 100)"
     )
+    add_input_limit(parser)
     parser.set_defaults(handler=run)
 
 
@@ -99,18 +102,18 @@ def _instant(text: str | None, option: str) -> Any:
         raise InputError(str(error), field=option) from None
 
 
-def load_policy(path: str | None) -> Policy:
+def load_policy(path: str | None, *, max_bytes: int | None = None) -> Policy:
     """Today's policy from a JSON file; errors name the file and the setting."""
     if path is None:
         return Policy()
-    data = parse_json(read_text(path), file=path)
+    data = parse_json(read_text(path, kind="policy", max_bytes=max_bytes), file=path)
     if not isinstance(data, dict):
         raise InputError("expected a JSON object of policy settings", file=path)
     known = Policy.settings()
     for name in data:
         if name not in known:
             raise InputError(
-                f"unknown policy setting (known: {', '.join(known)})", file=path, field=name
+                f"unknown policy setting (known: {shown_list(list(known))})", file=path, field=name
             )
     for name, value in data.items():
         try:
@@ -131,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("must not be negative", field="--max-ids")
     if args.workers < 1:
         raise InputError("must be at least 1", field="--workers")
-    policy = load_policy(args.policy)
-    lexicon = None if args.lexicon is None else Lexicon.load(args.lexicon)
+    policy = load_policy(args.policy, max_bytes=args.max_input_bytes)
+    lexicon = load_lexicon(args.lexicon, max_bytes=args.max_input_bytes)
     if args.chart:
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
@@ -173,6 +176,7 @@ def _change(then: float | None, now: float | None, *, higher_is_better: bool = T
 
 
 def render(report: GradeReport, *, store: str) -> None:
+    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     out = console()
@@ -184,7 +188,8 @@ def render(report: GradeReport, *, store: str) -> None:
             f" to {format_instant(report.last_created_at)}"
         )
     out.print(
-        f"[bold]vouched replay[/] {store}: {report.snapshots} snapshots{window}\n"
+        f"[bold]vouched replay[/] {escape(cell(store).plain)}: "
+        f"{report.snapshots} snapshots{window}\n"
         f"today's policy {report.policy_version}; output rules: {rules}",
         soft_wrap=True,
     )
@@ -205,7 +210,7 @@ def render(report: GradeReport, *, store: str) -> None:
         versions.add_column(column, justify="left" if column in {"prompt version"} else "right")
     for v in report.prompt_versions:
         versions.add_row(
-            v.prompt_version,
+            cell(v.prompt_version),
             str(v.snapshots),
             f"{v.first_seen:%Y-%m-%d %H:%M}",
             _change(v.grounding_rate_then, v.grounding_rate_now),
@@ -219,7 +224,7 @@ def render(report: GradeReport, *, store: str) -> None:
         sources.add_column(column)
     for s in report.sources:
         sources.add_row(
-            s.source, str(s.facts), _change(s.grounding_rate_then, s.grounding_rate_now)
+            cell(s.source), str(s.facts), _change(s.grounding_rate_then, s.grounding_rate_now)
         )
     out.print(sources)
 
@@ -228,8 +233,9 @@ def render(report: GradeReport, *, store: str) -> None:
         attributes.add_column(column)
     for a in report.attributes[:15]:
         attributes.add_row(
-            a.attribute
-            + (" [yellow](demote?)[/]" if a.attribute in report.demotion_candidates else ""),
+            cell(a.attribute).append(
+                " (demote?)" if a.attribute in report.demotion_candidates else "", style="yellow"
+            ),
             str(a.facts),
             _change(a.violation_share_then, a.violation_share_now, higher_is_better=False),
             f"{a.violations_then} -> {a.violations_now}",
@@ -243,14 +249,14 @@ def render(report: GradeReport, *, store: str) -> None:
     for name in sorted(set(report.reasons_then) | set(report.reasons_now)):
         reasons.add_row(
             "verdict",
-            name,
+            cell(name),
             str(report.reasons_then.get(name, 0)),
             str(report.reasons_now.get(name, 0)),
         )
     for name in sorted(set(report.findings_then) | set(report.findings_now)):
         reasons.add_row(
             "finding",
-            name,
+            cell(name),
             str(report.findings_then.get(name, 0)),
             str(report.findings_now.get(name, 0)),
         )
@@ -263,7 +269,7 @@ def render(report: GradeReport, *, store: str) -> None:
         if flips.count:
             shown = ", ".join(flips.ids[:10])
             more = f" (+{flips.count - 10} more)" if flips.count > 10 else ""
-            out.print(f"{label}: {flips.count}: {shown}{more}", soft_wrap=True)
+            out.print(cell(f"{label}: {flips.count}: {shown}{more}"), soft_wrap=True)
 
 
 # -- the chart ----------------------------------------------------------------------

@@ -12,12 +12,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
+from vouched._cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    add_input_limit,
+    cell,
+    console,
+    emit_json,
+    load_lexicon,
+    parse_now,
+    read_input,
+)
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
 from vouched._gate import partition
 from vouched._policy import Policy
-from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import ScanReport, scan
 
 __all__ = ["register"]
@@ -37,7 +46,11 @@ def register(commands: Any) -> None:
         help="the model output to scan (a file, or - for stdin); "
         "when it follows --sources, the last FILE is taken as OUTPUT",
     )
-    parser.add_argument("--facts", required=True, help="facts: a JSON array or JSON Lines")
+    parser.add_argument(
+        "--facts",
+        required=True,
+        help="facts: a JSON array, one object, or JSON Lines (- for stdin)",
+    )
     parser.add_argument("--lexicon", help="a lexicon JSON file (attributes, subjects, internal)")
     parser.add_argument(
         "--sources", nargs="+", default=[], metavar="FILE", help="source texts quotes may come from"
@@ -45,6 +58,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--question", help="the user's question (its numbers may be repeated)")
     parser.add_argument("--now", help="gate freshness at this ISO 8601 instant (default: now)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_input_limit(parser)
     parser.set_defaults(handler=run)
 
 
@@ -57,10 +71,14 @@ def run(args: argparse.Namespace) -> int:
             )
         args.output = args.sources.pop()
     now = parse_now(args.now)
-    facts = load_facts(args.facts)
-    lexicon = Lexicon.load(args.lexicon) if args.lexicon else None
-    sources = [read_input(path) for path in args.sources]
-    text = read_input(args.output)
+    limit = args.max_input_bytes
+    inputs = [args.facts, args.lexicon, *args.sources, args.output]
+    if sum(path == "-" for path in inputs) > 1:
+        raise InputError("standard input (-) can be read only once", field="OUTPUT")
+    facts = load_facts(args.facts, max_bytes=limit)
+    lexicon = load_lexicon(args.lexicon, max_bytes=limit)
+    sources = [read_input(path, kind="sources", max_bytes=limit) for path in args.sources]
+    text = read_input(args.output, kind="output", max_bytes=limit)
     gated = partition(facts, Policy(), now)
     report = scan(text, gated, lexicon, sources=sources, question=args.question)
     if args.json:
@@ -71,22 +89,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(report: ScanReport, *, name: str) -> None:
-    from rich.markup import escape  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
     out = console()
     if report.passed:
-        out.print(f"[green]passed[/] {escape(name)}: no findings (score {report.score:.2f})")
+        out.print("[green]passed[/]", cell(f"{name}: no findings (score {report.score:.2f})"))
         return
-    table = Table(title=f"{name}: {len(report.findings)} finding(s)", title_justify="left")
+    table = Table(title=cell(f"{name}: {len(report.findings)} finding(s)"), title_justify="left")
     for column in ("span", "kind", "text", "detail"):
         table.add_column(column, overflow="fold")
     for finding in report.findings:
         table.add_row(
             f"{finding.start}-{finding.end}",
             f"[bold red]{finding.kind}[/]",
-            escape(finding.text),
-            escape(finding.detail),
+            cell(finding.text),
+            cell(finding.detail),
         )
     out.print(table)
     out.print(f"[bold red]failed[/]  score {report.score:.2f}")

@@ -8,7 +8,7 @@ import inspect
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from vouched._cli._common import EXIT_OK, console, emit_json
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, cell, console, emit_json
 
 __all__ = ["ENTRY_POINT_GROUP", "register"]
 
@@ -20,7 +20,8 @@ def register(commands: Any) -> None:
         "sources",
         help="list the installed source adapters",
         description="List the source adapters registered under the entry-point group "
-        f"{ENTRY_POINT_GROUP!r}. An adapter that fails to import is listed with its error.",
+        f"{ENTRY_POINT_GROUP!r}. An adapter that fails to import is listed with its error "
+        "(exit 1).",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
@@ -38,8 +39,13 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
     }
     try:
         loaded = entry.load()
-    except Exception as error:  # noqa: BLE001 - a broken plugin is reported, not fatal
-        row["error"] = type(error).__name__
+    except (Exception, SystemExit) as error:  # noqa: BLE001 - a broken plugin is reported
+        # SystemExit too: a plugin calling sys.exit at import must not end the listing.
+        detail = " ".join(str(error).split())
+        kind = type(error).__name__
+        if len(detail) > 80:
+            detail = f"{detail[:60]}… ({len(detail):,} characters)"
+        row["error"] = f"{kind}: {detail}" if detail else kind
         return row
     module = inspect.getmodule(loaded)
     doc = (module.__doc__ if module is not None else None) or inspect.getdoc(loaded) or ""
@@ -50,25 +56,28 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit 0 when every adapter imports, 1 when one does not (each is listed)."""
     rows = [describe(e) for e in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_name)]
+    status = EXIT_FAILED if any(row["error"] for row in rows) else EXIT_OK
     if args.json:
         emit_json({"group": ENTRY_POINT_GROUP, "sources": rows})
-        return EXIT_OK
+        return status
     from rich.table import Table  # noqa: PLC0415
 
     table = Table(title=f"sources ({ENTRY_POINT_GROUP})", title_justify="left")
     for column in ("name", "target", "distribution", "summary"):
         table.add_column(column, overflow="fold")
     for row in rows:
-        summary = row["summary"] or ""
+        summary = cell(row["summary"])
         if row["error"]:
-            summary = f"[bold red]cannot import: {row['error']}[/]"
-        table.add_row(row["name"], row["target"], row["distribution"] or "", summary)
+            summary = cell(f"cannot import: {row['error']}")
+            summary.stylize("bold red")
+        table.add_row(cell(row["name"]), cell(row["target"]), cell(row["distribution"]), summary)
     out = console()
     out.print(table)
     if not rows:
         out.print("no adapters installed: pip install ./adapters (vouched-adapters)")
-    return EXIT_OK
+    return status
 
 
 def _name(entry: EntryPoint) -> str:

@@ -18,7 +18,6 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any, Final, NamedTuple
 
 from vouched._claims._catalog import Catalog
@@ -28,12 +27,14 @@ from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer
 from vouched._cli._common import (
     EXIT_FAILED,
     EXIT_OK,
+    add_input_limit,
     atomic_output,
+    cell,
     check_output_path,
     silence_stdout,
 )
 from vouched._exceptions import InputError
-from vouched._files import input_errors, parse_json
+from vouched._files import input_lines, parse_json
 from vouched._jsonio import dumps
 
 __all__ = ["register"]
@@ -71,6 +72,7 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--chart", metavar="OUT.png", help="draw counts by status as a bar chart (needs [chart])"
     )
+    add_input_limit(parser)
     parser.set_defaults(handler=run)
 
 
@@ -88,8 +90,9 @@ def run(args: argparse.Namespace) -> int:
 
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
-    contract = Contract.load(args.contract)
-    catalog = Catalog.from_csv(args.catalog, contract)
+    limit = args.max_input_bytes
+    contract = Contract.load(args.contract, max_bytes=limit)
+    catalog = Catalog.from_csv(args.catalog, contract, max_bytes=limit)
     tally = ClaimTally()
     with tempfile.SpooledTemporaryFile(
         max_size=_SPOOL_IN_MEMORY, mode="w+", encoding="utf-8"
@@ -98,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             _JsonWriter(spool, catalog) if args.json else _TableWriter(spool, catalog, args.claims)
         )
         lines = 0
-        for line in _iter_lines(args.claims):
+        for line in _iter_lines(args.claims, limit):
             lines += 1
             for result in verify_answer(line.model_output, catalog, contract):
                 tally.add(result, line.prompt_version)
@@ -130,18 +133,10 @@ def _write_chart(path: str, metrics: ClaimMetrics, *, title: str) -> None:
         handle.write(png)
 
 
-def _iter_lines(path: str) -> Iterator[_Line]:
+def _iter_lines(path: str, limit: int | None) -> Iterator[_Line]:
     """The claim lines of a JSON Lines file, one at a time; errors name file:line:field."""
-    with input_errors(path):
-        handle = Path(path).open("rb")  # noqa: SIM115 - closed below; a generator holds it
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError:
-                raise InputError("not UTF-8 text", file=path, line=number) from None
-            if not text.strip():
-                continue
+    for number, text in input_lines(path, kind="claims", max_bytes=limit):
+        if text.strip():
             yield _parse_line(text, path, number)
 
 
@@ -254,16 +249,15 @@ class _TableWriter:
     def _flush(self) -> None:
         if not self._rows:
             return
-        from rich.markup import escape  # noqa: PLC0415
         from rich.table import Table  # noqa: PLC0415
 
-        table = Table(title=self._title, title_justify="left")
+        table = Table(title=cell(self._title) if self._title else None, title_justify="left")
         self._title = None
         for column in ("claim", "status", "entity", "attribute", "citation"):
             table.add_column(column, overflow="fold")
         table.add_column("reason", overflow="fold", ratio=1)
         for label, status, *rest in self._rows:
-            table.add_row(escape(label), status, *map(escape, rest))
+            table.add_row(cell(label), status, *map(cell, rest))
         self._console.print(table)
         self._rows.clear()
 

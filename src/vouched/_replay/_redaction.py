@@ -1,9 +1,22 @@
-"""Redaction: sensitive subjects and values replaced by keyed hash tokens.
+"""Redaction: sensitive subjects and values replaced by keyed (HMAC) tokens.
 
-Used by :meth:`vouched.Snapshot.build` before anything is hashed or stored
-(the rules are in :mod:`vouched._replay._snapshot`'s docstring). A token is
-``[redacted:`` + 16 letters + ``]``: letters only, so the scanner never reads
-a redaction as a number when the output is replayed.
+Used by :meth:`vouched.Snapshot.build` before anything is hashed or stored.
+A token is ``[redacted:`` + 16 letters + ``]``: letters only, so the scanner
+never reads a redaction as a number when the output is replayed. Tokens are an
+HMAC-SHA256 under a secret ``key``: without the key, a token of a value from a
+small domain (a salary, an age) cannot be reversed by trying every value, so
+sensitive settings without a key are a :class:`ConfigError`.
+
+What is redacted, through one method (:meth:`Redactor.document`), in every
+text field of the snapshot (whatever fields later formats add):
+
+- every written form of a sensitive value: ``85000`` as ``85,000``,
+  ``85.000``, ``85 000``, ``85000.00``; text values case-insensitively;
+- a sensitive subject as written, casefolded, reordered (``Smith, Alice``,
+  ``Smith Alice``) and as a slug (``alice-smith``, ``alice_smith``);
+- the citation of a fact about a sensitive subject or attribute, whole;
+- every span of an output that a finding ties to a sensitive subject or
+  attribute (a wrong salary the model wrote is still about the salary).
 """
 
 from __future__ import annotations
@@ -12,47 +25,114 @@ import base64
 import hashlib
 import hmac
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
+from vouched._exceptions import ConfigError
 from vouched._jsonio import dumps
 from vouched._policy import Policy
 
-__all__ = ["Redactor"]
+__all__ = ["Redactor", "require_key"]
 
 _TOKEN_LETTERS = 16
+_SEPARATORS = (",", ".", " ", "\u202f", "\u00a0", "'", "_")
+
+
+def require_key(policy: Policy, key: bytes | None, *, where: str) -> None:
+    """ConfigError when ``policy`` names sensitive subjects or attributes and
+    there is no secret ``key`` to make their tokens with."""
+    if (policy.sensitive_subjects or policy.sensitive_attributes) and not key:
+        raise ConfigError(
+            f"{where}: Policy.sensitive_subjects / sensitive_attributes need a secret "
+            "redaction_key (bytes): unkeyed tokens of small values can be reversed by "
+            "trying every value"
+        )
+
+
+def _number_forms(value: int | Decimal) -> set[str]:
+    """The ways a reader or a model writes a number: grouped, with cents."""
+    forms = {dumps(value)}
+    integral = value == value.to_integral_value() if isinstance(value, Decimal) else True
+    whole = int(value)
+    if integral:
+        forms.add(str(whole))
+        forms.add(f"{whole}.00")
+        grouped = f"{whole:,}"
+        for separator in _SEPARATORS:
+            forms.add(grouped.replace(",", separator))
+            forms.add(grouped.replace(",", separator) + (",00" if separator == "." else ".00"))
+    else:
+        text = format(value, "f")
+        head, _, tail = text.partition(".")
+        grouped = f"{int(head):,}"
+        for separator in _SEPARATORS:
+            mark = "," if separator == "." else "."
+            forms.add(f"{grouped.replace(',', separator)}{mark}{tail}")
+        forms.add(f"{head},{tail}")
+    return {form for form in forms if form}
+
+
+def _name_forms(subject: str) -> set[str]:
+    """A person-like name as written, reordered and as a slug."""
+    words = subject.split()
+    forms = {subject, " ".join(words)}
+    if len(words) >= 2:
+        first, last = " ".join(words[:-1]), words[-1]
+        forms.update({f"{last}, {first}", f"{last} {first}", f"{last},{first}"})
+    for joiner in ("-", "_", "."):
+        forms.add(joiner.join(words))
+    return {form for form in forms if form.strip()}
 
 
 class Redactor:
-    """Replaces sensitive subjects and values by keyed hash tokens in plain data."""
+    """Replaces sensitive subjects and values by keyed tokens in plain data."""
 
     def __init__(self, policy: Policy, facts: Sequence[dict[str, Any]], key: bytes) -> None:
         self._key = key
         self._attributes = policy.sensitive_attributes
         self._subjects = {s.casefold() for s in policy.sensitive_subjects}
-        secrets: dict[str, str] = {}  # casefolded secret -> token
-        forms: set[str] = set()  # what the pattern looks for: as written and casefolded
+        secrets: dict[str, str] = {}  # casefolded form -> token
+        written: set[str] = set()  # forms as written: casefold is not re's IGNORECASE (ß)
         for subject in policy.sensitive_subjects:
-            secrets[subject.casefold()] = self.token("subject", subject.casefold())
-            forms.update((subject, subject.casefold()))
+            token = self.token("subject", subject.casefold())
+            for form in _name_forms(subject):
+                secrets.setdefault(form.casefold(), token)
+                written.add(form)
         self._values: dict[str, str] = {}
         for fact in facts:
             value = fact["value"]
-            if fact["attribute"] in self._attributes and value is not None:
-                text = value if isinstance(value, str) else dumps(value)
-                token = self.token("value", text)
-                self._values[text] = token
-                if text.strip() and not isinstance(value, bool):
-                    secrets[text.casefold()] = token
-                    forms.update((text, text.casefold()))
+            sensitive = self._is_sensitive(fact)
+            if sensitive and fact.get("citation"):
+                citation = str(fact["citation"])
+                secrets.setdefault(citation.casefold(), self.token("citation", citation))
+                written.add(citation)
+            if fact["attribute"] not in self._attributes or value is None:
+                continue
+            text = value if isinstance(value, str) else dumps(value)
+            token = self.token("value", text)
+            self._values[text] = token
+            if isinstance(value, bool) or not text.strip():
+                continue
+            forms = _number_forms(value) if isinstance(value, int | Decimal) else {text}
+            for form in forms:
+                secrets.setdefault(form.casefold(), token)
+                written.add(form)
         self._secrets = secrets
-        if forms:
-            alternatives = "|".join(re.escape(s) for s in sorted(forms, key=len, reverse=True))
+        if secrets:
+            ordered = sorted(written | set(secrets), key=len, reverse=True)
+            alternatives = "|".join(_loose(s) for s in ordered)
             self._pattern: re.Pattern[str] | None = re.compile(
-                rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE
+                rf"(?<![\w.,])(?:{alternatives})(?![\w]|[.,]\d)", re.IGNORECASE
             )
         else:
             self._pattern = None
+
+    def _is_sensitive(self, fact: Mapping[str, Any]) -> bool:
+        return (
+            fact.get("attribute") in self._attributes
+            or str(fact.get("subject", "")).casefold() in self._subjects
+        )
 
     @property
     def active(self) -> bool:
@@ -72,7 +152,7 @@ class Redactor:
         return pattern.sub(self._replacement, value)
 
     def _replacement(self, match: re.Match[str]) -> str:
-        folded = match.group(0).casefold()
+        folded = " ".join(match.group(0).casefold().split())
         # re's IGNORECASE and str.casefold disagree on a few letters: still redact.
         return self._secrets.get(folded) or self.token("text", folded)
 
@@ -91,6 +171,83 @@ class Redactor:
         if out["attribute"] in self._attributes and value is not None:
             text = value if isinstance(value, str) else dumps(value)
             out["value"] = self._values[text]
+        if self._is_sensitive(fact) and out.get("citation"):
+            out["citation"] = self.token("citation", str(out["citation"]))
         if out["subject"].casefold() in self._subjects:
             out["subject"] = self.token("subject", out["subject"].casefold())
         return {k: self.data(v) for k, v in out.items()}
+
+    def spans(self, text: str, findings: Iterable[Mapping[str, Any]]) -> str:
+        """``text`` with every finding span about a sensitive subject or
+        attribute replaced by a token (spans index the text as given)."""
+        cuts = sorted(
+            {
+                (int(f["start"]), int(f["end"]))
+                for f in findings
+                if isinstance(f.get("start"), int)
+                and isinstance(f.get("end"), int)
+                and 0 <= f["start"] < f["end"] <= len(text)
+                and self._is_sensitive(f)
+            },
+            reverse=True,
+        )
+        for start, end in cuts:
+            text = text[:start] + self.token("span", text[start:end].casefold()) + text[end:]
+        return text
+
+    def document(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The one redaction of a snapshot's data: facts field by field, each
+        output (the answer's, and each attempt's) span by span, then every text
+        of every other field, present or added later."""
+        out: dict[str, Any] = {}
+        for name, value in document.items():
+            if name == "facts":
+                out[name] = [self.fact(f) for f in value]
+            elif name == "attempts" and isinstance(value, list):
+                out[name] = [self._attempt(item) for item in value]
+            else:
+                out[name] = value
+        if isinstance(out.get("output"), str):
+            out["output"] = self.spans(out["output"], _mappings(out.get("findings")))
+        if isinstance(out.get("findings"), list):
+            out["findings"] = [self._finding(item) for item in out["findings"]]
+        return {k: v if k == "facts" else self.data(v) for k, v in out.items()}
+
+    def _attempt(self, attempt: Any) -> Any:
+        if not isinstance(attempt, Mapping):
+            return attempt
+        out = dict(attempt)
+        for name in ("output", "text", "model_text"):
+            if isinstance(out.get(name), str):
+                out[name] = self.spans(out[name], _mappings(out.get("findings")))
+        if isinstance(out.get("findings"), list):
+            out["findings"] = [self._finding(item) for item in out["findings"]]
+        return out
+
+    def _finding(self, finding: Any) -> Any:
+        """A finding about a sensitive subject or attribute keeps no text of its span."""
+        if not isinstance(finding, Mapping) or not self._is_sensitive(finding):
+            return finding
+        out = dict(finding)
+        said = out.get("text")
+        if isinstance(said, str) and said:
+            token = self.token("span", said.casefold())
+            out["text"] = token
+            if isinstance(out.get("detail"), str):
+                out["detail"] = out["detail"].replace(said, token)
+        return out
+
+
+def _mappings(value: Any) -> list[Mapping[str, Any]]:
+    if not isinstance(value, list | tuple):
+        return []
+    return [item for item in value if isinstance(item, Mapping)]
+
+
+def _loose(secret: str) -> str:
+    """A pattern for a secret form: any run of spaces where it has one."""
+    return (
+        r"\s+".join(re.escape(part) for part in secret.split(" "))
+        if " " in secret
+        else (re.escape(secret))
+    )

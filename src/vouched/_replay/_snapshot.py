@@ -12,15 +12,17 @@ generation stored twice is one snapshot. ``from_json(loads(text))`` of a
 snapshot's canonical text gives the same text back, byte for byte.
 
 Redaction: subjects in ``Policy.sensitive_subjects`` and the values of
-attributes in ``Policy.sensitive_attributes`` are replaced by a keyed hash
-token (``[redacted:...]``) everywhere in the snapshot (facts, question, query,
-output, findings, claims, the policy's own lists) before it is built, so the
-raw text never reaches a store. Subjects match case-insensitively; values
-match as whole tokens of their JSON text (``85000`` in ``185000`` is kept,
-``85,000`` is not recognised: best effort, on purpose conservative). Pass a
-secret ``redaction_key`` when values come from a small domain (ages, yes/no),
-or the hash can be reversed by trying every value. Finding spans refer to the
-text before redaction.
+attributes in ``Policy.sensitive_attributes`` are replaced by an HMAC token
+(``[redacted:...]``) under a secret ``redaction_key`` (required when either is
+set: :class:`vouched.ConfigError`) everywhere in the snapshot, through one
+method (:meth:`Redactor.document <vouched._replay._redaction.Redactor.document>`):
+facts, their citations, question, query, output, every attempt, findings,
+claims, the policy's own lists, before it is built, so the raw text never
+reaches a store. Subjects match case-insensitively and reordered (``Smith,
+Alice``); values match as whole tokens in every written form (``85000``,
+``85,000``, ``85 000``; ``85000`` in ``185000`` is kept); output spans a
+finding ties to a sensitive subject or attribute are redacted whole. Finding
+spans refer to the text before redaction.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from vouched._factio import validation_message
 from vouched._gate import classify
 from vouched._jsonio import DECODER, dumps, loads
 from vouched._policy import Policy
-from vouched._replay._redaction import Redactor
+from vouched._replay._redaction import Redactor, require_key
 from vouched._time import parse_instant, to_utc
 
 __all__ = [
@@ -197,7 +199,7 @@ class Snapshot:
         catalog_version: str | None = None,
         claims: Iterable[Any] = (),
         on_fail: str | None = None,
-        redaction_key: bytes = b"",
+        redaction_key: bytes | None = None,
     ) -> Snapshot:
         """The snapshot of one generation.
 
@@ -205,14 +207,17 @@ class Snapshot:
         the gate is run here with ``policy`` at ``now`` (default:
         ``created_at``) to record the verdicts. ``findings`` and ``claims``
         are scanner findings / claim results (or their ``to_json()`` dicts).
-        Sensitive subjects and values are redacted (see the module docs).
+        Sensitive subjects and values are redacted (see the module docs);
+        sensitive settings without a secret ``redaction_key`` are a
+        :class:`vouched.ConfigError`.
         """
+        require_key(policy, redaction_key, where="Snapshot.build")
         created = to_utc(created_at)
         judged = created if now is None else to_utc(now)
         fact_list = list(facts)
         verdicts = [classify(fact, policy, judged) for fact in fact_list]
         fact_data = [fact.to_json() for fact in fact_list]
-        redactor = Redactor(policy, fact_data, redaction_key)
+        redactor = Redactor(policy, fact_data, redaction_key or b"")
         document: dict[str, Any] = {
             "format": FORMAT_VERSION,
             "created_at": created,
@@ -238,9 +243,7 @@ class Snapshot:
         }
         document["policy_version"] = policy_version(document["policy"])
         if redactor.active:
-            document["facts"] = [redactor.fact(f) for f in fact_data]
-            for key in ("question", "query", "output", "findings", "claims", "policy"):
-                document[key] = redactor.data(document[key])
+            document = redactor.document(document)
         return cls.from_json(_json_normal(document))
 
     # -- reading ------------------------------------------------------------
@@ -420,8 +423,8 @@ class _Reader:
 
     def instant(self, name: str) -> datetime:
         value = self._get(name)
-        if self._trusted:
-            return datetime.fromisoformat(value)
+        if self._trusted:  # to_utc: a hand-edited row may hold another offset
+            return to_utc(datetime.fromisoformat(value))
         if not isinstance(value, str):
             raise InputError("must be an ISO 8601 date-time string", field=name)
         try:

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
-from vouched._exceptions import InputError, StoreError
+from vouched._exceptions import InputError, StoreError, shown
 from vouched._files import input_errors, parse_json
 from vouched._replay._snapshot import Snapshot
 from vouched._time import to_utc
@@ -283,8 +283,8 @@ class SqliteSnapshotStore:
     ) -> Iterator[Snapshot]:
         """Snapshots with ``since <= created_at < until``, oldest first, streamed."""
         policies: dict[str, Mapping[str, Any]] = {}  # one frozen policy per version
-        for (body,) in self._rows(since, until, "body"):
-            yield Snapshot.from_canonical(body, policies=policies)
+        for row_id, body in self._rows(since, until, "id, body"):
+            yield self._decoded(row_id, body, policies)
 
     def iter_json(
         self, *, since: datetime | None = None, until: datetime | None = None
@@ -322,7 +322,22 @@ class SqliteSnapshotStore:
             row = self._connection.execute(
                 "SELECT body FROM snapshots WHERE id = ?", (snapshot_id,)
             ).fetchone()
-        return None if row is None else Snapshot.from_canonical(row[0])
+        return None if row is None else self._decoded(snapshot_id, row[0], None)
+
+    def _decoded(
+        self, row_id: str, body: str, policies: dict[str, Mapping[str, Any]] | None
+    ) -> Snapshot:
+        """A stored row as a snapshot, or a StoreError naming the store and the row:
+        a corrupt row (edited by hand, a bad disk) is one line, not a traceback."""
+        try:
+            return Snapshot.from_canonical(body, policies=policies)
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as error:
+            detail = " ".join(str(error).split())
+            detail = detail if len(detail) <= 80 else detail[:60] + "…"
+            raise StoreError(
+                f"{self.path}: row {shown(row_id, 40)}: corrupt snapshot "
+                f"({type(error).__name__}: {detail})"
+            ) from None
 
     def __len__(self) -> int:
         with self._lock:

@@ -350,14 +350,14 @@ class Binder:
         self.structure = read_structure(text, known)
         # A name wins over a reference or unknown name that overlaps it: "the capital"
         # (an alias) and "The Workshop Kiln" (a subject, not "the workshop").
-        names = sorted([*named, *nameless])
-        starts = [m.start for m in names]
+        by_name = sorted([*named, *nameless])
+        name_starts = [m.start for m in by_name]
         others = [
             m
             for m in (*self.structure.pronouns, *self.structure.unknown)
-            if not _overlaps(names, starts, m)
+            if not _overlaps(by_name, name_starts, m)
         ]
-        mentions = sorted([*names, *others])
+        mentions = sorted([*by_name, *others])
         self.mentions = mentions
         self._mention_starts = [m.start for m in mentions]
         self.structure.add_clause_starts(

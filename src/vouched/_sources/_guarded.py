@@ -14,6 +14,8 @@ payload did not parse       last good facts, else ``malformed`` silences
 anything else raised        last good facts, else ``source_error`` silences
 ==========================  =======================================================
 
+A live silence evicts that fact from the last good answer, and the last good
+answer only moves forward in observed_at (:mod:`vouched._sources._lastgood`).
 Last good facts are served **with their original observed_at**: the gate, not
 the cache, decides whether they are still fresh. Keys the cached answer does
 not cover get silences with the failure's reason.
@@ -40,6 +42,7 @@ from vouched._sources._breaker import (
     BreakerState,
     Ticket,
 )
+from vouched._sources._lastgood import advance
 from vouched._sources._source import (
     ANY_ATTRIBUTE,
     Key,
@@ -216,9 +219,9 @@ class GuardedSource:
         if self._breaker is not None:
             self._breaker.succeeded(ticket)
         if not facts:
+            self._remember(key, ())  # the source is up and has nothing: forget the old
             return self._silence(query, SilenceReason.NO_DATA)
-        self._remember(key, facts)
-        return facts
+        return self._remember(key, facts)
 
     # -- internals -------------------------------------------------------------
 
@@ -257,15 +260,20 @@ class GuardedSource:
                 return None  # never reuse past a fact's own TTL: ask again
         return answer
 
-    def _remember(self, key: Any, facts: Sequence[Fact]) -> None:
-        answer = tuple(facts)
-        self._known[key] = answer
+    def _remember(self, key: Any, facts: Sequence[Fact]) -> list[Fact]:
+        """Keep a live answer (see :func:`advance`: silences evict, observed_at
+        only moves forward); returns what the answer states."""
+        if facts:
+            self._known[key] = tuple(facts)
         if self._last_good is None:
-            return
-        if any(f.silent_reason is not None or f.value is None for f in answer):
-            answer = tuple(f for f in answer if not f.is_silent)
-        if answer:
-            self._last_good[key] = _Answer(answer, self._clock.monotonic())
+            return list(facts)
+        previous = self._last_good.get(key)
+        keep, stated = advance(previous.facts if previous is not None else None, facts)
+        if keep:
+            self._last_good[key] = _Answer(keep, self._clock.monotonic())
+        else:
+            self._last_good.pop(key, None)
+        return list(stated)
 
     def _silence(self, query: Query, reason: SilenceReason) -> list[Fact]:
         return silences(
