@@ -17,6 +17,16 @@ anything else raised        last good facts, else ``source_error`` silences
 Last good facts are served **with their original observed_at**: the gate, not
 the cache, decides whether they are still fresh. Keys the cached answer does
 not cover get silences with the failure's reason.
+
+Identical concurrent fetches (one query, one event loop) are coalesced into
+one call of the source (single flight): the others wait for its answer. If
+the caller that made the call is cancelled, a waiting one makes it again.
+
+Many workers: ``breaker_store=RedisBreakerStore(...)`` shares the breaker's
+state and its half-open probe with every process, ``last_good=RedisLastGood(...)``
+the last good facts (both in :mod:`vouched._sources._redis`). A shared last
+good answer is read when the source fails and written when a fact moved
+forward; this process's own cache stands in when Redis cannot answer.
 """
 
 from __future__ import annotations
@@ -33,12 +43,15 @@ from cachetools import LRUCache, TTLCache
 from vouched._fact import Fact, SilenceReason
 from vouched._sources._breaker import (
     DEFAULT_BREAKER,
-    Breaker,
     BreakerListener,
     BreakerSettings,
     BreakerState,
+    BreakerStore,
+    LocalBreakerStore,
+    SourceBreaker,
     Ticket,
 )
+from vouched._sources._lastgood import SharedLastGood, advance
 from vouched._sources._source import (
     ANY_ATTRIBUTE,
     Key,
@@ -49,6 +62,7 @@ from vouched._sources._source import (
     declared_keys,
     describe_failure,
     query_key,
+    retry_after_of,
     settle,
     silences,
 )
@@ -66,6 +80,7 @@ MAXSIZE = 256
 
 _UNGUARDED = Ticket(probe=False, generation=-1)
 _NO_LIMIT: AbstractAsyncContextManager[object] = nullcontext()
+_LOCAL_BREAKERS = LocalBreakerStore()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +108,9 @@ class CacheSettings:
             raise ValueError("CacheSettings.maxsize must be a whole number >= 1")
 
 
+_Flight = asyncio.Future[tuple[Fact, ...] | None]
+
+
 @dataclass(frozen=True, slots=True)
 class _Answer:
     facts: tuple[Fact, ...]
@@ -112,6 +130,11 @@ class GuardedSource:
       bulkhead); the others wait for a place within their deadline. Waiting
       past it is a ``timeout`` silence but not a failure of the source. Set it
       to about the HTTP pool's size: queueing in the pool costs far more.
+    - ``breaker_store``: where the breaker's state lives (:class:`LocalBreakerStore`,
+      this process, by default; ``RedisBreakerStore`` to share it with every worker).
+    - ``last_good``: a :class:`SharedLastGood` (``RedisLastGood``) every worker
+      reads when its source fails, beside this process's own cache.
+    - ``coalesce``: identical concurrent fetches make one call (default True).
 
     A GuardedSource is a :class:`Source` itself (same ``name``), so it composes
     with :func:`gather`. It is meant for one thread (any number of event loops
@@ -129,6 +152,9 @@ class GuardedSource:
         listeners: Iterable[BreakerListener] = (),
         name: str | None = None,
         max_in_flight: int | None = None,
+        breaker_store: BreakerStore | None = None,
+        last_good: SharedLastGood | None = None,
+        coalesce: bool = True,
     ) -> None:
         if deadline is not None and not deadline > 0:
             raise ValueError("deadline must be positive seconds (or None for no deadline)")
@@ -142,9 +168,17 @@ class GuardedSource:
         self.deadline = deadline
         self.cache_settings = cache
         self._clock: Clock = clock if clock is not None else SystemClock()
-        self._breaker = (
-            Breaker(self.name, breaker, self._clock, listeners) if breaker is not None else None
+        store = breaker_store if breaker_store is not None else _LOCAL_BREAKERS
+        self._breaker: SourceBreaker | None = (
+            store.breaker(self.name, breaker, self._clock, listeners)
+            if breaker is not None
+            else None
         )
+        self.last_good = last_good
+        self.coalesce = coalesce
+        # Calls in flight per query, for this event loop: each ends with its facts,
+        # or None when its caller was cancelled (a waiter then calls again).
+        self._flights: tuple[asyncio.AbstractEventLoop, dict[Any, _Flight]] | None = None
         size = cache.maxsize if cache is not None else MAXSIZE
         self._last_good: TTLCache[Any, _Answer] | None = (
             TTLCache(maxsize=size, ttl=cache.keep_for, timer=self._clock.monotonic)
@@ -162,7 +196,7 @@ class GuardedSource:
         return self._breaker.state if self._breaker is not None else BreakerState.CLOSED
 
     @property
-    def breaker(self) -> Breaker | None:
+    def breaker(self) -> SourceBreaker | None:
         return self._breaker
 
     def add_listener(self, listener: BreakerListener) -> None:
@@ -187,9 +221,37 @@ class GuardedSource:
         reusable = self._reusable(key)
         if reusable is not None:
             return list(reusable.facts)
-        ticket = self._breaker.admit() if self._breaker is not None else _UNGUARDED
+        if not self.coalesce:
+            return await self._call(key, query)
+        loop = asyncio.get_running_loop()
+        if self._flights is None or self._flights[0] is not loop:
+            self._flights = (loop, {})
+        flights = self._flights[1]
+        while (flight := flights.get(key)) is not None:
+            # Another caller is asking the source the same question: wait for its
+            # answer (shielded: our cancellation must not cancel its call).
+            outcome = await asyncio.shield(flight)
+            if outcome is not None:
+                return list(outcome)
+        flight = loop.create_future()
+        flights[key] = flight
+        try:
+            facts = await self._call(key, query)
+        except BaseException:
+            flight.set_result(None)
+            raise
+        else:
+            flight.set_result(tuple(facts))
+        finally:
+            del flights[key]
+        return facts
+
+    async def _call(self, key: Any, query: Query) -> list[Fact]:
+        """One call of the source behind the breaker and the deadline."""
+        breaker = self._breaker
+        ticket = await breaker.admit() if breaker is not None else _UNGUARDED
         if ticket is None:
-            return self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
+            return await self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
         called = False
         try:
             async with asyncio.timeout_at(self._deadline_at()), self._slot():
@@ -200,23 +262,23 @@ class GuardedSource:
             if not called:
                 # The deadline passed while waiting for a slot: the source was
                 # never asked, so this is no failure of the source.
-                if self._breaker is not None:
-                    self._breaker.released(ticket)
-                return self._degrade(key, query, SilenceReason.TIMEOUT)
+                if breaker is not None:
+                    breaker.released(ticket)
+                return await self._degrade(key, query, SilenceReason.TIMEOUT)
             reason, detail = describe_failure(error)
             _log.info("source %r failed: %s (%s)", self.name, reason, detail)
-            if self._breaker is not None:
-                self._breaker.failed(ticket, reason, detail)
-            return self._degrade(key, query, reason)
+            if breaker is not None:
+                await breaker.failed(ticket, reason, detail, retry_after=retry_after_of(error))
+            return await self._degrade(key, query, reason)
         except BaseException:  # cancellation (or interpreter exit): not the source's failure
-            if self._breaker is not None:
-                self._breaker.released(ticket)
+            if breaker is not None:
+                breaker.released(ticket)
             raise
-        if self._breaker is not None:
-            self._breaker.succeeded(ticket)
+        if breaker is not None:
+            await breaker.succeeded(ticket)
         if not facts:
             return self._silence(query, SilenceReason.NO_DATA)
-        self._remember(key, facts)
+        await self._remember(key, query, facts)
         return facts
 
     # -- internals -------------------------------------------------------------
@@ -256,9 +318,11 @@ class GuardedSource:
                 return None  # never reuse past a fact's own TTL: ask again
         return answer
 
-    def _remember(self, key: Any, facts: Sequence[Fact]) -> None:
+    async def _remember(self, key: Any, query: Query, facts: Sequence[Fact]) -> None:
         answer = tuple(facts)
         self._known[key] = answer
+        if self.last_good is not None:
+            await self.last_good.save(self.name, query, answer)
         if self._last_good is None:
             return
         if any(f.silent_reason is not None or f.value is None for f in answer):
@@ -271,13 +335,20 @@ class GuardedSource:
             self.expects(query), reason, source=self.name, observed_at=self._clock.now()
         )
 
-    def _degrade(self, key: Any, query: Query, reason: SilenceReason) -> list[Fact]:
+    async def _degrade(self, key: Any, query: Query, reason: SilenceReason) -> list[Fact]:
         answer = self._last_good.get(key) if self._last_good is not None else None
-        if answer is None:
+        stored: Sequence[Fact] = answer.facts if answer is not None else ()
+        if self.last_good is not None:
+            # The fleet's last good facts, each replaced by ours where ours is newer.
+            fleet = await self.last_good.load(self.name, query) or ()
+            if fleet:
+                kept = advance({(f.subject, f.attribute): f for f in fleet}, stored)
+                stored = tuple(kept.values())
+        if not stored:
             return self._silence(query, reason)
-        covered = {(f.subject, f.attribute) for f in answer.facts}
+        covered = {(f.subject, f.attribute) for f in stored}
         missing = [k for k in self.expects(query) if k not in covered and k[1] != ANY_ATTRIBUTE]
-        out = list(answer.facts)
+        out = list(stored)
         if missing:
             out.extend(silences(missing, reason, source=self.name, observed_at=self._clock.now()))
         return out
