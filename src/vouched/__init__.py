@@ -52,8 +52,18 @@ from vouched._replay._store import (
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
-from vouched._sources._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
+from vouched._sources._breaker import (
+    BreakerEvent,
+    BreakerEventKind,
+    BreakerSettings,
+    BreakerState,
+    BreakerStore,
+    LocalBreakerStore,
+)
 from vouched._sources._guarded import CacheSettings, GuardedSource
+from vouched._sources._lastgood import SharedLastGood
+from vouched._sources._redis import RedisBreakerStore
+from vouched._sources._redislastgood import RedisLastGood
 from vouched._sources._source import Query, Source, fetch_sync, gather, gather_sync
 from vouched._time import Clock, SystemClock
 
@@ -66,6 +76,7 @@ __all__ = [
     "BreakerEventKind",
     "BreakerSettings",
     "BreakerState",
+    "BreakerStore",
     "CacheSettings",
     "Catalog",
     "ClaimResult",
@@ -82,6 +93,7 @@ __all__ = [
     "GuardedSource",
     "InputError",
     "Lexicon",
+    "LocalBreakerStore",
     "MalformedPayloadError",
     "MissingExtraError",
     "OnFail",
@@ -97,7 +109,10 @@ __all__ = [
     "Prompt",
     "Query",
     "QueuedSnapshotStore",
+    "RedisBreakerStore",
+    "RedisLastGood",
     "ScanReport",
+    "SharedLastGood",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",

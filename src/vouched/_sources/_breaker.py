@@ -267,6 +267,11 @@ class Breaker:
     def fail_counter(self) -> int:
         return self._breaker.fail_counter
 
+    @property
+    def generation(self) -> int:
+        """Moves on at every state change: a ticket of an older one is a straggler's."""
+        return self._generation
+
     def add_listener(self, listener: BreakerListener) -> None:
         self._listeners.append(listener)
 
@@ -309,7 +314,7 @@ class Breaker:
         if ticket.probe:
             self._probing = False
         state = _FROM_PYBREAKER[self._breaker.current_state]
-        self._emit(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
+        self.announce(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
         if retry_after is not None:
             self.trip(retry_after)
             return
@@ -354,13 +359,13 @@ class Breaker:
             self._open_for = self.settings.reset_timeout
         if new is not BreakerState.HALF_OPEN:
             self._probing = False
-        self._emit(BreakerEventKind.STATE_CHANGE, old, new)
+        self.announce(BreakerEventKind.STATE_CHANGE, old, new)
 
     def _reject(self, state: BreakerState) -> None:
         if self._listeners:
-            self._emit(BreakerEventKind.REJECTED, state, state, reason="circuit_open")
+            self.announce(BreakerEventKind.REJECTED, state, state, reason="circuit_open")
 
-    def _emit(
+    def announce(
         self,
         kind: BreakerEventKind,
         old: BreakerState,
@@ -369,6 +374,8 @@ class Breaker:
         reason: str | None = None,
         detail: str | None = None,
     ) -> None:
+        """Report an event to the listeners (also what a shared store's breaker,
+        which sees transitions made by other processes, reports through)."""
         if not self._listeners:
             return
         event = BreakerEvent(

@@ -249,32 +249,37 @@ class GuardedSource:
     async def _call(self, key: Any, query: Query) -> list[Fact]:
         """One call of the source behind the breaker and the deadline."""
         breaker = self._breaker
-        ticket = await breaker.admit() if breaker is not None else _UNGUARDED
-        if ticket is None:
-            return await self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
+        ticket: Ticket | None = None
         called = False
         try:
-            async with asyncio.timeout_at(self._deadline_at()), self._slot():
-                called = True
-                raw: object = await self.source.fetch(query)
+            # Admission is inside the deadline too: a breaker whose state lives in
+            # another process (Redis) never holds the answer past it.
+            async with asyncio.timeout_at(self._deadline_at()):
+                ticket = await breaker.admit() if breaker is not None else _UNGUARDED
+                if ticket is not None:
+                    async with self._slot():
+                        called = True
+                        raw: object = await self.source.fetch(query)
+            if ticket is None:
+                return await self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
             facts = settle(raw)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             if not called:
-                # The deadline passed while waiting for a slot: the source was
-                # never asked, so this is no failure of the source.
-                if breaker is not None:
+                # The deadline passed before the source was asked (admission, or
+                # waiting for a slot): no failure of the source.
+                if breaker is not None and ticket is not None:
                     breaker.released(ticket)
                 return await self._degrade(key, query, SilenceReason.TIMEOUT)
             reason, detail = describe_failure(error)
             _log.info("source %r failed: %s (%s)", self.name, reason, detail)
-            if breaker is not None:
+            if breaker is not None and ticket is not None:  # called: it was admitted
                 await breaker.failed(ticket, reason, detail, retry_after=retry_after_of(error))
             return await self._degrade(key, query, reason)
         except BaseException:  # cancellation (or interpreter exit): not the source's failure
-            if breaker is not None:
+            if breaker is not None and ticket is not None:
                 breaker.released(ticket)
             raise
-        if breaker is not None:
+        if breaker is not None and ticket is not None:
             await breaker.succeeded(ticket)
         if not facts:
             return self._silence(query, SilenceReason.NO_DATA)
