@@ -368,5 +368,5 @@ def test_a_slow_redis_never_holds_an_answer_past_the_deadline(prefix: str) -> No
 
 
 def test_a_breaker_store_refuses_nonsense_settings() -> None:
-    with pytest.raises(ValueError, match="RedisBreakerStore.lease"):
+    with pytest.raises(ValueError, match=r"RedisBreakerStore\.lease"):
         RedisBreakerStore(redis.asyncio.Redis(), lease=0)
