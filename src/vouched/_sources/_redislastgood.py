@@ -72,7 +72,7 @@ for _, value in ipairs(redis.call('HVALS', KEYS[1])) do
   if gone > last then last = gone end
 end
 if last > now then
-  redis.call('PEXPIREAT', KEYS[1], last)
+  redis.call('PEXPIRE', KEYS[1], last - now)  -- relative: the caller's clock, not Redis's
 else
   redis.call('DEL', KEYS[1])
 end
