@@ -41,6 +41,8 @@ from vouched._gate import (
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
+from vouched._replay._open import open_snapshot_store
+from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import (
     QueuedSnapshotStore,
@@ -105,6 +107,7 @@ __all__ = [
     "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
+    "PostgresSnapshotStore",
     "PrometheusMetrics",
     "Prompt",
     "Query",
@@ -138,6 +141,7 @@ __all__ = [
     "import_jsonl",
     "load_facts",
     "measure",
+    "open_snapshot_store",
     "partition",
     "replay",
     "scan",
