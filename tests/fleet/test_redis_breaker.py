@@ -370,3 +370,23 @@ def test_a_slow_redis_never_holds_an_answer_past_the_deadline(prefix: str) -> No
 def test_a_breaker_store_refuses_nonsense_settings() -> None:
     with pytest.raises(ValueError, match=r"RedisBreakerStore\.lease"):
         RedisBreakerStore(redis.asyncio.Redis(), lease=0)
+
+
+def test_a_fallback_to_local_state_is_counted_by_the_prometheus_exporter() -> None:
+    from vouched import PrometheusMetrics  # noqa: PLC0415 - the one test that needs the extra
+
+    metrics = PrometheusMetrics()
+    clock = FakeClock(START)
+    script = ScriptedSource("weather", [[weather_fact()]])
+    url = f"redis://127.0.0.1:{closed_port()}/0"
+
+    async def go() -> None:
+        async with redis.asyncio.Redis.from_url(url) as client:
+            source = worker(client, "unused", clock, script)
+            source.add_listener(metrics.on_breaker_event)
+            for n in range(5):
+                await source.fetch({"n": n})
+
+    run(go)
+    text = metrics.exposition().decode()
+    assert 'vouched_breaker_store_fallbacks_total{source="weather"} 1.0' in text
