@@ -16,8 +16,10 @@ gives every process that uses the same prefix one breaker per source name:
 - **a failing source is tried at most fail_max times by the fleet**: once a
   failure has been counted, calls are admitted through Redis as trials, and
   only while failures plus trials in flight stay under ``fail_max`` (trials
-  are leases too). Calls admitted before a process learns of the first
-  failure are the only extra ones: at most one per concurrent caller.
+  are leases too; a failure's reply reserves the same worker's next call as
+  a trial for ``sync_every`` seconds, so a failing call costs one round
+  trip). Calls admitted before a process learns of the first failure are
+  the only extra ones: at most one per concurrent caller.
 - **Redis failing** (down, slow, refusing) costs a call at most ``timeout``
   seconds and never makes a value appear: the breaker decides alone with this
   process's own :class:`~vouched._sources._breaker.Breaker`, says so once (a
@@ -132,6 +134,8 @@ _FAILURE = (
     + """end
 local now, token, kind, fail_max, open_for, asked = tonumber(ARGV[1]), ARGV[2], ARGV[3],
       tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6] == '1'
+local next_token, lease = ARGV[7], tonumber(ARGV[8])
+local granted = ''
 local v = read()
 local state, failures, epoch, open_until, probe, probe_until = v[1], v[2], v[3], v[4], v[5], v[6]
 if kind == 'trial' then redis.call('ZREM', KEYS[2], token) end
@@ -150,6 +154,13 @@ if state == 'closed' then
     trip()
   else
     redis.call('HSET', KEYS[1], 'failures', failures)
+    -- The caller's next call is admitted now, as a trial, if there is room:
+    -- a failing worker then costs one round trip per failure, not two.
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+    if failures + redis.call('ZCARD', KEYS[2]) < fail_max then
+      redis.call('ZADD', KEYS[2], now + lease, next_token)
+      granted = 'trial'
+    end
   end
 elseif state == 'half_open' then
   if (kind == 'probe' and probe == token) or asked then trip() end
@@ -157,7 +168,7 @@ elseif asked and now + open_for > open_until then
   open_until = now + open_for
   redis.call('HSET', KEYS[1], 'open_until', open_until)
 end
-return {'', state, failures, epoch, open_until, probe_until}
+return {granted, state, failures, epoch, open_until, probe_until}
 """
 )
 
@@ -308,6 +319,8 @@ class RedisBreaker:
         self._quiet_until = 0.0  # monotonic: a refused half-open admission is not re-asked
         self._down_until: float | None = None  # monotonic: Redis failed; local until then
         self._pending: set[asyncio.Task[Any]] = set()
+        # A trial the fleet granted with this process's last failure: (token, until ms).
+        self._granted: tuple[str, int] | None = None
 
     # -- what callers look at ----------------------------------------------------
 
@@ -350,6 +363,9 @@ class RedisBreaker:
         if view.state is BreakerState.HALF_OPEN and self._clock.monotonic() < self._quiet_until:
             self._local.announce(BreakerEventKind.REJECTED, view.state, view.state, reason=_OPEN)
             return None
+        granted, self._granted = self._granted, None
+        if view.state is BreakerState.CLOSED and granted is not None and now < granted[1]:
+            return Ticket(probe=False, generation=view.epoch, lease=granted[0], shared=True)
         token = secrets.token_hex(8)
         args = (now, token, _ms(self._store.lease), self.settings.fail_max)
         reply = await self._call(self._store._admit, args)
@@ -387,17 +403,23 @@ class RedisBreaker:
         state = self.state
         self._local.announce(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
         open_for = max(self.settings.reset_timeout, retry_after or 0.0)
+        now = self._now_ms()
+        next_token = secrets.token_hex(8)
+        lease = _ms(self._store.sync_every)  # held briefly: an unused one soon frees its place
         args = (
-            self._now_ms(),
+            now,
             ticket.lease or "",
             _kind(ticket),
             self.settings.fail_max,
             _ms(open_for),
             "1" if retry_after is not None else "0",
+            next_token,
+            lease,
         )
         reply = await self._call(self._store._failure, args)
         if reply is not None:
-            self._learn(reply)
+            if self._learn(reply) == "trial":
+                self._granted = (next_token, now + lease)
             return
         # Redis did not hear of it: this process counts it on its own.
         local = Ticket(probe=False, generation=self._local.generation)
