@@ -363,9 +363,9 @@ class RedisBreaker:
         if view.state is BreakerState.HALF_OPEN and self._clock.monotonic() < self._quiet_until:
             self._local.announce(BreakerEventKind.REJECTED, view.state, view.state, reason=_OPEN)
             return None
-        granted, self._granted = self._granted, None
-        if view.state is BreakerState.CLOSED and granted is not None and now < granted[1]:
-            return Ticket(probe=False, generation=view.epoch, lease=granted[0], shared=True)
+        reserved, self._granted = self._granted, None
+        if view.state is BreakerState.CLOSED and reserved is not None and now < reserved[1]:
+            return Ticket(probe=False, generation=view.epoch, lease=reserved[0], shared=True)
         token = secrets.token_hex(8)
         args = (now, token, _ms(self._store.lease), self.settings.fail_max)
         reply = await self._call(self._store._admit, args)
