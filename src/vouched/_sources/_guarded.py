@@ -108,7 +108,14 @@ class CacheSettings:
             raise ValueError("CacheSettings.maxsize must be a whole number >= 1")
 
 
-_Flight = asyncio.Future[tuple[Fact, ...] | None]
+class _Flight:
+    """One call in flight; ``done`` is made only when a second caller waits for it
+    (it ends with the facts, or None when the calling fetch was cancelled)."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done: asyncio.Future[tuple[Fact, ...] | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,20 +237,19 @@ class GuardedSource:
         while (flight := flights.get(key)) is not None:
             # Another caller is asking the source the same question: wait for its
             # answer (shielded: our cancellation must not cancel its call).
-            outcome = await asyncio.shield(flight)
+            if flight.done is None:
+                flight.done = loop.create_future()
+            outcome = await asyncio.shield(flight.done)
             if outcome is not None:
                 return list(outcome)
-        flight = loop.create_future()
-        flights[key] = flight
+        flight = flights[key] = _Flight()
+        facts: list[Fact] | None = None
         try:
             facts = await self._call(key, query)
-        except BaseException:
-            flight.set_result(None)
-            raise
-        else:
-            flight.set_result(tuple(facts))
         finally:
             del flights[key]
+            if flight.done is not None:
+                flight.done.set_result(None if facts is None else tuple(facts))
         return facts
 
     async def _call(self, key: Any, query: Query) -> list[Fact]:

@@ -11,7 +11,7 @@ gives every process that uses the same prefix one breaker per source name:
   the breaker: the next caller after the expiry probes;
 - **no round trip on a closed breaker's happy path**: each process keeps a
   view of the state and reads it again at most every ``sync_every`` seconds
-  (one ``HMGET``). Only failures, probes and transitions go to Redis, and an
+  (one script call). Only failures, probes and transitions go to Redis, and an
   open breaker rejects from the view until its time is up;
 - **a failing source is tried at most fail_max times by the fleet**: once a
   failure has been counted, calls are admitted through Redis as trials, and
@@ -60,7 +60,7 @@ _log = logging.getLogger("vouched.sources")
 # Defaults, named once.
 SYNC_EVERY = 0.5
 LEASE = 10.0
-TIMEOUT = 0.05
+TIMEOUT = 0.25  # loopback answers in ~0.1 ms; a loaded host stalls a process far longer
 RETRY_EVERY = 1.0
 
 
@@ -90,6 +90,12 @@ local h = redis.call('HMGET', KEYS[1], 'state', 'failures', 'epoch', 'open_until
 return {h[1] or 'closed', tonumber(h[2] or '0'), tonumber(h[3] or '0'),
         tonumber(h[4] or '0'), h[5] or '', tonumber(h[6] or '0'), tonumber(h[7] or '0')}
 """
+
+_VIEW = (
+    "local function read()"
+    + _READ
+    + "end\nlocal v = read()\nreturn {'', v[1], v[2], v[3], v[4], v[6]}"
+)
 
 _ADMIT = (
     "local function read()"
@@ -273,6 +279,7 @@ class RedisBreakerStore:
         self.timeout = float(timeout)
         self.retry_every = float(retry_every)
         self.fallbacks = 0
+        self._view = client.register_script(_VIEW)
         self._admit = client.register_script(_ADMIT)
         self._failure = client.register_script(_FAILURE)
         self._success = client.register_script(_SUCCESS)
@@ -461,32 +468,18 @@ class RedisBreaker:
 
     async def _sync(self) -> bool:
         """Read the fleet's state (one round trip); False when Redis did not answer."""
-        fields = ("state", "failures", "epoch", "open_until", "probe_until")
-        reply = await self._call(None, fields)
+        reply = await self._call(self._store._view, ())
         if reply is None:
             return False
-        state, failures, epoch, open_until, probe_until = reply
-        self._learn(
-            [
-                b"",
-                state or b"closed",
-                int(failures or 0),
-                int(epoch or 0),
-                int(open_until or 0),
-                int(probe_until or 0),
-            ]
-        )
+        self._learn(reply)
         return True
 
     async def _call(self, script: Any, args: Sequence[Any]) -> Any:
-        """One round trip (a script, or an HMGET when ``script`` is None), or None
-        when Redis is down, slow or refuses: then this process decides alone."""
+        """One round trip (one script), or None when Redis is down, slow or
+        refuses: then this process decides alone."""
         try:
             async with asyncio.timeout(self._store.timeout):
-                if script is None:
-                    reply = await self._store.client.hmget(self._keys[0], list(args))
-                else:
-                    reply = await script(keys=list(self._keys), args=list(args))
+                reply = await script(keys=list(self._keys), args=list(args))
         except self._store._errors as error:
             self._fall_back(error)
             return None
