@@ -333,7 +333,10 @@ class GuardedSource:
         answer = tuple(facts)
         self._known[key] = answer
         if self.last_good is not None:
-            await self.last_good.save(self.name, query, answer)
+            try:
+                await self.last_good.save(self.name, query, answer)
+            except Exception:  # a broken shared store must not break the answer (logged)
+                _log.exception("source %r: the shared last good store raised on save", self.name)
         if self._last_good is None:
             return
         if any(f.silent_reason is not None or f.value is None for f in answer):
@@ -351,7 +354,11 @@ class GuardedSource:
         stored: Sequence[Fact] = answer.facts if answer is not None else ()
         if self.last_good is not None:
             # The fleet's last good facts, each replaced by ours where ours is newer.
-            fleet = await self.last_good.load(self.name, query) or ()
+            try:
+                fleet = await self.last_good.load(self.name, query) or ()
+            except Exception:  # a broken shared store must not break the answer (logged)
+                _log.exception("source %r: the shared last good store raised on load", self.name)
+                fleet = ()
             if fleet:
                 kept = advance({(f.subject, f.attribute): f for f in fleet}, stored)
                 stored = tuple(kept.values())
