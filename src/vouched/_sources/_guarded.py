@@ -335,7 +335,7 @@ class GuardedSource:
         if self.last_good is not None:
             try:
                 await self.last_good.save(self.name, query, answer)
-            except Exception:  # a broken shared store must not break the answer (logged)
+            except Exception:  # noqa: BLE001 - a broken shared store must not break the answer (logged)
                 _log.exception("source %r: the shared last good store raised on save", self.name)
         if self._last_good is None:
             return
@@ -356,7 +356,7 @@ class GuardedSource:
             # The fleet's last good facts, each replaced by ours where ours is newer.
             try:
                 fleet = await self.last_good.load(self.name, query) or ()
-            except Exception:  # a broken shared store must not break the answer (logged)
+            except Exception:  # noqa: BLE001 - a broken shared store must not break the answer (logged)
                 _log.exception("source %r: the shared last good store raised on load", self.name)
                 fleet = ()
             if fleet:
