@@ -122,13 +122,13 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 
 
 def _schema_version(connection: sqlite3.Connection) -> int:
-    row = connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    # One statement, one snapshot of the catalogue: read in two, another process
+    # migrating a new file in between made it look like a foreign database.
+    versioned, tables = connection.execute(
+        "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+        " AND name = 'schema_version'), (SELECT count(*) FROM sqlite_master WHERE type = 'table')"
     ).fetchone()
-    if row is None:
-        tables = connection.execute(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-        ).fetchone()[0]
+    if not versioned:
         if tables:
             raise StoreError("not a vouched snapshot store (it has other tables)")
         return 0
