@@ -226,3 +226,11 @@ def test_replay_grades_the_store(opened: Any, make_snapshot: SnapshotFactory) ->
     report = replay(opened, Policy(), rules=())
     assert report.snapshots == 12
     assert report.grounding_rate_then == report.grounding_rate_now
+
+
+def test_both_stores_know_the_same_schema_versions() -> None:
+    # A migration added to one store and not the other is drift: add both.
+    from vouched._replay._postgres import PG_SCHEMA_VERSION  # noqa: PLC0415
+    from vouched._replay._store import SCHEMA_VERSION  # noqa: PLC0415
+
+    assert PG_SCHEMA_VERSION == SCHEMA_VERSION
