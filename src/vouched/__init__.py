@@ -5,12 +5,19 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
+from vouched._answer._chatstream import StreamEnd
 from vouched._answer._grounder import AnswerObserver, Grounder
 from vouched._answer._onfail import OnFail
-from vouched._answer._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
+from vouched._answer._phrasers import (
+    OpenAIChatPhraser,
+    Phraser,
+    StreamingPhraser,
+    TemplatePhraser,
+)
 from vouched._answer._prometheus import PrometheusMetrics
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
+from vouched._answer._streaming import AnswerEvent, AnswerEventKind
 from vouched._claims._catalog import Catalog
 from vouched._claims._contract import Contract
 from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer, verify_output
@@ -22,6 +29,7 @@ from vouched._exceptions import (
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
+    PhraserStreamError,
     PhraserTimeoutError,
     SourceError,
     StoreError,
@@ -54,6 +62,7 @@ from vouched._replay._store import (
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
+from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._sources._breaker import (
     BreakerEvent,
     BreakerEventKind,
@@ -71,6 +80,8 @@ from vouched._time import Clock, SystemClock
 
 __all__ = [
     "Answer",
+    "AnswerEvent",
+    "AnswerEventKind",
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
@@ -104,6 +115,7 @@ __all__ = [
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",
+    "PhraserStreamError",
     "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
@@ -115,6 +127,7 @@ __all__ = [
     "RedisBreakerStore",
     "RedisLastGood",
     "ScanReport",
+    "ScannedSentence",
     "SharedLastGood",
     "SilenceReason",
     "Snapshot",
@@ -123,6 +136,9 @@ __all__ = [
     "SourceError",
     "SqliteSnapshotStore",
     "StoreError",
+    "StreamEnd",
+    "StreamScanner",
+    "StreamingPhraser",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,6 +29,7 @@ from vouched._answer._onfail import (
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json
+from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
 from vouched._exceptions import PhraserError
 from vouched._fact import Fact
 from vouched._gate import GateResult, Verdict, partition, silence_for
@@ -146,6 +147,21 @@ def _record(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What the Grounder has before it phrases: facts, verdicts, the prompt."""
+
+    query: Query
+    facts: tuple[Fact, ...]
+    gate: GateResult
+    silences: tuple[Fact, ...]
+    prompt: Prompt
+    created_at: datetime
+    now: datetime
+    started: float
+    timings: dict[str, float]
+
+
 class Grounder:
     """Answers questions from sources, phrasing only what the gate vouches for.
 
@@ -201,6 +217,41 @@ class Grounder:
 
     async def answer(self, question: str, query: Query | None = None) -> Answer:
         """Answer ``question`` from what the sources say for ``query``."""
+        ready = await self._prepare(question, query)
+        answer = await self._phrase(ready.prompt, ready.gate, ready.silences)
+        return self._deliver(ready, answer)
+
+    async def answer_stream(
+        self, question: str, query: Query | None = None
+    ) -> AsyncIterator[AnswerEvent]:
+        """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
+        sentences only after they pass the scan, the on-fail policy at the
+        first that does not, and a last ``done`` event with the whole
+        :class:`vouched.Answer` (observers told and the snapshot written as
+        for :meth:`answer`). The phraser streams when it can
+        (``phrase_stream``); ``phrase_timeout`` bounds each attempt."""
+        ready = await self._prepare(question, query)
+        phrasing = StreamedPhrasing(
+            phraser=self.phraser,
+            phraser_name=phraser_name(self._phraser_given),
+            on_fail=self.on_fail,
+            lexicon=self.lexicon,
+            policy=self.policy,
+            clock=self.clock,
+            phrase_timeout=self.phrase_timeout,
+        )
+        async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
+            yield event
+        if phrasing.answer is None:  # pragma: no cover - run() always ends in an answer
+            raise RuntimeError("a streamed phrasing ended without an answer")
+        extra = {}
+        if phrasing.first_sentence is not None:
+            extra["first_sentence"] = phrasing.first_sentence - ready.started
+        answer = self._deliver(ready, phrasing.answer, extra)
+        yield AnswerEvent(AnswerEventKind.DONE, len(answer.trail) - 1, answer=answer)
+
+    async def _prepare(self, question: str, query: Query | None) -> _Prepared:
+        """Sources, gate and prompt: everything before the phraser."""
         query = {} if query is None else query
         clock = self.clock
         created_at = clock.now()
@@ -212,18 +263,32 @@ class Grounder:
         silences = stated_silences(gate)
         prompt = build_prompt(question, gate.grounded, silences)
         gated = clock.monotonic()
-        answer = await self._phrase(prompt, gate, silences)
-        finished = clock.monotonic()
+        return _Prepared(
+            query=query,
+            facts=tuple(facts),
+            gate=gate,
+            silences=silences,
+            prompt=prompt,
+            created_at=created_at,
+            now=now,
+            started=started,
+            timings={"sources": fetched - started, "gate": gated - fetched},
+        )
+
+    def _deliver(
+        self, ready: _Prepared, answer: Answer, extra: dict[str, float] | None = None
+    ) -> Answer:
+        """The answer with its timings; observers told, the snapshot scheduled."""
         timings = {
-            "sources": fetched - started,
-            "gate": gated - fetched,
+            **ready.timings,
             **answer.timings,
-            "total": finished - started,
+            **(extra or {}),
+            "total": self.clock.monotonic() - ready.started,
         }
         answer = replace(answer, timings=timings)
         for observer in self.observers:
             try:
-                observer.observe(answer, gate.verdicts)
+                observer.observe(answer, ready.gate.verdicts)
             except Exception:  # noqa: BLE001 - an observer must never break an answer
                 _log.warning(
                     "answer observer %r failed; answer unaffected", observer, exc_info=True
@@ -233,11 +298,11 @@ class Grounder:
             self._store.schedule(
                 lambda: _record(
                     done,
-                    facts=facts,
-                    query=query,
+                    facts=ready.facts,
+                    query=ready.query,
                     policy=self.policy,
-                    now=now,
-                    created_at=created_at,
+                    now=ready.now,
+                    created_at=ready.created_at,
                     on_fail=self.on_fail,
                 )
             )
