@@ -94,6 +94,12 @@ _FILLER_AFTER = frozenset(
         "even", "just", "both", "all", "it", "he", "she", "they", "we", "you",
     }
 )  # fmt: skip
+_HELD_BEFORE = re.compile(
+    r"\b(?:held|holding|holds|hold|limited|limiting|limits|limit|kept|keeping|keeps"
+    r"|forced|forcing|forces|force)\s+(?:the\s+)?$",
+    re.I,
+)
+_HELD_AFTER = re.compile(r"(?:\s*\(.*?\))?\s+(?:to|into|under)\b", re.I)
 _BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 _GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
@@ -351,6 +357,7 @@ class Binder:
         self._compares = not tokens.isdisjoint(_COMPARE_WORDS)
         self._forced: dict[int, _Forced] = {}
         self._taken: set[int] = set()  # cues right after a number of their own
+        self.partners: dict[int, int] = {}  # "113-107": second value -> first, two subjects
         self._adjacent: dict[int, _Cue | None] = {}  # quantity start -> the cue right after it
         self._groups: dict[int, int] = {}
         self._quantity_starts: list[int] = []
@@ -489,6 +496,7 @@ class Binder:
                 attributes, subjects = two
                 self._forced[left.start] = _Forced(attributes, subjects, pair=True)
                 self._forced[right.start] = _Forced(attributes, subjects, pair=True)
+                self.partners[right.start] = left.start
 
     def _pair_phrase_near(
         self, left: Quantity, right: Quantity, sentence: tuple[int, int]
@@ -972,6 +980,9 @@ class Binder:
         found: list[tuple[float, str, int]] = []
         low = bisect_left(starts, sentence[0])
         before = bisect_left(starts, quantity.start, low)
+        held = self._held(low, before, sentence[0])
+        if held is not None:  # "held the Lakers to 38 percent": the Lakers' figure
+            return [(0.0, name, held.start) for name in held.names]
         first_in_clause = True
         for i in range(before - 1, low - 1, -1):
             mention = mentions[i]
@@ -1004,6 +1015,20 @@ class Binder:
             topic = self._topic(sentence[0])
             found.extend((1.0 + 0.15 * rank, name, -1) for rank, name in enumerate(topic[:2]))
         return found
+
+    def _held(self, low: int, before: int, floor: int) -> Mention | None:
+        """The object of "held X to", "limited X to", "forced X into" before a number."""
+        text = self.text
+        for i in range(before - 1, low - 1, -1):
+            mention = self.mentions[i]
+            if mention.kind != _NAMED:
+                continue
+            if _HELD_BEFORE.search(text, max(floor, mention.start - 20), mention.start) and (
+                _HELD_AFTER.match(text, mention.end)
+            ):
+                return mention
+            return None
+        return None
 
     def _topic(self, position: int) -> tuple[str, ...]:
         """The subjects named last before ``position``, latest first."""

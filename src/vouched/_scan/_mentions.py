@@ -127,13 +127,16 @@ def _region(bounds: list[int], position: int, length: int) -> tuple[int, int]:
 def _structure_pattern() -> re.Pattern[str]:
     pronouns = "|".join(sorted(_PRONOUNS, key=len, reverse=True))
     nouns = "|".join(sorted(_REFERENCE_NOUNS, key=len, reverse=True))
+    # The leading lookahead rejects most positions at once (inside words, spaces): the
+    # alternation is tried only at marks and word starts (halves read_structure's time).
     return re.compile(
-        r"(?P<end>[.!?](?=\s|$))|(?P<stop>[;\n])|(?P<punct>[,()\[\]|\u2013\u2014])"
+        r"(?=[.!?;\n,()\[\]|\u2013\u2014-]|\b[^\W\d_])"
+        r"(?:(?P<end>[.!?](?=\s|$))|(?P<stop>[;\n])|(?P<punct>[,()\[\]|\u2013\u2014])"
         r"|(?P<dash>(?<=\s)-(?=\s))"
         rf"|(?P<pro>(?i:\b(?:{pronouns})\b))"
         rf"|(?P<the>(?i:\bthe\s+(?:{nouns})\b))"
         r"|(?P<cap>\b[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*"
-        r"(?:\s+[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*)*)"
+        r"(?:\s+[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*)*))"
     )
 
 
@@ -172,6 +175,9 @@ def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
         elif group == "the":
             pronouns.append(Mention(start, end, ("the",), MentionKind.PRONOUN))
         else:
+            i = bisect_right(known_starts, start) - 1
+            if i >= 0 and known[i][1] >= end:
+                continue  # the common case: a known subject or phrase ("Berlin")
             _capitals(text, match, sentence_start, known_starts, known, unknown)
     return Structure(len(text), sentences, clauses, pronouns, unknown)
 
@@ -186,8 +192,6 @@ def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
 ) -> None:
     """A run of capitalised words outside known mentions is an unknown name when it
     is not a sentence's first common word ("The", "Today")."""
-    if _inside_end(known_starts, known, match):
-        return  # the common case: a known subject or phrase ("Berlin")
     words = list(_CAPITAL_WORD.finditer(text, *match.span()))
     run: list[re.Match[str]] = []
     for word in [*words, None]:
@@ -211,12 +215,6 @@ def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
                 role = ("subject",) if at_start else ()
                 unknown.append(Mention(start, end, role, MentionKind.UNKNOWN))
             run = []
-
-
-def _inside_end(starts: list[int], known: Sequence[tuple[int, int]], match: re.Match[str]) -> bool:
-    """Does one known span cover the whole match?"""
-    i = bisect_right(starts, match.start()) - 1
-    return i >= 0 and known[i][1] >= match.end()
 
 
 def _next_to_digit(text: str, start: int, end: int) -> bool:

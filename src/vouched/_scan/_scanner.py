@@ -281,6 +281,7 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
     asked = _question_values(question)
     firm: dict[tuple[str | None, str], Quantity] = {}  # the first unvouched statement of a pair
     passed: list[Quantity] = []
+    fitted: dict[int, set[str]] = {}  # start -> the subjects whose fact vouched for it
     by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]] = {}
     checked = 0
     covers = masks.covers
@@ -310,11 +311,9 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
             else:
                 findings.append(_derived_finding(quantity, binding, derived))
             continue
-        comparison = binder.comparison(quantity) if binding.readings else None
-        if comparison is not None:
-            finding = _compare_bound(quantity, binding, comparison, index)
-        else:
-            finding = _check(quantity, binding, index)
+        finding = _judge(quantity, binding, binder, index)
+        if finding is None and binder.partners:
+            finding = _pair_check(quantity, binding, binder, index, fitted)
         if finding is None:
             passed.append(quantity)
         elif finding.kind is _K.UNGROUNDED_NUMBER and binding.clear and binding.attribute:
@@ -329,6 +328,54 @@ def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow 
         findings = [f for f in findings if id(f) not in replaced]
         findings.extend(swap for swap, _ in swaps)
     return findings, checked
+
+
+def _judge(
+    quantity: Quantity, binding: Binding, binder: Binder, index: FactIndex
+) -> Finding | None:
+    comparison = binder.comparison(quantity) if binding.readings else None
+    if comparison is not None:
+        return _compare_bound(quantity, binding, comparison, index)
+    return _check(quantity, binding, index)
+
+
+def _pair_check(
+    quantity: Quantity,
+    binding: Binding,
+    binder: Binder,
+    index: FactIndex,
+    fitted: dict[int, set[str]],
+) -> Finding | None:
+    """Two subjects' values written as one pair ("110-110") must fit them jointly: the
+    second may not be vouched only by the subject that already vouched for the first."""
+    if not binding.readings:
+        return None
+    subjects = {
+        r.subject
+        for r in binding.readings
+        if _any_fits(quantity, index.pair_readings(r.subject, r.attribute))
+    }
+    fitted[quantity.start] = subjects
+    partner = binder.partners.get(quantity.start)
+    if partner is None:
+        return None
+    first = fitted.get(partner, set())
+    if len(first) == 1 and subjects == first:
+        other = next((r for r in binding.readings if r.subject not in first), None)
+        if other is not None:
+            facts = index.pair_readings(other.subject, other.attribute)
+            return Finding(
+                _K.VALUE_MISMATCH,
+                quantity.start,
+                quantity.end,
+                quantity.text,
+                f"{quantity.text!r} is the second value of a pair whose first is already "
+                f"{next(iter(first))}'s; it does not match "
+                + "; ".join(describe(r) for r in facts[:1]),
+                other.subject,
+                other.attribute,
+            )
+    return None
 
 
 def _restated(

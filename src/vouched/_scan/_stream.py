@@ -139,8 +139,8 @@ class StreamScanner:
                 continue
             segment = self._text[self._closed : end]
             if not segment.strip():
-                self._closed = end
-            elif _closes(segment):
+                continue  # whitespace only: it opens the next sentence, never dropped
+            if _closes(segment):
                 closed.append(self._sentence(self._closed, end))
                 self._closed = end
         return tuple(closed)
