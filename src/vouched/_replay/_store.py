@@ -21,6 +21,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
@@ -136,6 +137,22 @@ def _schema_version(connection: sqlite3.Connection) -> int:
     return int(version or 0)
 
 
+def _wal(connection: sqlite3.Connection, timeout: float) -> None:
+    """Switch a file to WAL mode. The switch does not wait for a busy file the way
+    statements do, so several processes opening a new store at once retry it
+    (for up to ``timeout`` seconds) instead of failing with "database is locked"."""
+    give_up = time.monotonic() + timeout
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= give_up:
+                raise
+            time.sleep(0.01)
+        else:
+            return
+
+
 @contextmanager
 def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     """BEGIN IMMEDIATE ... COMMIT (rolled back on error): DDL included, writers queue."""
@@ -213,7 +230,7 @@ class SqliteSnapshotStore:
                         f"({SCHEMA_VERSION}); upgrade vouched"
                     )
             else:
-                self._connection.execute("PRAGMA journal_mode = WAL")
+                _wal(self._connection, self._timeout)
                 self._connection.execute("PRAGMA synchronous = NORMAL")
                 migrate(self._connection)
         except sqlite3.DatabaseError as error:
