@@ -18,6 +18,7 @@ EXPECTED = [
     "BreakerEventKind",
     "BreakerSettings",
     "BreakerState",
+    "BreakerStore",
     "CacheSettings",
     "Catalog",
     "ClaimResult",
@@ -35,6 +36,7 @@ EXPECTED = [
     "GuardedSource",
     "InputError",
     "Lexicon",
+    "LocalBreakerStore",
     "MalformedPayloadError",
     "MissingExtraError",
     "OnFail",
@@ -47,12 +49,16 @@ EXPECTED = [
     "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
+    "PostgresSnapshotStore",
     "PrometheusMetrics",
     "Prompt",
     "Query",
     "QueuedSnapshotStore",
+    "RedisBreakerStore",
+    "RedisLastGood",
     "ScanReport",
     "ScannedSentence",
+    "SharedLastGood",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -81,6 +87,7 @@ EXPECTED = [
     "import_jsonl",
     "load_facts",
     "measure",
+    "open_snapshot_store",
     "partition",
     "replay",
     "scan",
@@ -105,10 +112,11 @@ def test_import_loads_no_optional_or_cli_dependency() -> None:
     # (schemathesis brings it): count only what importing vouched adds.
     code = (
         "import sys, httpx\n"
+        # (redis is not listed: pybreaker itself imports it whenever it is installed)
         "before = set(sys.modules)\n"
         "import vouched\n"
         "heavy = [m for m in ('rich', 'matplotlib', 'prometheus_client', 'vouched._cli',"
-        " 'starlette', 'uvicorn', 'vouched._server')"
+        " 'psycopg', 'starlette', 'uvicorn', 'vouched._server')"
         " if m in sys.modules and m not in before]\n"
         "print(','.join(heavy))\n"
     )

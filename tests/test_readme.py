@@ -33,6 +33,7 @@ def test_every_section_with_a_runnable_snippet_is_found() -> None:
     assert sorted(SNIPPETS) == [
         "Claims against a catalog #1",
         "Quick start #1",
+        "Running many workers #1",
         "Scanning answers #1",
         "Snapshots and replay #1",
         "Sources #1",
@@ -46,6 +47,11 @@ def test_the_quick_start_stays_short() -> None:
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_snippet_prints_what_the_readme_shows(name: str) -> None:
+    if name.startswith("Running many workers"):
+        from fleet.services import require_postgres, require_redis  # noqa: PLC0415
+
+        require_redis()
+        require_postgres()
     code, printed = SNIPPETS[name]
     run = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False

@@ -50,6 +50,8 @@ from vouched._gate import (
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
+from vouched._replay._open import open_snapshot_store
+from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import (
     QueuedSnapshotStore,
@@ -62,8 +64,18 @@ from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
 from vouched._scan._stream import ScannedSentence, StreamScanner
-from vouched._sources._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
+from vouched._sources._breaker import (
+    BreakerEvent,
+    BreakerEventKind,
+    BreakerSettings,
+    BreakerState,
+    BreakerStore,
+    LocalBreakerStore,
+)
 from vouched._sources._guarded import CacheSettings, GuardedSource
+from vouched._sources._lastgood import SharedLastGood
+from vouched._sources._redis import RedisBreakerStore
+from vouched._sources._redislastgood import RedisLastGood
 from vouched._sources._source import Query, Source, fetch_sync, gather, gather_sync
 from vouched._time import Clock, SystemClock
 
@@ -78,6 +90,7 @@ __all__ = [
     "BreakerEventKind",
     "BreakerSettings",
     "BreakerState",
+    "BreakerStore",
     "CacheSettings",
     "Catalog",
     "ClaimResult",
@@ -95,6 +108,7 @@ __all__ = [
     "GuardedSource",
     "InputError",
     "Lexicon",
+    "LocalBreakerStore",
     "MalformedPayloadError",
     "MissingExtraError",
     "OnFail",
@@ -107,12 +121,16 @@ __all__ = [
     "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
+    "PostgresSnapshotStore",
     "PrometheusMetrics",
     "Prompt",
     "Query",
     "QueuedSnapshotStore",
+    "RedisBreakerStore",
+    "RedisLastGood",
     "ScanReport",
     "ScannedSentence",
+    "SharedLastGood",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -141,6 +159,7 @@ __all__ = [
     "import_jsonl",
     "load_facts",
     "measure",
+    "open_snapshot_store",
     "partition",
     "replay",
     "scan",

@@ -211,7 +211,17 @@ class SourceError(VouchedError):
     Adapters raise it with a short message that is safe to log (``"HTTP 503"``),
     never a URL with credentials. :class:`vouched.GuardedSource` maps it to a
     ``source_error`` silence.
+
+    ``retry_after``: seconds the source asked callers to wait (an HTTP 429 or
+    503 with ``Retry-After``); the guarded source's breaker then opens at once
+    for at least that long.
     """
+
+    def __init__(self, *args: object, retry_after: float | None = None) -> None:
+        super().__init__(*args)
+        if retry_after is not None and not retry_after >= 0:
+            raise ValueError("retry_after must be seconds >= 0 (or None)")
+        self.retry_after = retry_after
 
 
 class MalformedPayloadError(SourceError):

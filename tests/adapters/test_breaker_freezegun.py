@@ -34,7 +34,9 @@ def test_freezegun_drives_the_reset_timeout_and_one_probe_gets_through(
         )
 
         async def burst() -> list[list[Fact]]:
-            answers = await asyncio.gather(*(source.fetch(BERLIN) for _ in range(4)))
+            # Different questions: identical ones would share one call (single flight).
+            queries = [{**BERLIN, "attempt": n} for n in range(4)]
+            answers = await asyncio.gather(*(source.fetch(q) for q in queries))
             return [list(a) for a in answers]
 
         asyncio.run(source.fetch(BERLIN))

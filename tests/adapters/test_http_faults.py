@@ -220,7 +220,9 @@ def test_after_reset_timeout_exactly_one_probe_reaches_the_server(
             for _ in range(3):
                 await source.fetch(BERLIN)
             clock.advance(seconds=30)
-            answers = await asyncio.gather(*(source.fetch(BERLIN) for _ in range(8)))
+            # Eight different questions: identical ones would share one call (single flight).
+            queries = [{**BERLIN, "attempt": n} for n in range(8)]
+            answers = await asyncio.gather(*(source.fetch(q) for q in queries))
             return [list(a) for a in answers]
 
     answers = asyncio.run(go())

@@ -73,7 +73,9 @@ def test_exactly_one_probe_is_admitted_in_half_open(clock: FakeClock) -> None:
     clock.advance(seconds=30)
 
     async def burst() -> list[list[object]]:
-        return [list(r) for r in await asyncio.gather(*(source.fetch(QUERY) for _ in range(5)))]
+        # Five different questions: identical ones would share one call (single flight).
+        queries = [{"subject": "Berlin", "n": n} for n in range(5)]
+        return [list(r) for r in await asyncio.gather(*(source.fetch(q) for q in queries))]
 
     answers = asyncio.run(burst())
     assert script.calls == 4
@@ -168,8 +170,8 @@ def test_a_straggler_admitted_while_closed_does_not_close_an_open_breaker(
     async def run() -> None:
         slow = asyncio.ensure_future(source.fetch(QUERY))
         await asyncio.sleep(0)
-        for _ in range(3):
-            await source.fetch(QUERY)
+        for n in range(3):  # other questions: the same one would wait for the slow call
+            await source.fetch({"subject": "Berlin", "n": n})
         assert source.state == BreakerState.OPEN
         assert await slow == [fact]
 
@@ -230,3 +232,42 @@ def test_a_listener_that_raises_does_not_break_the_fetch(clock: FakeClock) -> No
 def test_breaker_settings_refuse_nonsense(changes: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="BreakerSettings"):
         BreakerSettings(**changes)  # type: ignore[arg-type]  # wrong on purpose
+
+
+def test_state_reads_half_open_once_the_reset_timeout_has_passed_without_a_call(
+    clock: FakeClock,
+) -> None:
+    script = ScriptedSource("s", [SourceError()])
+    source = guarded(script, clock)
+    fetch_n(source, 3)
+    clock.advance(seconds=29.9)
+    assert source.state == BreakerState.OPEN
+    clock.advance(seconds=0.1)
+    assert source.state == BreakerState.HALF_OPEN
+    assert script.calls == 3
+
+
+def test_a_failure_with_retry_after_opens_at_once_for_that_long(clock: FakeClock) -> None:
+    script = ScriptedSource("s", [SourceError("HTTP 429", retry_after=300)])
+    source = guarded(script, clock)
+    fetch_n(source, 1)
+    assert source.state == BreakerState.OPEN
+    clock.advance(seconds=299)
+    fetch_n(source, 5)
+    assert script.calls == 1
+    clock.advance(seconds=1)
+    assert source.state == BreakerState.HALF_OPEN
+
+
+def test_a_retry_after_on_a_failed_probe_keeps_the_circuit_open_that_long(
+    clock: FakeClock,
+) -> None:
+    script = ScriptedSource("s", [SourceError()] * 3 + [SourceError("HTTP 503", retry_after=90)])
+    source = guarded(script, clock)
+    fetch_n(source, 3)
+    clock.advance(seconds=30)
+    fetch_n(source, 1)
+    clock.advance(seconds=89)
+    assert source.state == BreakerState.OPEN
+    clock.advance(seconds=1)
+    assert source.state == BreakerState.HALF_OPEN

@@ -37,7 +37,8 @@ def test_at_most_max_in_flight_calls_reach_the_source_and_all_are_answered() -> 
     guarded = GuardedSource(source, max_in_flight=3, deadline=2.0)
 
     async def burst() -> list[list[Fact]]:
-        return [list(a) for a in await asyncio.gather(*(guarded.fetch(QUERY) for _ in range(12)))]
+        queries = [{"subject": "Berlin", "n": n} for n in range(12)]  # distinct: no single flight
+        return [list(a) for a in await asyncio.gather(*(guarded.fetch(q) for q in queries))]
 
     answers, _ = virtualtime.run(burst())
     assert source.peak == 3
@@ -49,7 +50,7 @@ def test_without_a_limit_every_call_goes_in_at_once() -> None:
     guarded = GuardedSource(source, deadline=2.0)
 
     async def burst() -> None:
-        await asyncio.gather(*(guarded.fetch(QUERY) for _ in range(12)))
+        await asyncio.gather(*(guarded.fetch({"subject": "Berlin", "n": n}) for n in range(12)))
 
     virtualtime.run(burst())
     assert source.peak == 12

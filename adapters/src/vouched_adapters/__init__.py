@@ -5,7 +5,7 @@ so that outages become typed silence. They are registered under the entry-point
 group ``vouched.sources`` (``vouched sources`` lists them).
 """
 
-from vouched_adapters._http import make_client, recorded_client
+from vouched_adapters._http import make_client, recorded_client, retry_after
 from vouched_adapters.catalog import CsvCatalogSource
 from vouched_adapters.httpjson import Field, HttpJsonSource, resolve_pointer
 from vouched_adapters.rates import FrankfurterRates, next_publication, publication_time
@@ -26,4 +26,5 @@ __all__ = [
     "publication_time",
     "recorded_client",
     "resolve_pointer",
+    "retry_after",
 ]

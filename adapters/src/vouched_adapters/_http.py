@@ -1,7 +1,9 @@
 """What the HTTP adapters share: one injectable client, JSON that keeps its decimals,
 and failures translated into the exceptions vouched understands.
 
-- a status other than 2xx (after redirects) -> ``SourceError("HTTP 503")``
+- a status other than 2xx (after redirects) -> ``SourceError("HTTP 503")``; a 429
+  or 503 with ``Retry-After`` (seconds or an HTTP date) carries it as
+  ``retry_after`` seconds, so the guarded source's breaker stays open that long
 - a transport timeout -> ``TimeoutError`` (a ``timeout`` silence)
 - any other transport failure -> ``SourceError("ConnectError")`` (class name only)
 - a body that is not JSON, nested too deeply, or larger than ``max_body_bytes``
@@ -15,7 +17,7 @@ import json
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -25,7 +27,14 @@ import httpx
 
 from vouched import MalformedPayloadError, SourceError
 
-__all__ = ["MAX_BODY_BYTES", "JsonResponse", "get_json", "make_client", "recorded_client"]
+__all__ = [
+    "MAX_BODY_BYTES",
+    "JsonResponse",
+    "get_json",
+    "make_client",
+    "recorded_client",
+    "retry_after",
+]
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Default cap on a response body: a source's JSON answer is kilobytes."""
@@ -121,7 +130,11 @@ async def get_json(
         try:
             async with client.stream("GET", url, params=dict(params)) as response:
                 if not response.is_success:  # redirects are followed: not an answer
-                    raise SourceError(f"HTTP {response.status_code}")
+                    wait = None
+                    if response.status_code in _BACK_OFF:
+                        now = _http_date(response.headers.get_list("date")) or datetime.now(UTC)
+                        wait = retry_after(response.headers.get("retry-after"), now=now)
+                    raise SourceError(f"HTTP {response.status_code}", retry_after=wait)
                 content = await _capped_body(response, max_body_bytes)
         except httpx.TimeoutException as error:
             raise TimeoutError(type(error).__name__) from None
@@ -147,6 +160,31 @@ async def _capped_body(response: httpx.Response, limit: int) -> bytes:
             raise MalformedPayloadError(f"body larger than the limit of {limit:,} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+_BACK_OFF = frozenset({429, 503})
+_MAX_RETRY_AFTER = 24 * 3600.0  # a header asking for more is capped, not obeyed for days
+
+
+def retry_after(value: str | None, *, now: datetime) -> float | None:
+    """Seconds a ``Retry-After`` header asks for: ``"120"`` or an HTTP date.
+
+    An HTTP date is read against ``now`` (the response's own Date header when
+    it has one, so the server's clock is compared with itself). A date in the
+    past is 0 seconds; anything unreadable is None (no wait asked).
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return min(float(text), _MAX_RETRY_AFTER)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return min(max(0.0, (when - now).total_seconds()), _MAX_RETRY_AFTER)
 
 
 def _http_date(values: list[str]) -> datetime | None:

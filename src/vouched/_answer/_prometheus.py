@@ -13,6 +13,8 @@ silence reason, or any other value outside the known codes, is counted under
     vouched_answers_total{status}                 counter
     vouched_snapshot_write_failures_total         counter
     vouched_breaker_state{source}                 gauge: 0 closed, 1 half_open, 2 open
+    vouched_breaker_store_fallbacks_total{source} counter: a shared breaker store
+                                                  (Redis) stopped answering
     vouched_answer_latency_seconds                histogram
 
 Each instance has its own registry (no global state): serve it with
@@ -99,6 +101,12 @@ class PrometheusMetrics:
             ["source"],
             registry=self.registry,
         )
+        self._fallbacks = client.Counter(
+            "vouched_breaker_store_fallbacks",
+            "Times a source's shared breaker store stopped answering (local state used).",
+            ["source"],
+            registry=self.registry,
+        )
         self._latency = client.Histogram(
             "vouched_answer_latency_seconds",
             "Time to produce an answer.",
@@ -136,7 +144,9 @@ class PrometheusMetrics:
 
     def on_breaker_event(self, event: Any) -> None:
         """A breaker listener: ``GuardedSource(..., listeners=[metrics.on_breaker_event])``
-        keeps the state gauge current."""
+        keeps the state gauge current and counts shared-store fallbacks."""
+        if str(event.kind) == "local_fallback":
+            self._fallbacks.labels(event.name).inc()
         self.set_breaker_state(event.name, str(event.new_state))
 
     def snapshot_write_failed(self) -> None:

@@ -1,9 +1,11 @@
-"""``vouched replay --store PATH [--policy FILE] [--lexicon FILE] [--since ISO]
+"""``vouched replay --store PATH|URL [--policy FILE] [--lexicon FILE] [--since ISO]
 [--until ISO] [--json] [--chart OUT.png] [--workers N]``.
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
-today's scanner (with ``--lexicon``), and compares then with now. Exit status: 0 no snapshot that
+today's scanner (with ``--lexicon``), and compares then with now. ``--store`` is a
+SQLite file's path, a ``sqlite:///PATH`` URL or a ``postgresql://`` URL (the
+``vouched[postgres]`` extra; ``?schema=NAME`` picks its schema). Exit status: 0 no snapshot that
 passed then fails now; 1 some did (a regression); 2 bad input.
 
 ``--json`` prints one document (``"schema": "vouched.replay/1"``)::
@@ -61,8 +63,9 @@ from vouched._exceptions import InputError, shown_list
 from vouched._files import parse_json, read_text
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
+from vouched._replay._open import open_snapshot_store
+from vouched._replay._postgres import safe_url
 from vouched._replay._snapshot import policy_from_data
-from vouched._replay._store import SqliteSnapshotStore
 from vouched._time import format_instant, parse_instant
 
 __all__ = ["register"]
@@ -76,7 +79,12 @@ def register(commands: Any) -> None:
         "then with now. Exit 0: nothing regressed; 1: some snapshot that passed then fails "
         "now; 2: bad input.",
     )
-    parser.add_argument("--store", required=True, metavar="PATH", help="SQLite snapshot store")
+    parser.add_argument(
+        "--store",
+        required=True,
+        metavar="PATH|URL",
+        help="snapshot store: a SQLite file, sqlite:///PATH or postgresql://...",
+    )
     parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
     parser.add_argument("--lexicon", metavar="FILE", help="today's lexicon for the scanner")
     parser.add_argument("--since", metavar="ISO", help="only snapshots created at or after")
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     if args.chart:
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
-    with SqliteSnapshotStore(args.store, read_only=True) as store:
+    with open_snapshot_store(args.store, read_only=True) as store:
         report = replay(
             store,
             policy,
@@ -156,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.to_json())
     else:
-        render(report, store=args.store)
+        render(report, store=safe_url(args.store))
     return EXIT_FAILED if report.regressed else EXIT_OK
 
 

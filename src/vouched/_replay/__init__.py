@@ -7,6 +7,8 @@ comparing then with now.
 - ``_snapshot``: the ``Snapshot`` value and its JSON document.
 - ``_redaction``: tokens for sensitive values before anything is stored.
 - ``_store``: ``SnapshotStore`` protocol, SQLite and queued stores, JSON Lines export.
+- ``_postgres``: ``PostgresSnapshotStore`` (extra ``postgres``), the same document in PostgreSQL.
+- ``_open``: ``open_snapshot_store``: a path, ``sqlite:///`` or ``postgresql://`` URL.
 - ``_tally``: the counters one replay adds up, and the output rules it re-runs.
 - ``_workers``: the same tally graded in several processes.
 - ``_grade``: ``replay`` and the report types.

@@ -21,6 +21,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
@@ -122,18 +123,34 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 
 
 def _schema_version(connection: sqlite3.Connection) -> int:
-    row = connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    # One statement, one snapshot of the catalogue: read in two, another process
+    # migrating a new file in between made it look like a foreign database.
+    versioned, tables = connection.execute(
+        "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+        " AND name = 'schema_version'), (SELECT count(*) FROM sqlite_master WHERE type = 'table')"
     ).fetchone()
-    if row is None:
-        tables = connection.execute(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-        ).fetchone()[0]
+    if not versioned:
         if tables:
             raise StoreError("not a vouched snapshot store (it has other tables)")
         return 0
     version = connection.execute("SELECT max(version) FROM schema_version").fetchone()[0]
     return int(version or 0)
+
+
+def _wal(connection: sqlite3.Connection, timeout: float) -> None:
+    """Switch a file to WAL mode. The switch does not wait for a busy file the way
+    statements do, so several processes opening a new store at once retry it
+    (for up to ``timeout`` seconds) instead of failing with "database is locked"."""
+    give_up = time.monotonic() + timeout
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= give_up:
+                raise
+            time.sleep(0.01)
+        else:
+            return
 
 
 @contextmanager
@@ -213,7 +230,7 @@ class SqliteSnapshotStore:
                         f"({SCHEMA_VERSION}); upgrade vouched"
                     )
             else:
-                self._connection.execute("PRAGMA journal_mode = WAL")
+                _wal(self._connection, self._timeout)
                 self._connection.execute("PRAGMA synchronous = NORMAL")
                 migrate(self._connection)
         except sqlite3.DatabaseError as error:

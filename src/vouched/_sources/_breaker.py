@@ -13,7 +13,14 @@ and lets every concurrent caller through in half-open, so admission is ours:
 - an outcome is replayed into pybreaker (``breaker.call`` with a function that
   returns or raises) only if the state it was admitted in still holds, so a
   straggler admitted before the breaker opened cannot close it;
-- a cancelled call is released without counting (cancellation is not a failure).
+- a cancelled call is released without counting (cancellation is not a failure);
+- a failure that says how long to wait (HTTP ``Retry-After`` on a 429 or 503,
+  :attr:`vouched.SourceError.retry_after`) opens the circuit at once, for at
+  least that long (``reset_timeout`` when that is longer).
+
+``admit``, ``succeeded`` and ``failed`` are coroutines because a breaker's
+state may live elsewhere (:class:`BreakerStore`; Redis in
+:mod:`vouched._sources._redis`); this in-process breaker never suspends in them.
 
 State changes, failures and rejections are reported to listeners as
 :class:`BreakerEvent` values. A listener that raises is logged and ignored.
@@ -27,6 +34,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol, runtime_checkable
 
 import pybreaker
 
@@ -41,6 +49,9 @@ __all__ = [
     "BreakerListener",
     "BreakerSettings",
     "BreakerState",
+    "BreakerStore",
+    "LocalBreakerStore",
+    "SourceBreaker",
     "Ticket",
 ]
 
@@ -73,6 +84,10 @@ class BreakerEventKind(enum.StrEnum):
     STATE_CHANGE = "state_change"
     FAILURE = "failure"
     REJECTED = "rejected"
+    LOCAL_FALLBACK = "local_fallback"
+    """A shared breaker store stopped answering: this process decides alone for now."""
+    SHARED_RESTORED = "shared_restored"
+    """The shared breaker store answers again: the fleet's state is used again."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,10 +149,57 @@ BreakerListener = Callable[[BreakerEvent], object]
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
-    """Admission to call the source once. ``probe`` marks the single half-open trial."""
+    """Admission to call the source once. ``probe`` marks the single half-open trial.
+
+    ``lease`` names the admission in a shared store (a probe's or a trial's
+    lease); ``shared`` says the shared store's state admitted it (else this
+    process's own breaker did).
+    """
 
     probe: bool
     generation: int
+    lease: str | None = None
+    shared: bool = False
+
+
+@runtime_checkable
+class SourceBreaker(Protocol):
+    """What :class:`vouched.GuardedSource` asks of a breaker (see :class:`Breaker`)."""
+
+    name: str
+    settings: BreakerSettings
+
+    @property
+    def state(self) -> BreakerState: ...
+
+    @property
+    def fail_counter(self) -> int: ...
+
+    def add_listener(self, listener: BreakerListener) -> None: ...
+
+    async def admit(self) -> Ticket | None: ...
+
+    async def succeeded(self, ticket: Ticket) -> None: ...
+
+    async def failed(
+        self, ticket: Ticket, reason: str, detail: str, *, retry_after: float | None = None
+    ) -> None: ...
+
+    def released(self, ticket: Ticket) -> None: ...
+
+
+@runtime_checkable
+class BreakerStore(Protocol):
+    """Where breakers keep their state: this process (:class:`LocalBreakerStore`,
+    the default) or a store every worker shares (``RedisBreakerStore``)."""
+
+    def breaker(
+        self,
+        name: str,
+        settings: BreakerSettings,
+        clock: Clock,
+        listeners: Iterable[BreakerListener] = (),
+    ) -> SourceBreaker: ...
 
 
 class _Failed(Exception):  # noqa: N818 - internal signal passed on to pybreaker, never raised to users
@@ -173,6 +235,7 @@ class Breaker:
         self._clock = clock
         self._listeners: list[BreakerListener] = list(listeners)
         self._opened_at = 0.0
+        self._open_for = settings.reset_timeout
         self._probing = False
         self._generation = 0
         self._breaker = pybreaker.CircuitBreaker(
@@ -185,26 +248,41 @@ class Breaker:
 
     @property
     def state(self) -> BreakerState:
-        """The state as pybreaker holds it (an open circuit past its timeout reads
-        ``open`` until the next call turns it half-open)."""
-        return _FROM_PYBREAKER[self._breaker.current_state]
+        """``closed``, ``open`` or ``half_open``; an open circuit whose timeout has
+        passed reads ``half_open`` (the next call is the probe)."""
+        state = _FROM_PYBREAKER[self._breaker.current_state]
+        if state is BreakerState.OPEN and self._timed_out():
+            return BreakerState.HALF_OPEN
+        return state
+
+    @property
+    def retry_at(self) -> float | None:
+        """The clock's monotonic time when an open circuit lets a probe through."""
+        if _FROM_PYBREAKER[self._breaker.current_state] is not BreakerState.OPEN:
+            return None
+        return self._opened_at + self._open_for
 
     @property
     def fail_counter(self) -> int:
         return self._breaker.fail_counter
+
+    @property
+    def generation(self) -> int:
+        """Moves on at every state change: a ticket of an older one is a straggler's."""
+        return self._generation
 
     def add_listener(self, listener: BreakerListener) -> None:
         self._listeners.append(listener)
 
     # -- admission -------------------------------------------------------------
 
-    def admit(self) -> Ticket | None:
+    async def admit(self) -> Ticket | None:
         """A ticket to call the source, or None: rejected (the caller answers silence)."""
-        state = self.state
+        state = _FROM_PYBREAKER[self._breaker.current_state]
         if state is BreakerState.CLOSED:
             return Ticket(probe=False, generation=self._generation)
         if state is BreakerState.OPEN:
-            if self._clock.monotonic() - self._opened_at < self.settings.reset_timeout:
+            if not self._timed_out():
                 self._reject(state)
                 return None
             self._breaker.half_open()  # notifies: generation moves on
@@ -214,7 +292,7 @@ class Breaker:
         self._probing = True
         return Ticket(probe=True, generation=self._generation)
 
-    def succeeded(self, ticket: Ticket) -> None:
+    async def succeeded(self, ticket: Ticket) -> None:
         """The admitted call returned an answer."""
         if ticket.probe:
             self._probing = False
@@ -224,15 +302,35 @@ class Breaker:
             return  # closed and nothing to reset: skip pybreaker's lock
         self._tell_pybreaker(None)
 
-    def failed(self, ticket: Ticket, reason: str, detail: str) -> None:
-        """The admitted call failed (error, timeout, malformed payload)."""
+    async def failed(
+        self, ticket: Ticket, reason: str, detail: str, *, retry_after: float | None = None
+    ) -> None:
+        """The admitted call failed (error, timeout, malformed payload).
+
+        ``retry_after``: seconds the source asked callers to wait; the circuit
+        opens at once for at least that long.
+        """
         if ticket.probe:
             self._probing = False
-        state = self.state
-        self._emit(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
+        state = _FROM_PYBREAKER[self._breaker.current_state]
+        self.announce(BreakerEventKind.FAILURE, state, state, reason=reason, detail=detail)
+        if retry_after is not None:
+            self.trip(retry_after)
+            return
         if ticket.generation != self._generation:
             return
         self._tell_pybreaker(_Failed(reason))
+
+    def trip(self, seconds: float) -> None:
+        """Open the circuit now (or keep it open) for at least ``seconds``."""
+        wait = max(float(seconds), self.settings.reset_timeout)
+        if _FROM_PYBREAKER[self._breaker.current_state] is not BreakerState.OPEN:
+            self._breaker.open()  # notifies: opened_at is now
+            self._open_for = wait
+            return
+        left = self._opened_at + self._open_for - self._clock.monotonic()
+        if wait > left:
+            self._open_for += wait - left
 
     def released(self, ticket: Ticket) -> None:
         """The admitted call was cancelled: not a failure, not a success."""
@@ -240,6 +338,9 @@ class Breaker:
             self._probing = False
 
     # -- internals -------------------------------------------------------------
+
+    def _timed_out(self) -> bool:
+        return self._clock.monotonic() - self._opened_at >= self._open_for
 
     def _tell_pybreaker(self, error: _Failed | None) -> None:
         def outcome() -> None:
@@ -254,15 +355,16 @@ class Breaker:
         self._generation += 1
         if new is BreakerState.OPEN:
             self._opened_at = self._clock.monotonic()
+            self._open_for = self.settings.reset_timeout
         if new is not BreakerState.HALF_OPEN:
             self._probing = False
-        self._emit(BreakerEventKind.STATE_CHANGE, old, new)
+        self.announce(BreakerEventKind.STATE_CHANGE, old, new)
 
     def _reject(self, state: BreakerState) -> None:
         if self._listeners:
-            self._emit(BreakerEventKind.REJECTED, state, state, reason="circuit_open")
+            self.announce(BreakerEventKind.REJECTED, state, state, reason="circuit_open")
 
-    def _emit(
+    def announce(
         self,
         kind: BreakerEventKind,
         old: BreakerState,
@@ -271,6 +373,8 @@ class Breaker:
         reason: str | None = None,
         detail: str | None = None,
     ) -> None:
+        """Report an event to the listeners (also what a shared store's breaker,
+        which sees transitions made by other processes, reports through)."""
         if not self._listeners:
             return
         event = BreakerEvent(
@@ -290,3 +394,21 @@ class Breaker:
 
     def __repr__(self) -> str:
         return f"Breaker({self.name!r}, state={self.state!s})"
+
+
+class LocalBreakerStore:
+    """Breakers whose state lives in this process (the default :class:`BreakerStore`)."""
+
+    __slots__ = ()
+
+    def breaker(
+        self,
+        name: str,
+        settings: BreakerSettings,
+        clock: Clock,
+        listeners: Iterable[BreakerListener] = (),
+    ) -> Breaker:
+        return Breaker(name, settings, clock, listeners)
+
+    def __repr__(self) -> str:
+        return "LocalBreakerStore()"

@@ -19,6 +19,16 @@ answer only moves forward in observed_at (:mod:`vouched._sources._lastgood`).
 Last good facts are served **with their original observed_at**: the gate, not
 the cache, decides whether they are still fresh. Keys the cached answer does
 not cover get silences with the failure's reason.
+
+Identical concurrent fetches (one query, one event loop) are coalesced into
+one call of the source (single flight): the others wait for its answer. If
+the caller that made the call is cancelled, a waiting one makes it again.
+
+Many workers: ``breaker_store=RedisBreakerStore(...)`` shares the breaker's
+state and its half-open probe with every process, ``last_good=RedisLastGood(...)``
+the last good facts (both in :mod:`vouched._sources._redis`). A shared last
+good answer is read when the source fails and written when a fact moved
+forward; this process's own cache stands in when Redis cannot answer.
 """
 
 from __future__ import annotations
@@ -36,13 +46,15 @@ from vouched._exceptions import ConfigError
 from vouched._fact import Fact, SilenceReason
 from vouched._sources._breaker import (
     DEFAULT_BREAKER,
-    Breaker,
     BreakerListener,
     BreakerSettings,
     BreakerState,
+    BreakerStore,
+    LocalBreakerStore,
+    SourceBreaker,
     Ticket,
 )
-from vouched._sources._lastgood import advance
+from vouched._sources._lastgood import SharedLastGood, advance, keep_and_state
 from vouched._sources._source import (
     ANY_ATTRIBUTE,
     Key,
@@ -54,6 +66,7 @@ from vouched._sources._source import (
     declared_keys,
     describe_failure,
     query_key,
+    retry_after_of,
     silences,
 )
 from vouched._time import Clock, SystemClock, seconds_setting
@@ -70,6 +83,7 @@ MAXSIZE = 256
 
 _UNGUARDED = Ticket(probe=False, generation=-1)
 _NO_LIMIT: AbstractAsyncContextManager[object] = nullcontext()
+_LOCAL_BREAKERS = LocalBreakerStore()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,6 +109,16 @@ class CacheSettings:
             raise ConfigError("CacheSettings.maxsize", "a whole number >= 1", got=self.maxsize)
 
 
+class _Flight:
+    """One call in flight; ``done`` is made only when a second caller waits for it
+    (it ends with the facts, or None when the calling fetch was cancelled)."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done: asyncio.Future[tuple[Fact, ...] | None] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class _Answer:
     facts: tuple[Fact, ...]
@@ -114,6 +138,11 @@ class GuardedSource:
       bulkhead); the others wait for a place within their deadline. Waiting
       past it is a ``timeout`` silence but not a failure of the source. Set it
       to about the HTTP pool's size: queueing in the pool costs far more.
+    - ``breaker_store``: where the breaker's state lives (:class:`LocalBreakerStore`,
+      this process, by default; ``RedisBreakerStore`` to share it with every worker).
+    - ``last_good``: a :class:`SharedLastGood` (``RedisLastGood``) every worker
+      reads when its source fails, beside this process's own cache.
+    - ``coalesce``: identical concurrent fetches make one call (default True).
 
     A GuardedSource is a :class:`Source` itself (same ``name``), so it composes
     with :func:`gather`. It is meant for one thread (any number of event loops
@@ -131,6 +160,9 @@ class GuardedSource:
         listeners: Iterable[BreakerListener] = (),
         name: str | None = None,
         max_in_flight: int | None = None,
+        breaker_store: BreakerStore | None = None,
+        last_good: SharedLastGood | None = None,
+        coalesce: bool = True,
     ) -> None:
         if deadline is not None:
             seconds_setting("GuardedSource deadline", deadline, none_means="no deadline")
@@ -146,9 +178,17 @@ class GuardedSource:
         self.deadline = deadline
         self.cache_settings = cache
         self._clock: Clock = clock if clock is not None else SystemClock()
-        self._breaker = (
-            Breaker(self.name, breaker, self._clock, listeners) if breaker is not None else None
+        store = breaker_store if breaker_store is not None else _LOCAL_BREAKERS
+        self._breaker: SourceBreaker | None = (
+            store.breaker(self.name, breaker, self._clock, listeners)
+            if breaker is not None
+            else None
         )
+        self.last_good = last_good
+        self.coalesce = coalesce
+        # Calls in flight per query, for this event loop: each ends with its facts,
+        # or None when its caller was cancelled (a waiter then calls again).
+        self._flights: tuple[asyncio.AbstractEventLoop, dict[Any, _Flight]] | None = None
         size = cache.maxsize if cache is not None else MAXSIZE
         self._last_good: TTLCache[Any, _Answer] | None = (
             TTLCache(maxsize=size, ttl=cache.keep_for, timer=self._clock.monotonic)
@@ -166,7 +206,7 @@ class GuardedSource:
         return self._breaker.state if self._breaker is not None else BreakerState.CLOSED
 
     @property
-    def breaker(self) -> Breaker | None:
+    def breaker(self) -> SourceBreaker | None:
         return self._breaker
 
     def add_listener(self, listener: BreakerListener) -> None:
@@ -191,37 +231,69 @@ class GuardedSource:
         reusable = self._reusable(key)
         if reusable is not None:
             return list(reusable.facts)
-        ticket = self._breaker.admit() if self._breaker is not None else _UNGUARDED
-        if ticket is None:
-            return self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
+        if not self.coalesce:
+            return await self._call(key, query)
+        loop = asyncio.get_running_loop()
+        if self._flights is None or self._flights[0] is not loop:
+            self._flights = (loop, {})
+        flights = self._flights[1]
+        while (flight := flights.get(key)) is not None:
+            # Another caller is asking the source the same question: wait for its
+            # answer (shielded: our cancellation must not cancel its call).
+            if flight.done is None:
+                flight.done = loop.create_future()
+            outcome = await asyncio.shield(flight.done)
+            if outcome is not None:
+                return list(outcome)
+        flight = flights[key] = _Flight()
+        facts: list[Fact] | None = None
+        try:
+            facts = await self._call(key, query)
+        finally:
+            del flights[key]
+            if flight.done is not None:
+                flight.done.set_result(None if facts is None else tuple(facts))
+        return facts
+
+    async def _call(self, key: Any, query: Query) -> list[Fact]:
+        """One call of the source behind the breaker and the deadline."""
+        breaker = self._breaker
+        ticket: Ticket | None = None
         called = False
         try:
-            async with asyncio.timeout_at(self._deadline_at()), self._slot():
-                called = True
-                raw: object = await self.source.fetch(query)
+            # Admission is inside the deadline too: a breaker whose state lives in
+            # another process (Redis) never holds the answer past it.
+            async with asyncio.timeout_at(self._deadline_at()):
+                ticket = await breaker.admit() if breaker is not None else _UNGUARDED
+                if ticket is not None:
+                    async with self._slot():
+                        called = True
+                        raw: object = await self.source.fetch(query)
+            if ticket is None:
+                return await self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
             facts = checked_facts(raw)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             if not called:
-                # The deadline passed while waiting for a slot: the source was
-                # never asked, so this is no failure of the source.
-                if self._breaker is not None:
-                    self._breaker.released(ticket)
-                return self._degrade(key, query, SilenceReason.TIMEOUT)
+                # The deadline passed before the source was asked (admission, or
+                # waiting for a slot): no failure of the source.
+                if breaker is not None and ticket is not None:
+                    breaker.released(ticket)
+                return await self._degrade(key, query, SilenceReason.TIMEOUT)
             reason, detail = describe_failure(error)
             _log.info("source %r failed: %s (%s)", self.name, reason, detail)
-            if self._breaker is not None:
-                self._breaker.failed(ticket, reason, detail)
-            return self._degrade(key, query, reason)
+            if breaker is not None and ticket is not None:  # called: it was admitted
+                await breaker.failed(ticket, reason, detail, retry_after=retry_after_of(error))
+            return await self._degrade(key, query, reason)
         except BaseException:  # cancellation (or interpreter exit): not the source's failure
-            if self._breaker is not None:
-                self._breaker.released(ticket)
+            if breaker is not None and ticket is not None:
+                breaker.released(ticket)
             raise
-        if self._breaker is not None:
-            self._breaker.succeeded(ticket)
+        if breaker is not None and ticket is not None:
+            await breaker.succeeded(ticket)
         if not facts:
-            self._remember(key, ())  # the source is up and has nothing: forget the old
+            await self._remember(key, query, ())  # the source is up and has nothing: forget the old
             return self._silence(query, SilenceReason.NO_DATA)
-        return self._remember(key, facts)
+        return await self._remember(key, query, facts)
 
     # -- internals -------------------------------------------------------------
 
@@ -260,15 +332,20 @@ class GuardedSource:
                 return None  # never reuse past a fact's own TTL: ask again
         return answer
 
-    def _remember(self, key: Any, facts: Sequence[Fact]) -> list[Fact]:
-        """Keep a live answer (see :func:`advance`: silences evict, observed_at
-        only moves forward); returns what the answer states."""
+    async def _remember(self, key: Any, query: Query, facts: Sequence[Fact]) -> list[Fact]:
+        """Keep a live answer (see :func:`keep_and_state`: silences evict, observed_at
+        only moves forward), here and in the fleet's store; returns what it states."""
         if facts:
             self._known[key] = tuple(facts)
+        if self.last_good is not None:
+            try:
+                await self.last_good.save(self.name, query, tuple(facts))
+            except Exception:  # noqa: BLE001 - a broken shared store must not break the answer (logged)
+                _log.exception("source %r: the shared last good store raised on save", self.name)
         if self._last_good is None:
             return list(facts)
         previous = self._last_good.get(key)
-        keep, stated = advance(previous.facts if previous is not None else None, facts)
+        keep, stated = keep_and_state(previous.facts if previous is not None else None, facts)
         if keep:
             self._last_good[key] = _Answer(keep, self._clock.monotonic())
         else:
@@ -280,13 +357,24 @@ class GuardedSource:
             self.expects(query), reason, source=self.name, observed_at=self._clock.now()
         )
 
-    def _degrade(self, key: Any, query: Query, reason: SilenceReason) -> list[Fact]:
+    async def _degrade(self, key: Any, query: Query, reason: SilenceReason) -> list[Fact]:
         answer = self._last_good.get(key) if self._last_good is not None else None
-        if answer is None:
+        stored: Sequence[Fact] = answer.facts if answer is not None else ()
+        if self.last_good is not None:
+            # The fleet's last good facts, each replaced by ours where ours is newer.
+            try:
+                fleet = await self.last_good.load(self.name, query) or ()
+            except Exception:  # noqa: BLE001 - a broken shared store must not break the answer (logged)
+                _log.exception("source %r: the shared last good store raised on load", self.name)
+                fleet = ()
+            if fleet:
+                kept = advance({(f.subject, f.attribute): f for f in fleet}, stored)
+                stored = tuple(kept.values())
+        if not stored:
             return self._silence(query, reason)
-        covered = {(f.subject, f.attribute) for f in answer.facts}
+        covered = {(f.subject, f.attribute) for f in stored}
         missing = [k for k in self.expects(query) if k not in covered and k[1] != ANY_ATTRIBUTE]
-        out = list(answer.facts)
+        out = list(stored)
         if missing:
             out.extend(silences(missing, reason, source=self.name, observed_at=self._clock.now()))
         return out

@@ -1,52 +1,84 @@
-"""What the last-good cache may keep after a live answer: the one rule, in one place.
+"""Last good facts shared by every worker: the protocol, and the rule they follow.
 
-Every last-good cache (in memory in :class:`vouched.GuardedSource`, shared in
-Redis) moves through :func:`advance`, so they all keep the same promise: an
-answer states only the newest value a source gave, never one it withdrew.
+A :class:`vouched.GuardedSource` keeps its own last good answer per query in
+this process. A :class:`SharedLastGood` (``RedisLastGood`` in
+:mod:`vouched._sources._redis`) keeps one for every worker, so a worker that
+never saw the source up can still stand in with what another worker saw.
 
-- A live silence (a fact with a ``silent_reason`` or no value, or an empty
-  answer) **evicts** that (subject, attribute): the source said it has no
-  value now, so an outage later must not bring the old one back.
-- The cache only moves **forward in observed_at** per (subject, attribute): a
-  slow call for an older reading that finishes after a newer one does not
-  overwrite it, and the live answer states the newer value it already gave.
-- A fact without an observed_at replaces what was kept (nothing to compare).
+The rule, per (subject, attribute) of one source and one query
+(:func:`advance`): a live fact replaces the kept one only if it was observed
+at the same time or later (the last good facts only move forward), a live
+silence evicts the kept fact (the source is up and says there is no value),
+and every fact keeps its original ``observed_at`` (the gate, not the cache,
+decides freshness). A shared store that fails answers ``None`` and writes
+nothing: it never makes a value appear.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, runtime_checkable
 
 from vouched._fact import Fact
+from vouched._sources._source import Key, Query
 
-__all__ = ["advance"]
+__all__ = ["SharedLastGood", "advance", "keep_and_state"]
 
 
-def advance(
+@runtime_checkable
+class SharedLastGood(Protocol):
+    """Last good facts every worker of a fleet reads and writes."""
+
+    async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
+        """The fleet's last good facts for ``query`` (None: none, or unreachable)."""
+        ...
+
+    async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
+        """Fold a live answer in (see :func:`advance`); never raises."""
+        ...
+
+
+def advance(kept: Mapping[Key, Fact], answer: Iterable[Fact]) -> dict[Key, Fact]:
+    """The last good facts after a live ``answer`` (the rule of this module).
+
+    A fact without ``observed_at`` never replaces one that has it.
+    """
+    out = dict(kept)
+    for fact in answer:
+        key = (fact.subject, fact.attribute)
+        if fact.is_silent:
+            out.pop(key, None)
+            continue
+        old = out.get(key)
+        if old is None or _not_older(fact, old):
+            out[key] = fact
+    return out
+
+
+def _not_older(new: Fact, old: Fact) -> bool:
+    if old.observed_at is None:
+        return True
+    if new.observed_at is None:
+        return False
+    return new.observed_at >= old.observed_at
+
+
+def keep_and_state(
     kept: Sequence[Fact] | None, answer: Sequence[Fact]
 ) -> tuple[tuple[Fact, ...], tuple[Fact, ...]]:
-    """``(to keep, to state)`` after a live ``answer``, given the facts ``kept``.
+    """``(to keep, to state)`` for a cache in this process after a live ``answer``.
 
-    ``to keep`` holds the answer's values (silences dropped), each replaced by
-    the kept fact for the same (subject, attribute) when that one was observed
-    later; it is empty when nothing is left (evict the entry). ``to state`` is
-    the answer with the same replacements, silences kept as they are.
+    To keep: :func:`advance` over the facts ``kept`` (empty: evict the entry). To
+    state: the answer, with each fact replaced by the kept one for the same
+    (subject, attribute) when that one was observed later: a slow call for an older
+    reading that finishes after a newer one does not bring the older value back.
     """
-    newest = {
-        (fact.subject, fact.attribute): fact
-        for fact in kept or ()
-        if not fact.is_silent and fact.observed_at is not None
-    }
-    stated: list[Fact] = []
-    for fact in answer:
-        before = newest.get((fact.subject, fact.attribute))
-        later = (
-            before is not None
-            and not fact.is_silent
-            and fact.observed_at is not None
-            and before.observed_at is not None
-            and before.observed_at > fact.observed_at
-        )
-        stated.append(before if later and before is not None else fact)
-    keep = tuple(fact for fact in stated if not fact.is_silent)
-    return keep, tuple(stated)
+    before = {(f.subject, f.attribute): f for f in kept or () if not f.is_silent}
+    after = advance(before, answer)
+    stated = [
+        fact
+        if fact.is_silent or (newer := after.get((fact.subject, fact.attribute))) is None
+        else newer
+        for fact in answer
+    ]
+    return tuple(after.values()), tuple(stated)

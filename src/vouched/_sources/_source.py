@@ -39,6 +39,7 @@ __all__ = [
     "gather",
     "gather_sync",
     "query_key",
+    "retry_after_of",
     "silences",
 ]
 
@@ -136,6 +137,13 @@ def describe_failure(error: BaseException) -> tuple[SilenceReason, str]:
     if isinstance(error, SourceError) and str(error):
         return reason, f"{name}: {' '.join(str(error).split())}"
     return reason, name
+
+
+def retry_after_of(error: BaseException) -> float | None:
+    """Seconds a failed source asked callers to wait (:attr:`SourceError.retry_after`)."""
+    if isinstance(error, SourceError):
+        return error.retry_after
+    return None
 
 
 def checked_facts(result: object) -> list[Fact]:

@@ -1,0 +1,417 @@
+"""Benchmark of a fleet of workers: breakers shared in Redis, snapshots in PostgreSQL.
+
+Needs the real Redis (127.0.0.1:6379) and PostgreSQL (127.0.0.1:5432, database
+``test``) and the ``redis`` and ``postgres`` extras. Every figure is printed
+beside its baseline, measured in the same run:
+
+1. 8 worker processes x 200 calls against a dead local HTTP source,
+   ``fail_max=5``: calls that reach the source in the first reset window and in
+   the next one (the probes), Redis store vs per-process breakers.
+2. Redis round trips per call, read from the server's own command statistics:
+   a closed breaker's happy path, and a failing source.
+3. Breaker overhead per call: local store vs Redis store vs pybreaker's own
+   ``CircuitRedisStorage`` (each minus the bare call it wraps).
+4. Snapshot writes/s (``write_many``, batches of 5,000) and replay rows/s
+   (read and parse; and gate-only replay), SQLite vs PostgreSQL, 100,000
+   snapshots; replay peak memory at a tenth and at all of them.
+
+    python bench/fleet.py             # the sizes above
+    python bench/fleet.py --n 20000   # fewer snapshots
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pybreaker
+import redis
+import redis.asyncio
+
+from vouched import (
+    BreakerSettings,
+    BreakerStore,
+    Fact,
+    GuardedSource,
+    LocalBreakerStore,
+    PostgresSnapshotStore,
+    Query,
+    RedisBreakerStore,
+    Snapshot,
+    SourceError,
+    SqliteSnapshotStore,
+    replay,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from replay import STRICT, peak_rss_mb, synthetic
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+WORKERS, CALLS, FAIL_MAX, RESET = 8, 200, 5, 2.0
+FACT = Fact(
+    subject="Berlin",
+    attribute="temperature",
+    value="4.3",
+    unit="degC",
+    source="bench",
+    observed_at="2026-11-29T12:00:00Z",
+    ttl=900,
+)
+
+
+# -- 1. a fleet against a dead source -------------------------------------------------
+
+
+class _Dead(BaseHTTPRequestHandler):
+    hits = 0
+    lock = threading.Lock()
+
+    def do_GET(self) -> None:
+        with _Dead.lock:
+            _Dead.hits += 1
+        self.send_response(503)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class DeadHttp:
+    """A source calling the dead server over real HTTP."""
+
+    name = "dead"
+
+    def __init__(self, url: str, client: httpx.AsyncClient) -> None:
+        self.url = url
+        self.client = client
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        response = await self.client.get(self.url)
+        raise SourceError(f"HTTP {response.status_code}")
+
+
+async def worker_main(url: str, redis_url: str, prefix: str) -> None:
+    client = None if redis_url == "-" else redis.asyncio.Redis.from_url(redis_url)
+    store: BreakerStore = (
+        LocalBreakerStore() if client is None else RedisBreakerStore(client, prefix=prefix)
+    )
+    async with httpx.AsyncClient() as http:
+        source = GuardedSource(
+            DeadHttp(url, http),
+            breaker=BreakerSettings(fail_max=FAIL_MAX, reset_timeout=RESET),
+            breaker_store=store,
+            cache=None,
+            deadline=5.0,
+        )
+        loop = asyncio.get_running_loop()
+        for phase in range(2):
+            print("ready" if phase == 0 else "half", flush=True)
+            await loop.run_in_executor(None, sys.stdin.readline)
+            for n in range(CALLS // 2):
+                await source.fetch({"n": n, "phase": phase})
+    if client is not None:
+        await client.aclose()
+    print("done", flush=True)
+
+
+def fleet(url: str, redis_url: str) -> tuple[int, int]:
+    """Calls reaching the dead source in the first reset window, then in the next."""
+    prefix = f"bench-{uuid.uuid4().hex[:8]}"
+    command = [sys.executable, __file__, "--worker", url, redis_url, prefix]
+    workers = [
+        subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for _ in range(WORKERS)
+    ]
+
+    def read(expect: str) -> None:
+        for w in workers:
+            assert w.stdout is not None
+            line = w.stdout.readline().strip()
+            assert line == expect, line
+
+    def go() -> None:
+        for w in workers:
+            assert w.stdin is not None
+            w.stdin.write("go\n")
+            w.stdin.flush()
+
+    start = _Dead.hits
+    read("ready")
+    go()
+    read("half")  # every worker has made its first calls
+    first = _Dead.hits - start
+    time.sleep(RESET + 0.5)  # the reset window passes: the next calls may probe
+    go()
+    read("done")
+    for w in workers:
+        w.wait(timeout=60)
+    _delete_prefix(prefix)
+    return first, _Dead.hits - start - first
+
+
+def _delete_prefix(prefix: str) -> None:
+    with redis.Redis.from_url(REDIS_URL) as client:
+        keys = list(client.scan_iter(match=f"{prefix}:*"))
+        if keys:
+            client.delete(*keys)
+
+
+def bench_fleet() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Dead)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    shared = fleet(url, REDIS_URL)
+    local = fleet(url, "-")
+    server.shutdown()
+    print(
+        f"fleet  {WORKERS} processes x {CALLS} calls, dead source, fail_max={FAIL_MAX}: "
+        f"calls reaching it in the first reset window: Redis store {shared[0]} "
+        f"(bound {FAIL_MAX + WORKERS}, aim {FAIL_MAX + 1}) vs per-process {local[0]} "
+        f"(~{WORKERS * FAIL_MAX}); in the next window (probes): {shared[1]} vs {local[1]}"
+    )
+
+
+# -- 2. round trips, from the server's command statistics ------------------------------
+
+# Every round trip of the breaker is one script call (commands a script runs
+# are counted under their own names, so they are left out here).
+_CLIENT_COMMANDS = ("evalsha", "eval")
+
+
+def _client_commands() -> int:
+    with redis.Redis.from_url(REDIS_URL) as client:
+        stats = client.info("commandstats")
+    return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in _CLIENT_COMMANDS)
+
+
+class Instant:
+    name = "instant"
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        return [FACT]
+
+
+class Failing:
+    name = "failing"
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        raise SourceError("HTTP 503")
+
+
+async def _trips(source: Any, calls: int) -> float:
+    async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+        prefix = f"bench-{uuid.uuid4().hex[:8]}"
+        guarded = GuardedSource(
+            source,
+            breaker=BreakerSettings(fail_max=10**9, reset_timeout=30),
+            breaker_store=RedisBreakerStore(client, prefix=prefix),
+            cache=None,
+        )
+        await guarded.fetch({"warm": "up"})
+        before = _client_commands()
+        for n in range(calls):
+            await guarded.fetch({"n": n})
+        trips = _client_commands() - before
+    _delete_prefix(prefix)
+    return trips / calls
+
+
+def bench_round_trips() -> None:
+    happy = asyncio.run(_trips(Instant(), 20_000))
+    failing = asyncio.run(_trips(Failing(), 2_000))
+    print(
+        f"trips  Redis round trips per call (server commandstats): closed happy path "
+        f"{happy:.4f} (target 0 amortised; one read per 0.5 s) vs per failure {failing:.3f} "
+        f"(target <= 1)"
+    )
+
+
+# -- 3. overhead per call -------------------------------------------------------------
+
+
+def _median_us(run: Callable[[], float], repeats: int = 5) -> float:
+    return statistics.median(run() for _ in range(repeats)) * 1e6
+
+
+async def _ours(store: BreakerStore, n: int) -> float:
+    bare = Instant()
+    guarded = GuardedSource(bare, breaker_store=store, cache=None, deadline=None)
+    query = {"subject": "Berlin"}
+    await guarded.fetch(query)
+    start = time.perf_counter()
+    for _ in range(n):
+        await bare.fetch(query)
+    base = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(n):
+        await guarded.fetch(query)
+    return (time.perf_counter() - start - base) / n
+
+
+def _redis_store_overhead(n: int) -> float:
+    async def run() -> float:
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+            prefix = f"bench-{uuid.uuid4().hex[:8]}"
+            result = await _ours(RedisBreakerStore(client, prefix=prefix), n)
+        _delete_prefix(prefix)
+        return result
+
+    return asyncio.run(run())
+
+
+def _pybreaker_overhead(n: int) -> float:
+    client = redis.Redis.from_url(REDIS_URL)
+    namespace = f"bench-{uuid.uuid4().hex[:8]}"
+    storage = pybreaker.CircuitRedisStorage(pybreaker.STATE_CLOSED, client, namespace=namespace)
+    breaker = pybreaker.CircuitBreaker(fail_max=5, reset_timeout=30, state_storage=storage)
+
+    def call() -> list[Fact]:
+        return [FACT]
+
+    start = time.perf_counter()
+    for _ in range(n):
+        call()
+    base = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(n):
+        breaker.call(call)
+    took = (time.perf_counter() - start - base) / n
+    keys = list(client.scan_iter(match=f"{namespace}*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+    return took
+
+
+def bench_overhead() -> None:
+    local = _median_us(lambda: asyncio.run(_ours(LocalBreakerStore(), 20_000)))
+    shared = _median_us(lambda: _redis_store_overhead(20_000))
+    theirs = _median_us(lambda: _pybreaker_overhead(2_000))
+    print(
+        f"cost   GuardedSource overhead per call, closed breaker (median of 5): local store "
+        f"{local:.2f} us vs Redis store {shared:.2f} us ({shared / local:.2f}x) vs "
+        f"pybreaker CircuitRedisStorage {theirs:.1f} us ({theirs / shared:.0f}x ours)"
+    )
+
+
+# -- 4. snapshots: SQLite vs PostgreSQL ------------------------------------------------
+
+
+def _write(store: Any, n: int) -> float:
+    seconds = 0.0
+    batch: list[Snapshot] = []
+    for text in synthetic(n):
+        batch.append(Snapshot.from_canonical(text))
+        if len(batch) == 5_000:
+            start = time.perf_counter()
+            store.write_many(batch)
+            seconds += time.perf_counter() - start
+            batch = []
+    if batch:
+        start = time.perf_counter()
+        store.write_many(batch)
+        seconds += time.perf_counter() - start
+    return n / seconds
+
+
+def _child_read(target: str, schema: str | None, rows: int) -> None:
+    store: Any = (
+        SqliteSnapshotStore(target, read_only=True)
+        if schema is None
+        else PostgresSnapshotStore(target, schema=schema, read_only=True)
+    )
+    until = synthetic_until(rows)
+    start = time.perf_counter()
+    count = sum(1 for _ in store.iter(until=until))
+    read = time.perf_counter() - start
+    start = time.perf_counter()
+    graded = replay(store, STRICT, until=until, rules=()).snapshots
+    gate = time.perf_counter() - start
+    store.close()
+    print(json.dumps({"read": count / read, "gate": graded / gate, "peak_mb": peak_rss_mb()}))
+
+
+def synthetic_until(rows: int) -> Any:
+    from replay import T0  # noqa: PLC0415 - the population's start
+
+    return T0 + timedelta(seconds=rows * 6)  # rows are 6 s apart
+
+
+def _measure(target: str, schema: str | None, rows: int) -> dict[str, float]:
+    command = [sys.executable, __file__, "--child", target, schema or "-", str(rows)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    result: dict[str, float] = json.loads(out)
+    return result
+
+
+def bench_snapshots(n: int) -> None:
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory(prefix="vouched-fleet-") as directory:
+        path = str(Path(directory) / "snapshots.db")
+        with SqliteSnapshotStore(path) as sqlite:
+            sqlite_writes = _write(sqlite, n)
+        with PostgresSnapshotStore(POSTGRES_URL, schema=schema) as postgres:
+            postgres_writes = _write(postgres, n)
+        try:
+            sq, sq_small = _measure(path, None, n), _measure(path, None, n // 10)
+            pg, pg_small = (
+                _measure(POSTGRES_URL, schema, n),
+                _measure(POSTGRES_URL, schema, n // 10),
+            )
+        finally:
+            import psycopg  # noqa: PLC0415
+
+            with psycopg.connect(POSTGRES_URL) as connection:
+                connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    print(
+        f"write  {n:,} snapshots, write_many batches of 5,000: PostgreSQL (COPY) "
+        f"{postgres_writes:,.0f} rows/s vs SQLite {sqlite_writes:,.0f} rows/s "
+        f"({postgres_writes / sqlite_writes:.2f}x)"
+    )
+    print(
+        f"replay read+parse: PostgreSQL {pg['read']:,.0f} rows/s vs SQLite {sq['read']:,.0f} "
+        f"({pg['read'] / sq['read']:.2f}x); gate-only replay: {pg['gate']:,.0f} vs "
+        f"{sq['gate']:,.0f} rows/s ({pg['gate'] / sq['gate']:.2f}x)"
+    )
+    print(
+        f"memory replay peak RSS at {n // 10:,} vs {n:,} rows: PostgreSQL "
+        f"{pg_small['peak_mb']:.0f} vs {pg['peak_mb']:.0f} MB, SQLite "
+        f"{sq_small['peak_mb']:.0f} vs {sq['peak_mb']:.0f} MB (flat: the same at both sizes)"
+    )
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        asyncio.run(worker_main(*sys.argv[2:5]))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        target, schema, rows = sys.argv[2:5]
+        _child_read(target, None if schema == "-" else schema, int(rows))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000, help="snapshots (default 100,000)")
+    args = parser.parse_args()
+    bench_fleet()
+    bench_round_trips()
+    bench_overhead()
+    bench_snapshots(args.n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""One way to name a snapshot store: a path, ``sqlite:///PATH`` or ``postgresql://...``.
+
+``sqlite:///snapshots.db`` is a path relative to the working directory and
+``sqlite:////var/lib/vouched/snapshots.db`` an absolute one (the usual
+convention). A ``postgresql://`` (or ``postgres://``) URL is handed to psycopg,
+less one parameter of ours: ``?schema=NAME`` picks the PostgreSQL schema
+holding the tables (default ``vouched``).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from vouched._exceptions import InputError
+from vouched._replay._postgres import PostgresSnapshotStore, safe_url
+from vouched._replay._store import SqliteSnapshotStore
+
+__all__ = ["open_snapshot_store"]
+
+_POSTGRES = ("postgresql://", "postgres://")
+
+
+def open_snapshot_store(
+    target: str, *, read_only: bool = False
+) -> SqliteSnapshotStore | PostgresSnapshotStore:
+    """The store ``target`` names (see the module docstring); close it when done."""
+    if target.startswith(_POSTGRES):
+        url, schema = _split_schema(target)
+        if schema is None:
+            return PostgresSnapshotStore(url, read_only=read_only)
+        return PostgresSnapshotStore(url, schema=schema, read_only=read_only)
+    if target.startswith("sqlite:"):
+        if not target.startswith("sqlite:///") or target == "sqlite:///":
+            raise InputError(
+                "a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path",
+                field="--store",
+            )
+        return SqliteSnapshotStore(target.removeprefix("sqlite:///"), read_only=read_only)
+    scheme = urlsplit(target).scheme
+    if "://" in target and len(scheme) > 1:  # "C:\\x" is a Windows path, not a URL
+        raise InputError(
+            f"unknown store URL scheme {scheme!r} (a path, sqlite:/// or postgresql://)",
+            field="--store",
+        )
+    return SqliteSnapshotStore(target, read_only=read_only)
+
+
+def _split_schema(url: str) -> tuple[str, str | None]:
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    schemas = [value for key, value in pairs if key == "schema"]
+    if not schemas:
+        return url, None
+    if len(schemas) > 1 or not schemas[0]:
+        raise InputError(f"{safe_url(url)}: give one non-empty ?schema=", field="--store")
+    rest = urlencode([(k, v) for k, v in pairs if k != "schema"])
+    return urlunsplit(parts._replace(query=rest)), schemas[0]

@@ -1,0 +1,203 @@
+"""Last good facts shared by every worker, in Redis (the optional ``redis`` extra).
+
+``GuardedSource(..., last_good=RedisLastGood(client, prefix="shop"))``: when a
+source fails, a worker serves the fleet's last good facts for the query, even
+if it never saw the source up itself; the gate still decides freshness, since
+every fact keeps its original ``observed_at``.
+
+One Redis hash per (source, query): a field per (subject, attribute) holding
+``"<observed ms> <expires ms> <fact JSON>"``. Writes follow the rule of
+:func:`vouched._sources._lastgood.advance`, in one server-side script (two
+workers writing at once cannot move a fact backwards): a fact replaces the
+kept one only if observed at the same time or later, a live silence evicts
+it. A fact expires with its own TTL (``observed_at + ttl``; ``keep_for`` for
+a fact without one, and never later than ``keep_for`` from the write); the
+hash expires with its last fact.
+
+Only a changed answer is written: each process remembers what it wrote last
+per query, so a source whose values stay put costs no round trip after the
+first. Redis failing costs at most ``timeout`` seconds per call and answers
+``None`` (the guarded source's own cache stands in): never an invented value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from cachetools import LRUCache
+
+from vouched._fact import Fact
+from vouched._jsonio import dumps, loads
+from vouched._sources._redis import TIMEOUT, redis_errors
+from vouched._sources._source import Query
+from vouched._time import Clock, SystemClock
+
+__all__ = ["RedisLastGood"]
+
+_log = logging.getLogger("vouched.sources")
+
+# Defaults, named once.
+KEEP_FOR = 24 * 3600.0
+REMEMBER = 1024
+_NO_TIME = -1  # a fact without observed_at
+
+_SAVE = """
+local now = tonumber(ARGV[1])
+for i = 2, #ARGV, 4 do
+  local field, observed, expires, payload = ARGV[i], tonumber(ARGV[i + 1]),
+        tonumber(ARGV[i + 2]), ARGV[i + 3]
+  if payload == '' then
+    redis.call('HDEL', KEYS[1], field)
+  else
+    local keep = false
+    local old = redis.call('HGET', KEYS[1], field)
+    if old then
+      local seen, gone = string.match(old, '^(-?%d+) (%d+) ')
+      seen, gone = tonumber(seen), tonumber(gone)
+      keep = gone > now and seen ~= -1 and (observed == -1 or observed < seen)
+    end
+    if not keep and expires > now then
+      redis.call('HSET', KEYS[1], field, ARGV[i + 1] .. ' ' .. ARGV[i + 2] .. ' ' .. payload)
+    end
+  end
+end
+local last = 0
+for _, value in ipairs(redis.call('HVALS', KEYS[1])) do
+  local gone = tonumber(string.match(value, '^-?%d+ (%d+) '))
+  if gone > last then last = gone end
+end
+if last > now then
+  redis.call('PEXPIRE', KEYS[1], last - now)  -- relative: the caller's clock, not Redis's
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
+
+
+def _ms(instant: datetime) -> int:
+    return round(instant.timestamp() * 1000)
+
+
+def _query_digest(query: Query) -> str:
+    try:
+        text = dumps(dict(query), canonical=True)
+    except (TypeError, ValueError):
+        text = repr(sorted((str(k), repr(v)) for k, v in query.items()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+class RedisLastGood:
+    """Last good facts shared by every process using the same Redis and ``prefix``.
+
+    - ``client``: a ``redis.asyncio.Redis``.
+    - ``keep_for``: the longest a fact is kept (seconds), and how long one
+      without a TTL is kept.
+    - ``timeout``: seconds a Redis call may take before it counts as failed.
+    - ``clock``: wall time for expiries (``FakeClock`` in tests).
+    - ``remember``: queries whose last written answer this process remembers
+      (to skip writing an answer that did not change).
+
+    ``failures`` counts Redis calls that failed (logged once until one works).
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        prefix: str = "vouched",
+        keep_for: float = KEEP_FOR,
+        timeout: float = TIMEOUT,
+        clock: Clock | None = None,
+        remember: int = REMEMBER,
+    ) -> None:
+        self._errors = redis_errors()
+        for name, value in (("keep_for", keep_for), ("timeout", timeout)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"RedisLastGood.{name} must be seconds > 0")
+        if not prefix or not isinstance(prefix, str):
+            raise ValueError("RedisLastGood.prefix must be a non-empty string")
+        self.client = client
+        self.prefix = prefix
+        self.keep_for = float(keep_for)
+        self.timeout = float(timeout)
+        self.failures = 0
+        self._clock: Clock = clock if clock is not None else SystemClock()
+        self._save = client.register_script(_SAVE)
+        self._written: LRUCache[str, tuple[Any, ...]] = LRUCache(maxsize=remember)
+        self._failing = False
+
+    def key(self, source: str, query: Query) -> str:
+        """The Redis key holding ``source``'s last good facts for ``query``."""
+        return f"{self.prefix}:lastgood:{source}:{_query_digest(query)}"
+
+    async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
+        try:
+            async with asyncio.timeout(self.timeout):
+                stored = await self.client.hgetall(self.key(source, query))
+        except self._errors as error:
+            self._failed("read", error)
+            return None
+        self._answered()
+        now = _ms(self._clock.now())
+        facts = []
+        for value in stored.values():
+            text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+            try:
+                _observed, expires, payload = text.split(" ", 2)
+                if int(expires) <= now:
+                    continue
+                facts.append(Fact.model_validate(loads(payload)))
+            except ValueError:  # not what save() writes: never served
+                _log.warning("last good facts: an unreadable entry in %s skipped", source)
+        return tuple(facts) or None
+
+    async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
+        key = self.key(source, query)
+        signature = tuple((f.subject, f.attribute, f.observed_at, f.is_silent) for f in answer)
+        if self._written.get(key) == signature:
+            return  # nothing moved since this process last wrote it
+        now = self._clock.now()
+        args: list[Any] = [_ms(now)]
+        for fact in answer:
+            field = dumps([fact.subject, fact.attribute])
+            if fact.is_silent:
+                args.extend((field, _NO_TIME, 0, ""))
+                continue
+            observed = _NO_TIME if fact.observed_at is None else _ms(fact.observed_at)
+            limit = _ms(now) + round(self.keep_for * 1000)
+            if fact.observed_at is not None:
+                ttl = fact.ttl.total_seconds() if fact.ttl is not None else self.keep_for
+                limit = min(limit, observed + round(ttl * 1000))
+            args.extend((field, observed, limit, dumps(fact.to_json())))
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self._save(keys=[key], args=args)
+        except self._errors as error:
+            self._failed("write", error)
+            return
+        self._answered()
+        self._written[key] = signature
+
+    def _failed(self, what: str, error: BaseException) -> None:
+        self.failures += 1
+        if not self._failing:
+            self._failing = True
+            _log.warning(
+                "last good facts: Redis %s failed (%s); this process's own cache stands in",
+                what,
+                type(error).__name__,
+            )
+
+    def _answered(self) -> None:
+        if self._failing:
+            self._failing = False
+            _log.warning("last good facts: Redis answers again")
+
+    def __repr__(self) -> str:
+        return f"RedisLastGood(prefix={self.prefix!r})"
