@@ -66,7 +66,7 @@ def test_replay_json_follows_the_documented_schema(
     result = vouched("--store", str(store_path), "--json")
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
-    assert document["schema"] == "vouched.replay/1"
+    assert document["schema"] == "vouched.replay/2"
     assert document["snapshots"] == 5
     assert [v["prompt_version"] for v in document["prompt_versions"]] == ["p1", "p2"]
     assert document["flipped"]["to_fail"] == {"count": 0, "ids": [], "truncated": False}

@@ -33,6 +33,7 @@ from vouched._exceptions import PhraserError
 from vouched._fact import Fact
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._replay._attempts import AttemptAction
 from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import scan
@@ -138,6 +139,7 @@ def _record(
         prompt_version=answer.prompt_version,
         phraser=answer.phraser,
         output=answer.text,
+        trail=[attempt.record() for attempt in answer.trail],
         findings=[finding_json(f) for f in answer.findings],
         status=str(answer.status),
         attempts=answer.attempts,
@@ -273,7 +275,7 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
-        return [] if report.passed else list(report.findings)
+        return [] if report.passed else once_per_span(report.findings)
 
     async def _phrase(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
         clock = self.clock
@@ -321,7 +323,7 @@ class Grounder:
             except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
                 spent = clock.monotonic() - began
                 phrase_seconds += spent
-                trail.append(Attempt("", (), spent))
+                trail.append(Attempt("", (), spent, AttemptAction.ERROR, prompt.version))
                 # PhraserTimeoutError is a TimeoutError too.
                 timed_out = isinstance(error, TimeoutError)
                 return finish(
@@ -336,7 +338,8 @@ class Grounder:
             phrase_seconds += phrased - began
             findings = self._check(prompt, silences, text)
             scan_seconds += clock.monotonic() - phrased
-            trail.append(Attempt(text, tuple(findings), phrased - began))
+            action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
+            trail.append(Attempt(text, tuple(findings), phrased - began, action, prompt.version))
             if not findings:
                 return finish(text, AnswerStatus.OK)
             if step is OnFail.RETRY:
@@ -373,6 +376,19 @@ class Grounder:
     def __repr__(self) -> str:
         names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)
         return f"Grounder(sources=[{names}], phraser={phraser_name(self._phraser_given)!r})"
+
+
+def once_per_span(findings: Iterable[FindingLike]) -> list[FindingLike]:
+    """The findings of one attempt, one per ``(kind, start, end)``: a span the
+    scanner reports twice under the same kind is one mistake, counted once."""
+    seen: set[tuple[str, int, int]] = set()
+    out: list[FindingLike] = []
+    for finding in findings:
+        key = (str(finding.kind), finding.start, finding.end)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
 
 
 def _finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from vouched._answer._onfail import FindingLike, RefusalReason
 from vouched._exceptions import AnswerRefusedError
 from vouched._fact import Fact
 from vouched._gate import Verdict, grounding_rate
+from vouched._replay._attempts import AttemptAction
 
 __all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json"]
 
@@ -44,11 +45,16 @@ def finding_json(finding: FindingLike) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One call of the phraser: what it said and what the scanner found in it."""
+    """One call of the phraser: what it said, what the scanner found in it,
+    the prompt version it answered and the on-fail action taken after it
+    (``accept``, ``retry``, ``partial``, ``refuse``, or ``error`` when the
+    phraser failed)."""
 
     text: str
     findings: tuple[FindingLike, ...]
     seconds: float
+    action: AttemptAction = AttemptAction.ACCEPT
+    prompt_version: str = ""
 
     @property
     def passed(self) -> bool:
@@ -59,6 +65,17 @@ class Attempt:
             "text": self.text,
             "findings": [finding_json(f) for f in self.findings],
             "seconds": self.seconds,
+            "action": str(self.action),
+            "prompt_version": self.prompt_version,
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The attempt as a snapshot's ``trail`` keeps it."""
+        return {
+            "text": self.text,
+            "prompt_version": self.prompt_version,
+            "findings": [finding_json(f) for f in self.findings],
+            "action": str(self.action),
         }
 
 
