@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,3 +70,17 @@ def test_table_output_shows_the_four_verdicts_and_the_rate() -> None:
     assert done.returncode == 0, done.stderr
     assert "grounding rate of the run" in done.stdout
     assert "refused" in done.stdout
+
+
+def test_store_keeps_every_answer_and_a_second_run_adds_nothing(tmp_path: Path) -> None:
+    from vouched import SqliteSnapshotStore  # noqa: PLC0415
+
+    path = tmp_path / "snapshots.db"
+    for _ in range(2):
+        done = _demo("--json", "--store", str(path))
+        assert done.returncode == 0, done.stderr
+    with SqliteSnapshotStore(path, read_only=True) as store:
+        snapshots = list(store.iter())
+    assert len(snapshots) == 7  # 1 all up, 4 while the source is down, 1 stale, 1 refused
+    (refused,) = [s for s in snapshots if s.status == "refused"]
+    assert [a.action for a in refused.trail] == ["retry", "refuse"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json, parse_now, read_input
@@ -18,7 +19,7 @@ def register(commands: Any) -> None:
         "gate",
         help="classify facts as grounded, silent or violation",
         description="Classify every fact as grounded, silent or violation. "
-        "Exit 0: no violations; 1: violations; 2: bad input.",
+        "Exit 0: no violations; 1: violations, or no facts at all; 2: bad input.",
     )
     parser.add_argument(
         "facts", metavar="FACTS", help="a JSON array of facts, or JSON Lines (- for stdin)"
@@ -35,11 +36,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         facts = load_facts(args.facts)
     result = partition(facts, Policy(), now)
+    name = "<stdin>" if args.facts == "-" else args.facts
     if args.json:
         emit_json(result.to_json())
-    else:
-        name = "<stdin>" if args.facts == "-" else args.facts
+    elif facts:
         render(result, title=f"{name} at {now:%Y-%m-%d %H:%M:%S}Z")
+    if not facts:
+        # An empty list vouches for nothing: a rate of 1.0 with exit 0 would
+        # read as "all good" to a script whose export came out empty.
+        sys.stderr.write(f"{name}: no facts: nothing was vouched for (exit 1)\n")
+        return EXIT_FAILED
     return EXIT_FAILED if result.violations else EXIT_OK
 
 
