@@ -65,6 +65,7 @@ EXPECTED = [
     "build_prompt",
     "citation_precision",
     "classify",
+    "dump_facts",
     "export_jsonl",
     "fetch_sync",
     "gather",

@@ -28,7 +28,7 @@ from vouched._exceptions import (
     VouchedError,
 )
 from vouched._fact import Fact, FactValue, SilenceReason
-from vouched._factio import load_facts
+from vouched._factio import dump_facts, load_facts
 from vouched._gate import (
     GateResult,
     Verdict,
@@ -115,6 +115,7 @@ __all__ = [
     "build_prompt",
     "citation_precision",
     "classify",
+    "dump_facts",
     "export_jsonl",
     "fetch_sync",
     "gather",
