@@ -172,9 +172,7 @@ class Fact(BaseModel):
         return dumps(self.model_dump(mode="python", **kwargs))
 
     @classmethod
-    def model_validate_json(
-        cls, json_data: str | bytes | bytearray, **kwargs: Any
-    ) -> Self:
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> Self:
         """A fact from JSON text, decimals read exactly (``21.40`` stays a
         Decimal of that precision, never a binary float)."""
         text = json_data.decode("utf-8") if isinstance(json_data, bytes | bytearray) else json_data
