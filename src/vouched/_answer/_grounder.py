@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
+    UNPHRASED_TEXT,
     FindingLike,
     OnFail,
     OnFailLike,
@@ -327,7 +328,7 @@ class Grounder:
                 # PhraserTimeoutError is a TimeoutError too.
                 timed_out = isinstance(error, TimeoutError)
                 return finish(
-                    REFUSAL_TEXT,
+                    UNPHRASED_TEXT,
                     AnswerStatus.REFUSED,
                     refusal=RefusalReason.PHRASER_TIMEOUT
                     if timed_out

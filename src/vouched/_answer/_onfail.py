@@ -24,6 +24,7 @@ from vouched._answer._prompt import Problem, Prompt
 
 __all__ = [
     "REFUSAL_TEXT",
+    "UNPHRASED_TEXT",
     "FindingLike",
     "OnFail",
     "OnFailLike",
@@ -36,7 +37,11 @@ __all__ = [
 ]
 
 REFUSAL_TEXT = "No answer is given: what was phrased could not be checked against the sources."
-"""The text of a refused answer (the reasons are in ``Answer.reasons``)."""
+"""The text of an answer refused for its findings (the reasons are in ``Answer.reasons``)."""
+
+UNPHRASED_TEXT = "No answer is given: the model could not be asked or gave no usable reply."
+"""The text of an answer refused because the phraser failed or timed out:
+nothing was phrased, so nothing is said to have been checked."""
 
 
 class OnFail(enum.StrEnum):

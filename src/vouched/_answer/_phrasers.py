@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 from collections.abc import Awaitable, Callable, Mapping
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
@@ -219,6 +220,7 @@ class TemplatePhraser:
 # -- a model behind an OpenAI-compatible HTTP API ---------------------------------
 
 _BODY_EXCERPT = 200
+_OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 
 class OpenAIChatPhraser:
@@ -232,13 +234,20 @@ class OpenAIChatPhraser:
     layer; without a client, each call opens and closes its own, so one
     phraser works from any event loop (``Grounder.answer_sync`` included).
 
+    As the OpenAI SDK does, ``api_key=None`` reads ``OPENAI_API_KEY`` and
+    ``base_url=None`` reads ``OPENAI_BASE_URL`` (else ``https://api.openai.com/v1``),
+    from ``environ`` (default: ``os.environ``), once, here; ``api_key=""`` sends
+    no key (local servers).
+
     Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError` or
-    :class:`PhraserResponseError` (all :class:`PhraserError`).
+    :class:`PhraserResponseError` (all :class:`PhraserError`), each naming
+    the URL; an HTTP error keeps the server's own message (``model 'x' not
+    found``) from its body.
     """
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | None,
         model: str,
         api_key: str | None = None,
         *,
@@ -249,9 +258,15 @@ class OpenAIChatPhraser:
         headers: Mapping[str, str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         client: httpx.AsyncClient | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         if timeout <= 0:
             raise ValueError("timeout must be positive (seconds)")
+        env = os.environ if environ is None else environ
+        if base_url is None:
+            base_url = env.get("OPENAI_BASE_URL") or _OPENAI_BASE_URL
+        if api_key is None:
+            api_key = env.get("OPENAI_API_KEY")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature
@@ -299,11 +314,16 @@ class OpenAIChatPhraser:
                         response = await self._post(client, content)
         except (TimeoutError, httpx.TimeoutException):
             raise PhraserTimeoutError(
-                f"model server did not answer within {self.timeout:g} s", seconds=self.timeout
+                f"model server at {self.url} did not answer within {self.timeout:g} s",
+                seconds=self.timeout,
             ) from None
         except httpx.HTTPError as error:
-            raise PhraserError(f"model server unreachable: {type(error).__name__}") from error
-        return _content_of(response)
+            detail = " ".join(str(error).split())[:_BODY_EXCERPT]
+            raise PhraserError(
+                f"model server unreachable at {self.url}: {type(error).__name__}"
+                + (f": {detail}" if detail else "")
+            ) from error
+        return _content_of(response, self.url)
 
     async def _post(self, client: httpx.AsyncClient, content: bytes) -> httpx.Response:
         response = await client.post(
@@ -316,11 +336,25 @@ class OpenAIChatPhraser:
         return f"OpenAIChatPhraser(base_url={self.base_url!r}, model={self.model!r})"
 
 
-def _content_of(response: httpx.Response) -> str:
+def _server_message(response: httpx.Response) -> str:
+    """What an error response says: its ``error.message`` (the OpenAI shape),
+    else the start of its body."""
+    try:
+        document = loads(response.content)
+    except ValueError:
+        document = None
+    error = document.get("error") if isinstance(document, dict) else None
+    message = error.get("message") if isinstance(error, dict) else error
+    text = message if isinstance(message, str) and message.strip() else response.text
+    return " ".join(text[:_BODY_EXCERPT].split())
+
+
+def _content_of(response: httpx.Response, url: str) -> str:
     if response.status_code >= 400:
         body = " ".join(response.text[:_BODY_EXCERPT].split())
+        said = _server_message(response)
         raise PhraserHTTPError(
-            f"model server answered HTTP {response.status_code}",
+            f"{said or 'model server error'} at {url} (HTTP {response.status_code})",
             status=response.status_code,
             body=body,
         )
