@@ -29,6 +29,7 @@ class SilenceReason(enum.StrEnum):
     CIRCUIT_OPEN = "circuit_open"
     TIMEOUT = "timeout"
     SOURCE_ERROR = "source_error"
+    SOURCE_BUG = "source_bug"  # the source's own code raised (KeyError, ...): not an outage
     MALFORMED = "malformed"
     NO_DATA = "no_data"
     STALE = "stale"

@@ -48,6 +48,7 @@ from vouched._sources._source import (
     catch_all_key,
     declared_keys,
     describe_failure,
+    log_failure,
     query_key,
     settle,
     silences,
@@ -204,7 +205,7 @@ class GuardedSource:
                     self._breaker.released(ticket)
                 return self._degrade(key, query, SilenceReason.TIMEOUT)
             reason, detail = describe_failure(error)
-            _log.info("source %r failed: %s (%s)", self.name, reason, detail)
+            log_failure(self.name, reason, detail, error)
             if self._breaker is not None:
                 self._breaker.failed(ticket, reason, detail)
             return self._degrade(key, query, reason)
