@@ -39,8 +39,8 @@ def test_every_scenario_behaves_and_the_demo_exits_zero(document: dict[str, Any]
     assert all(s["behaved"] for s in document["scenarios"])
 
 
-def test_statuses_are_ok_ok_ok_refused(document: dict[str, Any]) -> None:
-    assert [s["status"] for s in document["scenarios"]] == ["ok", "ok", "ok", "refused"]
+def test_statuses_are_ok_unavailable_ok_refused(document: dict[str, Any]) -> None:
+    assert [s["status"] for s in document["scenarios"]] == ["ok", "unavailable", "ok", "refused"]
 
 
 def test_the_outage_is_stated_as_silence_and_the_breaker_recovers(

@@ -31,7 +31,7 @@ from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, 
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json
 from vouched._exceptions import PhraserError
-from vouched._fact import Fact
+from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import AttemptAction
@@ -216,6 +216,8 @@ class Grounder:
         prompt = build_prompt(question, gate.grounded, silences)
         gated = clock.monotonic()
         answer = await self._phrase(prompt, gate, silences)
+        if answer.status is AnswerStatus.OK and every_source_failed(gate):
+            answer = replace(answer, status=AnswerStatus.UNAVAILABLE)
         finished = clock.monotonic()
         timings = {
             "sources": fetched - started,
@@ -354,9 +356,8 @@ class Grounder:
                 scan_seconds += clock.monotonic() - checked
                 extra = partial.findings[len(findings) :]
                 if partial.text:
-                    return finish(
-                        partial.text, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra
-                    )
+                    told = " ".join([partial.text, *unconfirmed(partial.findings)])
+                    return finish(told, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra)
                 return finish(
                     REFUSAL_TEXT,
                     AnswerStatus.REFUSED,
@@ -377,6 +378,46 @@ class Grounder:
     def __repr__(self) -> str:
         names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)
         return f"Grounder(sources=[{names}], phraser={phraser_name(self._phraser_given)!r})"
+
+
+_FAILURES = frozenset(
+    {
+        SilenceReason.CIRCUIT_OPEN,
+        SilenceReason.TIMEOUT,
+        SilenceReason.SOURCE_ERROR,
+        SilenceReason.SOURCE_BUG,
+        SilenceReason.MALFORMED,
+    }
+)
+
+
+def every_source_failed(gate: GateResult) -> bool:
+    """Nothing grounded, some source failed, and no source answered with a
+    silence of its own (``no_data``, ``demoted``, ...): the answer can only
+    say that nothing is available."""
+    if gate.grounded or not gate.silent:
+        return False
+    return all(fact.silent_reason in _FAILURES for fact in gate.silent)
+
+
+def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
+    """What a partial answer left out, in plain words: one sentence per
+    subject and attribute, one for findings that name neither."""
+    said: list[str] = []
+    seen: set[tuple[str | None, str | None]] = set()
+    for finding in findings:
+        key = (finding.subject, finding.attribute) if finding.attribute else (None, None)
+        if key in seen:
+            continue
+        seen.add(key)
+        subject, attribute = key
+        if attribute is None:
+            said.append("Part of the answer could not be confirmed and was left out.")
+        elif subject is None:
+            said.append(f"The {attribute.replace('_', ' ')} could not be confirmed.")
+        else:
+            said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
+    return said
 
 
 def once_per_span(findings: Iterable[FindingLike]) -> list[FindingLike]:

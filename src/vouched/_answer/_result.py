@@ -19,11 +19,15 @@ __all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json"]
 
 class AnswerStatus(enum.StrEnum):
     """``ok``: the text passed the scanner; ``partial``: sentences with findings
-    were removed; ``refused``: no text could be vouched for."""
+    were removed (and the answer says what could not be confirmed);
+    ``refused``: no text could be vouched for; ``unavailable``: the text
+    passed, but every source failed, so all it says is that nothing is
+    available (a dashboard counts these apart from ``ok``)."""
 
     OK = "ok"
     PARTIAL = "partial"
     REFUSED = "refused"
+    UNAVAILABLE = "unavailable"
 
 
 def finding_json(finding: FindingLike) -> dict[str, Any]:
@@ -88,13 +92,15 @@ class Answer:
     """What :meth:`vouched.Grounder.answer` returns.
 
     - ``text``: what may be shown (for a refusal, a fixed sentence saying so).
-    - ``status``: ok | partial | refused; ``refusal`` and ``reasons`` say why.
+    - ``status``: ok | partial | unavailable | refused; ``refusal`` and ``reasons`` say why.
     - ``grounded``: the facts that were phrased; ``silences``: the typed absences
       that were said unavailable (including facts the gate stripped, e.g. stale
       ones, without their value); ``violations``: the gate's violation verdicts.
     - ``findings``: everything the scanner caught on the way, over all attempts;
       ``trail`` has each attempt's text and findings; ``attempts`` counts them.
-    - ``dropped``: sentences a partial answer removed (the model's own words).
+    - ``dropped``: sentences a partial answer removed (the model's own words);
+      a partial ``text`` is the model's kept sentences, then one sentence per
+      subject and attribute that could not be confirmed.
     - ``prompt_version``: the template hash; ``timings``: seconds per stage.
     """
 

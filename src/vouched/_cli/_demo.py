@@ -130,7 +130,7 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
         clock.advance(seconds=31)
         recovered = tally(await weather_only.answer("And now?", HAMBURG))
         behaved = (
-            down.ok
+            str(down.status) == "unavailable"
             and not down.grounded
             and reasons == ["source_error"]
             and opened == "open"
@@ -211,7 +211,7 @@ def render(results: list[Scenario], counts: Counter[str]) -> None:
     table.add_column("answer", ratio=3)
     table.add_column("status")
     table.add_column("verdict", ratio=2)
-    styles = {"ok": "green", "partial": "yellow", "refused": "red"}
+    styles = {"ok": "green", "partial": "yellow", "unavailable": "yellow", "refused": "red"}
     for number, scenario in enumerate(results, start=1):
         status = str(scenario.answer.status)
         mark = "" if scenario.behaved else " [bold red](UNEXPECTED)[/]"

@@ -27,7 +27,7 @@ date (``2026-12-02``), read as midnight UTC.
       "verdicts": {"then": {kind: int}, "now": {kind: int}},
       "reasons": {"then": {reason: int}, "now": {reason: int}},
       "findings": {"then": {kind: int}, "now": {kind: int}},
-      "statuses": {status: int},               # ok | partial | refused, as answered
+      "statuses": {status: int},               # ok | partial | unavailable | refused
       "flipped": {"to_fail": {"count": int, "ids": [str], "truncated": bool},
                   "to_pass": {"count": int, "ids": [str], "truncated": bool}},
       "prompt_versions": [{"prompt_version", "snapshots", "first_seen", "last_seen",
