@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -41,7 +41,7 @@ from vouched._scan._scanner import scan
 from vouched._sources._source import Query, Source, gather
 from vouched._time import Clock, SystemClock
 
-__all__ = ["AnswerObserver", "Grounder", "stated_silences"]
+__all__ = ["AnswerObserver", "Grounder", "Queries", "as_queries", "stated_silences"]
 
 _log = logging.getLogger("vouched.grounder")
 
@@ -73,6 +73,36 @@ def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
             seen.add(key)
             out.append(silence_for(verdict))
     return tuple(out)
+
+
+Queries = Query | Sequence[Query]
+"""One query, or one per subject."""
+
+
+def as_queries(query: Queries | None) -> tuple[Query, ...]:
+    """``query`` as a non-empty tuple of queries (``None`` is one empty query)."""
+    if query is None:
+        return ({},)
+    if isinstance(query, Mapping):
+        return (query,)
+    if isinstance(query, str | bytes) or not isinstance(query, Sequence):
+        raise TypeError(f"a query is a mapping or a sequence of mappings, not {query!r}")
+    queries = tuple(query)
+    if not queries or not all(isinstance(q, Mapping) for q in queries):
+        raise TypeError("a sequence of queries must hold at least one mapping, and only mappings")
+    return queries
+
+
+async def _gather_each(
+    sources: Sequence[Source], queries: Sequence[Query], *, deadline: float, clock: Clock
+) -> list[Fact]:
+    """:func:`gather` for each query at once; facts in the order of the queries."""
+    if len(queries) == 1:
+        return await gather(sources, queries[0], deadline=deadline, clock=clock)
+    batches = await asyncio.gather(
+        *(gather(sources, q, deadline=deadline, clock=clock) for q in queries)
+    )
+    return [fact for batch in batches for fact in batch]
 
 
 class _StoreHook:
@@ -202,13 +232,19 @@ class Grounder:
         """Snapshot writes that failed (logged, never raised)."""
         return 0 if self._store is None else self._store.failed
 
-    async def answer(self, question: str, query: Query | None = None) -> Answer:
-        """Answer ``question`` from what the sources say for ``query``."""
-        query = {} if query is None else query
+    async def answer(self, question: str, query: Queries | None = None) -> Answer:
+        """Answer ``question`` from what the sources say for ``query``.
+
+        ``query`` may also be a sequence of queries, one per subject ("Berlin
+        and Munich?"): each is sent to every source, all at once under the one
+        ``deadline``, and the facts are gathered in the order of the queries.
+        """
+        queries = as_queries(query)
         clock = self.clock
         created_at = clock.now()
         started = clock.monotonic()
-        facts = await gather(self.sources, query, deadline=self.deadline, clock=clock)
+        facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
+        recorded: Query = queries[0] if len(queries) == 1 else {"queries": list(queries)}
         fetched = clock.monotonic()
         now = clock.now()
         gate = partition(facts, self.policy, now)
@@ -239,7 +275,7 @@ class Grounder:
                 lambda: _record(
                     done,
                     facts=facts,
-                    query=query,
+                    query=recorded,
                     policy=self.policy,
                     now=now,
                     created_at=created_at,
@@ -248,7 +284,7 @@ class Grounder:
             )
         return answer
 
-    def answer_sync(self, question: str, query: Query | None = None) -> Answer:
+    def answer_sync(self, question: str, query: Queries | None = None) -> Answer:
         """:meth:`answer` for synchronous callers (runs its own event loop)."""
         try:
             asyncio.get_running_loop()
@@ -256,7 +292,7 @@ class Grounder:
             return asyncio.run(self._answer_and_settle(question, query))
         raise RuntimeError("answer_sync() cannot run inside a running event loop; await answer()")
 
-    async def _answer_and_settle(self, question: str, query: Query | None) -> Answer:
+    async def _answer_and_settle(self, question: str, query: Queries | None) -> Answer:
         answer = await self.answer(question, query)
         await self.settle()
         return answer
