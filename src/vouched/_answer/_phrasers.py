@@ -113,11 +113,13 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "precipitation": "The precipitation in {subject} is {value}.",
     "rate": "The {subject} exchange rate is {value}.",
 }
-"""Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words) and
-``{value}`` (with its unit) are filled in."""
+"""Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words),
+``{value}`` (with its unit) and ``{verb}`` (``is``, or ``are`` for a plural
+attribute such as "wind gusts") are filled in."""
 
-_DEFAULT_TEMPLATE = "The {attribute} of {subject} is {value}."
-_SILENCE_TEMPLATE = "The {attribute} of {subject} is {value}."
+_DEFAULT_TEMPLATE = "The {attribute} of {subject} {verb} {value}."
+_SILENCE_TEMPLATE = "The {attribute} of {subject} {verb} {value}."
+_NOT_PLURAL = ("ss", "us", "is", "ics")  # "pressure class", "status", "analysis", "statistics"
 _ANY_ATTRIBUTE = "*"
 _ALL_SILENT = "Nothing about {subject} is available right now ({reason})."
 _SOME_SILENT = "Some of the data is unavailable right now ({reason})."  # subject is a source id
@@ -129,6 +131,14 @@ def _number_text(value: Decimal) -> str:
     if "E" in text or "e" in text:
         text = format(value, "f")
     return text
+
+
+def verb_for(attribute_words: str) -> str:
+    """``are`` when the attribute's last word reads as an English plural
+    ("wind gusts", "points"), else ``is`` ("humidity", "status")."""
+    last = attribute_words.rsplit(" ", 1)[-1].casefold()
+    plural = len(last) > 2 and last.endswith("s") and not last.endswith(_NOT_PLURAL)
+    return "are" if plural else "is"
 
 
 def _value_text(value: FactValue) -> str:
@@ -170,9 +180,11 @@ class TemplatePhraser:
     def sentence(self, fact: Fact) -> str:
         """The sentence for one grounded fact."""
         template = self._templates.get(fact.attribute, self._default)
+        words = fact.attribute.replace("_", " ")
         return template.format(
             subject=fact.subject,
-            attribute=fact.attribute.replace("_", " "),
+            attribute=words,
+            verb=verb_for(words),
             value=_value_text(fact.value) + self._unit(fact.unit),
         )
 
@@ -186,9 +198,11 @@ class TemplatePhraser:
         template = self._templates.get(fact.attribute, self._default)
         if template.count("{value}") != 1 or "{reason}" in template:
             template = _SILENCE_TEMPLATE
+        words = fact.attribute.replace("_", " ")
         return template.replace("{value}", "unavailable right now ({reason})").format(
             subject=fact.subject,
-            attribute=fact.attribute.replace("_", " "),
+            attribute=words,
+            verb=verb_for(words),
             reason=plain_reason(reason),
         )
 
