@@ -39,6 +39,7 @@ from vouched._gate import (
     partition,
 )
 from vouched._policy import Policy
+from vouched._replay._attempts import AttemptAction, RecordedAttempt
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._replay._snapshot import Snapshot
@@ -62,6 +63,7 @@ __all__ = [
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
+    "AttemptAction",
     "BreakerEvent",
     "BreakerEventKind",
     "BreakerSettings",
@@ -97,6 +99,7 @@ __all__ = [
     "Prompt",
     "Query",
     "QueuedSnapshotStore",
+    "RecordedAttempt",
     "ScanReport",
     "SilenceReason",
     "Snapshot",
