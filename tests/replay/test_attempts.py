@@ -216,3 +216,12 @@ def test_a_format_1_store_opens_for_writing_and_takes_new_snapshots(old_store: P
         _answer(store, [GOOD])
         formats = sorted(s.to_json()["format"] for s in store.iter())
     assert formats == [1, 1, 1, 1, 2]
+
+
+def test_once_per_span_keeps_the_first_finding_of_each_kind_and_span() -> None:
+    from vouched._replay._attempts import finding_span, once_per_span  # noqa: PLC0415
+
+    a = {"kind": "value_mismatch", "start": 0, "end": 4, "detail": "first"}
+    b = {"kind": "value_mismatch", "start": 0, "end": 4, "detail": "again"}
+    c = {"kind": "subject_mismatch", "start": 0, "end": 4}
+    assert once_per_span([a, b, c], finding_span) == [a, c]

@@ -34,7 +34,7 @@ from vouched._exceptions import PhraserError
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._replay._attempts import AttemptAction
+from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import scan
@@ -314,7 +314,7 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
-        return [] if report.passed else once_per_span(report.findings)
+        return [] if report.passed else once_per_span(report.findings, _span)
 
     async def _phrase(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
         clock = self.clock
@@ -456,17 +456,8 @@ def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
     return said
 
 
-def once_per_span(findings: Iterable[FindingLike]) -> list[FindingLike]:
-    """The findings of one attempt, one per ``(kind, start, end)``: a span the
-    scanner reports twice under the same kind is one mistake, counted once."""
-    seen: set[tuple[str, int, int]] = set()
-    out: list[FindingLike] = []
-    for finding in findings:
-        key = (str(finding.kind), finding.start, finding.end)
-        if key not in seen:
-            seen.add(key)
-            out.append(finding)
-    return out
+def _span(finding: FindingLike) -> tuple[str, int, int]:
+    return (str(finding.kind), finding.start, finding.end)
 
 
 def _finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:

@@ -9,9 +9,9 @@ refused answer is graded by what the model said, not by the refusal.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from vouched._exceptions import InputError
 from vouched._replay._jsondata import freeze, plain
@@ -20,11 +20,35 @@ __all__ = [
     "AttemptAction",
     "RecordedAttempt",
     "attempt_data",
+    "finding_span",
+    "once_per_span",
     "only_attempt",
     "read_trail",
     "trail_from_format_1",
     "trusted_attempt",
 ]
+
+
+_T = TypeVar("_T")
+
+
+def finding_span(finding: Mapping[str, Any]) -> Hashable:
+    """A stored finding's ``(kind, start, end)``."""
+    return (str(finding.get("kind")), finding.get("start"), finding.get("end"))
+
+
+def once_per_span(findings: Iterable[_T], span: Callable[[_T], Hashable]) -> list[_T]:
+    """The findings of one attempt, one per ``(kind, start, end)`` (the first
+    kept): a span reported twice under one kind is one mistake, counted once.
+    ``span`` reads that key (:func:`finding_span` for stored JSON findings)."""
+    seen: set[Hashable] = set()
+    out: list[_T] = []
+    for finding in findings:
+        key = span(finding)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
 
 
 class AttemptAction(enum.StrEnum):

@@ -22,7 +22,12 @@ from typing import Any
 
 from vouched._gate import GateResult, classify
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._replay._attempts import AttemptAction, RecordedAttempt
+from vouched._replay._attempts import (
+    AttemptAction,
+    RecordedAttempt,
+    finding_span,
+    once_per_span,
+)
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
@@ -55,18 +60,6 @@ def scanner_rule(lexicon: Lexicon | None = None, *, policy: Policy = DEFAULT_POL
 
     scan_rule.__name__ = "scan"
     return scan_rule
-
-
-def once_per_span(findings: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Findings as JSON dicts, one per ``(kind, start, end)`` (the first kept)."""
-    seen: set[tuple[str, Any, Any]] = set()
-    out: list[Mapping[str, Any]] = []
-    for finding in findings:
-        key = (str(finding.get("kind")), finding.get("start"), finding.get("end"))
-        if key not in seen:
-            seen.add(key)
-            out.append(finding)
-    return out
 
 
 def _attempts_of(snapshot: Snapshot) -> tuple[RecordedAttempt, ...]:
@@ -184,7 +177,7 @@ class Tally:
         findings = self.findings
         first_now = True
         for index, attempt in enumerate(_attempts_of(snapshot)):
-            found_then = once_per_span(attempt.findings)
+            found_then = once_per_span(attempt.findings, finding_span)
             for finding in found_then:
                 findings[(version, str(finding.get("kind")), finding.get("attribute"), "then")] += 1
             found_now: list[Mapping[str, Any]] = []
@@ -193,7 +186,9 @@ class Tally:
                 self.carried += 1
             elif gate is not None and attempt.action != AttemptAction.ERROR:
                 view = snapshot.with_output(attempt.text)
-                found_now = once_per_span(f for rule in rules for f in rule(view, gate))
+                found_now = once_per_span(
+                    (f for rule in rules for f in rule(view, gate)), finding_span
+                )
             for finding in found_now:
                 findings[(version, str(finding.get("kind")), finding.get("attribute"), "now")] += 1
             if attempt.text is None:
