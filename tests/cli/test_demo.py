@@ -84,3 +84,14 @@ def test_store_keeps_every_answer_and_a_second_run_adds_nothing(tmp_path: Path) 
     assert len(snapshots) == 7  # 1 all up, 4 while the source is down, 1 stale, 1 refused
     (refused,) = [s for s in snapshots if s.status == "refused"]
     assert [a.action for a in refused.trail] == ["retry", "refuse"]
+
+
+@pytest.mark.parametrize(
+    "where", ["missing/snapshots.db", "."], ids=["no-directory", "a-directory"]
+)
+def test_a_store_path_that_cannot_be_written_is_one_line_exit_2(tmp_path: Path, where: str) -> None:
+    done = _demo("--store", str(tmp_path / where))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("vouched demo: ")
+    assert "--store" in done.stderr

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, check_output_path, console, emit_json
 
 __all__ = ["register"]
 
@@ -238,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from vouched import SqliteSnapshotStore  # noqa: PLC0415
 
+        check_output_path(args.store, field="--store")  # one line, exit 2, before any work
         with SqliteSnapshotStore(args.store) as store:
             results, counts = asyncio.run(scenarios(store))
     if args.json:
