@@ -157,7 +157,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'naive':8} {percentile(naive_us, 0.5):9.1f} {percentile(naive_us, 0.9):9.1f}")
     print(f"{'scan':8} {percentile(scan_us, 0.5):9.1f} {percentile(scan_us, 0.9):9.1f}")
     ratio = statistics.median(ratios)
-    print(f"scan / naive (median of per-answer ratios): {ratio:.1f}x  (target <= 8x)")
+    print(
+        f"scan / naive (median of per-answer ratios): {ratio:.1f}x  "
+        "(issue 11 target: p50 <= 100 us and <= 12x; 0.1.0 measured 150-280 us, 18-27x)"
+    )
 
     print("\ngrowth with answer length (50 facts):")
     base = None
@@ -179,7 +182,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         s = timed(lambda t=text, g=gated_many: scan(t, g, LEXICON), repeat)
         n = timed(lambda t=text, g=gated_many: naive(t, g.grounded), repeat)
         print(f"  {count:5} facts: scan {s:9.1f} us  naive {n:8.1f} us  ratio {s / n:5.1f}x")
+
+    hostile(facts, gated)
     return 0
+
+
+def hostile(facts: Sequence[Fact], gated: object) -> None:
+    """Texts built to make a scanner quadratic; each must scan in about a second.
+    0.1.0 took 33 s for 40,000 unmatched opening quotes and 296 s for 1 MB of prose
+    with one value restated throughout."""
+    value = next(f for f in facts if f.attribute == "temperature")
+    restated = f"{value.subject} is {value.value} °C. "
+    cases = {
+        'unmatched "': '"x ' * 333_334,
+        "unmatched \u201c": "\u201cx " * 333_334,
+        "unmatched \u2018": " \u2018x" * 333_334,
+        "unmatched \u00ab": "\u00abx " * 333_334,
+        "one value restated 10,000 times": restated * 10_000,
+        "1 MB of number-dense prose": make_answer(facts, 1_000_000, random.Random(7)),
+    }
+    print("\nhostile texts (linear in length; target about 1 s each):")
+    for label, text in cases.items():
+        start = time.perf_counter()
+        scan(text, gated, LEXICON)  # type: ignore[arg-type]
+        seconds = time.perf_counter() - start
+        print(f"  {label:34} {len(text):>9,} chars {seconds:7.2f} s")
 
 
 if __name__ == "__main__":

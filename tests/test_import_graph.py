@@ -38,6 +38,7 @@ STAGES: Mapping[str, str] = {
     "vouched._replay": "replay",
     "vouched._answer": "answer",
     "vouched.testing": "testing",
+    "vouched._server": "server",
     "vouched._cli": "cli",
     "vouched": "face",
     "vouched.__main__": "main",
@@ -51,6 +52,7 @@ RANKS: Mapping[str, int] = {
     "answer": 3,  # the answer path writes snapshots
     "face": 4,  # the public names, re-exported
     "testing": 5,  # fakes for users' tests; the CLI's demo uses them
+    "server": 5,  # the HTTP service, over the public face
     "cli": 6,  # a thin layer over the public face
     "main": 7,
 }

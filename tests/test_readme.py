@@ -41,6 +41,7 @@ def test_every_section_with_a_runnable_snippet_is_found() -> None:
         "Scanning answers #1",
         "Snapshots and replay #1",
         "Sources #1",
+        "Streamed answers #1",
     ]
 
 

@@ -5,12 +5,19 @@ and re-exported here; importing vouched does no I/O and loads no optional
 dependency.
 """
 
+from vouched._answer._chatstream import StreamEnd
 from vouched._answer._grounder import AnswerObserver, Grounder
 from vouched._answer._onfail import OnFail
-from vouched._answer._phrasers import OpenAIChatPhraser, Phraser, TemplatePhraser
+from vouched._answer._phrasers import (
+    OpenAIChatPhraser,
+    Phraser,
+    StreamingPhraser,
+    TemplatePhraser,
+)
 from vouched._answer._prometheus import PrometheusMetrics
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
+from vouched._answer._streaming import AnswerEvent, AnswerEventKind
 from vouched._claims._catalog import Catalog
 from vouched._claims._contract import Contract
 from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer, verify_output
@@ -22,6 +29,7 @@ from vouched._exceptions import (
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
+    PhraserStreamError,
     PhraserTimeoutError,
     SourceError,
     StoreError,
@@ -53,6 +61,7 @@ from vouched._replay._store import (
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
+from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._sources._breaker import BreakerEvent, BreakerEventKind, BreakerSettings, BreakerState
 from vouched._sources._guarded import CacheSettings, GuardedSource
 from vouched._sources._source import Query, Source, fetch_sync, gather, gather_sync
@@ -60,6 +69,8 @@ from vouched._time import Clock, SystemClock
 
 __all__ = [
     "Answer",
+    "AnswerEvent",
+    "AnswerEventKind",
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
@@ -92,6 +103,7 @@ __all__ = [
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",
+    "PhraserStreamError",
     "PhraserTimeoutError",
     "Policy",
     "PopulationMetrics",
@@ -101,6 +113,7 @@ __all__ = [
     "QueuedSnapshotStore",
     "RecordedAttempt",
     "ScanReport",
+    "ScannedSentence",
     "SilenceReason",
     "Snapshot",
     "SnapshotStore",
@@ -108,6 +121,9 @@ __all__ = [
     "SourceError",
     "SqliteSnapshotStore",
     "StoreError",
+    "StreamEnd",
+    "StreamScanner",
+    "StreamingPhraser",
     "SystemClock",
     "TemplatePhraser",
     "Verdict",

@@ -9,6 +9,7 @@
     |   +-- PhraserTimeoutError      it did not answer within the timeout
     |   +-- PhraserHTTPError         it answered with an HTTP error status
     |   +-- PhraserResponseError     its answer was not the shape we asked for
+    |   +-- PhraserStreamError       its streamed answer broke off before the end
     +-- AnswerRefusedError       raised by Answer.raise_for_refusal() on a refusal
     +-- SourceError              a source could not answer (adapters raise it;
         |                        GuardedSource turns it into silence)
@@ -29,6 +30,7 @@ __all__ = [
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",
+    "PhraserStreamError",
     "PhraserTimeoutError",
     "SourceError",
     "StoreError",
@@ -126,6 +128,11 @@ class PhraserHTTPError(PhraserError):
 
 class PhraserResponseError(PhraserError):
     """The model server answered, but not with the shape asked for."""
+
+
+class PhraserStreamError(PhraserError):
+    """A streamed answer broke off: the connection dropped, or the stream ended
+    before the model said it had finished."""
 
 
 class AnswerRefusedError(VouchedError):

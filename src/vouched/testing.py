@@ -14,7 +14,7 @@ a scripted source plays outcomes in order (the last one repeats)::
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Final
@@ -73,7 +73,8 @@ class ScriptedPhraser:
     :class:`vouched.PhraserTimeoutError`, say), or a callable ``prompt -> str``.
     Every prompt received is kept in ``prompts`` (so a test can check that a
     retry quoted the findings). When the script runs out it raises
-    :class:`vouched.PhraserError`, unless ``cycle=True``.
+    :class:`vouched.PhraserError`, unless ``cycle=True``. It streams too
+    (``phrase_stream``): each text in pieces of ``piece_size`` characters.
     """
 
     name = "scripted"
@@ -83,11 +84,15 @@ class ScriptedPhraser:
         script: Iterable[str | BaseException | Callable[[Prompt], str]],
         *,
         cycle: bool = False,
+        piece_size: int = 5,
     ) -> None:
         self._script = list(script)
         if not self._script:
             raise ValueError("a script needs at least one item")
+        if piece_size < 1:
+            raise ValueError("piece_size must be at least 1")
         self._cycle = cycle
+        self.piece_size = piece_size
         self.prompts: list[Prompt] = []
 
     @property
@@ -107,6 +112,11 @@ class ScriptedPhraser:
         if callable(item):
             return item(prompt)
         return item
+
+    async def phrase_stream(self, prompt: Prompt) -> AsyncIterator[str]:
+        text = await self.phrase(prompt)
+        for start in range(0, len(text), self.piece_size):
+            yield text[start : start + self.piece_size]
 
     def __repr__(self) -> str:
         return f"ScriptedPhraser({len(self._script)} items, {self.calls} calls)"

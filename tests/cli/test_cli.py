@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-COMMANDS = ("gate", "scan", "verify", "replay", "sources", "demo")
+COMMANDS = ("gate", "scan", "verify", "replay", "sources", "serve", "demo")
 
 
 def vouched(*args: str) -> subprocess.CompletedProcess[str]:

@@ -93,6 +93,7 @@ def test_finding_kinds_are_the_documented_codes() -> None:
         "internal_vocabulary",
         "template_fallback",
         "unsupported_quote",
+        "subject_mismatch",
     ]
 
 
@@ -131,9 +132,14 @@ def test_exact_policy_refuses_rounding() -> None:
 
 
 def test_question_numbers_may_be_repeated() -> None:
-    text = "Yes: Berlin is 21.4 °C, above 20 °C."
+    text = "Yes: Berlin is 21.4 °C; you asked about 25 °C."
     assert not scan(text, FACTS).passed
-    assert scan(text, FACTS, question="Is it above 20 °C in Berlin?").passed
+    assert scan(text, FACTS, question="Will it reach 25 °C in Berlin?").passed
+
+
+def test_a_comparison_is_checked_against_the_bound_fact() -> None:
+    assert scan("Berlin is 21.4 °C, above 20 °C.", FACTS).passed
+    assert not scan("Berlin is 21.4 °C, below 20 °C.", FACTS).passed
 
 
 def test_empty_text_passes() -> None:

@@ -2,7 +2,9 @@
 
 Cases live in ``cases/*.toml`` (data, not code); each names the behaviour it
 pins and lists the findings it expects as ``[kind, offending text]`` pairs.
-An empty list means the answer is clean and must pass.
+An empty list means the answer is clean and must pass. A case marked
+``xfail = "v2"`` states what scanner v2 (issue 11) must find; it runs as a
+strict xfail, so it turns red the moment it passes and the mark must go.
 """
 
 from __future__ import annotations
@@ -14,9 +16,18 @@ from vouched import FindingKind, scan
 from ._cases import Case, load_cases, world
 
 CASES = load_cases()
+# Finding kinds that only scanner v2 reports; cases may expect them while marked xfail.
+V2_KINDS = {"subject_mismatch"}
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def _param(case: Case) -> object:
+    if case.xfail is None:
+        return case
+    reason = f"needs scanner {case.xfail}: {case.pins}"
+    return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES], ids=[c.id for c in CASES])
 def test_case(case: Case) -> None:
     w = world(case.world)
     report = scan(
@@ -44,9 +55,19 @@ def test_case_names_are_unique_and_pinned() -> None:
 
 def test_suite_is_large_and_covers_every_kind() -> None:
     clean = [c for c in CASES if not c.findings]
-    kinds = {kind for c in CASES for kind, _ in c.findings}
+    kinds = {kind for c in CASES if c.xfail is None for kind, _ in c.findings}
     worlds = {c.world for c in CASES}
     assert len(CASES) >= 200
     assert len(clean) >= 100
     assert kinds == {str(k) for k in FindingKind}
     assert worlds == {"weather", "currency", "stock", "trains", "workshops", "services"}
+
+
+def test_every_expected_kind_is_known() -> None:
+    known = {str(k) for k in FindingKind} | V2_KINDS
+    assert {kind for c in CASES for kind, _ in c.findings} <= known
+
+
+def test_xfail_marks_name_a_known_reason() -> None:
+    # "v2: what the scanner does not read yet": a known gap, named, reported in the note
+    assert all(c.xfail is None or c.xfail.startswith("v2: ") for c in CASES)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,7 +29,8 @@ from vouched._answer._onfail import (
 )
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
 from vouched._answer._prompt import Prompt, build_prompt
-from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json
+from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json, finding_span
+from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
 from vouched._exceptions import PhraserError
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
@@ -179,6 +180,21 @@ def _record(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """What the Grounder has before it phrases: facts, verdicts, the prompt."""
+
+    query: Query
+    facts: tuple[Fact, ...]
+    gate: GateResult
+    silences: tuple[Fact, ...]
+    prompt: Prompt
+    created_at: datetime
+    now: datetime
+    started: float
+    timings: dict[str, float]
+
+
 class Grounder:
     """Answers questions from sources, phrasing only what the gate vouches for.
 
@@ -239,6 +255,41 @@ class Grounder:
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
         """
+        ready = await self._prepare(question, query)
+        answer = await self._phrase(ready.prompt, ready.gate, ready.silences)
+        return self._deliver(ready, answer)
+
+    async def answer_stream(
+        self, question: str, query: Queries | None = None
+    ) -> AsyncIterator[AnswerEvent]:
+        """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
+        sentences only after they pass the scan, the on-fail policy at the
+        first that does not, and a last ``done`` event with the whole
+        :class:`vouched.Answer` (observers told and the snapshot written as
+        for :meth:`answer`). The phraser streams when it can
+        (``phrase_stream``); ``phrase_timeout`` bounds each attempt."""
+        ready = await self._prepare(question, query)
+        phrasing = StreamedPhrasing(
+            phraser=self.phraser,
+            phraser_name=phraser_name(self._phraser_given),
+            on_fail=self.on_fail,
+            lexicon=self.lexicon,
+            policy=self.policy,
+            clock=self.clock,
+            phrase_timeout=self.phrase_timeout,
+        )
+        async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
+            yield event
+        if phrasing.answer is None:  # pragma: no cover - run() always ends in an answer
+            raise RuntimeError("a streamed phrasing ended without an answer")
+        extra = {}
+        if phrasing.first_sentence is not None:
+            extra["first_sentence"] = phrasing.first_sentence - ready.started
+        answer = self._deliver(ready, phrasing.answer, extra)
+        yield AnswerEvent(AnswerEventKind.DONE, len(answer.trail) - 1, answer=answer)
+
+    async def _prepare(self, question: str, query: Queries | None) -> _Prepared:
+        """Sources, gate and prompt: everything before the phraser."""
         queries = as_queries(query)
         clock = self.clock
         created_at = clock.now()
@@ -251,20 +302,35 @@ class Grounder:
         silences = stated_silences(gate)
         prompt = build_prompt(question, gate.grounded, silences)
         gated = clock.monotonic()
-        answer = await self._phrase(prompt, gate, silences)
-        if answer.status is AnswerStatus.OK and every_source_failed(gate):
+        return _Prepared(
+            query=recorded,
+            facts=tuple(facts),
+            gate=gate,
+            silences=silences,
+            prompt=prompt,
+            created_at=created_at,
+            now=now,
+            started=started,
+            timings={"sources": fetched - started, "gate": gated - fetched},
+        )
+
+    def _deliver(
+        self, ready: _Prepared, answer: Answer, extra: dict[str, float] | None = None
+    ) -> Answer:
+        """The answer with its timings and honest status; observers told, the
+        snapshot scheduled."""
+        if answer.status is AnswerStatus.OK and every_source_failed(ready.gate):
             answer = replace(answer, status=AnswerStatus.UNAVAILABLE)
-        finished = clock.monotonic()
         timings = {
-            "sources": fetched - started,
-            "gate": gated - fetched,
+            **ready.timings,
             **answer.timings,
-            "total": finished - started,
+            **(extra or {}),
+            "total": self.clock.monotonic() - ready.started,
         }
         answer = replace(answer, timings=timings)
         for observer in self.observers:
             try:
-                observer.observe(answer, gate.verdicts)
+                observer.observe(answer, ready.gate.verdicts)
             except Exception:  # noqa: BLE001 - an observer must never break an answer
                 _log.warning(
                     "answer observer %r failed; answer unaffected", observer, exc_info=True
@@ -274,11 +340,11 @@ class Grounder:
             self._store.schedule(
                 lambda: _record(
                     done,
-                    facts=facts,
-                    query=recorded,
+                    facts=ready.facts,
+                    query=ready.query,
                     policy=self.policy,
-                    now=now,
-                    created_at=created_at,
+                    now=ready.now,
+                    created_at=ready.created_at,
                     on_fail=self.on_fail,
                 )
             )
@@ -314,7 +380,7 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
-        return [] if report.passed else once_per_span(report.findings, _span)
+        return [] if report.passed else once_per_span(report.findings, finding_span)
 
     async def _phrase(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
         clock = self.clock
@@ -454,10 +520,6 @@ def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
         else:
             said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
     return said
-
-
-def _span(finding: FindingLike) -> tuple[str, int, int]:
-    return (str(finding.kind), finding.start, finding.end)
 
 
 def _finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:

@@ -10,6 +10,12 @@ callable ``prompt -> str`` (sync or async). Two ship with vouched:
 - :class:`OpenAIChatPhraser`: any OpenAI-compatible chat-completions server
   (OpenAI, vLLM, Ollama, llama.cpp's server) over httpx, temperature 0 by
   default, with a total timeout and typed errors (:class:`PhraserError`).
+  Its :meth:`~OpenAIChatPhraser.phrase_stream` streams the answer (server-sent
+  events) with a stall timeout as well.
+
+A phraser that can stream has ``phrase_stream(prompt)``, an async iterator of
+text pieces (:class:`StreamingPhraser`); :func:`stream_of` streams any phraser
+(one that cannot gives its whole text as one piece).
 """
 
 from __future__ import annotations
@@ -17,17 +23,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AsyncExitStack
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 import httpx
 
+from vouched._answer._chatstream import StreamEnd, deltas
 from vouched._answer._prompt import Prompt, plain_reason
 from vouched._exceptions import (
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
+    PhraserStreamError,
     PhraserTimeoutError,
 )
 from vouched._fact import Fact, FactValue
@@ -39,9 +48,11 @@ __all__ = [
     "OpenAIChatPhraser",
     "Phraser",
     "PhraserLike",
+    "StreamingPhraser",
     "TemplatePhraser",
     "as_phraser",
     "phraser_name",
+    "stream_of",
 ]
 
 
@@ -50,6 +61,25 @@ class Phraser(Protocol):
     """Turns a prompt into the answer's text."""
 
     async def phrase(self, prompt: Prompt) -> str: ...
+
+
+@runtime_checkable
+class StreamingPhraser(Protocol):
+    """A phraser that can hand its text over piece by piece as it is made."""
+
+    def phrase_stream(self, prompt: Prompt) -> AsyncIterator[str]: ...
+
+
+async def _whole(phraser: Phraser, prompt: Prompt) -> AsyncIterator[str]:
+    yield await phraser.phrase(prompt)
+
+
+def stream_of(phraser: Phraser, prompt: Prompt) -> AsyncIterator[str]:
+    """The phraser's text for ``prompt`` as pieces: streamed when it can
+    stream, else its whole text as one piece."""
+    if isinstance(phraser, StreamingPhraser):
+        return phraser.phrase_stream(prompt)
+    return _whole(phraser, prompt)
 
 
 PhraserLike = Phraser | Callable[[Prompt], str] | Callable[[Prompt], Awaitable[str]]
@@ -243,7 +273,10 @@ class OpenAIChatPhraser:
     ``base_url`` is the API root (``https://api.openai.com/v1``,
     ``http://127.0.0.1:11434/v1`` for Ollama, ...); the phraser posts to
     ``{base_url}/chat/completions``. ``timeout`` bounds the whole call
-    (connect, send, wait, read), in seconds. Pass ``transport`` (an
+    (connect, send, wait, read), in seconds; a streamed answer is bounded by
+    it too, and by ``stall_timeout`` seconds between two pieces (default:
+    ``timeout``). ``stream_usage`` asks a streaming server for token counts
+    (``stream_options.include_usage``). Pass ``transport`` (an
     ``httpx.AsyncBaseTransport``) or a ready ``client`` to control the HTTP
     layer; without a client, each call opens and closes its own, so one
     phraser works from any event loop (``Grounder.answer_sync`` included).
@@ -253,9 +286,10 @@ class OpenAIChatPhraser:
     from ``environ`` (default: ``os.environ``), once, here; ``api_key=""`` sends
     no key (local servers).
 
-    Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError` or
-    :class:`PhraserResponseError` (all :class:`PhraserError`), each naming
-    the URL; an HTTP error keeps the server's own message (``model 'x' not
+    Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError`,
+    :class:`PhraserResponseError` or, for a stream that breaks off,
+    :class:`PhraserStreamError` (all :class:`PhraserError`), each naming the
+    URL; an HTTP error keeps the server's own message (``model 'x' not
     found``) from its body.
     """
 
@@ -268,14 +302,16 @@ class OpenAIChatPhraser:
         temperature: float = 0.0,
         max_tokens: int | None = None,
         timeout: float = 30.0,
+        stall_timeout: float | None = None,
+        stream_usage: bool = True,
         extra_body: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         client: httpx.AsyncClient | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> None:
-        if timeout <= 0:
-            raise ValueError("timeout must be positive (seconds)")
+        if timeout <= 0 or (stall_timeout is not None and stall_timeout <= 0):
+            raise ValueError("timeout and stall_timeout must be positive (seconds)")
         env = os.environ if environ is None else environ
         if base_url is None:
             base_url = env.get("OPENAI_BASE_URL") or _OPENAI_BASE_URL
@@ -286,6 +322,8 @@ class OpenAIChatPhraser:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.timeout = timeout
+        self.stall_timeout = timeout if stall_timeout is None else stall_timeout
+        self.stream_usage = stream_usage
         self._api_key = api_key
         self._extra_body = dict(extra_body or {})
         self._headers = dict(headers or {})
@@ -345,6 +383,83 @@ class OpenAIChatPhraser:
         )
         await response.aread()
         return response
+
+    def stream_body(self, prompt: Prompt) -> dict[str, Any]:
+        """The JSON body sent for a streamed answer to ``prompt``."""
+        body = self.request_body(prompt)
+        body["stream"] = True
+        if self.stream_usage:
+            body.setdefault("stream_options", {"include_usage": True})
+        return body
+
+    async def phrase_stream(
+        self, prompt: Prompt, end: StreamEnd | None = None
+    ) -> AsyncIterator[str]:
+        """The answer to ``prompt`` piece by piece, as the server streams it.
+
+        ``end``, when given, is filled in with the finish reason and the
+        token counts the server reports. A server that sends nothing for
+        ``stall_timeout`` seconds, or has not finished within ``timeout``,
+        raises :class:`PhraserTimeoutError`; a stream that breaks off raises
+        :class:`PhraserStreamError`; an empty answer :class:`PhraserResponseError`.
+        """
+        end = StreamEnd() if end is None else end
+        content = dumps(self.stream_body(prompt)).encode("utf-8")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        said = False
+        try:
+            async with AsyncExitStack() as stack:
+                client = self._client
+                if client is None:
+                    client = await stack.enter_async_context(
+                        httpx.AsyncClient(
+                            transport=self._transport, timeout=httpx.Timeout(self.timeout)
+                        )
+                    )
+                async with asyncio.timeout_at(deadline):
+                    response = await stack.enter_async_context(
+                        client.stream(
+                            "POST",
+                            self.url,
+                            content=content,
+                            headers=self._request_headers(),
+                            timeout=self.timeout,
+                        )
+                    )
+                    if response.status_code >= 400:
+                        await response.aread()
+                        _content_of(response, self.url)  # raises PhraserHTTPError
+                pieces = deltas(response.aiter_lines(), end)
+                stack.push_async_callback(pieces.aclose)
+                while True:
+                    async with asyncio.timeout_at(min(deadline, loop.time() + self.stall_timeout)):
+                        try:
+                            piece = await anext(pieces)
+                        except StopAsyncIteration:
+                            break
+                    said = True
+                    yield piece
+        except (TimeoutError, httpx.TimeoutException):
+            if loop.time() >= deadline:
+                message = f"model server at {self.url} did not finish within {self.timeout:g} s"
+                seconds = self.timeout
+            else:
+                message = (
+                    f"model server's stream at {self.url} stalled for {self.stall_timeout:g} s"
+                )
+                seconds = self.stall_timeout
+            raise PhraserTimeoutError(message, seconds=seconds) from None
+        except httpx.HTTPError as error:
+            if said:
+                raise PhraserStreamError(
+                    f"model server's stream broke off: {type(error).__name__}"
+                ) from error
+            raise PhraserError(
+                f"model server unreachable at {self.url}: {type(error).__name__}"
+            ) from error
+        if not said:
+            raise PhraserResponseError("model server's answer is empty")
 
     def __repr__(self) -> str:
         return f"OpenAIChatPhraser(base_url={self.base_url!r}, model={self.model!r})"

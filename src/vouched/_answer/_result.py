@@ -14,7 +14,7 @@ from vouched._fact import Fact
 from vouched._gate import Verdict, grounding_rate
 from vouched._replay._attempts import AttemptAction
 
-__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json"]
+__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json", "finding_span"]
 
 
 class AnswerStatus(enum.StrEnum):
@@ -28,6 +28,11 @@ class AnswerStatus(enum.StrEnum):
     PARTIAL = "partial"
     REFUSED = "refused"
     UNAVAILABLE = "unavailable"
+
+
+def finding_span(finding: FindingLike) -> tuple[str, int, int]:
+    """A finding's ``(kind, start, end)``: what "once per span" counts by."""
+    return (str(finding.kind), finding.start, finding.end)
 
 
 def finding_json(finding: FindingLike) -> dict[str, Any]:

@@ -27,7 +27,15 @@ Run 'vouched COMMAND --help' for a command's arguments."""
 
 def _build_parser() -> CliParser:
     # Imported here so `import vouched` never pays for the CLI.
-    from vouched._cli import _demo, _gate, _replay, _scan, _sources, _verify  # noqa: PLC0415
+    from vouched._cli import (  # noqa: PLC0415
+        _demo,
+        _gate,
+        _replay,
+        _scan,
+        _serve,
+        _sources,
+        _verify,
+    )
 
     parser = CliParser(
         prog="vouched",
@@ -39,7 +47,7 @@ def _build_parser() -> CliParser:
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
     )
-    for module in (_gate, _scan, _verify, _replay, _sources, _demo):
+    for module in (_gate, _scan, _verify, _replay, _sources, _serve, _demo):
         module.register(commands)
     parser.set_defaults(command_names=tuple(commands.choices))
     parser.commands = commands

@@ -185,6 +185,8 @@ class FactIndex:
         self._others: dict[tuple[QuantityKind, int], list[Reading]] = {}
         self._subjects: set[str] | None = None
         self._attributes: set[str] | None = None
+        self._owners: dict[str, set[str]] | None = None
+        self._negative: bool | None = None
 
     @classmethod
     def build(
@@ -412,6 +414,8 @@ class FactIndex:
             pairs: set[tuple[str | None, str]]
             if subject is None:
                 pairs = set(map(_UNIT_ATTRIBUTE, (*self.grounded, *self.silent)))
+            elif subject not in self._grounded_subjects:  # a subject whose facts were refused
+                pairs = {(f.unit, f.attribute) for f in self.rejected if f.subject == subject}
             else:  # the subject's grounded pairs by attribute, then its silences
                 pairs = {
                     (fact.unit, attribute)
@@ -426,6 +430,10 @@ class FactIndex:
                     found.setdefault(canonical, set()).add(attribute)
             self._subject_units[subject] = found
         return found
+
+    @property
+    def _grounded_subjects(self) -> set[str]:
+        return {subject for subject, _ in self._pair_facts} | {f.subject for f in self.silent}
 
     def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
         """The one attribute of ``subject`` (any subject if None) stated in ``unit``."""
@@ -442,6 +450,61 @@ class FactIndex:
         if len(attributes) != 1:
             return None
         return next(iter(attributes))
+
+    @property
+    def _known_pairs(self) -> dict[str, set[str]]:
+        """Attribute -> subjects with a grounded, silent or rejected fact for it."""
+        if self._owners is None:
+            owners: dict[str, set[str]] = {}
+            for subject, attribute in self._pair_facts:
+                owners.setdefault(attribute, set()).add(subject)
+            for fact in (*self.silent, *self.rejected):
+                owners.setdefault(fact.attribute, set()).add(fact.subject)
+            self._owners = owners
+        return self._owners
+
+    @property
+    def has_negative(self) -> bool:
+        """Is any grounded number negative?"""
+        if self._negative is None:
+            self._negative = any(
+                isinstance(f.value, int | Decimal) and not isinstance(f.value, bool) and f.value < 0
+                for f in self.grounded
+            )
+        return self._negative
+
+    def has_unit(self, unit: str) -> bool:
+        """Is any grounded or silent fact stated in ``unit``?"""
+        return unit in self._units_for(None)
+
+    def knows(self, subject: str, attribute: str) -> bool:
+        """Does any fact (grounded, silent or rejected) speak of this pair?"""
+        return subject in self._known_pairs.get(attribute, ())
+
+    def subjects_of(self, attribute: str) -> list[str]:
+        """The subjects any fact of ``attribute`` is about, sorted."""
+        return sorted(self._known_pairs.get(attribute, ()))
+
+    def numeric_facts(self, subject: str) -> list[tuple[str, Decimal, str | None]]:
+        """(attribute, value, canonical unit) of each single numeric fact of ``subject``."""
+        found = []
+        for (name, attribute), facts in self._pair_facts.items():
+            if name != subject or len(facts) != 1:
+                continue
+            value = self.numeric_value(subject, attribute)
+            if value is not None:
+                found.append((attribute, value, canonical_unit(facts[0].unit)))
+        return found
+
+    def numeric_value(self, subject: str, attribute: str) -> Decimal | None:
+        """The one grounded number of a pair (None when there is none or several)."""
+        facts = self._pair_facts.get((subject, attribute), ())
+        if len(facts) != 1:
+            return None
+        value = facts[0].value
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            return None
+        return Decimal(value)
 
     def accepts(self, attribute: str, quantity: Quantity) -> bool:
         """Could ``quantity`` be a statement of ``attribute`` (kind and unit fit)?"""

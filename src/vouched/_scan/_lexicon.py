@@ -7,10 +7,22 @@ is::
 
     {"attributes": {"humidity": ["humidity", "% humidity"]},
      "subjects": {"Berlin": ["the capital"]},
-     "internal": ["extra", "terms"]}
+     "internal": ["extra", "terms"],
+     "pairs": [{"attributes": ["FGM", "FGA"], "phrases": ["from the field", "FG"]},
+               {"attributes": ["WINS", "LOSSES"], "phrases": ["record"], "bracketed": true}],
+     "values": {"seats_available": {"sold out": 0}, "fee_eur": {"free of charge": 0}},
+     "countable": ["steals", "assists"]}
 
 Every fact's own attribute (``wind_speed`` also as "wind speed") and subject
-name count as phrases without being listed.
+name count as phrases without being listed. The last three sections are optional:
+
+- ``pairs``: a phrase that names two attributes in order, for two numbers written
+  as one ("9-for-12 from the field": made, attempted; "a range of 980-1,120": low,
+  high). ``bracketed`` pairs also read "(33-34)" right after a subject. The same
+  attribute twice names two subjects' values ("defeated the Lakers, 113-107").
+- ``values``: phrases that state a value without a digit, per attribute.
+- ``countable``: attributes for which "a"/"an" before their phrase means one
+  ("a steal"), and "a pair of" two; other attributes' articles are not counts.
 """
 
 from __future__ import annotations
@@ -18,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -26,9 +39,80 @@ from typing import Any, NamedTuple
 from vouched._exceptions import InputError
 from vouched._scan._reader._words import word_tokens, word_tokens_list
 
-__all__ = ["Lexicon", "PhraseMatcher", "phrase_matcher"]
+__all__ = ["Lexicon", "Pair", "PhraseMatcher", "phrase_matcher"]
 
-_KEYS = ("attributes", "subjects", "internal")
+_KEYS = ("attributes", "subjects", "internal", "pairs", "values", "countable")
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A phrase that names two attributes in order ("from the field": made, attempted)."""
+
+    first: str
+    second: str
+    phrases: tuple[str, ...]
+    bracketed: bool = False
+
+    @property
+    def two_subjects(self) -> bool:
+        """The same attribute twice: two subjects' values ("113-107")."""
+        return self.first == self.second
+
+
+def _pairs(values: Any, where: str) -> tuple[Pair, ...]:
+    if isinstance(values, str | Mapping) or not isinstance(values, Iterable):
+        raise InputError("must be a list of objects", field=where)
+    pairs: list[Pair] = []
+    for number, item in enumerate(values):
+        at = f"{where}[{number}]"
+        if isinstance(item, Pair):
+            pairs.append(item)
+            continue
+        if not isinstance(item, Mapping):
+            raise InputError("must be an object with attributes and phrases", field=at)
+        unknown = sorted(set(item) - {"attributes", "phrases", "bracketed"})
+        if unknown:
+            raise InputError(
+                "unknown key (expected attributes, phrases, bracketed)", field=f"{at}.{unknown[0]}"
+            )
+        raw = item.get("attributes")
+        names: list[Any] = (
+            [] if isinstance(raw, str) or not isinstance(raw, Iterable) else list(raw)
+        )
+        if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
+            raise InputError("must be two attribute names", field=f"{at}.attributes")
+        bracketed = item.get("bracketed", False)
+        if not isinstance(bracketed, bool):
+            raise InputError("must be true or false", field=f"{at}.bracketed")
+        phrases = _phrase_list("pair", item.get("phrases", ()), f"{at}.phrases")
+        if not phrases and not bracketed:
+            raise InputError("a pair needs phrases or bracketed: true", field=at)
+        pairs.append(Pair(names[0], names[1], phrases, bracketed))
+    return tuple(pairs)
+
+
+def _values(mapping: Any, where: str) -> Mapping[str, Mapping[str, Decimal]]:
+    if not isinstance(mapping, Mapping):
+        raise InputError("must be an object of attribute -> {phrase: number}", field=where)
+    frozen: dict[str, Mapping[str, Decimal]] = {}
+    for attribute, phrases in mapping.items():
+        at = f"{where}.{attribute}"
+        if not isinstance(attribute, str) or not attribute.strip():
+            raise InputError("attribute names must be non-empty strings", field=where)
+        if not isinstance(phrases, Mapping):
+            raise InputError("must be an object of phrase -> number", field=at)
+        values: dict[str, Decimal] = {}
+        for phrase, value in phrases.items():
+            if not isinstance(phrase, str) or not phrase.strip():
+                raise InputError("phrases must be non-empty strings", field=at)
+            if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+                raise InputError(f"the value of {phrase!r} must be a number", field=at)
+            number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+            if not number.is_finite():
+                raise InputError(f"the value of {phrase!r} must be finite", field=at)
+            values[" ".join(phrase.split())] = number
+        frozen[attribute] = MappingProxyType(values)
+    return MappingProxyType(frozen)
 
 
 def _phrase_list(name: str, values: Any, where: str) -> tuple[str, ...]:
@@ -60,6 +144,9 @@ class Lexicon:
     attributes: Mapping[str, tuple[str, ...]]
     subjects: Mapping[str, tuple[str, ...]]
     internal: tuple[str, ...] = field(default=())
+    pairs: tuple[Pair, ...] = field(default=())
+    values: Mapping[str, Mapping[str, Decimal]] = field(default_factory=dict)
+    countable: frozenset[str] = field(default=frozenset())
     _hash: int = field(default=0, repr=False, compare=False)
 
     def __init__(
@@ -67,38 +154,50 @@ class Lexicon:
         attributes: Mapping[str, Iterable[str]] | None = None,
         subjects: Mapping[str, Iterable[str]] | None = None,
         internal: Iterable[str] = (),
+        *,
+        pairs: Iterable[Pair | Mapping[str, Any]] = (),
+        values: Mapping[str, Mapping[str, int | float | Decimal]] | None = None,
+        countable: Iterable[str] = (),
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
         object.__setattr__(self, "internal", _phrase_list("internal", internal, "internal"))
+        object.__setattr__(self, "pairs", _pairs(pairs, "pairs"))
+        object.__setattr__(self, "values", _values(values or {}, "values"))
         object.__setattr__(
-            self,
-            "_hash",
-            hash(
-                (
-                    tuple(sorted(self.attributes.items())),
-                    tuple(sorted(self.subjects.items())),
-                    self.internal,
-                )
-            ),
+            self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
+        )
+        object.__setattr__(self, "_hash", hash(self._key()))
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            tuple(sorted(self.attributes.items())),
+            tuple(sorted(self.subjects.items())),
+            self.internal,
+            self.pairs,
+            tuple(sorted((k, tuple(sorted(v.items()))) for k, v in self.values.items())),
+            tuple(sorted(self.countable)),
         )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Lexicon):
             return NotImplemented
-        return (
-            dict(self.attributes) == dict(other.attributes)
-            and dict(self.subjects) == dict(other.subjects)
-            and self.internal == other.internal
-        )
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return self._hash
 
     def __repr__(self) -> str:
+        extra = ""
+        if self.pairs:
+            extra += f", pairs={list(self.pairs)!r}"
+        if self.values:
+            extra += f", values={ {k: dict(v) for k, v in self.values.items()}!r}"
+        if self.countable:
+            extra += f", countable={sorted(self.countable)!r}"
         return (
             f"Lexicon(attributes={dict(self.attributes)!r}, "
-            f"subjects={dict(self.subjects)!r}, internal={list(self.internal)!r})"
+            f"subjects={dict(self.subjects)!r}, internal={list(self.internal)!r}{extra})"
         )
 
     @classmethod
@@ -109,12 +208,16 @@ class Lexicon:
         unknown = sorted(set(data) - set(_KEYS))
         if unknown:
             raise InputError(
-                "unknown key (expected attributes, subjects, internal)", field=unknown[0]
+                "unknown key (expected attributes, subjects, internal, pairs, values, countable)",
+                field=unknown[0],
             )
         return cls(
             attributes=data.get("attributes") or {},
             subjects=data.get("subjects") or {},
             internal=data.get("internal") or (),
+            pairs=data.get("pairs") or (),
+            values=data.get("values") or {},
+            countable=data.get("countable") or (),
         )
 
     @classmethod
@@ -130,11 +233,22 @@ class Lexicon:
             raise error.at(file=name) from None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "attributes": {k: list(v) for k, v in self.attributes.items()},
             "subjects": {k: list(v) for k, v in self.subjects.items()},
             "internal": list(self.internal),
         }
+        if self.pairs:
+            data["pairs"] = [
+                {"attributes": [p.first, p.second], "phrases": list(p.phrases)}
+                | ({"bracketed": True} if p.bracketed else {})
+                for p in self.pairs
+            ]
+        if self.values:
+            data["values"] = {k: dict(v) for k, v in self.values.items()}
+        if self.countable:
+            data["countable"] = sorted(self.countable)
+        return data
 
 
 class _Entry(NamedTuple):

@@ -27,12 +27,18 @@ __all__ = [
 MIN_QUOTE_LENGTH = 12
 """Quoted spans shorter than this are names and scare quotes, not quotations."""
 
-_PAIRS = re.compile(
-    r"“(?P<c>[^”\n]*)”"  # curly double
-    r"|„(?P<g>[^“”\n]*)[“”]"  # German low-high
-    r"|«\s?(?P<f>[^»\n]*?)\s?»"  # guillemets
-    r"|(?<![\w\u2019])\u2018(?P<s>(?:[^\u2019\n]|\u2019(?=\w))*)\u2019(?!\w)"  # curly single
-    r"|(?<![\w'])'(?P<a>(?:[^'\n]|(?<=\w)'(?=\w))*)'(?![\w])"  # straight single
+# Straight single quotes: an opener after no word character, apostrophes inside words
+# ("don't") kept in, a closer before none. Each attempt stops at the next quote mark,
+# so the regex is linear; curly marks are paired by _Marks (a regex with an unmatched
+# opener would rescan the rest of its line for every opener: quadratic).
+_SINGLE = re.compile(
+    r"(?<![\w'])'(?!(?:s|re|ll|ve|d|m|t)\b)"  # not " 's" ("he 's", tokenized text)
+    r"(?P<a>(?:[^'\n]|(?<=\w)'(?=\w))*)(?<=\S)'(?![\w])"  # nor a closer after a space
+)
+_CURLY = (
+    ("\u201c", "\u201d", False),  # curly double
+    ("\u201e", "\u201c\u201d", False),  # German low-high
+    ("\u00ab", "\u00bb", True),  # guillemets (a space inside each mark is not quoted)
 )
 _STRAIGHT_DOUBLE = re.compile(r'"')
 _OPENERS = ("\u201c", "\u201e", "\u00ab", "\u2018")
@@ -74,21 +80,87 @@ def find_quotes(text: str, min_length: int = MIN_QUOTE_LENGTH) -> list[QuoteSpan
     spans: list[QuoteSpan] = []
     if not _may_quote(text):
         return spans
-    for match in _PAIRS.finditer(text):
-        group = match.lastgroup
-        if group is None:
-            continue
-        start, end = match.span(group)
+    marks = _Marks(text)
+    for opener, closers, trim in _CURLY:
+        for first, last in marks.pairs(opener, closers):
+            start = first + (trim and text.startswith(" ", first))
+            end = last - (trim and last > start and text[last - 1] == " ")
+            spans.append(QuoteSpan(start, end, text[start:end]))
+    for start, end in marks.curly_singles():
         spans.append(QuoteSpan(start, end, text[start:end]))
+    if "'" in text:
+        for match in _SINGLE.finditer(text):
+            start, end = match.span("a")
+            spans.append(QuoteSpan(start, end, text[start:end]))
     # Straight double quotes pair up in order within a paragraph.
     for paragraph in _paragraphs(text):
         offset, body = paragraph
-        marks = [m.start() for m in _STRAIGHT_DOUBLE.finditer(body)]
-        for opening, closing in zip(marks[::2], marks[1::2], strict=False):
+        doubles = [m.start() for m in _STRAIGHT_DOUBLE.finditer(body)]
+        for opening, closing in zip(doubles[::2], doubles[1::2], strict=False):
             start, end = offset + opening + 1, offset + closing
             spans.append(QuoteSpan(start, end, text[start:end]))
     spans.sort()
     return [s for s in spans if len(s.text.strip()) >= min_length]
+
+
+class _Marks:
+    """Finds the next quote mark or line break after a position, remembering each
+    search so that pairing every opener of a text stays linear."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._next: dict[str, int] = {}  # mark -> the last position found (-1: none left)
+
+    def find(self, mark: str, position: int) -> int:
+        known = self._next.get(mark)
+        if known is not None and (known == -1 or known >= position):
+            return known
+        found = self.text.find(mark, position)
+        self._next[mark] = found
+        return found
+
+    def closer(self, closers: str, position: int) -> int:
+        found = [j for c in closers if (j := self.find(c, position)) != -1]
+        return min(found) if found else -1
+
+    def pairs(self, opener: str, closers: str) -> list[tuple[int, int]]:
+        """(start, end) inside each opener ... closer on one line."""
+        text = self.text
+        pairs: list[tuple[int, int]] = []
+        i = text.find(opener)
+        while i != -1:
+            j = self.closer(closers, i + 1)
+            if j == -1:
+                break
+            line = self.find("\n", i + 1)
+            if line != -1 and line < j:
+                i = text.find(opener, line + 1)
+                continue
+            pairs.append((i + 1, j))
+            i = text.find(opener, j + 1)
+        return pairs
+
+    def curly_singles(self) -> list[tuple[int, int]]:
+        """\u2018...\u2019 with \u2019 inside words ("don\u2019t") kept in the quote."""
+        text = self.text
+        pairs: list[tuple[int, int]] = []
+        i = text.find("\u2018")
+        while i != -1:
+            if i and (text[i - 1].isalnum() or text[i - 1] in "_\u2019"):
+                i = text.find("\u2018", i + 1)
+                continue
+            j = text.find("\u2019", i + 1)
+            while j != -1 and j + 1 < len(text) and (text[j + 1].isalnum() or text[j + 1] == "_"):
+                j = text.find("\u2019", j + 1)
+            if j == -1:
+                break
+            line = self.find("\n", i + 1)
+            if line != -1 and line < j:
+                i = text.find("\u2018", line + 1)
+                continue
+            pairs.append((i + 1, j))
+            i = text.find("\u2018", j + 1)
+        return pairs
 
 
 def _paragraphs(text: str) -> list[tuple[int, str]]:

@@ -31,19 +31,19 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._scan._binding import Binder
+from vouched._scan._binding import Binder, Binding, Derived
 from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches, rounds_to
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import QuoteSpan, find_quotes, unsupported_in
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
-from vouched._scan._reader._units import CURRENCY_UNITS, units_compatible
+from vouched._scan._reader._units import CURRENCY_UNITS, same_dimension, units_compatible
 from vouched._scan._reader._words import word_tokens
 from vouched._scan._textchecks import (
     find_fallbacks,
@@ -67,6 +67,7 @@ class FindingKind(enum.StrEnum):
     INTERNAL_VOCABULARY = "internal_vocabulary"
     TEMPLATE_FALLBACK = "template_fallback"
     UNSUPPORTED_QUOTE = "unsupported_quote"
+    SUBJECT_MISMATCH = "subject_mismatch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +127,7 @@ _K = FindingKind
 _EMPTY = Lexicon()
 _CURRENCIES = CURRENCY_UNITS
 _NUMBER = QuantityKind.NUMBER
+_DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
 
 
 def _split_facts(
@@ -208,11 +210,14 @@ def scan(  # noqa: PLR0917 - positional order is the documented public contract
     findings, holes = _text_findings(
         text, lowered, tokens, index=index, lexicon=lexicon, quotes=quotes, sources=sources
     )
-    binder = Binder(text, index, lexicon, lowered, tokens)
-    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
     quantities = read_numbers(text, _capital_names(index, lexicon), tokens)
-    binder.distribute(quantities)
-    number_findings, checked = _number_findings(quantities, binder, masks, index, question)
+    binder = Binder(text, index, lexicon, lowered, tokens, quantities)
+    masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
+    extra = binder.extra_quantities()
+    if extra:
+        quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
+    binder.prepare(quantities)
+    number_findings, checked = _number_findings(quantities, binder, masks, index, question, text)
     claims = checked + len(findings)
     findings.extend(number_findings)
     findings.sort(key=lambda f: (f.start, f.end, str(f.kind)))
@@ -260,60 +265,203 @@ def _text_findings(
     return findings, holes
 
 
-def _number_findings(
+def _number_findings(  # noqa: PLR0917 - private; the scanner's pieces, in flow order
     quantities: list[Quantity],
     binder: Binder,
     masks: _Masks,
     index: FactIndex,
     question: str | None,
+    text: str,
 ) -> tuple[list[Finding], int]:
     """Check every quantity that is a claim; returns the findings and how many
     quantities were checked. Numbers inside names, placeholders and long quotes
     (a supported quote's numbers are its source's; an unsupported one is already
-    a finding) are not claims."""
+    a finding) are not claims. One finding per span."""
     findings: list[Finding] = []
     asked = _question_values(question)
-    stated: dict[tuple[str | None, str], list[Quantity]] = {}
+    firm: dict[tuple[str | None, str], Quantity] = {}  # the first unvouched statement of a pair
+    passed: list[Quantity] = []
+    fitted: dict[int, set[str]] = {}  # start -> the subjects whose fact vouched for it
+    by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]] = {}
     checked = 0
     covers = masks.covers
-    for quantity in quantities:
-        if covers(quantity.start, quantity.end):
+    for read in quantities:
+        if covers(read.start, read.end):
             continue
-        if asked and any((quantity.kind, v) in asked for v in quantity.values):
+        if asked and any((read.kind, v) in asked for v in read.values):
             continue
-        if quantity.unit in _CURRENCIES and quantity.value == 1 and not quantity.alternatives:
+        if read.unit in _CURRENCIES and read.value == 1 and not read.alternatives:
             continue  # "1 EUR = 1.0842 USD": the base of a rate, not a claim
+        quantity = binder.signed(read)
         binding = binder.bind(quantity)
-        if quantity.soft and binding.attribute is None and quantity.unit is None:
+        if quantity.soft and not binding.clear and quantity.unit is None:
+            continue
+        if quantity.unit in _DURATIONS and not binding.clear:
+            # "may be delayed by 15 minutes": a duration no cue binds is no claim, unless
+            # it is a fact's value in another unit of time ("182 s" for 182 ms)
+            membership = _membership(quantity, index)
+            if membership is not None and membership.kind is _K.UNIT_MISMATCH:
+                findings.append(membership)
             continue
         checked += 1
-        finding = _check(quantity, binding.subject, binding.attribute, binding.explicit, index)
-        if finding is not None and finding.kind is _K.VALUE_MISMATCH and not binding.firm:
-            finding = _check(quantity, binding.subject, None, binding.explicit, index)
+        derived = binder.derived(quantity, passed)
+        if derived is not None:
+            if derived.matches:
+                passed.append(quantity)
+            else:
+                findings.append(_derived_finding(quantity, binding, derived))
+            continue
+        finding = _judge(quantity, binding, binder, index)
+        if finding is None and binder.partners:
+            finding = _pair_check(quantity, binding, binder, index, fitted)
+        if finding is None:
+            passed.append(quantity)
+        elif finding.kind is _K.UNGROUNDED_NUMBER and binding.clear and binding.attribute:
+            finding = _restated(quantity, binding, finding, firm)
+        if binding.mention >= 0 and binding.readings:
+            by_mention.setdefault(binding.mention, []).append((quantity, binding, finding))
         if finding is not None:
             findings.append(finding)
-        if binding.attribute is not None and binding.firm and not quantity.in_range:
-            key = (binding.subject, binding.attribute)
-            earlier = stated.get(key)
-            if earlier is None:
-                stated[key] = [quantity]
-                continue
-            clash = _inconsistent(quantity, earlier)
-            if clash is not None:
-                findings.append(
-                    Finding(
-                        _K.INCONSISTENCY,
-                        quantity.start,
-                        quantity.end,
-                        quantity.text,
-                        f"{quantity.text!r} contradicts {clash.text!r} stated earlier for "
-                        f"{binding.subject or 'the'} {binding.attribute}",
-                        binding.subject,
-                        binding.attribute,
-                    )
-                )
-            earlier.append(quantity)
+    swaps = _subject_mismatches(by_mention, index, text, binder)
+    if swaps:
+        replaced = {id(f) for swap, group in swaps for f in group}
+        findings = [f for f in findings if id(f) not in replaced]
+        findings.extend(swap for swap, _ in swaps)
     return findings, checked
+
+
+def _judge(
+    quantity: Quantity, binding: Binding, binder: Binder, index: FactIndex
+) -> Finding | None:
+    comparison = binder.comparison(quantity) if binding.readings else None
+    if comparison is not None:
+        return _compare_bound(quantity, binding, comparison, index)
+    return _check(quantity, binding, index)
+
+
+def _pair_check(
+    quantity: Quantity,
+    binding: Binding,
+    binder: Binder,
+    index: FactIndex,
+    fitted: dict[int, set[str]],
+) -> Finding | None:
+    """Two subjects' values written as one pair ("110-110") must fit them jointly: the
+    second may not be vouched only by the subject that already vouched for the first."""
+    if not binding.readings:
+        return None
+    subjects = {
+        r.subject
+        for r in binding.readings
+        if _any_fits(quantity, index.pair_readings(r.subject, r.attribute))
+    }
+    fitted[quantity.start] = subjects
+    partner = binder.partners.get(quantity.start)
+    if partner is None:
+        return None
+    first = fitted.get(partner, set())
+    if len(first) == 1 and subjects == first:
+        other = next((r for r in binding.readings if r.subject not in first), None)
+        if other is not None:
+            facts = index.pair_readings(other.subject, other.attribute)
+            return Finding(
+                _K.VALUE_MISMATCH,
+                quantity.start,
+                quantity.end,
+                quantity.text,
+                f"{quantity.text!r} is the second value of a pair whose first is already "
+                f"{next(iter(first))}'s; it does not match "
+                + "; ".join(describe(r) for r in facts[:1]),
+                other.subject,
+                other.attribute,
+            )
+    return None
+
+
+def _restated(
+    quantity: Quantity,
+    binding: Binding,
+    finding: Finding,
+    firm: dict[tuple[str | None, str], Quantity],
+) -> Finding:
+    """An unvouched value that contradicts the first statement of its pair is an
+    inconsistency (compared with the first only: linear however often it is restated)."""
+    assert binding.attribute is not None  # noqa: S101 - the caller checked it
+    key = (binding.readings[0].subject if binding.readings else None, binding.attribute)
+    earlier = firm.setdefault(key, quantity)
+    if earlier is quantity or _consistent(quantity, earlier):
+        return finding
+    return Finding(
+        _K.INCONSISTENCY,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} contradicts {earlier.text!r} stated earlier for "
+        f"{binding.attribute}, and no fact vouches for either",
+        finding.subject,
+        binding.attribute,
+    )
+
+
+def _derived_finding(quantity: Quantity, binding: Binding, derived: Derived) -> Finding:
+    return Finding(
+        _K.VALUE_MISMATCH,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} states a {derived.operation}, but {derived.detail}",
+        None,
+        binding.attribute,
+    )
+
+
+def _subject_mismatches(
+    by_mention: dict[int, list[tuple[Quantity, Binding, Finding | None]]],
+    index: FactIndex,
+    text: str,
+    binder: Binder,
+) -> list[tuple[Finding, list[Finding]]]:
+    """A clause whose every number fits another subject exactly: one finding on the
+    subject mention ("the stats stated for Isaiah Thomas are Gerald Green's")."""
+    swaps: list[tuple[Finding, list[Finding]]] = []
+    for start, group in by_mention.items():
+        if len([q for q, _, _ in group if not binder.in_pair(q)]) < 2 or any(
+            f is None or f.kind is not _K.VALUE_MISMATCH for _, _, f in group
+        ):
+            continue  # one pair ("(21-25)") is one statement, not a line of stats
+        named = group[0][1].readings[0].subject
+        others: set[str] | None = None
+        for quantity, binding, _ in group:
+            attribute = binding.readings[0].attribute
+            fits = {
+                s
+                for s in index.subjects_of(attribute)
+                if s != named and _any_fits(quantity, index.pair_readings(s, attribute))
+            }
+            others = fits if others is None else others & fits
+            if not others:
+                break
+        if not others:
+            continue
+        other = sorted(others)[0]
+        mention = next((m for m in binder.mentions if m.start == start), None)
+        if mention is None:
+            continue
+        swaps.append(
+            (
+                Finding(
+                    _K.SUBJECT_MISMATCH,
+                    mention.start,
+                    mention.end,
+                    text[mention.start : mention.end],
+                    f"the values stated for {named} are {other}'s",
+                    named,
+                    None,
+                ),
+                [f for _, _, f in group if f is not None],
+            )
+        )
+    return swaps
 
 
 def _consistent(a: Quantity, b: Quantity) -> bool:
@@ -330,13 +478,6 @@ def _consistent(a: Quantity, b: Quantity) -> bool:
     return bool(set(a.values) & set(b.values))
 
 
-def _inconsistent(quantity: Quantity, earlier: Iterable[Quantity]) -> Quantity | None:
-    for previous in earlier:
-        if not _consistent(quantity, previous):
-            return previous
-    return None
-
-
 def _fits(quantity: Quantity, reading: Reading) -> bool:
     return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)
 
@@ -349,65 +490,161 @@ def _any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
     return False
 
 
-def _check(
-    quantity: Quantity,
-    /,
-    subject: str | None,
-    attribute: str | None,
-    explicit: bool,
-    index: FactIndex,
-) -> Finding | None:
-    """Compare one quantity with the facts of its binding, or by membership."""
-    if attribute is not None and subject is not None:
-        pair = index.pair_readings(subject, attribute)
-        if pair and _any_fits(quantity, pair):  # readings of another kind never fit
-            return None  # the common case: the bound fact vouches for the value
-
-    def finding(kind: FindingKind, detail: str, s: str | None = subject) -> Finding:
-        return Finding(kind, quantity.start, quantity.end, quantity.text, detail, s, attribute)
-
+def _check(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding | None:
+    """Compare one quantity with the facts of its plausible readings, or by membership."""
     said = quantity.text
-    if attribute is not None:
-        if subject is not None:
-            kind = quantity.kind
-            readings = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
-            if readings:
-                return _compare(quantity, readings, finding)
-            silence = index.silent_pairs.get((subject, attribute))
-            if silence is not None:
+    readings = binding.readings
+    if readings:
+        for reading in readings:
+            if _any_fits(quantity, index.pair_readings(reading.subject, reading.attribute)):
+                return None  # a plausible reading vouches for the value
+        if not binding.clear:
+            return _membership(quantity, index)
+        best = readings[0]
+        subject, attribute = best.subject, best.attribute
+
+        def finding(kind: FindingKind, detail: str) -> Finding:
+            return Finding(kind, quantity.start, quantity.end, said, detail, subject, attribute)
+
+        kind = quantity.kind
+        pair = [r for r in index.pair_readings(subject, attribute) if r.kind is kind]
+        if pair:
+            same_value = [r for r in pair if quantity_matches(quantity, r)]
+            if same_value:
                 return finding(
-                    _K.SILENT_SPOKEN,
-                    f"{said!r} states {subject} {attribute}, which is silent "
-                    f"({silence.silent_reason or 'no value'})",
+                    _K.UNIT_MISMATCH, f"{said!r} is in another unit than {describe(same_value[0])}"
                 )
-            if explicit and index.has_grounded(attribute):
-                others = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
-                if others:
-                    hint = next((describe(r) for r in others if _fits(quantity, r)), None)
-                    detail = f"no grounded fact for {subject} {attribute}"
-                    return finding(
-                        _K.UNGROUNDED_NUMBER, detail + (f"; {said!r} is {hint}" if hint else "")
-                    )
-        readings = [r for r in index.attribute_readings(attribute) if r.kind is quantity.kind]
-        if readings:
-            if _any_fits(quantity, readings):
-                return None
-            return _compare(quantity, readings, lambda k, d: finding(k, d, None))
-        silences = index.silent_attributes.get(attribute)
-        if silences and not index.has_grounded(attribute):
+            if not any(units_compatible(quantity.unit, r.unit) for r in pair):
+                return finding(
+                    _K.UNGROUNDED_NUMBER,
+                    f"{said!r} is in another unit than {describe(pair[0])}: "
+                    "a conversion no fact states",
+                )
+            weighed = [
+                f"{r.subject} {r.attribute}"
+                for r in readings[1:4]
+                if index.pair_readings(r.subject, r.attribute)
+            ]
+            return finding(
+                _K.VALUE_MISMATCH,
+                f"{said!r} read as {subject} {attribute} does not match "
+                + "; ".join(describe(r) for r in pair[:3])
+                + (f" (also weighed: {', '.join(weighed)})" if weighed else ""),
+            )
+        silence = index.silent_pairs.get((subject, attribute))
+        if silence is not None:
             return finding(
                 _K.SILENT_SPOKEN,
-                f"{said!r} states {attribute}, which is silent "
-                f"({silences[0].silent_reason or 'no value'})",
-                silences[0].subject if len(silences) == 1 else subject,
+                f"{said!r} states {subject} {attribute}, which is silent "
+                f"({silence.silent_reason or 'no value'})",
             )
-    # Unbound: membership. Some grounded fact must vouch for the value.
+        for reading in readings[1:]:
+            pair = [
+                r for r in index.pair_readings(reading.subject, reading.attribute) if r.kind is kind
+            ]
+            if pair:
+                return Finding(
+                    _K.VALUE_MISMATCH,
+                    quantity.start,
+                    quantity.end,
+                    said,
+                    f"{said!r} read as {reading.subject} {reading.attribute} does not match "
+                    + "; ".join(describe(r) for r in pair[:3]),
+                    reading.subject,
+                    reading.attribute,
+                )
+        others = [r for r in index.attribute_readings(attribute) if r.kind is kind]
+        hint = next((describe(r) for r in others if _fits(quantity, r)), None)
+        return finding(
+            _K.UNGROUNDED_NUMBER,
+            f"no grounded fact for {subject} {attribute}"
+            + (f"; {said!r} is {hint}" if hint else ""),
+        )
+    read = binding.attribute
+    if read is not None and binding.clear:
+        kind = quantity.kind
+        readings_of = [r for r in index.attribute_readings(read) if r.kind is kind]
+        if readings_of and _any_fits(quantity, readings_of):
+            return None
+        if (
+            binding.subjectless
+            and readings_of
+            and any(units_compatible(quantity.unit, r.unit) for r in readings_of)
+        ):
+            # the attribute is clear and no subject's value fits: strict about the attribute
+            return Finding(
+                _K.VALUE_MISMATCH,
+                quantity.start,
+                quantity.end,
+                said,
+                f"{said!r} read as {read} matches no subject's "
+                + "; ".join(describe(r) for r in readings_of[:3]),
+                None,
+                read,
+            )
+        silences = index.silent_attributes.get(read)
+        if silences and not index.has_grounded(read):
+            return Finding(
+                _K.SILENT_SPOKEN,
+                quantity.start,
+                quantity.end,
+                said,
+                f"{said!r} states {read}, which is silent "
+                f"({silences[0].silent_reason or 'no value'})",
+                silences[0].subject if len(silences) == 1 else None,
+                read,
+            )
+    return _membership(quantity, index)
+
+
+def _compare_bound(
+    quantity: Quantity, binding: Binding, op: str, index: FactIndex
+) -> Finding | None:
+    """A bound stated with a comparison ("over 50 percent") must hold for the facts."""
+    checked: list[str] = []
+    for reading in binding.readings:
+        value = index.numeric_value(reading.subject, reading.attribute)
+        if value is None:
+            continue
+        holds = any(
+            (
+                value > v
+                if op == ">"
+                else value < v
+                if op == "<"
+                else value <= v
+                if op == "<="
+                else value >= v
+            )
+            for v in quantity.values
+        )
+        if holds:
+            return None
+        checked.append(f"{reading.subject} {reading.attribute} = {value}")
+    if not checked or not binding.clear:
+        return None if checked else _check(quantity, binding, index)
+    best = binding.readings[0]
+    return Finding(
+        _K.VALUE_MISMATCH,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} is stated as a bound ({op}) that {checked[0]} does not meet",
+        best.subject,
+        best.attribute,
+    )
+
+
+def _membership(quantity: Quantity, index: FactIndex) -> Finding | None:
+    """Unbound: some grounded fact of a fitting kind and unit must vouch for the value."""
+    said = quantity.text
     matching: list[Reading] = []
     for reading in index.candidates(quantity):
         if quantity_matches(quantity, reading):
             if units_compatible(quantity.unit, reading.unit):
                 return None
-            matching.append(reading)
+            if same_dimension(quantity.unit, reading.unit):
+                matching.append(reading)
     if matching:
         return Finding(
             _K.UNIT_MISMATCH,
@@ -424,25 +661,4 @@ def _check(
         quantity.end,
         said,
         f"no grounded fact vouches for {said!r}",
-        subject,
-        attribute,
-    )
-
-
-def _compare(
-    quantity: Quantity, readings: list[Reading], finding: Callable[[FindingKind, str], Finding]
-) -> Finding | None:
-    """A bound quantity against its fact(s): passes, or a unit or value mismatch."""
-    said = quantity.text
-    if _any_fits(quantity, readings):
-        return None
-    same_value = [r for r in readings if quantity_matches(quantity, r)]
-    if same_value:
-        return finding(
-            _K.UNIT_MISMATCH,
-            f"{said!r} is in another unit than {describe(same_value[0])}",
-        )
-    return finding(
-        _K.VALUE_MISMATCH,
-        f"{said!r} does not match " + "; ".join(describe(r) for r in readings[:3]),
     )

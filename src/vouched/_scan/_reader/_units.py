@@ -15,6 +15,7 @@ __all__ = [
     "CURRENCY_UNITS",
     "KNOWN_UNITS",
     "canonical_unit",
+    "same_dimension",
     "unit_of",
     "units_compatible",
 ]
@@ -152,6 +153,27 @@ for _code in CURRENCY_CODES:
 KNOWN_UNITS = frozenset(_UNIT_ALIASES.values())
 CURRENCY_UNITS = frozenset({*CURRENCY_CODES, "$", "¥"})
 """Canonical units that are currencies."""
+
+_DIMENSIONS: dict[str, str] = {
+    **dict.fromkeys(("deg", "degC", "degF"), "temperature"),
+    **dict.fromkeys(("km/h", "mph", "m/s", "kn"), "speed"),
+    **dict.fromkeys(("km", "m", "cm", "mm", "mi"), "length"),
+    **dict.fromkeys(("h", "min", "s", "ms", "d"), "duration"),
+    **dict.fromkeys(("GB", "MB"), "data"),
+    **dict.fromkeys(CURRENCY_UNITS, "money"),
+    "%": "share",
+    "hPa": "pressure",
+    "kg": "mass",
+}
+
+
+def same_dimension(stated: str | None, fact: str | None) -> bool:
+    """Do two known units measure the same thing (°C and °F; km/h and mph; EUR and USD)?
+    A value in another dimension ("15 minutes" against 15 km/h) is no statement of it."""
+    if stated is None or fact is None:
+        return False
+    a, b = _DIMENSIONS.get(stated), _DIMENSIONS.get(fact)
+    return a is not None and a == b
 
 
 @lru_cache(maxsize=1024)

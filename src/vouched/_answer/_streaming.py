@@ -1,0 +1,299 @@
+"""Streamed answers: sentences are handed on only after they pass the scan.
+
+:meth:`vouched.Grounder.answer_stream` yields :class:`AnswerEvent` values:
+
+- ``sentence``: one sentence that passed the scan (``text`` is exactly the
+  model's words, with the whitespace before them, so the sentences of a
+  segment joined rebuild its text);
+- ``retry``: the model is asked again; what follows is a new ``segment`` that
+  replaces the one shown so far (its sentences passed, but the answer as a
+  whole is phrased anew);
+- ``note``: a partial answer ends here; the rest is unavailable (``text``);
+- ``refusal``: no answer is given (``text``, and ``reasons``);
+- ``done``: always last, with the whole :class:`vouched.Answer`.
+
+At the first sentence with a finding the model's stream is closed and the
+on-fail policy decides: ``retry`` (a ``retry`` event, then the new segment),
+``partial`` (a ``note``; the rest is dropped) or ``refuse`` (a ``refusal``).
+Not a character of a sentence with a finding is ever yielded. A phraser that
+cannot stream is phrased whole and then handed on sentence by sentence.
+
+:class:`StreamedPhrasing` holds the state of one streamed phrasing (the
+attempts, the sentences shown, the time spent) and makes the answer at the
+end; the Grounder owns everything before (sources, gate, prompt) and after
+(observers, snapshot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vouched._answer._onfail import (
+    REFUSAL_TEXT,
+    UNPHRASED_TEXT,
+    FindingLike,
+    OnFail,
+    RefusalReason,
+    problems_for,
+)
+from vouched._answer._phrasers import Phraser, stream_of
+from vouched._answer._prompt import Prompt
+from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_span
+from vouched._exceptions import PhraserError
+from vouched._fact import Fact
+from vouched._gate import GateResult
+from vouched._policy import Policy
+from vouched._replay._attempts import AttemptAction, once_per_span
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._scanner import Finding
+from vouched._scan._stream import StreamScanner
+from vouched._time import Clock
+
+__all__ = ["PARTIAL_NOTE", "AnswerEvent", "AnswerEventKind", "StreamedPhrasing"]
+
+PARTIAL_NOTE = "The rest of the answer is unavailable right now: it could not be checked."
+"""The note that ends a partial streamed answer."""
+
+
+class AnswerEventKind(enum.StrEnum):
+    """What one event of a streamed answer carries."""
+
+    SENTENCE = "sentence"
+    RETRY = "retry"
+    NOTE = "note"
+    REFUSAL = "refusal"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerEvent:
+    """One event of a streamed answer (see the module's docstring)."""
+
+    kind: AnswerEventKind
+    segment: int
+    text: str = ""
+    reasons: tuple[str, ...] = ()
+    answer: Answer | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        document: dict[str, Any] = {"kind": str(self.kind), "segment": self.segment}
+        if self.kind is not AnswerEventKind.DONE:
+            document["text"] = self.text
+        if self.reasons:
+            document["reasons"] = list(self.reasons)
+        if self.answer is not None:
+            document["answer"] = self.answer.to_json()
+        return document
+
+
+def _reasons(findings: Sequence[FindingLike]) -> tuple[str, ...]:
+    return tuple(f"{finding.kind}: {finding.text!r}: {finding.detail}" for finding in findings)
+
+
+def _error_reason(error: BaseException, timeout: float) -> str:
+    if isinstance(error, PhraserError):
+        return f"{type(error).__name__}: {' '.join(str(error).split())}"
+    if isinstance(error, TimeoutError):
+        return f"phraser did not answer within {timeout:g} s"
+    return f"phraser raised {type(error).__name__}"
+
+
+async def _aclose(stream: AsyncIterator[str]) -> None:
+    close = getattr(stream, "aclose", None)
+    if close is not None:
+        await close()
+
+
+@dataclass(slots=True)
+class _Reading:
+    """The state of one attempt: what was shown, the first failing sentence."""
+
+    scanner: StreamScanner
+    began: float
+    shown: list[str] = field(default_factory=list)
+    failed: tuple[Finding, ...] = ()
+    failing: str = ""
+    error: Exception | None = None
+
+
+class StreamedPhrasing:
+    """One streamed phrasing under an on-fail plan; :meth:`run` yields the
+    events before ``done``, then :attr:`answer` is the answer they add up to."""
+
+    def __init__(
+        self,
+        *,
+        phraser: Phraser,
+        phraser_name: str,
+        on_fail: Sequence[OnFail],
+        lexicon: Lexicon | None,
+        policy: Policy,
+        clock: Clock,
+        phrase_timeout: float,
+    ) -> None:
+        self._phraser = phraser
+        self._name = phraser_name
+        self._on_fail = tuple(on_fail)
+        self._lexicon = lexicon
+        self._policy = policy
+        self._clock = clock
+        self._timeout = phrase_timeout
+        self.trail: list[Attempt] = []
+        self.phrase_seconds = 0.0
+        self.scan_seconds = 0.0
+        self.first_sentence: float | None = None  # monotonic instant of the first one shown
+        self.answer: Answer | None = None
+
+    def _scanner(self, prompt: Prompt, silences: Sequence[Fact]) -> StreamScanner:
+        return StreamScanner(
+            [*prompt.grounded, *silences],
+            self._lexicon,
+            sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
+            question=prompt.question,
+            policy=self._policy,
+        )
+
+    async def run(
+        self, first: Prompt, gate: GateResult, silences: Sequence[Fact]
+    ) -> AsyncIterator[AnswerEvent]:
+        prompt = first
+        for segment, step in enumerate(self._on_fail):
+            if segment:
+                yield AnswerEvent(AnswerEventKind.RETRY, segment)
+            reading = _Reading(self._scanner(first, silences), self._clock.monotonic())
+            async for event in self._read(prompt, segment, reading):
+                yield event
+            text = reading.scanner.text
+            if reading.error is not None:
+                self._attempt(text, (), reading.began, AttemptAction.ERROR, prompt.version)
+                refusal = (
+                    RefusalReason.PHRASER_TIMEOUT
+                    if isinstance(reading.error, TimeoutError)
+                    else RefusalReason.PHRASER_ERROR
+                )
+                reasons: tuple[str, ...] = (_error_reason(reading.error, self._timeout),)
+                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, UNPHRASED_TEXT, reasons)
+                self._finish(first, gate, silences, UNPHRASED_TEXT, AnswerStatus.REFUSED,
+                             refusal=refusal, reasons=reasons)  # fmt: skip
+                return
+            action = AttemptAction(step.value) if reading.failed else AttemptAction.ACCEPT
+            self._attempt(text, reading.failed, reading.began, action, prompt.version)
+            shown = "".join(reading.shown).strip()
+            if not reading.failed:
+                self._finish(first, gate, silences, shown, AnswerStatus.OK)
+                return
+            if step is OnFail.RETRY:
+                prompt = first.with_problems(problems_for(first, text, reading.failed))
+                continue
+            dropped = (reading.failing.strip(),) if step is OnFail.PARTIAL else ()
+            if step is OnFail.PARTIAL and shown:
+                yield AnswerEvent(AnswerEventKind.NOTE, segment, PARTIAL_NOTE)
+                self._finish(first, gate, silences, shown, AnswerStatus.PARTIAL, dropped=dropped)
+                return
+            refusal = RefusalReason.NOTHING_LEFT if dropped else RefusalReason.FINDINGS
+            reasons = _reasons(reading.failed)
+            yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
+            self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
+                         refusal=refusal, reasons=reasons, dropped=dropped)  # fmt: skip
+            return
+
+    async def _read(
+        self, prompt: Prompt, segment: int, reading: _Reading
+    ) -> AsyncIterator[AnswerEvent]:
+        """One attempt: the phraser's pieces through the scanner, each sentence
+        that passes yielded, up to the first that does not (or the end)."""
+        clock = self._clock
+        scanner = reading.scanner
+        stream = stream_of(self._phraser, prompt)
+        deadline = asyncio.get_running_loop().time() + self._timeout
+        try:
+            while not reading.failed:
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        piece = await anext(stream)
+                except StopAsyncIteration:
+                    break
+                scanning = clock.monotonic()
+                closed = scanner.feed(piece)
+                self.scan_seconds += clock.monotonic() - scanning
+                for sentence in closed:
+                    if sentence.findings:
+                        reading.failed, reading.failing = sentence.findings, sentence.text
+                        break
+                    reading.shown.append(sentence.text)
+                    self._mark_first()
+                    yield AnswerEvent(AnswerEventKind.SENTENCE, segment, sentence.text)
+        except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
+            reading.error = error
+            return
+        finally:
+            await _aclose(stream)
+        if reading.failed:
+            return
+        scanning = clock.monotonic()
+        report = scanner.close()
+        self.scan_seconds += clock.monotonic() - scanning
+        # The last sentence (no terminator after it) is judged by the whole
+        # scan; so are findings the sentence-by-sentence reading did not
+        # report, should the whole text read differently.
+        tail = scanner.tail()
+        reading.failed = tuple(f for f in report.findings if f.start >= scanner.closed) or tuple(
+            report.findings
+        )
+        reading.failing = tail
+        if not reading.failed and tail.strip():
+            reading.shown.append(tail)
+            self._mark_first()
+            yield AnswerEvent(AnswerEventKind.SENTENCE, segment, tail)
+
+    def _mark_first(self) -> None:
+        if self.first_sentence is None:
+            self.first_sentence = self._clock.monotonic()
+
+    def _attempt(
+        self,
+        text: str,
+        findings: tuple[Finding, ...],
+        began: float,
+        action: AttemptAction,
+        prompt_version: str,
+    ) -> None:
+        spent = self._clock.monotonic() - began
+        self.phrase_seconds += spent
+        distinct = tuple(once_per_span(findings, finding_span))
+        self.trail.append(Attempt(text, distinct, spent, action, prompt_version))
+
+    def _finish(
+        self,
+        first: Prompt,
+        gate: GateResult,
+        silences: Sequence[Fact],
+        text: str,
+        status: AnswerStatus,
+        *,
+        refusal: RefusalReason | None = None,
+        reasons: tuple[str, ...] = (),
+        dropped: tuple[str, ...] = (),
+    ) -> None:
+        self.answer = Answer(
+            text=text,
+            status=status,
+            question=first.question,
+            grounded=first.grounded,
+            silences=tuple(silences),
+            violations=gate.violations,
+            findings=tuple(f for attempt in self.trail for f in attempt.findings),
+            prompt_version=first.version,
+            attempts=len(self.trail),
+            timings={"phrase": self.phrase_seconds, "scan": self.scan_seconds},
+            trail=tuple(self.trail),
+            dropped=dropped,
+            refusal=refusal,
+            reasons=reasons,
+            counts=gate.counts,
+            phraser=self._name,
+        )

@@ -1,0 +1,251 @@
+"""The mentions of one text: read once, then reasoned over.
+
+One pass over the word tokens of the text finds sentence and clause
+boundaries, pronouns and definite references ("he", "they", "it", "the
+city"), conjunctions that open a clause ("and Munich ...", "while the
+Cavaliers ..."), and capitalised names that are no known subject (an unknown
+subject: "Hamburg" when no fact is about Hamburg). Subject aliases and
+attribute phrases come from the lexicon's phrase matchers (keyed by first
+word, so the cost follows the text).
+
+Every mention carries its character span; quantities are placed among them
+by position (``bisect``), so nothing here rescans the text per quantity.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from typing import NamedTuple
+
+__all__ = ["Mention", "MentionKind", "Structure", "read_structure"]
+
+
+class MentionKind:
+    """What a subject-like mention is (plain ints: compared on the hot path)."""
+
+    NAMED = 0  # a known subject or one of its aliases
+    PRONOUN = 1  # he, they, it, the city ...: refers to a subject named before
+    UNKNOWN = 2  # a capitalised name that no fact is about
+
+
+class Mention(NamedTuple):
+    start: int
+    end: int
+    names: tuple[str, ...]  # the subjects (or attributes) it may name; () for UNKNOWN
+    kind: int = MentionKind.NAMED
+
+
+_PRONOUNS = frozenset(
+    {"he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose"}
+)
+_OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
+# Definite references a reader resolves to the last subject named: "the city".
+_REFERENCE_NOUNS = frozenset(
+    {
+        "city", "town", "capital", "team", "squad", "club", "side", "stock", "company",
+        "share", "shares", "firm", "currency", "pair", "rate", "train", "service",
+        "workshop", "course", "class", "session", "event", "store", "shop", "branch",
+        "product", "item", "route", "line", "flight", "station", "location", "venue",
+        "player", "guard", "forward", "center", "centre", "star", "veteran", "rookie",
+    }
+)  # fmt: skip
+_CONJUNCTIONS = frozenset(
+    {"and", "but", "while", "whereas", "although", "though", "yet", "as", "whilst", "or"}
+)
+# Capitalised words that start sentences without naming anything.
+_NOT_NAMES = frozenset(
+    {
+        "a", "an", "the", "this", "that", "these", "those", "there", "here", "it", "its",
+        "he", "she", "they", "we", "you", "i", "our", "your", "their", "his", "her",
+        "today", "tonight", "tomorrow", "yesterday", "now", "currently", "right", "overall",
+        "meanwhile", "also", "however", "in", "at", "on", "for", "with", "by", "from", "to",
+        "of", "and", "but", "or", "as", "if", "so", "then", "after", "before", "during",
+        "while", "when", "expect", "note", "please", "yes", "no", "not", "all", "both",
+        "each", "every", "some", "most", "many", "few", "one", "two", "three", "current",
+        "latest", "live", "according", "based", "data", "unfortunately", "sadly",
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december", "am", "pm", "utc", "gmt",
+        "mr", "mrs", "ms", "dr", "st", "ok", "okay", "sure", "well", "still", "just",
+        "only", "even", "again", "later", "earlier", "next", "last", "first", "second",
+        "third", "final", "despite", "thanks", "what", "which", "where", "why", "how",
+        "who", "whose", "is", "are", "was", "were", "will", "would", "could", "should",
+        "can", "might", "do", "does", "did", "has", "have", "had",
+    }
+)  # fmt: skip
+# Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
+_SUBJECT_VERBS = frozenset(
+    {
+        "is", "was", "are", "were", "has", "had", "have", "sees", "saw", "will", "reports",
+        "reported", "shows", "showed", "stands", "stood", "sits", "sat", "feels", "looks",
+        "remains", "hits", "hit", "reached", "reaches", "scored", "posted", "added",
+        "finished", "recorded", "tallied", "costs", "cost", "trades", "traded", "closed",
+        "opened", "rose", "fell", "gained", "lost", "leaves", "left", "departs", "arrives",
+        "s", "\u2019s", "'s",
+    }
+)  # fmt: skip
+
+
+class Structure:
+    """Sentences, clauses, pronouns and unknown names of one text, by position."""
+
+    __slots__ = ("clauses", "length", "pronouns", "sentences", "unknown")
+
+    def __init__(
+        self,
+        length: int,
+        sentences: list[int],
+        clauses: list[int],
+        pronouns: list[Mention],
+        unknown: list[Mention],
+    ) -> None:
+        self.length = length
+        self.sentences = sentences  # sorted ends (exclusive) of sentences but the last
+        self.clauses = clauses  # sorted clause boundaries (sentence ends included)
+        self.pronouns = pronouns
+        self.unknown = unknown
+
+    def sentence(self, position: int) -> tuple[int, int]:
+        return _region(self.sentences, position, self.length)
+
+    def clause(self, position: int) -> tuple[int, int]:
+        return _region(self.clauses, position, self.length)
+
+    def add_clause_starts(self, starts: Sequence[int]) -> None:
+        """Conjunctions that open a clause before a subject ("and Munich ...")."""
+        if starts:
+            self.clauses = sorted({*self.clauses, *starts})
+
+
+def _region(bounds: list[int], position: int, length: int) -> tuple[int, int]:
+    i = bisect_right(bounds, position)
+    return (bounds[i - 1] if i else 0), (bounds[i] if i < len(bounds) else length)
+
+
+def _structure_pattern() -> re.Pattern[str]:
+    pronouns = "|".join(sorted(_PRONOUNS, key=len, reverse=True))
+    nouns = "|".join(sorted(_REFERENCE_NOUNS, key=len, reverse=True))
+    # The leading lookahead rejects most positions at once (inside words, spaces): the
+    # alternation is tried only at marks and word starts (halves read_structure's time).
+    return re.compile(
+        r"(?=[.!?;\n,()\[\]|\u2013\u2014-]|\b[^\W\d_])"
+        r"(?:(?P<end>[.!?](?=\s|$))|(?P<stop>[;\n])|(?P<punct>[,()\[\]|\u2013\u2014])"
+        r"|(?P<dash>(?<=\s)-(?=\s))"
+        rf"|(?P<pro>(?i:\b(?:{pronouns})\b))"
+        rf"|(?P<the>(?i:\bthe\s+(?:{nouns})\b))"
+        r"|(?P<cap>\b[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*"
+        r"(?:\s+[^\W\d_a-z][^\W_]*(?:['\u2019][^\W_]+)*)*))"
+    )
+
+
+# One pass finds every token that matters here (sentence and clause marks, pronouns,
+# definite references, runs of capitalised words); plain words are skipped in C.
+_STRUCTURE = _structure_pattern()
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\W*$")
+_WORD_AFTER = re.compile(r"\W*([^\W\d_]+)")
+_CAPITAL_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+
+
+def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
+    """One pass over the text. ``known`` are the spans of known mentions (subjects,
+    attribute phrases, quantities), sorted: capitalised words inside them are not
+    unknown names."""
+    sentences: list[int] = []
+    clauses: list[int] = []
+    pronouns: list[Mention] = []
+    unknown: list[Mention] = []
+    known_starts = [s for s, _ in known]
+    sentence_start = 0
+    for match in _STRUCTURE.finditer(text):
+        group = match.lastgroup
+        start, end = match.span()
+        if group in {"end", "stop"}:
+            sentences.append(end)
+            clauses.append(end)
+            sentence_start = end
+        elif group == "punct":
+            clauses.append(start if text[start] in "([" else end)
+        elif group == "dash":
+            if not _next_to_digit(text, start, end):
+                clauses.append(end)
+        elif group == "pro":
+            pronouns.append(Mention(start, end, (match.group().lower(),), MentionKind.PRONOUN))
+        elif group == "the":
+            pronouns.append(Mention(start, end, ("the",), MentionKind.PRONOUN))
+        else:
+            i = bisect_right(known_starts, start) - 1
+            if i >= 0 and known[i][1] >= end:
+                continue  # the common case: a known subject or phrase ("Berlin")
+            _capitals(text, match, sentence_start, known_starts, known, unknown)
+    return Structure(len(text), sentences, clauses, pronouns, unknown)
+
+
+def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
+    text: str,
+    match: re.Match[str],
+    sentence_start: int,
+    known_starts: list[int],
+    known: Sequence[tuple[int, int]],
+    unknown: list[Mention],
+) -> None:
+    """A run of capitalised words outside known mentions is an unknown name when it
+    is not a sentence's first common word ("The", "Today")."""
+    words = list(_CAPITAL_WORD.finditer(text, *match.span()))
+    run: list[re.Match[str]] = []
+    for word in [*words, None]:
+        if word is not None and not _inside(known_starts, known, word.start()):
+            run.append(word)
+            continue
+        if run:
+            start, end = run[0].start(), run[-1].end()
+            first = run[0].group().lower()
+            at_start = not text[sentence_start:start].strip(" \t\"'(\u201c")
+            before = _WORD_BEFORE.search(text, max(0, start - 20), start)
+            after = _WORD_AFTER.match(text, end)
+            previous = before.group(1).lower() if before else ""
+            following = after.group(1).lower() if after else ""
+            if first not in _NOT_NAMES and (
+                not at_start
+                or len(run) > 1
+                or following in _SUBJECT_VERBS
+                or previous in {"in", "at", "for"}
+            ):
+                role = ("subject",) if at_start else ()
+                unknown.append(Mention(start, end, role, MentionKind.UNKNOWN))
+            run = []
+
+
+def _next_to_digit(text: str, start: int, end: int) -> bool:
+    """A " - " next to a number joins its parts: "16 - point", "( 33 - 34 )", "9 - for - 12"."""
+    before = text[max(0, start - 3) : start].rstrip()
+    after = text[end : end + 3].lstrip()
+    return before[-1:].isdigit() or after[:1].isdigit()
+
+
+def _inside(starts: list[int], spans: Sequence[tuple[int, int]], position: int) -> bool:
+    i = bisect_right(starts, position) - 1
+    return i >= 0 and spans[i][1] > position
+
+
+_CONJUNCTION_BEFORE = re.compile(
+    r"\b(?:" + "|".join(sorted(_CONJUNCTIONS)) + r")\s+(?:the\s+)?$", re.IGNORECASE
+)
+
+
+def conjunction_before(text: str, position: int, floor: int) -> int | None:
+    """The start of a conjunction ("and", "while") right before ``position``
+    (optionally with "the" between), not before ``floor``; else None."""
+    match = _CONJUNCTION_BEFORE.search(text, floor, position)
+    return match.start() if match else None
+
+
+def object_pronoun(mention: Mention) -> bool:
+    return mention.names[0] in _OBJECT_PRONOUNS
+
+
+def spans_between(starts: list[int], low: int, high: int) -> tuple[int, int]:
+    """Index range of ``starts`` inside [low, high)."""
+    a = bisect_left(starts, low)
+    return a, bisect_left(starts, high, a)

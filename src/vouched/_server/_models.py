@@ -1,0 +1,198 @@
+"""The service's request and response bodies, as pydantic models.
+
+Requests take exactly the JSON of the CLI contracts (facts as in FACTS.json,
+a lexicon as in LEXICON.json, claims as the lines of CLAIMS.jsonl); responses
+are the documents ``--json`` prints. The OpenAPI document is generated from
+these models (:mod:`vouched._server._openapi`), so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from vouched import Fact
+
+__all__ = [
+    "AnswerRequest",
+    "AnswerResponse",
+    "ClaimLine",
+    "ErrorCode",
+    "ErrorResponse",
+    "GateRequest",
+    "GateResponse",
+    "HealthResponse",
+    "LexiconBody",
+    "ScanRequest",
+    "ScanResponse",
+    "StreamEventBody",
+    "VerifyRequest",
+    "VerifyResponse",
+]
+
+
+class ErrorCode(enum.StrEnum):
+    """Stable codes of the service's errors (the CLI's exit 2 cases, and HTTP's own)."""
+
+    INVALID_JSON = "invalid_json"  # the body is not JSON
+    INVALID_INPUT = "invalid_input"  # a field is wrong: the CLI's one-line message
+    BODY_TOO_LARGE = "body_too_large"  # past server.max_body_bytes
+    DEADLINE_EXCEEDED = "deadline_exceeded"  # past server.request_timeout
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    INTERNAL = "internal"  # a bug: logged, never with the request
+
+
+_NOW = "the instant to judge freshness at: ISO 8601 with a timezone (default: now)"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class LexiconBody(_Strict):
+    """A lexicon, as in LEXICON.json."""
+
+    attributes: dict[str, list[str]] = Field(default_factory=dict)
+    subjects: dict[str, list[str]] = Field(default_factory=dict)
+    internal: list[str] = Field(default_factory=list)
+
+
+class GateRequest(_Strict):
+    """``vouched gate FACTS.json [--now]``: the facts, and the instant to judge at."""
+
+    facts: list[Fact]
+    now: str | None = Field(None, description=_NOW, json_schema_extra={"format": "date-time"})
+
+
+class ScanRequest(_Strict):
+    """``vouched scan --facts ... [--lexicon] [--sources] [--question] [--now] OUTPUT``."""
+
+    text: str = Field(description="the model output to scan")
+    facts: list[Fact]
+    lexicon: str | LexiconBody | None = Field(
+        None, description="a lexicon, or the name of one in the service's config"
+    )
+    sources: list[str] = Field(default_factory=list, description="texts quotes may come from")
+    question: str | None = None
+    now: str | None = Field(None, description=_NOW, json_schema_extra={"format": "date-time"})
+
+
+class ClaimLine(_Open):
+    """One line of CLAIMS.jsonl: ``model_output``, optional ``id``; other keys carried."""
+
+    model_output: str
+    id: Any = None
+    prompt_version: StrictStr | StrictInt | None = None
+
+
+class VerifyRequest(_Strict):
+    """``vouched verify --catalog --contract CLAIMS.jsonl``, with the catalog
+    (and its contract) named in the service's config."""
+
+    catalog: str = Field(description="a catalog name from the service's config")
+    claims: list[ClaimLine] = Field(min_length=1)
+
+
+class AnswerRequest(_Strict):
+    """A question for the sources and phraser of the service's config."""
+
+    question: str = Field(min_length=1, max_length=2000)
+    query: dict[str, Any] = Field(default_factory=dict, description="passed to every source")
+
+
+class Verdict(_Strict):
+    index: int
+    subject: str
+    attribute: str
+    kind: str
+    reason: str
+    cardinal: bool
+
+
+class GateResponse(_Strict):
+    verdicts: list[Verdict]
+    counts: dict[str, int]
+    grounding_rate: float
+
+
+class FindingBody(_Strict):
+    kind: str
+    start: int
+    end: int
+    text: str
+    detail: str
+    subject: str | None
+    attribute: str | None
+
+
+class ScanResponse(_Strict):
+    passed: bool
+    score: float
+    findings: list[FindingBody]
+
+
+class ClaimResultBody(_Open):
+    id: Any
+    line: int
+    claim_index: int | None
+    status: str
+    reason: str
+    entity: str | None
+    attribute: str | None
+    citation: str | None
+
+
+class VerifyResponse(_Strict):
+    catalog_version: str
+    results: list[ClaimResultBody]
+    summary: dict[str, int]
+    metrics: dict[str, Any]
+
+
+class AnswerResponse(_Open):
+    """:meth:`vouched.Answer.to_json`."""
+
+    text: str
+    status: str
+    question: str
+    findings: list[dict[str, Any]]
+    attempts: int
+    counts: dict[str, int]
+    grounding_rate: float
+
+
+class StreamEventBody(_Strict):
+    """The data of one server-sent event of ``/v1/answer/stream`` (its
+    ``event:`` line is ``kind``)."""
+
+    kind: str
+    segment: int
+    text: str | None = None
+    reasons: list[str] | None = None
+    answer: AnswerResponse | None = None
+
+
+class ErrorDetail(_Strict):
+    code: ErrorCode
+    message: str
+    field: str | None = None
+
+
+class ErrorResponse(_Strict):
+    error: ErrorDetail
+
+
+class HealthResponse(_Strict):
+    status: str
+    version: str
+    catalogs: list[str]
+    lexicons: list[str]
+    sources: list[str]
+    phraser: str

@@ -1,0 +1,124 @@
+"""The serve config: read once at start; every mistake named by file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vouched import InputError, OpenAIChatPhraser, TemplatePhraser
+from vouched._server._config import FileSource, load_config
+
+from ._serving import EXAMPLES
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "serve.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _error(tmp_path: Path, text: str, **kw: object) -> str:
+    with pytest.raises(InputError) as caught:
+        load_config(_write(tmp_path, text), **kw)  # type: ignore[arg-type]
+    return str(caught.value)
+
+
+def test_the_example_config_loads_its_files_once() -> None:
+    config = load_config(EXAMPLES / "serve.toml")
+    assert sorted(config.catalogs) == ["workshops"]
+    assert config.answer_lexicon is config.lexicons["weather"]
+    (source,) = config.sources
+    assert isinstance(source, FileSource)
+    assert len(source.facts) == 8
+    assert isinstance(config.phraser, TemplatePhraser)
+
+
+def test_an_empty_config_binds_to_127_0_0_1() -> None:
+    config = load_config(EXAMPLES / "serve.toml")
+    assert config.host == "127.0.0.1"
+
+
+def test_an_unknown_section_is_named(tmp_path: Path) -> None:
+    expected = "sever: unknown key (expected server, policy, lexicons, catalogs, answer)"
+    assert _error(tmp_path, "[sever]\n").endswith(f"serve.toml: {expected}")
+
+
+def test_a_wrongly_typed_setting_is_named(tmp_path: Path) -> None:
+    assert "server.max_body_bytes: must be an integer" in _error(
+        tmp_path, '[server]\nmax_body_bytes = "1MB"\n'
+    )
+
+
+def test_a_negative_deadline_is_refused(tmp_path: Path) -> None:
+    assert "server.request_timeout: must be positive" in _error(
+        tmp_path, "[server]\nrequest_timeout = -1\n"
+    )
+
+
+def test_a_missing_lexicon_file_names_the_file(tmp_path: Path) -> None:
+    assert "nope.json" in _error(tmp_path, '[lexicons]\nweather = "nope.json"\n')
+
+
+def test_an_answer_lexicon_must_be_one_of_the_lexicons(tmp_path: Path) -> None:
+    assert "answer.lexicon: names no lexicon" in _error(tmp_path, '[answer]\nlexicon = "x"\n')
+
+
+def test_a_source_needs_a_facts_file_or_an_adapter(tmp_path: Path) -> None:
+    assert "answer.sources.0: needs exactly one of" in _error(
+        tmp_path, '[[answer.sources]]\nname = "x"\n'
+    )
+
+
+def test_an_adapter_that_is_not_installed_is_named(tmp_path: Path) -> None:
+    message = _error(tmp_path, '[[answer.sources]]\nadapter = "no-such"\n')
+    assert "answer.sources.0.adapter: no installed adapter 'no-such'" in message
+
+
+def test_an_installed_adapter_is_made_with_its_options(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        '[[answer.sources]]\nadapter = "open-meteo"\n'
+        'options = { base_url = "http://127.0.0.1:9", name = "weather-local" }\n',
+    )
+    (source,) = load_config(path).sources
+    assert source.name == "weather-local"
+
+
+def test_an_openai_phraser_reads_its_key_from_the_named_variable(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        '[answer.phraser]\nkind = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\n'
+        'model = "m"\napi_key_env = "MODEL_KEY"\nstall_timeout = 3\n',
+    )
+    phraser = load_config(path, environ={"MODEL_KEY": "sk-local"}).phraser
+    assert isinstance(phraser, OpenAIChatPhraser)
+    assert phraser.stall_timeout == 3
+    assert phraser._request_headers()["authorization"] == "Bearer sk-local"
+
+
+def test_a_key_variable_that_is_not_set_stops_the_start(tmp_path: Path) -> None:
+    text = (
+        '[answer.phraser]\nkind = "openai"\nbase_url = "http://127.0.0.1:1/v1"\n'
+        'model = "m"\napi_key_env = "UNSET_KEY"\n'
+    )
+    assert "answer.phraser.api_key_env: names no set environment variable" in _error(
+        tmp_path, text, environ={}
+    )
+
+
+def test_invalid_toml_is_one_line(tmp_path: Path) -> None:
+    message = _error(tmp_path, "[server\n")
+    assert "invalid TOML" in message
+    assert "\n" not in message
+
+
+def test_the_readme_config_loads_beside_the_example_files(tmp_path: Path) -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## vouched serve\n", 1)[1]
+    block = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    for name in ("lexicon.json", "catalog.csv", "contract.toml", "facts.json"):
+        (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())
+    config = load_config(_write(tmp_path, block))
+    assert sorted(config.catalogs) == ["workshops"]
+    assert config.max_body_bytes == 1048576

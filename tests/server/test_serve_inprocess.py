@@ -1,0 +1,73 @@
+"""The service in-process (httpx's ASGI transport): per-request deadlines on
+looptime's virtual clock, and the snapshot store a config names."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import looptime
+
+from vouched import Grounder, SqliteSnapshotStore
+from vouched._server._app import create_app
+from vouched._server._config import load_config
+from vouched.testing import FakeClock, ScriptedSource
+
+from ._serving import EXAMPLES, NOW
+
+
+def test_a_request_past_its_deadline_is_504_deadline_exceeded() -> None:
+    config = replace(load_config(EXAMPLES / "serve.toml"), request_timeout=5.0)
+    hanging = Grounder(
+        [ScriptedSource("slow", [ScriptedSource.HANG])],
+        clock=FakeClock(NOW),
+        deadline=600,
+    )
+    app = create_app(config, clock=FakeClock(NOW), grounder=hanging)
+
+    async def ask() -> tuple[httpx.Response, float]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://vouched") as client:
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            response = await client.post("/v1/answer", json={"question": "Berlin?"})
+            return response, loop.time() - began
+
+    loop = looptime.new_event_loop(start=0)
+    try:
+        response, spent = loop.run_until_complete(ask())
+    finally:
+        loop.close()
+    assert response.status_code == 504
+    assert response.json()["error"]["code"] == "deadline_exceeded"
+    assert spent == 5.0
+
+
+def test_a_streamed_answer_leaves_a_snapshot_in_the_configured_store(tmp_path: Path) -> None:
+    for name in ("lexicon.json", "catalog.csv", "contract.toml", "facts.json", "serve.toml"):
+        (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())
+    config_file = tmp_path / "serve.toml"
+    config_file.write_text(
+        config_file.read_text(encoding="utf-8").replace(
+            "[answer]\n", '[answer]\nstore = "snapshots.db"\n'
+        ),
+        encoding="utf-8",
+    )
+    app = create_app(load_config(config_file), clock=FakeClock(NOW))
+
+    async def ask() -> str:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://vouched") as client:
+            body = {"question": "How is Berlin?", "query": {"subject": "Berlin"}}
+            response = await client.post("/v1/answer/stream", json=body)
+        await app.state.service.grounder.settle()
+        return response.text
+
+    streamed = asyncio.run(ask())
+    assert "event: done" in streamed
+    with SqliteSnapshotStore(tmp_path / "snapshots.db", read_only=True) as store:
+        (snapshot,) = list(store.iter())
+    assert snapshot.question == "How is Berlin?"
+    assert snapshot.status == "ok"
