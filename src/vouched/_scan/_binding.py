@@ -80,6 +80,7 @@ _LINKING = frozenset(
     }
 )  # fmt: skip
 # Words that may follow a number without making it about something else.
+_AT_WORDS = frozenset({"at", "the", "on", "for", "in", "its", "their"})
 _LINK_MARKS = frozenset({":", "=", "~", "\u2248"})
 _FILLER_AFTER = frozenset(
     {
@@ -120,7 +121,9 @@ _DIFFERENCE_AFTER = re.compile(
     r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
     r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
     r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater|smaller"
-    r"|gap|above|below|over|under|up\s+on|down\s+on|on\s+the\s+previous)\b",
+    r"|gap|above|below|over|under|up\s+on|down\s+on"
+    r"|(?:from|since|versus|vs\.?|on|against)\s+(?:the\s+|its\s+)?(?:previous|prior|last"
+    r"|day\s+before|earlier))\b",
     re.I,
 )
 _DIFFERENCE_BEFORE = re.compile(
@@ -147,6 +150,11 @@ _FALL_BEFORE = re.compile(
     r"\b(?:gave\s+up|gives\s+up|giving\s+up|shed|sheds|slipped|slips|declined|declines"
     r"|dropped|drops|lost|loses|fell|falls|down|decreased|eased|eases|retreated|minus)"
     r"\s+(?:by\s+)?(?:just\s+|some\s+|about\s+|nearly\s+)?$",
+    re.I,
+)
+# "down $2.18, or 1.15%": the sign word governs the restatement after "or"
+_FALL_CHAIN = re.compile(
+    r"\b(?:down|fell|lost|dropped|declined|slipped|shed|gave\s+up)\s+[^,;.\n]{1,24}?,?\s+or\s+$",
     re.I,
 )
 _BELOW_ZERO = re.compile(r"\s*(?:degrees?\s+)?below\s+(?P<zero>zero|freezing)\b", re.I)
@@ -448,6 +456,10 @@ class Binder:
         for quantity in quantities:
             cue = self._cue_after(quantity, len(self.text), linking=0)
             adjacent[quantity.start] = cue
+            if cue is None:  # "1.0815 at the previous fixing": the phrase is that number's
+                cue = self._cue_after(quantity, len(self.text), linking=3, words=_AT_WORDS)
+                if cue is not None and self._leads_on(cue):
+                    cue = None  # "on volume of 1,187,400": the phrase leads on to its own
             if cue is not None:
                 self._taken.add(cue.start)
         self._group(quantities)
@@ -680,6 +692,7 @@ class Binder:
         if not (
             _FALL_AFTER.match(text, quantity.end)
             or _FALL_BEFORE.search(text, max(0, quantity.start - 24), quantity.start)
+            or _FALL_CHAIN.search(text, max(0, quantity.start - 40), quantity.start)
         ):
             return quantity
         # the sign word decides: "fell 1.17%" is -1.17, never +1.17
@@ -872,7 +885,14 @@ class Binder:
             return []
         return [(0.9, tuple(sorted(names)), False)]
 
-    def _cue_after(self, quantity: Quantity, limit: int, *, linking: int) -> _Cue | None:
+    def _cue_after(
+        self,
+        quantity: Quantity,
+        limit: int,
+        *,
+        linking: int,
+        words: frozenset[str] = _LINKING,
+    ) -> _Cue | None:
         """The attribute phrase right after ``quantity`` (or overlapping it: "% humidity"),
         with at most ``linking`` linking words between ("37-20 in the fourth quarter")."""
         text = self.text
@@ -904,7 +924,7 @@ class Binder:
                         return head  # "a 33-point first quarter": the last noun is the head
                     return cue
                 return None
-            if len(gap) <= linking and all(w in _LINKING for w in gap):
+            if len(gap) <= linking and all(w in words for w in gap):
                 return cue
             return None
         return None
@@ -1094,8 +1114,10 @@ class Binder:
             attributes = sorted(
                 {a for s in subjects if (a := index.attribute_for_unit(s, quantity.unit))}
             )
-        if not attributes:
-            return None
+        if not attributes and len(subjects) >= 2:
+            # "0.05 points higher than auth's": what the named subjects both state
+            shared = [{a for a, _, _ in index.numeric_facts(s)} for s in subjects[:2]]
+            attributes = sorted(shared[0] & shared[1])
         differences: list[tuple[Decimal, str]] = []
         for attribute in attributes:
             owners = [s for s in subjects if index.numeric_value(s, attribute) is not None]
@@ -1109,6 +1131,7 @@ class Binder:
                     if va is None or vb is None:
                         continue
                     differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+        between = bool(differences)
         for subject in subjects:  # two facts of one subject in one unit: rate - previous
             differences.extend(self._within(subject, quantity))
         if not differences:
@@ -1116,6 +1139,8 @@ class Binder:
         for value, _ in differences:
             if _rounds(value, quantity) or (quantity.unit != "%" and _rounds(-value, quantity)):
                 return Derived("difference", True, "")
+        if not between:
+            return None  # which two of a subject's facts it computes is a guess: no finding
         shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
         return Derived("difference", False, f"the facts differ by {shown}")
 
