@@ -121,7 +121,7 @@ _DIFFERENCE_AFTER = re.compile(
     r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
     r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
     r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater|smaller"
-    r"|gap|above|below|over|under|up\s+on|down\s+on"
+    r"|gap|above|below|over|under|up\s+on|down\s+on|range|spread|swing"
     r"|(?:from|since|versus|vs\.?|on|against)\s+(?:the\s+|its\s+)?(?:previous|prior|last"
     r"|day\s+before|earlier))\b",
     re.I,
@@ -154,9 +154,11 @@ _FALL_BEFORE = re.compile(
 )
 # "down $2.18, or 1.15%": the sign word governs the restatement after "or"
 _FALL_CHAIN = re.compile(
-    r"\b(?:down|fell|lost|dropped|declined|slipped|shed|gave\s+up)\s+[^,;.\n]{1,24}?,?\s+or\s+$",
+    r"\b(?:down|fell|lost|dropped|declined|slipped|shed|gave\s+up)\s+[^,;\n]{1,24}?,?\s+or\s+$",
     re.I,
 )
+_MINUS_MARK = re.compile(r"(?:^|[\s(\[])[-\u2212]$")  # "(-$2.18)": a sign the reader left out
+_CENTS = re.compile(r"\s*(?:cents?|pence)\b", re.I)
 _BELOW_ZERO = re.compile(r"\s*(?:degrees?\s+)?below\s+(?P<zero>zero|freezing)\b", re.I)
 _MARGIN_NOUN = re.compile(
     r"\b(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
@@ -250,13 +252,25 @@ def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher
         pairs.add((attribute, attribute))
         if "_" in attribute:
             pairs.add((attribute.replace("_", " "), attribute))
-    # a reader takes "prices" for "price": plurals of one-word-final nouns
-    pairs.update(
-        (phrase + "s", attribute)
-        for phrase, attribute in list(pairs)
-        if phrase[-1:].isalpha() and phrase[-1] not in "sy" and phrase.islower()
-    )
+    # a reader takes "prices" for "price"
+    pairs.update({(variant, a) for phrase, a in list(pairs) for variant in _number_forms(phrase)})
     return phrase_matcher(tuple(sorted(pairs)))
+
+
+def _number_forms(phrase: str) -> list[str]:
+    """The phrase with one word in the plural ("price" -> "prices", "closing price" ->
+    "closing prices"), for lower-case phrases of plain words."""
+    if not phrase.islower():
+        return []
+    words = phrase.split(" ")
+    forms = []
+    for i, word in enumerate(words):
+        if not word.isalpha() or len(word) < 4:
+            continue
+        if word.endswith(("s", "y")):
+            continue  # singulars are the lexicon's to list: "shots" is a noun, "shot" a verb
+        forms.append(" ".join([*words[:i], word + "s", *words[i + 1 :]]))
+    return forms
 
 
 @lru_cache(maxsize=128)
@@ -684,13 +698,25 @@ class Binder:
     # -- binding one quantity -------------------------------------------------
 
     def signed(self, quantity: Quantity) -> Quantity:
-        """``quantity`` with its negative reading added when a sign word says it fell
-        ("1.15% lower", "down $2.18", "3.2 degrees below zero")."""
-        if quantity.kind is not QuantityKind.NUMBER or quantity.value < 0 or not self._signs:
+        """``quantity`` as a reader takes it: cents as hundredths ("up 74 cents"), and
+        negative when a sign says it fell ("1.15% lower", "down $2.18", "(-$2.18)",
+        "3.2 degrees below zero")."""
+        if quantity.kind is not QuantityKind.NUMBER or quantity.value < 0:
             return quantity
         text = self.text
+        if quantity.unit is None and _CENTS.match(text, quantity.end):
+            # "up 74 cents": a hundredth of the currency's unit
+            hundred = Decimal(100)
+            quantity = quantity._replace(
+                value=quantity.value / hundred,
+                quantum=quantity.quantum / hundred,
+                alternatives=tuple(v / hundred for v in quantity.alternatives),
+            )
+        if not self._signs:
+            return quantity
         if not (
-            _FALL_AFTER.match(text, quantity.end)
+            _MINUS_MARK.search(text, max(0, quantity.start - 2), quantity.start)
+            or _FALL_AFTER.match(text, quantity.end)
             or _FALL_BEFORE.search(text, max(0, quantity.start - 24), quantity.start)
             or _FALL_CHAIN.search(text, max(0, quantity.start - 40), quantity.start)
         ):
@@ -989,7 +1015,7 @@ class Binder:
             ):  # "182 ms (gateway)"
                 return [(0.0, name, following.start) for name in following.names]
             cue = self._adjacent.get(quantity.start)
-            gap_start = cue.end if cue is not None and cue.start >= quantity.end else quantity.end
+            gap_start = max(quantity.end, cue.end) if cue is not None else quantity.end
             if following.start < sentence[1] and _CONNECTIVE.fullmatch(
                 text, gap_start, following.start
             ):
