@@ -43,6 +43,7 @@ from pathlib import Path
 
 from vouched import Fact, Policy, Snapshot, SqliteSnapshotStore, replay
 from vouched._jsonio import dumps, loads
+from vouched._replay._snapshot import FORMAT_VERSION
 from vouched._time import format_instant
 
 TARGET_RATE = 20_000
@@ -122,7 +123,7 @@ def synthetic(n: int, seed: int = 7) -> Iterator[str]:
     rng = random.Random(seed)
     templates = [_template(rng, i) for i in range(64)]
     parsed = [[datetime.fromisoformat(t) for t in instants] for _, instants in templates]
-    marker = '"format":1,"judged_at"'
+    marker = f'"format":{FORMAT_VERSION},"judged_at"'
     for i in range(n):
         body = templates[i % len(templates)][0]
         shift = timedelta(seconds=i * 6)  # 100k rows cover about a week
@@ -130,7 +131,7 @@ def synthetic(n: int, seed: int = 7) -> Iterator[str]:
             body = body.replace(f'"\x00{number}\x00"', f'"{format_instant(instant + shift)}"')
         body = body.replace('"QUESTION"', json.dumps(f"What is it like right now? #{i}"), 1)
         snapshot_id = hashlib.sha256(body.encode()).hexdigest()[:32]
-        yield body.replace(marker, f'"format":1,"id":"{snapshot_id}","judged_at"', 1)
+        yield body.replace(marker, f'"format":{FORMAT_VERSION},"id":"{snapshot_id}","judged_at"', 1)
 
 
 # -- phases -------------------------------------------------------------------------

@@ -1,8 +1,12 @@
 """Every README snippet that says what it prints runs, as a user would paste
-it into a fresh interpreter, and prints exactly that."""
+it into a fresh interpreter, and prints exactly that; every ``console`` block
+runs its ``$`` commands in a shell, from a fresh directory that holds the
+examples, and prints what the block shows (a line ``...`` stands for any
+lines, ``...`` inside a line for any text)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -10,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 # A python block, the word "prints" on its own line, and the block it prints.
 _SNIPPET = re.compile(r"```python\n(.*?)```\n\nprints\n\n```\n(.*?)```", re.S)
@@ -58,3 +63,61 @@ def test_snippet_prints_what_the_readme_shows(name: str) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout == printed
+
+
+# -- shell sessions -----------------------------------------------------------------
+
+_CONSOLE = re.compile(r"```console\n(.*?)```", re.S)
+
+
+def _sessions() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for section in README.split("\n## ")[1:]:
+        heading = section.split("\n", 1)[0]
+        for number, block in enumerate(_CONSOLE.findall(section), start=1):
+            found[f"{heading} #{number}"] = block
+    return found
+
+
+SESSIONS = _sessions()
+
+
+def _matches(expected: list[str], actual: list[str]) -> bool:
+    """``expected`` lines against ``actual``: ``...`` alone is any lines."""
+    if not expected:
+        return not actual
+    head, rest = expected[0], expected[1:]
+    if head == "...":
+        return any(_matches(rest, actual[i:]) for i in range(len(actual) + 1))
+    pattern = ".*".join(re.escape(part) for part in head.split("..."))
+    return (
+        bool(actual) and re.fullmatch(pattern, actual[0]) is not None and _matches(rest, actual[1:])
+    )
+
+
+def test_the_replay_walkthrough_is_a_session() -> None:
+    assert sorted(SESSIONS) == ["Snapshots and replay #1"]
+
+
+@pytest.mark.parametrize("name", sorted(SESSIONS))
+def test_session_prints_what_the_readme_shows(name: str, tmp_path: Path) -> None:
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    lines = SESSIONS[name].splitlines()
+    commands = [line[2:] for line in lines if line.startswith("$ ")]
+    expected = [line for line in lines if not line.startswith("$ ")]
+    # The environment's own bin first: what `. .venv/bin/activate` does.
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    printed: list[str] = []
+    for command in commands:
+        run = subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert run.stderr == "", run.stderr
+        printed.extend(run.stdout.splitlines())
+    assert _matches(expected, printed), "\n".join(printed)

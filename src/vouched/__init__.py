@@ -37,7 +37,7 @@ from vouched._exceptions import (
     VouchedError,
 )
 from vouched._fact import Fact, FactValue, SilenceReason
-from vouched._factio import load_facts
+from vouched._factio import dump_facts, load_facts
 from vouched._gate import (
     GateResult,
     Verdict,
@@ -48,6 +48,7 @@ from vouched._gate import (
     partition,
 )
 from vouched._policy import Policy
+from vouched._replay._attempts import AttemptAction, RecordedAttempt
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._replay._open import open_snapshot_store
@@ -86,6 +87,7 @@ __all__ = [
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
+    "AttemptAction",
     "BreakerEvent",
     "BreakerEventKind",
     "BreakerSettings",
@@ -126,6 +128,7 @@ __all__ = [
     "Prompt",
     "Query",
     "QueuedSnapshotStore",
+    "RecordedAttempt",
     "RedisBreakerStore",
     "RedisLastGood",
     "ScanReport",
@@ -151,6 +154,7 @@ __all__ = [
     "build_prompt",
     "citation_precision",
     "classify",
+    "dump_facts",
     "export_jsonl",
     "fetch_sync",
     "gather",

@@ -17,7 +17,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
 
 from vouched._exceptions import shown
-from vouched._jsonio import seconds_number
+from vouched._jsonio import dumps, loads, seconds_number
 from vouched._time import parse_duration, parse_instant, to_utc
 
 __all__ = ["Fact", "FactValue", "SilenceReason", "silence_reason"]
@@ -32,6 +32,7 @@ class SilenceReason(enum.StrEnum):
     CIRCUIT_OPEN = "circuit_open"
     TIMEOUT = "timeout"
     SOURCE_ERROR = "source_error"
+    SOURCE_BUG = "source_bug"  # the source's own code raised (KeyError, ...): not an outage
     MALFORMED = "malformed"
     NO_DATA = "no_data"
     STALE = "stale"
@@ -195,9 +196,30 @@ class Fact(BaseModel):
             unit=unit,
         )
 
+    def model_dump_json(self, **kwargs: Any) -> str:
+        """The fact as JSON text, numbers as JSON numbers with the precision
+        the source gave (``"value": 21.40``, never the string ``"21.40"``).
+
+        Keyword arguments go to :meth:`model_dump` (``exclude``, ``include``,
+        ...); ``indent`` is not supported (the text is one line).
+        """
+        return dumps(self.model_dump(mode="python", **kwargs))
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> Self:
+        """A fact from JSON text, decimals read exactly (``21.40`` stays a
+        Decimal of that precision, never a binary float)."""
+        text = json_data.decode("utf-8") if isinstance(json_data, bytes | bytearray) else json_data
+        return cls.model_validate(loads(text), **kwargs)
+
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's dict: every key present, instants as UTC ``Z``,
-        ``ttl`` in seconds, values with their original precision."""
+        ``ttl`` in seconds, values with their original precision.
+
+        The values stay exact Python objects (``Decimal``, ``datetime``), which
+        the standard library's ``json.dumps`` does not write; for text use
+        :meth:`model_dump_json` or :func:`vouched.dump_facts`, which write
+        them as JSON numbers and ``...Z`` strings that read back equal."""
         return {
             "subject": self.subject,
             "attribute": self.attribute,

@@ -1,8 +1,11 @@
-"""Reading facts from JSON or JSON Lines, with errors that say where."""
+"""Reading facts from JSON or JSON Lines, with errors that say where; writing
+them back as text that reads equal."""
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -12,9 +15,16 @@ from pydantic import ValidationError
 from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._files import STDIN, input_lines, json_kind, parse_json
-from vouched._jsonio import loads
+from vouched._jsonio import dumps, loads
 
-__all__ = ["fact_from_json", "facts_in_text", "iter_facts", "load_facts", "validation_message"]
+__all__ = [
+    "dump_facts",
+    "fact_from_json",
+    "facts_in_text",
+    "iter_facts",
+    "load_facts",
+    "validation_message",
+]
 
 
 def validation_message(error: ValidationError) -> tuple[str | None, str]:
@@ -129,3 +139,20 @@ def _document_facts(text: str, name: str) -> Iterator[Fact]:
 def load_facts(path: str | Path, *, max_bytes: int | None = None) -> list[Fact]:
     """All facts of a file or ``-`` (see :func:`iter_facts`)."""
     return list(iter_facts(path, max_bytes=max_bytes))
+
+
+def dump_facts(facts: Iterable[Fact], path: str | Path | None = None) -> str:
+    """Facts as a JSON array (one fact a line), the text :func:`load_facts`
+    reads back into equal facts: decimals exact, instants as UTC ``Z``,
+    ``ttl`` in seconds. With ``path`` the text is also written there, whole
+    or not at all (a temporary file beside it, renamed into place)."""
+    lines = [dumps(fact.to_json()) for fact in facts]
+    text = "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
+    if path is not None:
+        target = Path(path)
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=target.parent or ".", delete=False, suffix=".tmp"
+        ) as handle:
+            handle.write(text)
+        os.replace(handle.name, target)
+    return text

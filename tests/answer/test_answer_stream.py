@@ -249,3 +249,27 @@ def test_no_character_of_a_failing_sentence_is_ever_shown(
         clean_prefix = text.split(BAD[0])[0].split(BAD[1])[0]
         assert clean_prefix.startswith(shown)
     assert events[-1].kind is K.DONE
+
+
+def test_a_streamed_refusal_records_each_attempt_with_its_action() -> None:
+    events = _stream(_grounder(ScriptedPhraser([FABRICATED, FABRICATED])))
+    answer = events[-1].answer
+    assert answer is not None
+    assert answer.status is AnswerStatus.REFUSED
+    assert [str(a.action) for a in answer.trail] == ["retry", "refuse"]
+    # What the model said up to where reading stopped: the fabrication included.
+    assert all(a.text.startswith(f"{GOOD[0]} {BAD[0]}") for a in answer.trail)
+    assert all(a.prompt_version == answer.prompt_version for a in answer.trail)
+
+
+def test_a_streamed_answer_when_every_source_failed_is_unavailable() -> None:
+    class _Down:
+        name = "down"
+
+        async def fetch(self, query: Any) -> Sequence[Fact]:
+            raise ConnectionError("down")
+
+    grounder = Grounder([_Down()], clock=FakeClock(NOW))
+    answer = _stream(grounder)[-1].answer
+    assert answer is not None
+    assert answer.status is AnswerStatus.UNAVAILABLE

@@ -130,7 +130,10 @@ def test_refuse_policy_refuses_after_one_attempt() -> None:
 def test_partial_policy_drops_the_sentence_with_the_finding_and_marks_it() -> None:
     answer = _ask(_grounder(ScriptedPhraser([FABRICATED]), on_fail="partial"))
     assert answer.status is AnswerStatus.PARTIAL
-    assert answer.text == "The temperature in Berlin is 21.4 °C."
+    assert answer.text == (
+        "The temperature in Berlin is 21.4 °C. "
+        "Part of the answer could not be confirmed and was left out."
+    )
     assert answer.dropped == ("Winds reach 18 km/h.",)
 
 

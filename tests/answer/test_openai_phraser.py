@@ -248,3 +248,48 @@ def test_a_malformed_model_body_becomes_a_typed_refusal(httpserver: HTTPServer) 
     answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
     assert str(answer.refusal) == "phraser_error"
     assert "PhraserResponseError" in answer.reasons[0]
+
+
+def test_a_404_keeps_the_servers_message_and_the_url_in_the_reasons(
+    httpserver: HTTPServer,
+) -> None:
+    body = {"error": {"message": "model 'local-model' not found", "type": "not_found"}}
+    httpserver.expect_request(PATH, method="POST").respond_with_json(body, status=404)
+    answer = _grounder(httpserver).answer_sync("How warm is it in Berlin?")
+    assert str(answer.refusal) == "phraser_error"
+    assert answer.reasons == (
+        f"PhraserHTTPError: model 'local-model' not found at {httpserver.url_for(PATH)} (HTTP 404)",
+    )
+
+
+def test_an_unreachable_server_names_the_url_and_claims_nothing_was_phrased() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    phraser = OpenAIChatPhraser(
+        "http://127.0.0.1:9/v1", "m", "", transport=httpx.MockTransport(refuse)
+    )
+    grounder = Grounder([_Weather()], phraser=phraser, clock=FakeClock("2026-11-29T12:05:00Z"))
+    answer = grounder.answer_sync("How warm is it in Berlin?")
+    assert "http://127.0.0.1:9/v1/chat/completions" in answer.reasons[0]
+    assert "phrased" not in answer.text
+    assert answer.text.startswith("No answer is given")
+
+
+def test_no_key_given_reads_openai_api_key_and_base_url(httpserver: HTTPServer) -> None:
+    seen: list[str | None] = []
+
+    def handler(request: Request) -> Response:
+        seen.append(request.headers.get("authorization"))
+        return Response(json.dumps(_completion("ok")), content_type="application/json")
+
+    httpserver.expect_request(PATH, method="POST").respond_with_handler(handler)
+    environ = {"OPENAI_API_KEY": "sk-from-env", "OPENAI_BASE_URL": httpserver.url_for("/v1")}
+    phraser = OpenAIChatPhraser(None, "m", environ=environ)
+    assert _run(phraser) == "ok"
+    assert seen == ["Bearer sk-from-env"]
+
+
+def test_an_empty_key_sends_none_even_when_the_environment_has_one() -> None:
+    phraser = OpenAIChatPhraser("http://x/v1", "m", "", environ={"OPENAI_API_KEY": "sk-env"})
+    assert "authorization" not in phraser._request_headers()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
+import pytest
+
 from vouched import Fact, Prompt, TemplatePhraser, build_prompt
 from vouched._answer._phrasers import as_phraser, phraser_name
 
@@ -113,3 +115,21 @@ def test_a_catch_all_silence_names_the_subject_not_an_attribute() -> None:
 def test_a_catch_all_silence_never_names_the_source_id() -> None:
     silence = Fact.silence("open-meteo", "*", "source_error", source="open-meteo")
     assert "open-meteo" not in _say([], [silence])
+
+
+@pytest.mark.parametrize(
+    ("attribute", "sentence"),
+    [
+        ("wind_gusts", "The wind gusts of Berlin are 31.7 km/h."),
+        ("uv_index", "The uv index of Berlin is 31.7 km/h."),
+        ("status", "The status of Berlin is 31.7 km/h."),
+    ],
+)
+def test_the_default_sentence_agrees_with_a_plural_attribute(attribute: str, sentence: str) -> None:
+    fact = Fact(subject="Berlin", attribute=attribute, value=Decimal("31.7"), unit="km/h")
+    assert TemplatePhraser().sentence(fact) == sentence
+
+
+def test_a_plural_silence_agrees_too() -> None:
+    silence = Fact.silence("Berlin", "wind_gusts", "timeout")
+    assert TemplatePhraser().silence(silence).startswith("The wind gusts of Berlin are unavailable")

@@ -229,3 +229,39 @@ def test_a_str_subclass_is_still_text(catalog: Catalog, contract: Contract) -> N
 
     raw = Raw(claim("WS101", "format", "In person", "CAT-001"))
     assert verify_output(raw, catalog, contract).status is ClaimStatus.VERIFIED
+
+
+def _fees(cell: str) -> tuple[Catalog, Contract]:
+    contract = Contract(
+        entity_field="code", citation_field="record", attributes={"fee": "money:EUR"}
+    )
+    return Catalog.from_rows([{"code": "A", "record": "R", "fee": cell}], contract), contract
+
+
+@pytest.mark.parametrize("claimed", ["€19.90", "EUR 19.90", "19.9", "19,90 €"])
+def test_money_in_the_contracts_currency_verifies_however_written(claimed: str) -> None:
+    catalog, contract = _fees("19,90 €")
+    raw = json.dumps({"code": "A", "attribute": "fee", "value": claimed, "citation": "R"})
+    assert verify_output(raw, catalog, contract).status is ClaimStatus.VERIFIED
+
+
+def test_money_in_another_currency_is_a_value_mismatch() -> None:
+    catalog, contract = _fees("€19.90")
+    raw = json.dumps({"code": "A", "attribute": "fee", "value": "$19.90", "citation": "R"})
+    result = verify_output(raw, catalog, contract)
+    assert result.status is ClaimStatus.VALUE_MISMATCH
+    assert "USD 19.90" in result.reason
+
+
+@pytest.mark.parametrize("fence", ["```json\n{}\n```", "```\n{}\n```", "  ```JSON\n{}```\n"])
+def test_a_reply_in_a_fenced_json_block_is_read_as_its_json(
+    fence: str, catalog: Catalog, contract: Contract
+) -> None:
+    inner = claim("WS101", "format", "in person", "CAT-001")
+    wrapped = fence.replace("{}", inner)
+    assert verify_output(wrapped, catalog, contract) == verify_output(inner, catalog, contract)
+
+
+def test_text_around_a_fence_is_still_invalid_json(catalog: Catalog, contract: Contract) -> None:
+    wrapped = "Here you go:\n```json\n" + claim("WS101", "format", "x", "CAT-001") + "\n```"
+    assert verify_output(wrapped, catalog, contract).status is ClaimStatus.INVALID_JSON

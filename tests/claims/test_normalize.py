@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from vouched._claims._normalize import (
     NORMALIZERS,
+    Money,
+    money_in,
     normalize_bool,
     normalize_date,
     normalize_decimal,
@@ -95,13 +97,13 @@ def test_time_pads_the_hour() -> None:
     assert normalize_time(time(8, 45)) == "08:45"
 
 
-@pytest.mark.parametrize("value", ["25:00", "24:00", "12:60", "9:5", "9.30", "09:30:00", "", 930])
+@pytest.mark.parametrize("value", ["25:00", "24:00", "12:60", "9:5", "9.30", "09:30:15", "", 930])
 def test_time_refuses_what_is_not_a_24_hour_hh_mm(value: object) -> None:
     with pytest.raises(ValueError, match="HH:MM"):
         normalize_time(value)
 
 
-def test_date_reads_iso_dates_only() -> None:
+def test_date_refuses_numeric_day_month_orders_and_no_such_day() -> None:
     assert normalize_date("2026-12-07") == normalize_date(date(2026, 12, 7))
     with pytest.raises(ValueError, match="ISO"):
         normalize_date("07/12/2026")
@@ -135,3 +137,81 @@ def test_normalizers_are_idempotent(name: str, value: object) -> None:
     except ValueError:
         return  # refused: nothing to be idempotent about
     assert normalizer(once) == once
+
+
+# -- what a real catalog writes --------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["€19.90", "19,90 €", "EUR 19.90", "19.90EUR", "19,9", "19.90"])
+def test_money_in_eur_reads_symbols_codes_and_a_decimal_comma(text: str) -> None:
+    assert money_in("EUR")(text) == Money(Decimal("19.90"), "EUR")
+
+
+def test_money_in_another_currency_is_not_equal() -> None:
+    eur = money_in("EUR")
+    assert eur("$19.90") == Money(Decimal("19.90"), "USD")
+    assert eur("$19.90") != eur("19.90")
+    assert eur("£12.00") != eur("€12.00")
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [("1,234.50", "1234.50"), ("1.234,50", "1234.50"), ("$12.00", "12.00")],
+)
+def test_money_reads_thousands_separators_beside_the_decimal_one(text: str, amount: str) -> None:
+    assert money_in("USD")(text).amount == Decimal(amount)
+
+
+@pytest.mark.parametrize("text", ["€€19.90", "€19.90 EUR", "19.90.00", "1,000", "free", "€"])
+def test_money_in_refuses_what_it_cannot_read_without_guessing(text: str) -> None:
+    with pytest.raises(ValueError, match=r"money|ambiguous"):
+        money_in("EUR")(text)
+
+
+def test_plain_money_refuses_a_currency_and_names_the_contract_spelling() -> None:
+    with pytest.raises(ValueError, match="money:EUR"):
+        normalize_money("€19.90")
+    assert normalize_money("19,90") == Decimal("19.90")
+
+
+@given(st.decimals(min_value=-(10**9), max_value=10**9, places=2), st.sampled_from(["EUR", "USD"]))
+@SETTINGS
+def test_money_in_is_idempotent(amount: Decimal, currency: str) -> None:
+    normalize = money_in(currency)
+    assert normalize(normalize(amount)) == normalize(amount)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("9:30 am", "09:30"),
+        ("9:30 AM", "09:30"),
+        ("9:30pm", "21:30"),
+        ("12:15 a.m.", "00:15"),
+        ("12:00 pm", "12:00"),
+        ("9 pm", "21:00"),
+        ("09:30:00", "09:30"),
+    ],
+)
+def test_time_reads_the_12_hour_clock_and_zero_seconds(text: str, expected: str) -> None:
+    assert normalize_time(text) == expected
+
+
+@pytest.mark.parametrize("text", ["13:00 pm", "0:30 am", "9:30 xm"])
+def test_time_refuses_a_12_hour_time_that_does_not_exist(text: str) -> None:
+    with pytest.raises(ValueError, match=r"12-hour|HH:MM"):
+        normalize_time(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["5 December 2026", "5th December 2026", "5 Dec 2026", "December 5, 2026", "Dec. 5 2026"],
+)
+def test_date_reads_written_english_dates(text: str) -> None:
+    assert normalize_date(text) == date(2026, 12, 5)
+
+
+@pytest.mark.parametrize("text", ["31 February 2026", "5 Dezember 2026"])
+def test_date_refuses_a_written_date_that_is_not_a_day(text: str) -> None:
+    with pytest.raises(ValueError, match=r"no such day|unknown month"):
+        normalize_date(text)

@@ -53,3 +53,19 @@ def test_the_readme_command_list_shows_every_command_and_option() -> None:
         options = {o for a in sub._actions for o in a.option_strings if o.startswith("--")}
         # --debug is every command's, said once below the list.
         assert shown[name] == options - {"--help", "--debug"}, name
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version  # noqa: PLC0415
+
+    run = vouched("--version")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == f"vouched {version('vouched')}\n"
+
+
+def test_an_unknown_option_is_reported_with_the_commands_usage() -> None:
+    run = vouched("replay", "--store", "x.db", "--frobnicate")
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1
+    assert run.stderr.startswith("vouched replay: error: unrecognized arguments: --frobnicate")
+    assert "usage: vouched replay [-h] --store PATH" in run.stderr

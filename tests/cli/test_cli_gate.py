@@ -215,3 +215,11 @@ def test_demo_runs_offline_and_exits_0() -> None:
     run = vouched("demo")
     assert run.returncode == 0, run.stderr
     assert "grounding rate" in run.stdout
+
+
+@pytest.mark.parametrize("output", [[], ["--json"]], ids=["table", "json"])
+def test_a_file_without_facts_says_so_and_exits_1(tmp_path: Path, output: list[str]) -> None:
+    path = write(tmp_path, "none.json", "[]")
+    run = vouched("gate", str(path), "--now", NOW, *output)
+    assert run.returncode == 1
+    assert run.stderr == f"{path}: no facts: nothing was vouched for (exit 1)\n"

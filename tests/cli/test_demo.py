@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,8 +39,8 @@ def test_every_scenario_behaves_and_the_demo_exits_zero(document: dict[str, Any]
     assert all(s["behaved"] for s in document["scenarios"])
 
 
-def test_statuses_are_ok_ok_ok_refused(document: dict[str, Any]) -> None:
-    assert [s["status"] for s in document["scenarios"]] == ["ok", "ok", "ok", "refused"]
+def test_statuses_are_ok_unavailable_ok_refused(document: dict[str, Any]) -> None:
+    assert [s["status"] for s in document["scenarios"]] == ["ok", "unavailable", "ok", "refused"]
 
 
 def test_the_outage_is_stated_as_silence_and_the_breaker_recovers(
@@ -69,3 +70,28 @@ def test_table_output_shows_the_four_verdicts_and_the_rate() -> None:
     assert done.returncode == 0, done.stderr
     assert "grounding rate of the run" in done.stdout
     assert "refused" in done.stdout
+
+
+def test_store_keeps_every_answer_and_a_second_run_adds_nothing(tmp_path: Path) -> None:
+    from vouched import SqliteSnapshotStore  # noqa: PLC0415
+
+    path = tmp_path / "snapshots.db"
+    for _ in range(2):
+        done = _demo("--json", "--store", str(path))
+        assert done.returncode == 0, done.stderr
+    with SqliteSnapshotStore(path, read_only=True) as store:
+        snapshots = list(store.iter())
+    assert len(snapshots) == 7  # 1 all up, 4 while the source is down, 1 stale, 1 refused
+    (refused,) = [s for s in snapshots if s.status == "refused"]
+    assert [a.action for a in refused.trail] == ["retry", "refuse"]
+
+
+@pytest.mark.parametrize(
+    "where", ["missing/snapshots.db", "."], ids=["no-directory", "a-directory"]
+)
+def test_a_store_path_that_cannot_be_written_is_one_line_exit_2(tmp_path: Path, where: str) -> None:
+    done = _demo("--store", str(tmp_path / where))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("vouched demo: ")
+    assert "--store" in done.stderr

@@ -209,7 +209,7 @@ def test_report_json_has_the_documented_keys(
 ) -> None:
     _write(store, [make_snapshot()])
     document = replay(store, Policy(), rules=()).to_json()
-    assert document["schema"] == "vouched.replay/1"
+    assert document["schema"] == "vouched.replay/2"
     assert list(document) == [
         "schema",
         "policy_version",
@@ -220,6 +220,7 @@ def test_report_json_has_the_documented_keys(
         "last_created_at",
         "grounding_rate",
         "passed",
+        "attempts",
         "verdicts",
         "reasons",
         "findings",
@@ -237,6 +238,10 @@ def test_report_json_has_the_documented_keys(
         "last_seen",
         "grounding_rate",
         "pass_rate",
+        "first_attempts_passed",
+        "attempts",
+        "refused",
+        "partial",
         "verdicts",
         "findings",
     ]

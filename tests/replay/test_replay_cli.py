@@ -66,7 +66,7 @@ def test_replay_json_follows_the_documented_schema(
     result = vouched("--store", str(store_path), "--json")
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
-    assert document["schema"] == "vouched.replay/1"
+    assert document["schema"] == "vouched.replay/2"
     assert document["snapshots"] == 5
     assert [v["prompt_version"] for v in document["prompt_versions"]] == ["p1", "p2"]
     assert document["flipped"]["to_fail"] == {"count": 0, "ids": [], "truncated": False}
@@ -217,3 +217,15 @@ def test_workers_print_the_same_report(store_path: Path, population: list[Snapsh
     parallel = vouched("--store", str(store_path), "--json", "--workers", "2")
     assert parallel.returncode == alone.returncode == 0, parallel.stderr
     assert json.loads(parallel.stdout) == json.loads(alone.stdout)
+
+
+def test_a_since_given_as_a_date_is_midnight_utc(
+    store_path: Path, population: list[Snapshot]
+) -> None:
+    as_date = vouched("--store", str(store_path), "--since", f"{T0:%Y-%m-%d}", "--json")
+    as_instant = vouched(
+        "--store", str(store_path), "--since", f"{T0:%Y-%m-%d}T00:00:00Z", "--json"
+    )
+    assert as_date.returncode == as_instant.returncode
+    assert json.loads(as_date.stdout)["snapshots"] == json.loads(as_instant.stdout)["snapshots"]
+    assert json.loads(as_date.stdout)["window"]["since"] == f"{T0:%Y-%m-%d}T00:00:00Z"

@@ -205,7 +205,7 @@ def test_failures_are_reported_with_reason_and_exception_class_only(clock: FakeC
     fetch_n(source, 1)
     (failure,) = events
     assert failure.kind == "failure"
-    assert (failure.reason, failure.detail) == ("source_error", "KeyError")
+    assert (failure.reason, failure.detail) == ("source_bug", "KeyError")
 
 
 def test_rejections_are_reported(clock: FakeClock) -> None:

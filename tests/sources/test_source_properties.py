@@ -18,7 +18,7 @@ from vouched import (
 )
 from vouched.testing import FakeClock, ScriptedSource
 
-REASONS = {"circuit_open", "timeout", "source_error", "malformed", "no_data"}
+REASONS = {"circuit_open", "timeout", "source_error", "source_bug", "malformed", "no_data"}
 
 
 def _fact(n: int) -> Fact:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 from vouched._answer._echoes import caller_texts, echoed_numbers
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
+    UNPHRASED_TEXT,
     FindingLike,
     OnFail,
     OnFailLike,
@@ -29,12 +30,13 @@ from vouched._answer._onfail import (
 )
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
 from vouched._answer._prompt import Prompt, build_prompt
-from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json
+from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json, finding_span
 from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
 from vouched._exceptions import ConfigError, PhraserError
-from vouched._fact import Fact
+from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
 from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
@@ -42,7 +44,7 @@ from vouched._scan._scanner import scan
 from vouched._sources._source import Query, Source, gather
 from vouched._time import Clock, SystemClock, seconds_setting
 
-__all__ = ["AnswerObserver", "Grounder", "stated_silences"]
+__all__ = ["AnswerObserver", "Grounder", "Queries", "as_queries", "stated_silences"]
 
 _log = logging.getLogger("vouched.grounder")
 
@@ -79,6 +81,36 @@ def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
             seen.add(key)
             out.append(silence_for(verdict))
     return tuple(out)
+
+
+Queries = Query | Sequence[Query]
+"""One query, or one per subject."""
+
+
+def as_queries(query: Queries | None) -> tuple[Query, ...]:
+    """``query`` as a non-empty tuple of queries (``None`` is one empty query)."""
+    if query is None:
+        return ({},)
+    if isinstance(query, Mapping):
+        return (query,)
+    if isinstance(query, str | bytes) or not isinstance(query, Sequence):
+        raise TypeError(f"a query is a mapping or a sequence of mappings, not {query!r}")
+    queries = tuple(query)
+    if not queries or not all(isinstance(q, Mapping) for q in queries):
+        raise TypeError("a sequence of queries must hold at least one mapping, and only mappings")
+    return queries
+
+
+async def _gather_each(
+    sources: Sequence[Source], queries: Sequence[Query], *, deadline: float, clock: Clock
+) -> list[Fact]:
+    """:func:`gather` for each query at once; facts in the order of the queries."""
+    if len(queries) == 1:
+        return await gather(sources, queries[0], deadline=deadline, clock=clock)
+    batches = await asyncio.gather(
+        *(gather(sources, q, deadline=deadline, clock=clock) for q in queries)
+    )
+    return [fact for batch in batches for fact in batch]
 
 
 class _StoreHook:
@@ -147,6 +179,7 @@ def _record(
         prompt_version=answer.prompt_version,
         phraser=answer.phraser,
         output=answer.text,
+        trail=[attempt.record() for attempt in answer.trail],
         findings=[finding_json(f) for f in answer.findings],
         status=str(answer.status),
         attempts=answer.attempts,
@@ -239,8 +272,13 @@ class Grounder:
         """Snapshot writes that failed (logged, never raised)."""
         return 0 if self._store is None else self._store.failed
 
-    async def answer(self, question: str, query: Query | None = None) -> Answer:
-        """Answer ``question`` from what the sources say for ``query``."""
+    async def answer(self, question: str, query: Queries | None = None) -> Answer:
+        """Answer ``question`` from what the sources say for ``query``.
+
+        ``query`` may also be a sequence of queries, one per subject ("Berlin
+        and Munich?"): each is sent to every source, all at once under the one
+        ``deadline``, and the facts are gathered in the order of the queries.
+        """
         ready = await self._prepare(question, query)
         answer = await self._phrase(
             ready.prompt, ready.gate, ready.silences, caller_texts(ready.query)
@@ -248,7 +286,7 @@ class Grounder:
         return self._deliver(ready, answer)
 
     async def answer_stream(
-        self, question: str, query: Query | None = None
+        self, question: str, query: Queries | None = None
     ) -> AsyncIterator[AnswerEvent]:
         """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
         sentences only after they pass the scan, the on-fail policy at the
@@ -276,13 +314,14 @@ class Grounder:
         answer = self._deliver(ready, phrasing.answer, extra)
         yield AnswerEvent(AnswerEventKind.DONE, len(answer.trail) - 1, answer=answer)
 
-    async def _prepare(self, question: str, query: Query | None) -> _Prepared:
+    async def _prepare(self, question: str, query: Queries | None) -> _Prepared:
         """Sources, gate and prompt: everything before the phraser."""
-        query = {} if query is None else query
+        queries = as_queries(query)
         clock = self.clock
         created_at = clock.now()
         started = clock.monotonic()
-        facts = await gather(self.sources, query, deadline=self.deadline, clock=clock)
+        facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
+        recorded: Query = queries[0] if len(queries) == 1 else {"queries": list(queries)}
         fetched = clock.monotonic()
         now = clock.now()
         gate = partition(facts, self.policy, now)
@@ -290,7 +329,7 @@ class Grounder:
         prompt = build_prompt(question, gate.grounded, silences)
         gated = clock.monotonic()
         return _Prepared(
-            query=query,
+            query=recorded,
             facts=tuple(facts),
             gate=gate,
             silences=silences,
@@ -304,7 +343,10 @@ class Grounder:
     def _deliver(
         self, ready: _Prepared, answer: Answer, extra: dict[str, float] | None = None
     ) -> Answer:
-        """The answer with its timings; observers told, the snapshot scheduled."""
+        """The answer with its timings and honest status; observers told, the
+        snapshot scheduled."""
+        if answer.status is AnswerStatus.OK and every_source_failed(ready.gate):
+            answer = replace(answer, status=AnswerStatus.UNAVAILABLE)
         timings = {
             **ready.timings,
             **answer.timings,
@@ -335,7 +377,7 @@ class Grounder:
             )
         return answer
 
-    def answer_sync(self, question: str, query: Query | None = None) -> Answer:
+    def answer_sync(self, question: str, query: Queries | None = None) -> Answer:
         """:meth:`answer` for synchronous callers (runs its own event loop)."""
         try:
             asyncio.get_running_loop()
@@ -343,7 +385,7 @@ class Grounder:
             return asyncio.run(self._answer_and_settle(question, query))
         raise RuntimeError("answer_sync() cannot run inside a running event loop; await answer()")
 
-    async def _answer_and_settle(self, question: str, query: Query | None) -> Answer:
+    async def _answer_and_settle(self, question: str, query: Queries | None) -> Answer:
         answer = await self.answer(question, query)
         await self.settle()
         return answer
@@ -376,7 +418,7 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
-        return [*found, *([] if report.passed else report.findings)]
+        return [*found, *([] if report.passed else once_per_span(report.findings, finding_span))]
 
     async def _phrase(
         self, first: Prompt, gate: GateResult, silences: Sequence[Fact], caller: Sequence[str]
@@ -426,11 +468,11 @@ class Grounder:
             except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
                 spent = clock.monotonic() - began
                 phrase_seconds += spent
-                trail.append(Attempt("", (), spent))
+                trail.append(Attempt("", (), spent, AttemptAction.ERROR, prompt.version))
                 # PhraserTimeoutError is a TimeoutError too.
                 timed_out = isinstance(error, TimeoutError)
                 return finish(
-                    REFUSAL_TEXT,
+                    UNPHRASED_TEXT,
                     AnswerStatus.REFUSED,
                     refusal=RefusalReason.PHRASER_TIMEOUT
                     if timed_out
@@ -452,7 +494,8 @@ class Grounder:
                 )
             findings = await self._check_off_loop(prompt, silences, text, caller)
             scan_seconds += clock.monotonic() - phrased
-            trail.append(Attempt(text, tuple(findings), phrased - began))
+            action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
+            trail.append(Attempt(text, tuple(findings), phrased - began, action, prompt.version))
             if not findings:
                 return finish(text, AnswerStatus.OK)
             if step is OnFail.RETRY:
@@ -469,9 +512,8 @@ class Grounder:
                 scan_seconds += clock.monotonic() - checked
                 extra = partial.findings[len(findings) :]
                 if partial.text:
-                    return finish(
-                        partial.text, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra
-                    )
+                    told = " ".join([partial.text, *unconfirmed(partial.findings)])
+                    return finish(told, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra)
                 return finish(
                     REFUSAL_TEXT,
                     AnswerStatus.REFUSED,
@@ -492,6 +534,46 @@ class Grounder:
     def __repr__(self) -> str:
         names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)
         return f"Grounder(sources=[{names}], phraser={phraser_name(self._phraser_given)!r})"
+
+
+_FAILURES = frozenset(
+    {
+        SilenceReason.CIRCUIT_OPEN,
+        SilenceReason.TIMEOUT,
+        SilenceReason.SOURCE_ERROR,
+        SilenceReason.SOURCE_BUG,
+        SilenceReason.MALFORMED,
+    }
+)
+
+
+def every_source_failed(gate: GateResult) -> bool:
+    """Nothing grounded, some source failed, and no source answered with a
+    silence of its own (``no_data``, ``demoted``, ...): the answer can only
+    say that nothing is available."""
+    if gate.grounded or not gate.silent:
+        return False
+    return all(fact.silent_reason in _FAILURES for fact in gate.silent)
+
+
+def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
+    """What a partial answer left out, in plain words: one sentence per
+    subject and attribute, one for findings that name neither."""
+    said: list[str] = []
+    seen: set[tuple[str | None, str | None]] = set()
+    for finding in findings:
+        key = (finding.subject, finding.attribute) if finding.attribute else (None, None)
+        if key in seen:
+            continue
+        seen.add(key)
+        subject, attribute = key
+        if attribute is None:
+            said.append("Part of the answer could not be confirmed and was left out.")
+        elif subject is None:
+            said.append(f"The {attribute.replace('_', ' ')} could not be confirmed.")
+        else:
+            said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
+    return said
 
 
 def _finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from vouched._exceptions import ConfigError
 
 __all__ = [
     "REFUSAL_TEXT",
+    "UNPHRASED_TEXT",
     "FindingLike",
     "OnFail",
     "OnFailLike",
@@ -37,7 +38,11 @@ __all__ = [
 ]
 
 REFUSAL_TEXT = "No answer is given: what was phrased could not be checked against the sources."
-"""The text of a refused answer (the reasons are in ``Answer.reasons``)."""
+"""The text of an answer refused for its findings (the reasons are in ``Answer.reasons``)."""
+
+UNPHRASED_TEXT = "No answer is given: the model could not be asked or gave no usable reply."
+"""The text of an answer refused because the phraser failed or timed out:
+nothing was phrased, so nothing is said to have been checked."""
 
 
 class OnFail(enum.StrEnum):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 from decimal import Decimal
@@ -145,11 +146,13 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "precipitation": "The precipitation in {subject} is {value}.",
     "rate": "The {subject} exchange rate is {value}.",
 }
-"""Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words) and
-``{value}`` (with its unit) are filled in."""
+"""Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words),
+``{value}`` (with its unit) and ``{verb}`` (``is``, or ``are`` for a plural
+attribute such as "wind gusts") are filled in."""
 
-_DEFAULT_TEMPLATE = "The {attribute} of {subject} is {value}."
-_SILENCE_TEMPLATE = "The {attribute} of {subject} is {value}."
+_DEFAULT_TEMPLATE = "The {attribute} of {subject} {verb} {value}."
+_SILENCE_TEMPLATE = "The {attribute} of {subject} {verb} {value}."
+_NOT_PLURAL = ("ss", "us", "is", "ics")  # "pressure class", "status", "analysis", "statistics"
 _ALL_SILENT = "Nothing about {subject} is available right now ({reason})."
 _SOME_SILENT = "Some of the data is unavailable right now ({reason})."  # subject is a source id
 _NOTHING = "Nothing can be said about this right now: no source gave any facts for it."
@@ -160,6 +163,14 @@ def _number_text(value: Decimal) -> str:
     if "E" in text or "e" in text:
         text = format(value, "f")
     return text
+
+
+def verb_for(attribute_words: str) -> str:
+    """``are`` when the attribute's last word reads as an English plural
+    ("wind gusts", "points"), else ``is`` ("humidity", "status")."""
+    last = attribute_words.rsplit(" ", 1)[-1].casefold()
+    plural = len(last) > 2 and last.endswith("s") and not last.endswith(_NOT_PLURAL)
+    return "are" if plural else "is"
 
 
 def _value_text(value: FactValue) -> str:
@@ -201,9 +212,11 @@ class TemplatePhraser:
     def sentence(self, fact: Fact) -> str:
         """The sentence for one grounded fact."""
         template = self._templates.get(fact.attribute, self._default)
+        words = fact.attribute.replace("_", " ")
         return template.format(
             subject=fact.subject,
-            attribute=fact.attribute.replace("_", " "),
+            attribute=words,
+            verb=verb_for(words),
             value=_value_text(fact.value) + self._unit(fact.unit),
         )
 
@@ -217,9 +230,11 @@ class TemplatePhraser:
         template = self._templates.get(fact.attribute, self._default)
         if template.count("{value}") != 1 or "{reason}" in template:
             template = _SILENCE_TEMPLATE
+        words = fact.attribute.replace("_", " ")
         return template.replace("{value}", "unavailable right now ({reason})").format(
             subject=fact.subject,
-            attribute=fact.attribute.replace("_", " "),
+            attribute=words,
+            verb=verb_for(words),
             reason=plain_reason(reason),
         )
 
@@ -251,6 +266,7 @@ class TemplatePhraser:
 # -- a model behind an OpenAI-compatible HTTP API ---------------------------------
 
 _BODY_EXCERPT = 200
+_OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 
 class OpenAIChatPhraser:
@@ -267,14 +283,21 @@ class OpenAIChatPhraser:
     layer; without a client, each call opens and closes its own, so one
     phraser works from any event loop (``Grounder.answer_sync`` included).
 
+    As the OpenAI SDK does, ``api_key=None`` reads ``OPENAI_API_KEY`` and
+    ``base_url=None`` reads ``OPENAI_BASE_URL`` (else ``https://api.openai.com/v1``),
+    from ``environ`` (default: ``os.environ``), once, here; ``api_key=""`` sends
+    no key (local servers).
+
     Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError`,
     :class:`PhraserResponseError` or, for a stream that breaks off,
-    :class:`PhraserStreamError` (all :class:`PhraserError`).
+    :class:`PhraserStreamError` (all :class:`PhraserError`), each naming the
+    URL; an HTTP error keeps the server's own message (``model 'x' not
+    found``) from its body.
     """
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | None,
         model: str,
         api_key: str | None = None,
         *,
@@ -287,10 +310,16 @@ class OpenAIChatPhraser:
         headers: Mapping[str, str] | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         client: httpx.AsyncClient | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         seconds_setting("OpenAIChatPhraser timeout", timeout)
         if stall_timeout is not None:
             seconds_setting("OpenAIChatPhraser stall_timeout", stall_timeout)
+        env = os.environ if environ is None else environ
+        if base_url is None:
+            base_url = env.get("OPENAI_BASE_URL") or _OPENAI_BASE_URL
+        if api_key is None:
+            api_key = env.get("OPENAI_API_KEY")
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature
@@ -340,11 +369,16 @@ class OpenAIChatPhraser:
                         response = await self._post(client, content)
         except (TimeoutError, httpx.TimeoutException):
             raise PhraserTimeoutError(
-                f"model server did not answer within {self.timeout:g} s", seconds=self.timeout
+                f"model server at {self.url} did not answer within {self.timeout:g} s",
+                seconds=self.timeout,
             ) from None
         except httpx.HTTPError as error:
-            raise PhraserError(f"model server unreachable: {type(error).__name__}") from error
-        return _content_of(response)
+            detail = " ".join(str(error).split())[:_BODY_EXCERPT]
+            raise PhraserError(
+                f"model server unreachable at {self.url}: {type(error).__name__}"
+                + (f": {detail}" if detail else "")
+            ) from error
+        return _content_of(response, self.url)
 
     async def _post(self, client: httpx.AsyncClient, content: bytes) -> httpx.Response:
         response = await client.post(
@@ -398,7 +432,7 @@ class OpenAIChatPhraser:
                     )
                     if response.status_code >= 400:
                         await response.aread()
-                        _content_of(response)  # raises PhraserHTTPError
+                        _content_of(response, self.url)  # raises PhraserHTTPError
                 pieces = deltas(response.aiter_lines(), end)
                 stack.push_async_callback(pieces.aclose)
                 while True:
@@ -411,10 +445,12 @@ class OpenAIChatPhraser:
                     yield piece
         except (TimeoutError, httpx.TimeoutException):
             if loop.time() >= deadline:
-                message = f"model server did not finish within {self.timeout:g} s"
+                message = f"model server at {self.url} did not finish within {self.timeout:g} s"
                 seconds = self.timeout
             else:
-                message = f"model server's stream stalled for {self.stall_timeout:g} s"
+                message = (
+                    f"model server's stream at {self.url} stalled for {self.stall_timeout:g} s"
+                )
                 seconds = self.stall_timeout
             raise PhraserTimeoutError(message, seconds=seconds) from None
         except httpx.HTTPError as error:
@@ -422,7 +458,9 @@ class OpenAIChatPhraser:
                 raise PhraserStreamError(
                     f"model server's stream broke off: {type(error).__name__}"
                 ) from error
-            raise PhraserError(f"model server unreachable: {type(error).__name__}") from error
+            raise PhraserError(
+                f"model server unreachable at {self.url}: {type(error).__name__}"
+            ) from error
         if not said:
             raise PhraserResponseError("model server's answer is empty")
 
@@ -430,11 +468,25 @@ class OpenAIChatPhraser:
         return f"OpenAIChatPhraser(base_url={self.base_url!r}, model={self.model!r})"
 
 
-def _content_of(response: httpx.Response) -> str:
+def _server_message(response: httpx.Response) -> str:
+    """What an error response says: its ``error.message`` (the OpenAI shape),
+    else the start of its body."""
+    try:
+        document = loads(response.content)
+    except ValueError:
+        document = None
+    error = document.get("error") if isinstance(document, dict) else None
+    message = error.get("message") if isinstance(error, dict) else error
+    text = message if isinstance(message, str) and message.strip() else response.text
+    return " ".join(text[:_BODY_EXCERPT].split())
+
+
+def _content_of(response: httpx.Response, url: str) -> str:
     if response.status_code >= 400:
         body = " ".join(response.text[:_BODY_EXCERPT].split())
+        said = _server_message(response)
         raise PhraserHTTPError(
-            f"model server answered HTTP {response.status_code}",
+            f"{said or 'model server error'} at {url} (HTTP {response.status_code})",
             status=response.status_code,
             body=body,
         )

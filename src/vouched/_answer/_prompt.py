@@ -56,6 +56,7 @@ _PLAIN_REASONS: Mapping[str, str] = {
     SilenceReason.CIRCUIT_OPEN: "the source is not responding",
     SilenceReason.TIMEOUT: "the source did not answer in time",
     SilenceReason.SOURCE_ERROR: "the source reported an error",
+    SilenceReason.SOURCE_BUG: "the source failed",
     SilenceReason.MALFORMED: "the source sent data that could not be read",
     SilenceReason.NO_DATA: "the source has no data for it",
     SilenceReason.STALE: "the latest data is out of date",

@@ -12,17 +12,27 @@ from vouched._answer._onfail import FindingLike, RefusalReason
 from vouched._exceptions import AnswerRefusedError
 from vouched._fact import Fact
 from vouched._gate import Verdict, grounding_rate
+from vouched._replay._attempts import AttemptAction
 
-__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json"]
+__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json", "finding_span"]
 
 
 class AnswerStatus(enum.StrEnum):
     """``ok``: the text passed the scanner; ``partial``: sentences with findings
-    were removed; ``refused``: no text could be vouched for."""
+    were removed (and the answer says what could not be confirmed);
+    ``refused``: no text could be vouched for; ``unavailable``: the text
+    passed, but every source failed, so all it says is that nothing is
+    available (a dashboard counts these apart from ``ok``)."""
 
     OK = "ok"
     PARTIAL = "partial"
     REFUSED = "refused"
+    UNAVAILABLE = "unavailable"
+
+
+def finding_span(finding: FindingLike) -> tuple[str, int, int]:
+    """A finding's ``(kind, start, end)``: what "once per span" counts by."""
+    return (str(finding.kind), finding.start, finding.end)
 
 
 def finding_json(finding: FindingLike) -> dict[str, Any]:
@@ -44,11 +54,16 @@ def finding_json(finding: FindingLike) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One call of the phraser: what it said and what the scanner found in it."""
+    """One call of the phraser: what it said, what the scanner found in it,
+    the prompt version it answered and the on-fail action taken after it
+    (``accept``, ``retry``, ``partial``, ``refuse``, or ``error`` when the
+    phraser failed)."""
 
     text: str
     findings: tuple[FindingLike, ...]
     seconds: float
+    action: AttemptAction = AttemptAction.ACCEPT
+    prompt_version: str = ""
 
     @property
     def passed(self) -> bool:
@@ -59,6 +74,17 @@ class Attempt:
             "text": self.text,
             "findings": [finding_json(f) for f in self.findings],
             "seconds": self.seconds,
+            "action": str(self.action),
+            "prompt_version": self.prompt_version,
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The attempt as a snapshot's ``trail`` keeps it."""
+        return {
+            "text": self.text,
+            "prompt_version": self.prompt_version,
+            "findings": [finding_json(f) for f in self.findings],
+            "action": str(self.action),
         }
 
 
@@ -71,13 +97,15 @@ class Answer:
     """What :meth:`vouched.Grounder.answer` returns.
 
     - ``text``: what may be shown (for a refusal, a fixed sentence saying so).
-    - ``status``: ok | partial | refused; ``refusal`` and ``reasons`` say why.
+    - ``status``: ok | partial | unavailable | refused; ``refusal`` and ``reasons`` say why.
     - ``grounded``: the facts that were phrased; ``silences``: the typed absences
       that were said unavailable (including facts the gate stripped, e.g. stale
       ones, without their value); ``violations``: the gate's violation verdicts.
     - ``findings``: everything the scanner caught on the way, over all attempts;
       ``trail`` has each attempt's text and findings; ``attempts`` counts them.
-    - ``dropped``: sentences a partial answer removed (the model's own words).
+    - ``dropped``: sentences a partial answer removed (the model's own words);
+      a partial ``text`` is the model's kept sentences, then one sentence per
+      subject and attribute that could not be confirmed.
     - ``prompt_version``: the template hash; ``timings``: seconds per stage.
     """
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
+    UNPHRASED_TEXT,
     FindingLike,
     OnFail,
     RefusalReason,
@@ -41,11 +42,12 @@ from vouched._answer._onfail import (
 )
 from vouched._answer._phrasers import Phraser, stream_of
 from vouched._answer._prompt import Prompt
-from vouched._answer._result import Answer, AnswerStatus, Attempt
+from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_span
 from vouched._exceptions import PhraserError
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import Policy
+from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import Finding
 from vouched._scan._stream import StreamScanner
@@ -167,18 +169,19 @@ class StreamedPhrasing:
                 yield event
             text = reading.scanner.text
             if reading.error is not None:
-                self._attempt(text, (), reading.began)
+                self._attempt(text, (), reading.began, AttemptAction.ERROR, prompt.version)
                 refusal = (
                     RefusalReason.PHRASER_TIMEOUT
                     if isinstance(reading.error, TimeoutError)
                     else RefusalReason.PHRASER_ERROR
                 )
                 reasons: tuple[str, ...] = (_error_reason(reading.error, self._timeout),)
-                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
-                self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
+                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, UNPHRASED_TEXT, reasons)
+                self._finish(first, gate, silences, UNPHRASED_TEXT, AnswerStatus.REFUSED,
                              refusal=refusal, reasons=reasons)  # fmt: skip
                 return
-            self._attempt(text, reading.failed, reading.began)
+            action = AttemptAction(step.value) if reading.failed else AttemptAction.ACCEPT
+            self._attempt(text, reading.failed, reading.began, action, prompt.version)
             shown = "".join(reading.shown).strip()
             if not reading.failed:
                 self._finish(first, gate, silences, shown, AnswerStatus.OK)
@@ -251,10 +254,18 @@ class StreamedPhrasing:
         if self.first_sentence is None:
             self.first_sentence = self._clock.monotonic()
 
-    def _attempt(self, text: str, findings: tuple[Finding, ...], began: float) -> None:
+    def _attempt(
+        self,
+        text: str,
+        findings: tuple[Finding, ...],
+        began: float,
+        action: AttemptAction,
+        prompt_version: str,
+    ) -> None:
         spent = self._clock.monotonic() - began
         self.phrase_seconds += spent
-        self.trail.append(Attempt(text, findings, spent))
+        distinct = tuple(once_per_span(findings, finding_span))
+        self.trail.append(Attempt(text, distinct, spent, action, prompt_version))
 
     def _finish(
         self,

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
-from vouched._claims._normalize import NORMALIZERS, Normalizer
+from vouched._claims._normalize import NORMALIZERS, Normalizer, normalizer_for
 from vouched._exceptions import InputError, shown
 from vouched._files import read_text
 
@@ -44,9 +44,9 @@ class Contract:
     """What a claim must look like and how each allowed attribute is compared.
 
     ``attributes`` maps an attribute name to a normalizer: the name of a
-    built-in one (``text``, ``money``, ``decimal``, ``integer``, ``bool``,
-    ``time``, ``date``) or any callable that returns a comparable value or
-    raises ``ValueError``.
+    built-in one (``text``, ``money``, ``money:EUR`` and other ISO 4217 codes,
+    ``decimal``, ``integer``, ``bool``, ``time``, ``date``) or any callable
+    that returns a comparable value or raises ``ValueError``.
     """
 
     entity_field: str
@@ -73,9 +73,9 @@ class Contract:
             if not isinstance(attribute, str) or not attribute:
                 raise InputError("attribute names must be non-empty strings", field="attributes")
             if isinstance(spec, str):
-                normalizer = NORMALIZERS.get(spec)
+                normalizer = normalizer_for(spec)
                 if normalizer is None:
-                    known = ", ".join(sorted(NORMALIZERS))
+                    known = ", ".join([*sorted(NORMALIZERS), "money:EUR (any ISO 4217 code)"])
                     raise InputError(
                         f"unknown normalizer {shown(spec)}; use one of {known}", field=where
                     )

@@ -11,6 +11,17 @@ Normalizers are narrow on purpose and never invent a value: ``"free"`` is not
 a fee of 0.00, ``"25:00"`` is not a time, ``27.505`` is not an amount of money
 (rounding it to cents would hide a difference). Each is idempotent:
 ``n(n(x)) == n(x)``.
+
+What a real catalog writes is read as written: a decimal comma (``19,90``),
+thousands separators only together with the decimal separator
+(``1,234.50``, ``1.234,50``; a lone ``1,000`` is refused as ambiguous),
+times as ``9:30 am`` or ``09:30:00``, dates as ``5 December 2026`` or
+``December 5, 2026``. Money with a currency (``€19.90``, ``19,90 €``,
+``EUR 19.90``, ``$12.00``) needs a contract that names its currency,
+``money:EUR``: amounts without a marker are then in that currency, and an
+amount in another one compares unequal (a ``value_mismatch``, never equal
+and never converted). Plain ``money`` refuses a currency marker rather than
+guess which one the contract meant.
 """
 
 from __future__ import annotations
@@ -20,11 +31,13 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 __all__ = [
     "NORMALIZERS",
+    "Money",
     "Normalizer",
+    "money_in",
     "normalize_bool",
     "normalize_date",
     "normalize_decimal",
@@ -32,6 +45,7 @@ __all__ = [
     "normalize_money",
     "normalize_text",
     "normalize_time",
+    "normalizer_for",
 ]
 
 Normalizer = Callable[[object], Any]
@@ -40,8 +54,48 @@ Normalizer = Callable[[object], Any]
 _CENT: Final = Decimal("0.01")
 _DECIMAL_TEXT: Final = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _INTEGER_TEXT: Final = re.compile(r"[+-]?\d+")
-_TIME_TEXT: Final = re.compile(r"(\d{1,2}):(\d{2})")
+_TIME_TEXT: Final = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?)?", re.I)
+_HOUR_TEXT: Final = re.compile(r"(\d{1,2})\s*([ap])\.?m\.?", re.I)  # "9 am"
 _DATE_TEXT: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MONTHS: Final = MappingProxyType(
+    {
+        name: number
+        for number, names in enumerate(
+            (
+                ("january", "jan"),
+                ("february", "feb"),
+                ("march", "mar"),
+                ("april", "apr"),
+                ("may",),
+                ("june", "jun"),
+                ("july", "jul"),
+                ("august", "aug"),
+                ("september", "sep", "sept"),
+                ("october", "oct"),
+                ("november", "nov"),
+                ("december", "dec"),
+            ),
+            start=1,
+        )
+        for name in names
+    }
+)
+_DAY_MONTH_YEAR: Final = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})", re.I)
+_MONTH_DAY_YEAR: Final = re.compile(r"([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
+# An amount as a catalog writes it: one decimal separator (point or comma), or
+# thousands separators together with the other decimal separator.
+_AMOUNT: Final = re.compile(
+    r"(?P<sign>[+-]?)(?:"
+    r"(?P<en>\d{1,3}(?:,\d{3})+\.\d+)"
+    r"|(?P<de>\d{1,3}(?:\.\d{3})+,\d+)"
+    r"|(?P<plain>\d+(?:[.,]\d+)?|[.,]\d+)"
+    r")"
+)
+_SYMBOLS: Final = MappingProxyType({"€": "EUR", "$": "USD", "£": "GBP"})
+_CURRENCY: Final = r"(?:[€$£]|[A-Z]{3})"
+_MONEY_TEXT: Final = re.compile(
+    rf"(?P<before>{_CURRENCY})?\s*(?P<amount>[+-]?[\d.,]+)\s*(?P<after>{_CURRENCY})?"
+)
 _BOOL_WORDS: Final = MappingProxyType({"true": True, "yes": True, "false": False, "no": False})
 
 
@@ -80,14 +134,90 @@ def _to_decimal(value: object, expected: str) -> Decimal:
     return number
 
 
+def _amount(text: str, expected: str) -> Decimal:
+    """A decimal from catalog text: ``19,90`` and ``1.234,50`` read as written."""
+    match = _AMOUNT.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"expected {expected}")
+    sign = match["sign"]
+    if match["en"]:
+        digits = match["en"].replace(",", "")
+    elif match["de"]:
+        digits = match["de"].replace(".", "").replace(",", ".")
+    else:
+        plain = match["plain"]
+        if plain.count(",") and len(plain.rsplit(",", 1)[1]) == 3:
+            # "1,000": a thousand, or one with a decimal comma? Not ours to guess.
+            raise ValueError(f"expected {expected}, got {text.strip()!r} (ambiguous separator)")
+        digits = plain.replace(",", ".")
+    return Decimal(sign + digits)
+
+
 def normalize_decimal(value: object) -> Decimal:
     """A finite Decimal (``27.5 == 27.50``); text must be a plain decimal number."""
     return _to_decimal(value, "a decimal number")
 
 
+class Money(NamedTuple):
+    """An amount of money in a currency (ISO 4217 code), as ``money:EUR`` compares it."""
+
+    amount: Decimal
+    currency: str
+
+    def __str__(self) -> str:
+        return f"{self.currency} {self.amount}"
+
+
+def _split_currency(text: str) -> tuple[str, str | None]:
+    """The amount text and the currency code a money text names (or None)."""
+    match = _MONEY_TEXT.fullmatch(text.strip())
+    if match is None or (match["before"] and match["after"]):
+        raise ValueError("expected an amount of money")
+    marker = match["before"] or match["after"]
+    return match["amount"], None if marker is None else _SYMBOLS.get(marker, marker)
+
+
 def normalize_money(value: object) -> Decimal:
-    """A Decimal with exactly two places; more significant places are refused."""
-    number = _to_decimal(value, "an amount of money")
+    """A Decimal with exactly two places; more significant places are refused.
+
+    Text may use a decimal comma (``19,90``); a currency marker is refused
+    (name the contract's currency: ``money:EUR``, see :func:`money_in`).
+    """
+    if isinstance(value, str):
+        amount, currency = _split_currency(value)
+        if currency is not None:
+            raise ValueError(
+                f"expected an amount of money without a currency, got {currency} "
+                f"(for amounts with one, the contract says money:{currency})"
+            )
+        value = _amount(amount, "an amount of money")
+    return _cents(_to_decimal(value, "an amount of money"))
+
+
+def money_in(currency: str) -> Normalizer:
+    """The normalizer ``money:<currency>``: :class:`Money` in ``currency``.
+
+    ``€19.90``, ``19,90 €``, ``EUR 19.90`` and ``19.90`` are all EUR 19.90 for
+    ``money_in("EUR")``; ``$19.90`` is USD 19.90, which compares unequal.
+    """
+    code = currency.strip().upper()
+    if not re.fullmatch(r"[A-Z]{3}", code):
+        raise ValueError(f"expected a three-letter currency code, got {currency!r}")
+
+    def normalize(value: object) -> Money:
+        if isinstance(value, Money):
+            return Money(_cents(value.amount), value.currency)
+        if isinstance(value, str):
+            amount, given = _split_currency(value)
+            number = _amount(amount, "an amount of money")
+            return Money(_cents(number), given or code)
+        return Money(_cents(_to_decimal(value, "an amount of money")), code)
+
+    normalize.__name__ = f"money:{code}"
+    return normalize
+
+
+def _cents(number: Decimal) -> Decimal:
     try:
         cents = number.quantize(_CENT)
     except InvalidOperation:
@@ -128,17 +258,31 @@ def normalize_bool(value: object) -> bool:
 
 
 def normalize_time(value: object) -> str:
-    """A 24-hour time as zero-padded ``HH:MM`` (``9:30`` becomes ``09:30``)."""
+    """A 24-hour time as zero-padded ``HH:MM`` (``9:30`` becomes ``09:30``).
+
+    Also ``09:30:00`` (seconds must be zero: ``HH:MM`` cannot hold more) and
+    the 12-hour clock, ``9:30 am``, ``9 pm``, ``12:15 a.m.`` (00:15).
+    """
     if isinstance(value, time):
         if value.second or value.microsecond or value.tzinfo is not None:
             raise ValueError("expected a time in HH:MM form")
         return f"{value.hour:02d}:{value.minute:02d}"
     if not isinstance(value, str):
         raise ValueError("expected a time in HH:MM form")
-    match = _TIME_TEXT.fullmatch(value.strip())
-    if match is None:
+    text = value.strip()
+    match = _TIME_TEXT.fullmatch(text)
+    if match is not None:
+        hour, minute, second, half = int(match[1]), int(match[2]), match[3], match[4]
+    elif (only_hour := _HOUR_TEXT.fullmatch(text)) is not None:
+        hour, minute, second, half = int(only_hour[1]), 0, None, only_hour[2]
+    else:
         raise ValueError("expected a time in HH:MM form")
-    hour, minute = int(match[1]), int(match[2])
+    if second is not None and int(second) != 0:
+        raise ValueError("expected a time in HH:MM form, got seconds that are not zero")
+    if half is not None:
+        if not 1 <= hour <= 12 or minute > 59:
+            raise ValueError("expected a 12-hour time, 12:00 am to 11:59 pm")
+        hour = hour % 12 + (12 if half.casefold() == "p" else 0)
     if hour > 23 or minute > 59:
         raise ValueError("expected a time in HH:MM form, 00:00 to 23:59")
     return f"{hour:02d}:{minute:02d}"
@@ -157,7 +301,25 @@ def normalize_date(value: object) -> date:
                 return date.fromisoformat(text)
             except ValueError:
                 raise ValueError("expected an ISO date YYYY-MM-DD, got no such day") from None
+        return _written_date(text)
     raise ValueError("expected an ISO date YYYY-MM-DD")
+
+
+def _written_date(text: str) -> date:
+    """``5 December 2026``, ``5 Dec 2026``, ``December 5, 2026`` (English months)."""
+    if (match := _DAY_MONTH_YEAR.fullmatch(text)) is not None:
+        day, month_name, year = match[1], match[2], match[3]
+    elif (match := _MONTH_DAY_YEAR.fullmatch(text)) is not None:
+        month_name, day, year = match[1], match[2], match[3]
+    else:
+        raise ValueError("expected an ISO date YYYY-MM-DD or a date like 5 December 2026")
+    month = _MONTHS.get(month_name.casefold())
+    if month is None:
+        raise ValueError(f"expected a date, got an unknown month {month_name!r}")
+    try:
+        return date(int(year), month, int(day))
+    except ValueError:
+        raise ValueError("expected a date, got no such day") from None
 
 
 NORMALIZERS: Final[Mapping[str, Normalizer]] = MappingProxyType(
@@ -171,4 +333,17 @@ NORMALIZERS: Final[Mapping[str, Normalizer]] = MappingProxyType(
         "time": normalize_time,
     }
 )
-"""The normalizers a contract can name, by name."""
+"""The normalizers a contract can name, by name (and ``money:XXX``, see
+:func:`normalizer_for`)."""
+
+
+def normalizer_for(spec: str) -> Normalizer | None:
+    """The normalizer a contract names: a key of :data:`NORMALIZERS`, or
+    ``money:<ISO 4217 code>``; None when there is no such normalizer."""
+    found = NORMALIZERS.get(spec)
+    if found is not None:
+        return found
+    kind, _, currency = spec.partition(":")
+    if kind == "money" and re.fullmatch(r"[A-Z]{3}", currency):
+        return money_in(currency)
+    return None

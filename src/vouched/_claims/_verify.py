@@ -5,7 +5,8 @@ A model's raw output ``{"<entity_field>": ..., "attribute": ..., "value": ...,
 the status, and each has its own code:
 
 1. ``invalid_json``: the text is not JSON (NaN and Infinity are not JSON, and
-   an object that repeats a key is refused naming the key)
+   an object that repeats a key is refused naming the key; a reply wrapped in
+   one ```json code block is read as the JSON inside)
 2. ``invalid_shape``: not an object with exactly the four claim keys
 3. ``unknown_entity``: the entity is not a catalog key
 4. ``unsupported_attribute``: the contract does not allow the attribute (even
@@ -29,6 +30,7 @@ from __future__ import annotations
 import enum
 import json
 import json.scanner
+import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -101,6 +103,8 @@ class ClaimResult(NamedTuple):
 # anything else takes the full path.
 _SCAN: Final = json.scanner.make_scanner(DECODER)  # type: ignore[arg-type]  # typeshed: wrong arg type
 _SHOWN: Final = 60
+# A whole reply wrapped in one fenced code block, ```json or bare ```.
+_FENCE: Final = re.compile(r"\s*```(?:json|JSON)?[ \t]*\n(?P<body>.*?)\n?```\s*", re.S)
 _NO_VALUE: Final = object()
 # ClaimResult(...) runs NamedTuple's Python-level __new__; on the hot path the
 # tuple is built directly (same fields, same order, same type): ~6-10% of
@@ -119,6 +123,9 @@ def _parse(raw_text: object, version: str) -> tuple[Any, ClaimResult | None]:
     elif not isinstance(raw_text, str):
         reason = f"output is {type(raw_text).__name__}, not text"
         return None, ClaimResult(_INVALID_JSON, reason, None, None, None, version)
+    fenced = _FENCE.fullmatch(raw_text)
+    if fenced is not None:  # a reply in a ```json code block is read as its JSON
+        raw_text = fenced["body"]
     try:
         return DECODER.decode(raw_text), None
     except json.JSONDecodeError as error:

@@ -43,6 +43,7 @@ def _build_parser() -> CliParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"vouched {_version()}")
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
     )
@@ -53,13 +54,28 @@ def _build_parser() -> CliParser:
             "--debug", action="store_true", help="on an unexpected error, print the traceback"
         )
     parser.set_defaults(command_names=tuple(commands.choices))
+    parser.commands = commands
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+    try:
+        return version("vouched")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (the console script exits with it)."""
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Said by the command that was given, with its usage, not by the top level.
+        command = getattr(args, "command", None)
+        owner = parser if command is None else parser.subcommand(command)
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         names = ", ".join(args.command_names)

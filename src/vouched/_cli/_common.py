@@ -46,11 +46,23 @@ EXIT_USAGE = 2
 
 
 class CliParser(argparse.ArgumentParser):
-    """argparse with one-line usage errors and exit status 2."""
+    """argparse with one-line usage errors (the command's usage on the same
+    line) and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {' '.join(message.split())}\n")
+        usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
+        sys.stderr.write(
+            f"{self.prog}: error: {' '.join(message.split())} "
+            f"(usage: {usage}; see '{self.prog} --help')\n"
+        )
         raise SystemExit(EXIT_USAGE)
+
+    commands: Any = None  # the subparsers action, set by the top-level parser
+
+    def subcommand(self, name: str) -> CliParser:
+        """The parser of one subcommand."""
+        found: CliParser = self.commands.choices[name]
+        return found
 
 
 def parse_now(text: str | None) -> datetime:

@@ -13,6 +13,10 @@ scenarios through a :class:`vouched.Grounder`, each with a one-line verdict:
 
 Time is a :class:`vouched.testing.FakeClock` so the run is the same on every
 machine and nothing sleeps. Exit status 1 if a scenario did not behave.
+
+``--store PATH`` also writes every answer's snapshot to a SQLite store at
+PATH (created when missing; running the demo again adds nothing, the ids are
+content hashes), so ``vouched replay --store PATH`` has something to grade.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from vouched._cli._common import EXIT_FAILED, EXIT_OK, console, emit_json
+from vouched._cli._common import EXIT_FAILED, EXIT_OK, check_output_path, console, emit_json
 
 __all__ = ["register"]
 
@@ -41,6 +45,11 @@ def register(commands: Any) -> None:
         "1: one did not.",
     )
     parser.add_argument("--json", action="store_true", help="print the scenarios as JSON")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="also write every answer's snapshot to this SQLite store (for vouched replay)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -61,8 +70,10 @@ class Scenario:
         }
 
 
-async def scenarios() -> tuple[list[Scenario], Counter[str]]:
-    """Run the four scenarios; returns them and the gate counts of every answer."""
+async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
+    """Run the four scenarios; returns them and the gate counts of every answer.
+
+    ``store``: where each answer's snapshot goes (``None``: nowhere)."""
     # Imported here: the demo pulls in the whole answer path and an HTTP server.
     from vouched import (  # noqa: PLC0415
         BreakerSettings,
@@ -91,8 +102,8 @@ async def scenarios() -> tuple[list[Scenario], Counter[str]]:
         breaker = BreakerSettings(fail_max=2, reset_timeout=30.0)
         weather = GuardedSource(DemoWeather(server.url), breaker=breaker, clock=clock)
         rates = GuardedSource(DemoRates(server.url), breaker=breaker, clock=clock)
-        both = Grounder([weather, rates], clock=clock)
-        weather_only = Grounder([weather], clock=clock)
+        both = Grounder([weather, rates], clock=clock, store=store)
+        weather_only = Grounder([weather], clock=clock, store=store)
 
         # 1. all up
         question = "What's the weather in Berlin, and the euro in dollars and pounds?"
@@ -119,7 +130,7 @@ async def scenarios() -> tuple[list[Scenario], Counter[str]]:
         clock.advance(seconds=31)
         recovered = tally(await weather_only.answer("And now?", HAMBURG))
         behaved = (
-            down.ok
+            str(down.status) == "unavailable"
             and not down.grounded
             and reasons == ["source_error"]
             and opened == "open"
@@ -161,8 +172,10 @@ async def scenarios() -> tuple[list[Scenario], Counter[str]]:
 
         # 4. a model that fabricates a number
         model = ScriptedPhraser([FABRICATION, FABRICATION])
-        fabricating = Grounder([rates], phraser=model, clock=clock)
+        fabricating = Grounder([rates], phraser=model, clock=clock, store=store)
         refused = tally(await fabricating.answer("What is a euro worth in dollars?", RATES))
+        for grounder in (both, weather_only, fabricating):
+            await grounder.settle()
         caught = sorted({f.text for f in refused.findings})
         retried_with = [p.quote for p in model.prompts[-1].problems]
         behaved = (
@@ -198,7 +211,7 @@ def render(results: list[Scenario], counts: Counter[str]) -> None:
     table.add_column("answer", ratio=3)
     table.add_column("status")
     table.add_column("verdict", ratio=2)
-    styles = {"ok": "green", "partial": "yellow", "refused": "red"}
+    styles = {"ok": "green", "partial": "yellow", "unavailable": "yellow", "refused": "red"}
     for number, scenario in enumerate(results, start=1):
         status = str(scenario.answer.status)
         mark = "" if scenario.behaved else " [bold red](UNEXPECTED)[/]"
@@ -220,7 +233,14 @@ def render(results: list[Scenario], counts: Counter[str]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    results, counts = asyncio.run(scenarios())
+    if args.store is None:
+        results, counts = asyncio.run(scenarios())
+    else:
+        from vouched import SqliteSnapshotStore  # noqa: PLC0415
+
+        check_output_path(args.store, field="--store")  # one line, exit 2, before any work
+        with SqliteSnapshotStore(args.store) as store:
+            results, counts = asyncio.run(scenarios(store))
     if args.json:
         emit_json(
             {

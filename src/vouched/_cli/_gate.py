@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from vouched._cli._common import (
@@ -26,7 +27,7 @@ def register(commands: Any) -> None:
         "gate",
         help="classify facts as grounded, silent or violation",
         description="Classify every fact as grounded, silent or violation. "
-        "Exit 0: no violations; 1: violations; 2: bad input.",
+        "Exit 0: no violations; 1: violations, or no facts at all; 2: bad input.",
     )
     parser.add_argument(
         "facts",
@@ -43,11 +44,16 @@ def run(args: argparse.Namespace) -> int:
     now = parse_now(args.now)
     facts = load_facts(args.facts, max_bytes=args.max_input_bytes)
     result = partition(facts, Policy(), now)
+    name = "<stdin>" if args.facts == "-" else args.facts
     if args.json:
         emit_json(result.to_json())
-    else:
-        name = "<stdin>" if args.facts == "-" else args.facts
+    elif facts:
         render(result, title=f"{name} at {now:%Y-%m-%d %H:%M:%S}Z")
+    if not facts:
+        # An empty list vouches for nothing: a rate of 1.0 with exit 0 would
+        # read as "all good" to a script whose export came out empty.
+        sys.stderr.write(f"{name}: no facts: nothing was vouched for (exit 1)\n")
+        return EXIT_FAILED
     return EXIT_FAILED if result.violations else EXIT_OK
 
 

@@ -3,31 +3,41 @@
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
-today's scanner (with ``--lexicon``), and compares then with now. ``--store`` is a
-SQLite file's path, a ``sqlite:///PATH`` URL or a ``postgresql://`` URL (the
-``vouched[postgres]`` extra; ``?schema=NAME`` picks its schema). Exit status: 0 no snapshot that
-passed then fails now; 1 some did (a regression); 2 bad input.
+today's scanner (with ``--lexicon``) run on every attempt of the model, and
+compares then with now. A snapshot passes when no fact is a violation and the
+model's first attempt has no finding. ``--store`` is a SQLite file's path, a
+``sqlite:///PATH`` URL or a ``postgresql://`` URL (the ``vouched[postgres]`` extra;
+``?schema=NAME`` picks its schema). Exit status: 0 no snapshot that passed then fails
+now; 1 some did (a regression); 2 bad input.
 
-``--json`` prints one document (``"schema": "vouched.replay/1"``)::
+``--since`` and ``--until`` take an ISO 8601 instant with a time zone, or a
+date (``2026-12-02``), read as midnight UTC.
+
+``--json`` prints one document (``"schema": "vouched.replay/2"``)::
 
     {
-      "schema": "vouched.replay/1",
+      "schema": "vouched.replay/2",
       "policy_version": str,            # content hash of today's policy
       "rules": [str],                   # output checks re-run ("scan"; [] = gate only)
       "window": {"since": ISO|null, "until": ISO|null},
       "snapshots": int,
       "first_created_at": ISO|null, "last_created_at": ISO|null,
       "grounding_rate": {"then": float, "now": float},
-      "passed": {"then": int, "now": int},    # no violation and no finding
+      "passed": {"then": int, "now": int},    # no violation, first attempt without finding
+      "attempts": {"count": int, "passed": {"then": int, "now": int},
+                   "carried": int},        # format 1 attempts without text: not re-scanned
       "verdicts": {"then": {kind: int}, "now": {kind: int}},
       "reasons": {"then": {reason: int}, "now": {reason: int}},
       "findings": {"then": {kind: int}, "now": {kind: int}},
-      "statuses": {status: int},               # ok | partial | refused, as answered
+      "statuses": {status: int},               # ok | partial | unavailable | refused
       "flipped": {"to_fail": {"count": int, "ids": [str], "truncated": bool},
                   "to_pass": {"count": int, "ids": [str], "truncated": bool}},
       "prompt_versions": [{"prompt_version", "snapshots", "first_seen", "last_seen",
                            "grounding_rate": {"then", "now"},
                            "pass_rate": {"then", "now"},
+                           "first_attempts_passed": {"then", "now"},
+                           "attempts": {"count", "passed": {"then", "now"}},
+                           "refused": int, "partial": int,
                            "verdicts": {"then", "now"}, "findings": {"then", "now"}}],
       "sources": [{"source", "facts", "grounding_rate": {"then", "now"},
                    "verdicts": {"then", "now"}}],
@@ -45,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from vouched._claims._chart import require_matplotlib
@@ -87,8 +98,14 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
     parser.add_argument("--lexicon", metavar="FILE", help="today's lexicon for the scanner")
-    parser.add_argument("--since", metavar="ISO", help="only snapshots created at or after")
-    parser.add_argument("--until", metavar="ISO", help="only snapshots created before")
+    parser.add_argument(
+        "--since",
+        metavar="ISO",
+        help="only snapshots created at or after (a date is midnight UTC)",
+    )
+    parser.add_argument(
+        "--until", metavar="ISO", help="only snapshots created before (a date is midnight UTC)"
+    )
     parser.add_argument("--json", action="store_true", help="print the JSON report")
     parser.add_argument("--chart", metavar="OUT.png", help="write a chart per prompt version")
     parser.add_argument(
@@ -102,12 +119,21 @@ def register(commands: Any) -> None:
 
 
 def _instant(text: str | None, option: str) -> Any:
+    """An ISO 8601 instant with a time zone, or a date taken as midnight UTC."""
     if text is None:
         return None
     try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        pass
+    else:
+        return datetime.combine(day, time(0), tzinfo=UTC)
+    try:
         return parse_instant(text)
     except ValueError as error:
-        raise InputError(str(error), field=option) from None
+        raise InputError(
+            f"{error} (or give a date, 2026-12-02, read as midnight UTC)", field=option
+        ) from None
 
 
 def load_policy(path: str | None, *, max_bytes: int | None = None) -> Policy:
@@ -206,15 +232,36 @@ def render(report: GradeReport, *, store: str) -> None:
         return
     out.print(
         f"grounding rate {_change(report.grounding_rate_then, report.grounding_rate_now)}; "
-        f"passed {report.passed_then} -> {report.passed_now}; flipped: "
+        f"first attempts passed {report.passed_then} -> {report.passed_now}; flipped: "
         f"[red]{report.to_fail.count} now fail[/], [green]{report.to_pass.count} now pass[/]",
         soft_wrap=True,
     )
-
-    versions = Table(
-        title="per prompt version (grounding rate, pass rate: then -> now)", title_justify="left"
+    refused = sum(v.refused for v in report.prompt_versions)
+    partial = sum(v.partial for v in report.prompt_versions)
+    carried = (
+        f"; {report.attempts_carried} kept no text (format 1), not re-scanned"
+        if report.attempts_carried
+        else ""
     )
-    for column in ("prompt version", "snapshots", "first seen", "grounding", "passed", "findings"):
+    out.print(
+        f"model attempts {report.attempts}, passed {report.attempts_passed_then} -> "
+        f"{report.attempts_passed_now}{carried}; answers refused {refused}, partial {partial}",
+        soft_wrap=True,
+    )
+
+    versions = Table(title="per prompt version (then -> now)", title_justify="left")
+    columns = (
+        "prompt version",
+        "snapshots",
+        "first seen",
+        "grounding",
+        "first attempt passed",
+        "attempts passed",
+        "refused",
+        "partial",
+        "findings",
+    )
+    for column in columns:
         versions.add_column(column, justify="left" if column in {"prompt version"} else "right")
     for v in report.prompt_versions:
         versions.add_row(
@@ -223,6 +270,9 @@ def render(report: GradeReport, *, store: str) -> None:
             f"{v.first_seen:%Y-%m-%d %H:%M}",
             _change(v.grounding_rate_then, v.grounding_rate_now),
             _change(v.pass_rate_then, v.pass_rate_now),
+            f"{v.attempts_passed_then} -> {v.attempts_passed_now} of {v.attempts}",
+            str(v.refused),
+            str(v.partial),
             f"{v.findings_then} -> {v.findings_now}",
         )
     out.print(versions)

@@ -4,13 +4,18 @@
 the population size: only tallies and a capped list of ids are kept), re-runs
 the gate with today's ``policy`` on the facts *as received*, at the instant
 they were judged then, and re-runs today's output rules (by default the
-scanner with ``lexicon``) on the stored output. It compares then with now:
+scanner with ``lexicon``) on every attempt of the model the snapshot
+stored, not on the text finally shown (a refusal has no numbers to find). It
+compares then with now:
 
 - grounding rate overall, per prompt version and per source;
 - verdicts by kind and reason, findings by kind;
 - the snapshots whose outcome flipped (passed then and fails now, and the
   reverse), with their ids; a snapshot *passes* when none of its facts is a
-  violation and its output has no finding;
+  violation and the model's *first* attempt has no finding (a retry that
+  passed, a partial answer or a refusal do not make it pass);
+- per prompt version: first attempts passed, every attempt passed, answers
+  refused and partial;
 - the violation share per attribute: the claim classes that stopped
   correlating with reality, candidates for demotion to silence.
 
@@ -102,6 +107,11 @@ class VersionGrade(_RatesThenNow):
     passed_now: int
     findings_then: int
     findings_now: int
+    attempts: int = 0
+    attempts_passed_then: int = 0
+    attempts_passed_now: int = 0
+    refused: int = 0
+    partial: int = 0
 
     @property
     def pass_rate_then(self) -> float | None:
@@ -119,6 +129,13 @@ class VersionGrade(_RatesThenNow):
             "last_seen": self.last_seen,
             "grounding_rate": {"then": self.grounding_rate_then, "now": self.grounding_rate_now},
             "pass_rate": {"then": self.pass_rate_then, "now": self.pass_rate_now},
+            "first_attempts_passed": {"then": self.passed_then, "now": self.passed_now},
+            "attempts": {
+                "count": self.attempts,
+                "passed": {"then": self.attempts_passed_then, "now": self.attempts_passed_now},
+            },
+            "refused": self.refused,
+            "partial": self.partial,
             "verdicts": {"then": dict(self.verdicts_then), "now": dict(self.verdicts_now)},
             "findings": {"then": self.findings_then, "now": self.findings_now},
         }
@@ -215,6 +232,10 @@ class GradeReport(_RatesThenNow):
     sources: tuple[SourceGrade, ...]
     attributes: tuple[AttributeGrade, ...]
     demotion_candidates: tuple[str, ...]
+    attempts: int = 0
+    attempts_passed_then: int = 0
+    attempts_passed_now: int = 0
+    attempts_carried: int = 0
 
     @property
     def regressed(self) -> bool:
@@ -224,7 +245,7 @@ class GradeReport(_RatesThenNow):
     def to_json(self) -> dict[str, Any]:
         """The documented ``vouched replay --json`` document (see the CLI module)."""
         return {
-            "schema": "vouched.replay/1",
+            "schema": "vouched.replay/2",
             "policy_version": self.policy_version,
             "rules": list(self.rules),
             "window": {"since": self.since, "until": self.until},
@@ -233,6 +254,11 @@ class GradeReport(_RatesThenNow):
             "last_created_at": self.last_created_at,
             "grounding_rate": {"then": self.grounding_rate_then, "now": self.grounding_rate_now},
             "passed": {"then": self.passed_then, "now": self.passed_now},
+            "attempts": {
+                "count": self.attempts,
+                "passed": {"then": self.attempts_passed_then, "now": self.attempts_passed_now},
+                "carried": self.attempts_carried,
+            },
             "verdicts": {"then": dict(self.verdicts_then), "now": dict(self.verdicts_now)},
             "reasons": {"then": dict(self.reasons_then), "now": dict(self.reasons_now)},
             "findings": {"then": dict(self.findings_then), "now": dict(self.findings_now)},
@@ -355,6 +381,15 @@ def _report(
         outcome[0] += n
         outcome[1] += n if was_passed else 0
         outcome[2] += n if is_passed else 0
+    version_attempts: dict[str, list[int]] = {}  # attempts, passed then, passed now
+    for (a_version, a_then, a_now), n in tally.attempts.items():
+        row = version_attempts.setdefault(a_version, [0, 0, 0])
+        row[0] += n
+        row[1] += n if a_then else 0
+        row[2] += n if a_now else 0
+    version_statuses: Counter[tuple[str, str]] = Counter()
+    for (o_version, status, _, _), n in tally.outcomes.items():
+        version_statuses[(o_version, status)] += n
     versions = []
     for version, (first, last) in sorted(
         tally.seen.items(), key=lambda item: (item[1][0], item[0])
@@ -362,6 +397,7 @@ def _report(
         then, now = by_version.get(version, (_zero(), _zero()))
         snapshots, passed_then, passed_now = version_outcomes[version]
         found = version_findings.get(version, [0, 0])
+        tried = version_attempts.get(version, [0, 0, 0])
         versions.append(
             VersionGrade(
                 prompt_version=version,
@@ -374,6 +410,11 @@ def _report(
                 passed_now=passed_now,
                 findings_then=found[0],
                 findings_now=found[1],
+                attempts=tried[0],
+                attempts_passed_then=tried[1],
+                attempts_passed_now=tried[2],
+                refused=version_statuses[(version, "refused")],
+                partial=version_statuses[(version, "partial")],
             )
         )
     attributes = sorted(
@@ -414,4 +455,8 @@ def _report(
         ),
         attributes=tuple(attributes),
         demotion_candidates=candidates,
+        attempts=sum(row[0] for row in version_attempts.values()),
+        attempts_passed_then=sum(row[1] for row in version_attempts.values()),
+        attempts_passed_now=sum(row[2] for row in version_attempts.values()),
+        attempts_carried=tally.carried,
     )

@@ -203,7 +203,7 @@ class Redactor:
         for name, value in document.items():
             if name == "facts":
                 out[name] = [self.fact(f) for f in value]
-            elif name == "attempts" and isinstance(value, list):
+            elif name in {"attempts", "trail"} and isinstance(value, list):
                 out[name] = [self._attempt(item) for item in value]
             else:
                 out[name] = value

@@ -2,9 +2,18 @@
 
 A :class:`Snapshot` keeps the facts *as received* (before the gate), the
 verdicts the gate gave them at the time, the policy as data, the prompt
-version, the phraser, the output text, the scan findings (plain JSON dicts, so
-this module depends on no scanner class), the claim results, the answer's
-status, attempts and timings.
+version, the phraser, every attempt of the model (its text, the prompt
+version, the findings of that attempt and the on-fail action taken), the
+output text finally shown, the scan findings (plain JSON dicts, so this module
+depends on no scanner class), the claim results, the answer's status and
+timings. Replay grades the model's attempts, not the text shown: a refused
+answer is stored with the fabrications that caused the refusal.
+
+Format 2 added ``trail`` (the attempts). A format 1 snapshot (written before
+attempts were stored) still reads, with its id and bytes unchanged: its trail
+is rebuilt from what it kept (:func:`vouched._replay._attempts.trail_from_format_1`);
+attempts whose text it did not keep have ``text=None``, and replay carries
+their findings over instead of re-scanning.
 
 It serialises to canonical JSON (sorted keys, no spaces, UTF-8, decimals
 exact); its ``id`` is a content hash of that JSON without the id, so the same
@@ -29,7 +38,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from types import MappingProxyType
@@ -43,6 +52,15 @@ from vouched._factio import validation_message
 from vouched._gate import classify
 from vouched._jsonio import DECODER, dumps, loads
 from vouched._policy import Policy
+from vouched._replay._attempts import (
+    RecordedAttempt,
+    attempt_data,
+    only_attempt,
+    read_trail,
+    trail_from_format_1,
+    trusted_attempt,
+)
+from vouched._replay._jsondata import freeze, freeze_json, plain
 from vouched._replay._redaction import Redactor, require_key
 from vouched._time import parse_instant, to_utc
 
@@ -54,8 +72,11 @@ __all__ = [
     "policy_version",
 ]
 
-FORMAT_VERSION = 1
-"""The snapshot JSON format; bumped (with a reader for the old one) on change."""
+FORMAT_VERSION = 2
+"""The snapshot JSON format; bumped (with a reader for the old one) on change.
+1: the final text only; 2: every attempt of the model (``trail``)."""
+
+_READABLE_FORMATS = (1, FORMAT_VERSION)
 
 _ID_LENGTH = 32  # hex characters of SHA-256: 128 bits
 
@@ -71,26 +92,6 @@ class StoredVerdict(NamedTuple):
         return {"kind": self.kind, "reason": self.reason, "cardinal": self.cardinal}
 
 
-def _freeze(value: Any) -> Any:
-    """Plain JSON data made immutable: dicts become read-only mappings, lists tuples."""
-    if isinstance(value, Mapping):
-        return MappingProxyType({str(k): _freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    return value
-
-
-def _freeze_json(value: Any) -> Any:
-    """:func:`_freeze` for data fresh from the JSON decoder (exact dict and list
-    types): the replay hot path, without abstract-class checks."""
-    kind = type(value)
-    if kind is dict:
-        return MappingProxyType({k: _freeze_json(v) for k, v in value.items()})
-    if kind is list:
-        return tuple([_freeze_json(v) for v in value])
-    return value
-
-
 _SHARED_POLICIES_MAX = 1024
 
 
@@ -99,7 +100,7 @@ def _shared_policy(
 ) -> Mapping[str, Any]:
     frozen: Mapping[str, Any] | None = None if policies is None else policies.get(version)
     if frozen is None:
-        frozen = _freeze_json(data)
+        frozen = freeze_json(data)
         if policies is not None:
             if len(policies) >= _SHARED_POLICIES_MAX:  # keep memory flat, whatever the rows
                 policies.clear()
@@ -111,16 +112,6 @@ def _json_normal(value: Any) -> Any:
     """``value`` as the data its canonical JSON reads back as (floats become
     Decimals, datetimes strings, ...), so a reloaded snapshot writes the same bytes."""
     return loads(dumps(value, canonical=True))
-
-
-def _plain(item: Any) -> Any:
-    """A finding or claim result (anything with ``to_json()``) or a mapping, as data."""
-    to_json = getattr(item, "to_json", None)
-    if callable(to_json):
-        return to_json()
-    if isinstance(item, Mapping):
-        return dict(item)
-    raise TypeError(f"expected a mapping or an object with to_json(), got {type(item).__name__}")
 
 
 def policy_version(policy: Policy | Mapping[str, Any]) -> str:
@@ -176,6 +167,8 @@ class Snapshot:
     catalog_version: str | None
     timings: Mapping[str, float]
     _canonical: str = field(repr=False)
+    trail: tuple[RecordedAttempt, ...] = ()
+    """Every attempt of the model, in order (``output`` is what was shown)."""
 
     # -- building -----------------------------------------------------------
 
@@ -200,6 +193,7 @@ class Snapshot:
         claims: Iterable[Any] = (),
         on_fail: str | None = None,
         redaction_key: bytes | None = None,
+        trail: Iterable[Mapping[str, Any] | RecordedAttempt] | None = None,
     ) -> Snapshot:
         """The snapshot of one generation.
 
@@ -207,6 +201,9 @@ class Snapshot:
         the gate is run here with ``policy`` at ``now`` (default:
         ``created_at``) to record the verdicts. ``findings`` and ``claims``
         are scanner findings / claim results (or their ``to_json()`` dicts).
+        ``trail``: every attempt of the model, each ``{"text", "prompt_version",
+        "findings", "action"}`` (an :class:`AttemptAction`); when not given,
+        ``output`` is taken as the model's only attempt, with ``findings``.
         Sensitive subjects and values are redacted (see the module docs);
         sensitive settings without a secret ``redaction_key`` are a
         :class:`vouched.ConfigError`.
@@ -233,14 +230,19 @@ class Snapshot:
             "prompt_version": prompt_version,
             "phraser": _phraser_name(phraser),
             "output": output,
-            "findings": [_plain(item) for item in findings],
-            "claims": [_plain(item) for item in claims],
+            "findings": [plain(item) for item in findings],
+            "claims": [plain(item) for item in claims],
             "status": str(status),
             "on_fail": None if on_fail is None else str(on_fail),
             "attempts": attempts,
             "catalog_version": catalog_version,
             "timings": {str(k): float(v) for k, v in (timings or {}).items()},
         }
+        document["trail"] = (
+            [attempt_data(item) for item in trail]
+            if trail is not None
+            else [only_attempt(document, prompt_version)]
+        )
         document["policy_version"] = policy_version(document["policy"])
         if redactor.active:
             document = redactor.document(document)
@@ -259,9 +261,11 @@ class Snapshot:
         if not isinstance(data, Mapping):
             raise InputError("expected a JSON object for a snapshot")
         reader = _Reader(data)
-        if reader.integer("format") != FORMAT_VERSION:
+        form = reader.integer("format")
+        if form not in _READABLE_FORMATS:
             raise InputError(
-                f"unsupported snapshot format (this vouched reads {FORMAT_VERSION})", field="format"
+                f"unsupported snapshot format (this vouched reads 1 to {FORMAT_VERSION})",
+                field="format",
             )
         body = {key: value for key, value in data.items() if key != "id"}
         canonical_body = dumps(body, canonical=True)
@@ -282,10 +286,10 @@ class Snapshot:
             created_at=reader.instant("created_at"),
             judged_at=reader.instant("judged_at"),
             question=reader.text("question"),
-            query=_freeze(reader.mapping("query")),
+            query=freeze(reader.mapping("query")),
             facts=facts,
             verdicts=verdicts,
-            policy=_freeze(reader.mapping("policy")),
+            policy=freeze(reader.mapping("policy")),
             policy_version=reader.text("policy_version"),
             prompt_version=reader.text("prompt_version"),
             phraser=reader.text("phraser"),
@@ -298,6 +302,9 @@ class Snapshot:
             catalog_version=reader.optional_text("catalog_version"),
             timings=reader.timings(),
             _canonical=dumps({**body, "id": given}, canonical=True),
+            trail=read_trail(reader.get("trail"))
+            if form == FORMAT_VERSION
+            else trail_from_format_1(data),
         )
 
     @classmethod
@@ -319,7 +326,7 @@ class Snapshot:
             created_at=reader.instant("created_at"),
             judged_at=reader.instant("judged_at"),
             question=data["question"],
-            query=_freeze_json(data["query"]),
+            query=freeze_json(data["query"]),
             facts=facts,
             verdicts=tuple(
                 StoredVerdict(v["kind"], v["reason"], v["cardinal"]) for v in data["verdicts"]
@@ -330,13 +337,18 @@ class Snapshot:
             phraser=data["phraser"],
             output=data["output"],
             findings=tuple(MappingProxyType(f) for f in data["findings"]),
-            claims=_freeze_json(data["claims"]),
+            claims=freeze_json(data["claims"]),
             status=data["status"],
             on_fail=data["on_fail"],
             attempts=data["attempts"],
             catalog_version=data["catalog_version"],
             timings=MappingProxyType({k: float(v) for k, v in data["timings"].items()}),
             _canonical=text,
+            trail=(
+                tuple(trusted_attempt(a) for a in data["trail"])
+                if data["format"] == FORMAT_VERSION
+                else trail_from_format_1(data)
+            ),
         )
 
     # -- writing ------------------------------------------------------------
@@ -356,8 +368,19 @@ class Snapshot:
 
     @property
     def passed(self) -> bool:
-        """Then: no gate violation among the facts and no finding in the output."""
-        return not self.findings and all(v.kind != "violation" for v in self.verdicts)
+        """Then: no gate violation among the facts, and the model's first
+        attempt passed the scan (a retry that passed does not make it pass;
+        neither does a refusal, whose text has no numbers to find)."""
+        if any(v.kind == "violation" for v in self.verdicts):
+            return False
+        if not self.trail:
+            return not self.findings
+        return self.trail[0].passed
+
+    def with_output(self, text: str) -> Snapshot:
+        """This snapshot with ``output`` replaced (what replay hands an output
+        rule for each attempt); the id and canonical text are unchanged."""
+        return replace(self, output=text)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Snapshot):
@@ -398,13 +421,13 @@ class _Reader:
         self._data = data
         self._trusted = trusted
 
-    def _get(self, name: str) -> Any:
+    def get(self, name: str) -> Any:
         if name not in self._data:
             raise InputError("is required", field=name)
         return self._data[name]
 
     def text(self, name: str) -> str:
-        value = self._get(name)
+        value = self.get(name)
         if not isinstance(value, str):
             raise InputError("must be a string", field=name)
         return value
@@ -416,13 +439,13 @@ class _Reader:
         return value
 
     def integer(self, name: str) -> int:
-        value = self._get(name)
+        value = self.get(name)
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError("must be an integer", field=name)
         return value
 
     def instant(self, name: str) -> datetime:
-        value = self._get(name)
+        value = self.get(name)
         if self._trusted:  # to_utc: a hand-edited row may hold another offset
             return to_utc(datetime.fromisoformat(value))
         if not isinstance(value, str):
@@ -433,16 +456,16 @@ class _Reader:
             raise InputError(str(error), field=name) from None
 
     def mapping(self, name: str) -> Mapping[str, Any]:
-        value = self._get(name)
+        value = self.get(name)
         if not isinstance(value, Mapping):
             raise InputError("must be a JSON object", field=name)
         return value
 
     def records(self, name: str) -> tuple[Mapping[str, Any], ...]:
-        value = self._get(name)
+        value = self.get(name)
         if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
             raise InputError("must be an array of JSON objects", field=name)
-        return tuple(_freeze(v) for v in value)
+        return tuple(freeze(v) for v in value)
 
     def timings(self) -> Mapping[str, float]:
         value = self.mapping("timings")
@@ -454,7 +477,7 @@ class _Reader:
         return MappingProxyType(out)
 
     def facts(self) -> tuple[Fact, ...]:
-        value = self._get("facts")
+        value = self.get("facts")
         if not isinstance(value, list):
             raise InputError("must be an array of facts", field="facts")
         if self._trusted:
@@ -471,7 +494,7 @@ class _Reader:
         return tuple(facts)
 
     def verdicts(self, count: int) -> tuple[StoredVerdict, ...]:
-        value = self._get("verdicts")
+        value = self.get("verdicts")
         if not isinstance(value, list) or len(value) != count:
             raise InputError("must be an array with one verdict per fact", field="verdicts")
         out: list[StoredVerdict] = []

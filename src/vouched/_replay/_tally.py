@@ -1,5 +1,12 @@
 """The tally of one replay: the counters a population of snapshots adds up to.
 
+Output rules run on every attempt of the model a snapshot stored (its
+``trail``), not on the text that was finally shown: a refused fabrication is
+graded by the fabrication. Findings count once per ``(kind, start, end)``
+per attempt. An attempt whose text a format 1 snapshot did not keep cannot be
+re-scanned: its findings then are carried over as its findings now (counted
+in ``carried``). A phraser error has no text and never passes.
+
 :class:`Tally` keeps one increment per fact and finding (small tuple keys) and
 merges with the tally of a later time window, so a replay can be graded in
 one process (:func:`grade_window`) or in several (:mod:`vouched._replay._workers`)
@@ -15,6 +22,12 @@ from typing import Any
 
 from vouched._gate import GateResult, classify
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._replay._attempts import (
+    AttemptAction,
+    RecordedAttempt,
+    finding_span,
+    once_per_span,
+)
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
@@ -25,6 +38,8 @@ __all__ = ["NO_SOURCE", "OutputRule", "Tally", "grade_window", "rule_name", "sca
 OutputRule = Callable[[Snapshot, GateResult], Iterable[Mapping[str, Any]]]
 """A check on a stored output: given the snapshot and today's gate result, the
 findings as JSON dicts (at least ``"kind"``; ``"attribute"`` when known).
+It is called once per attempt of the model, with ``snapshot.output`` set to
+that attempt's text (:meth:`Snapshot.with_output`).
 Its ``__name__`` (or ``name``) labels it in reports."""
 
 NO_SOURCE = "(none)"
@@ -47,6 +62,17 @@ def scanner_rule(lexicon: Lexicon | None = None, *, policy: Policy = DEFAULT_POL
     return scan_rule
 
 
+def _attempts_of(snapshot: Snapshot) -> tuple[RecordedAttempt, ...]:
+    if snapshot.trail:
+        return snapshot.trail
+    # A snapshot made without a trail: its output is the model's only attempt.
+    return (
+        RecordedAttempt(
+            snapshot.output, snapshot.prompt_version, snapshot.findings, AttemptAction.ACCEPT
+        ),
+    )
+
+
 def rule_name(rule: OutputRule) -> str:
     name = getattr(rule, "name", None) or getattr(rule, "__name__", None)
     return str(name) if name else type(rule).__name__
@@ -61,8 +87,11 @@ class Tally:
         self.facts: Counter[tuple[str, str, str, str, str, str, str]] = Counter()
         # (prompt_version, kind, attribute, "then" | "now")
         self.findings: Counter[tuple[str, str, str | None, str]] = Counter()
-        # (prompt_version, status, passed_then, passed_now)
+        # (prompt_version, status, passed_then, passed_now): the first attempt
         self.outcomes: Counter[tuple[str, str, bool, bool]] = Counter()
+        # (prompt_version, passed_then, passed_now): every attempt
+        self.attempts: Counter[tuple[str, bool, bool]] = Counter()
+        self.carried = 0  # attempts without a text (format 1): not re-scanned
         self.seen: dict[str, list[datetime]] = {}
         self.to_fail: list[str] = []
         self.to_pass: list[str] = []
@@ -76,6 +105,8 @@ class Tally:
         self.facts.update(later.facts)
         self.findings.update(later.findings)
         self.outcomes.update(later.outcomes)
+        self.attempts.update(later.attempts)
+        self.carried += later.carried
         for version, (first, last) in later.seen.items():
             seen = self.seen.setdefault(version, [first, last])
             seen[0], seen[1] = min(seen[0], first), max(seen[1], last)
@@ -111,19 +142,10 @@ class Tally:
                     str(new.reason),
                 )
             ] += 1
-        findings = self.findings
-        for finding in snapshot.findings:
-            findings[(version, str(finding.get("kind")), finding.get("attribute"), "then")] += 1
-        found_now = False
-        if rules:
-            gate = GateResult(now)
-            for rule in rules:
-                for finding in rule(snapshot, gate):
-                    found_now = True
-                    key = (version, str(finding.get("kind")), finding.get("attribute"), "now")
-                    findings[key] += 1
+        gate = GateResult(now) if rules else None
+        first_now = self._grade_attempts(snapshot, gate, rules)
         passed_then = snapshot.passed
-        passed_now = not violations_now and not found_now
+        passed_now = not violations_now and first_now
         self.outcomes[(version, snapshot.status, passed_then, passed_now)] += 1
         if passed_then and not passed_now:
             self.to_fail_count += 1
@@ -145,6 +167,38 @@ class Tally:
             self.first = created
         if self.last is None or created > self.last:
             self.last = created
+
+    def _grade_attempts(
+        self, snapshot: Snapshot, gate: GateResult | None, rules: Sequence[OutputRule]
+    ) -> bool:
+        """Count the findings of every attempt then and now; True when the
+        first attempt passes today's rules."""
+        version = snapshot.prompt_version
+        findings = self.findings
+        first_now = True
+        for index, attempt in enumerate(_attempts_of(snapshot)):
+            found_then = once_per_span(attempt.findings, finding_span)
+            for finding in found_then:
+                findings[(version, str(finding.get("kind")), finding.get("attribute"), "then")] += 1
+            found_now: list[Mapping[str, Any]] = []
+            if attempt.text is None:  # not kept (format 1): carried over, not re-scanned
+                found_now = found_then
+                self.carried += 1
+            elif gate is not None and attempt.action != AttemptAction.ERROR:
+                view = snapshot.with_output(attempt.text)
+                found_now = once_per_span(
+                    (f for rule in rules for f in rule(view, gate)), finding_span
+                )
+            for finding in found_now:
+                findings[(version, str(finding.get("kind")), finding.get("attribute"), "now")] += 1
+            if attempt.text is None:
+                attempt_now = attempt.passed
+            else:
+                attempt_now = attempt.action != AttemptAction.ERROR and not found_now
+            self.attempts[(version, attempt.passed, attempt_now)] += 1
+            if index == 0:
+                first_now = attempt_now
+        return first_now
 
 
 def grade_window(

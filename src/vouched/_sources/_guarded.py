@@ -65,6 +65,7 @@ from vouched._sources._source import (
     checked_facts,
     declared_keys,
     describe_failure,
+    log_failure,
     query_key,
     retry_after_of,
     silences,
@@ -280,7 +281,7 @@ class GuardedSource:
                     breaker.released(ticket)
                 return await self._degrade(key, query, SilenceReason.TIMEOUT)
             reason, detail = describe_failure(error)
-            _log.info("source %r failed: %s (%s)", self.name, reason, detail)
+            log_failure(self.name, reason, detail, error)
             if breaker is not None and ticket is not None:  # called: it was admitted
                 await breaker.failed(ticket, reason, detail, retry_after=retry_after_of(error))
             return await self._degrade(key, query, reason)

@@ -19,6 +19,8 @@ from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import httpx
+
 from vouched._exceptions import MalformedPayloadError, SourceError
 from vouched._fact import Fact, SilenceReason
 from vouched._time import Clock, SystemClock, seconds_setting
@@ -38,6 +40,7 @@ __all__ = [
     "fetch_sync",
     "gather",
     "gather_sync",
+    "log_failure",
     "query_key",
     "retry_after_of",
     "silences",
@@ -121,18 +124,27 @@ def silences(
     ]
 
 
+# What an outage looks like: the source's own error, a timeout, the network.
+_OUTAGES = (SourceError, TimeoutError, OSError, httpx.HTTPError)
+
+
 def describe_failure(error: BaseException) -> tuple[SilenceReason, str]:
     """The silence reason for an exception and a detail safe to log.
 
-    The detail names the exception class; only our own :class:`SourceError`
-    messages (written by adapters to be safe) are included.
+    ``source_bug`` for an exception that is no outage (a ``KeyError`` in the
+    source's code, a sync ``fetch`` where an async one is expected): a
+    dashboard must not count a bug as the provider being down. The detail
+    names the exception class; only our own :class:`SourceError` messages
+    (written by adapters to be safe) are included.
     """
     if isinstance(error, MalformedPayloadError):
         reason = SilenceReason.MALFORMED
     elif isinstance(error, TimeoutError):
         reason = SilenceReason.TIMEOUT
-    else:
+    elif isinstance(error, _OUTAGES):
         reason = SilenceReason.SOURCE_ERROR
+    else:
+        reason = SilenceReason.SOURCE_BUG
     name = type(error).__name__
     if isinstance(error, SourceError) and str(error):
         return reason, f"{name}: {' '.join(str(error).split())}"
@@ -144,6 +156,20 @@ def retry_after_of(error: BaseException) -> float | None:
     if isinstance(error, SourceError):
         return error.retry_after
     return None
+
+
+def log_failure(name: str, reason: SilenceReason, detail: str, error: BaseException) -> None:
+    """One log record per failure: an outage at INFO; a source bug at WARNING
+    with its traceback, since only its owner can fix it."""
+    if reason is SilenceReason.SOURCE_BUG:
+        _log.warning(
+            "source %r raised %s: a bug in the source, answered as a source_bug silence",
+            name,
+            detail,
+            exc_info=error,
+        )
+    else:
+        _log.info("source %r failed: %s (%s)", name, reason, detail)
 
 
 def checked_facts(result: object) -> list[Fact]:
@@ -195,7 +221,7 @@ async def _fetch_safely(source: Source, query: Query, clock: Clock) -> list[Fact
         raise
     except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
         reason, detail = describe_failure(error)
-        _log.info("source %r failed: %s (%s)", source.name, reason, detail)
+        log_failure(source.name, reason, detail, error)
         return silences(
             expected_keys(source, query), reason, source=source.name, observed_at=clock.now()
         )

@@ -1,0 +1,195 @@
+"""The attempts of the model behind one answer, as a snapshot stores them.
+
+A snapshot's ``trail`` holds one :class:`RecordedAttempt` per call of the
+model: its text, the prompt version, the findings of that attempt and the
+:class:`AttemptAction` taken after it. Replay re-scans these texts, so a
+refused answer is graded by what the model said, not by the refusal.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeVar
+
+from vouched._exceptions import InputError
+from vouched._replay._jsondata import freeze, plain
+
+__all__ = [
+    "AttemptAction",
+    "RecordedAttempt",
+    "attempt_data",
+    "finding_span",
+    "once_per_span",
+    "only_attempt",
+    "read_trail",
+    "trail_from_format_1",
+    "trusted_attempt",
+]
+
+
+_T = TypeVar("_T")
+
+
+def finding_span(finding: Mapping[str, Any]) -> Hashable:
+    """A stored finding's ``(kind, start, end)``."""
+    return (str(finding.get("kind")), finding.get("start"), finding.get("end"))
+
+
+def once_per_span(findings: Iterable[_T], span: Callable[[_T], Hashable]) -> list[_T]:
+    """The findings of one attempt, one per ``(kind, start, end)`` (the first
+    kept): a span reported twice under one kind is one mistake, counted once.
+    ``span`` reads that key (:func:`finding_span` for stored JSON findings)."""
+    seen: set[Hashable] = set()
+    out: list[_T] = []
+    for finding in findings:
+        key = span(finding)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
+
+
+class AttemptAction(enum.StrEnum):
+    """What the answer path did after one attempt of the model."""
+
+    ACCEPT = "accept"  # the text passed the scan and was shown
+    RETRY = "retry"  # findings: asked again with them quoted
+    PARTIAL = "partial"  # findings: the sentences holding them were dropped
+    REFUSE = "refuse"  # findings, and nothing left to try: refused
+    ERROR = "error"  # the phraser raised or timed out: no text
+
+
+class RecordedAttempt(NamedTuple):
+    """One call of the model as stored: ``text`` is what it said (``None``
+    when a format 1 snapshot did not keep it), with the findings of that
+    attempt then and the action taken after it."""
+
+    text: str | None
+    prompt_version: str
+    findings: tuple[Mapping[str, Any], ...]
+    action: str
+
+    @property
+    def passed(self) -> bool:
+        """Then: the scanner found nothing in what the model said, and it was
+        shown (every other action follows a finding or a phraser error)."""
+        return self.action == AttemptAction.ACCEPT and not self.findings
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "prompt_version": self.prompt_version,
+            "findings": [dict(f) for f in self.findings],
+            "action": self.action,
+        }
+
+
+def attempt_data(item: Mapping[str, Any] | RecordedAttempt) -> dict[str, Any]:
+    data = item.to_json() if isinstance(item, RecordedAttempt) else dict(item)
+    action = str(data.get("action", ""))
+    if action not in AttemptAction.__members__.values():
+        choices = ", ".join(member.value for member in AttemptAction)
+        raise ValueError(f"unknown attempt action {action!r} (choose from {choices})")
+    return {
+        "text": data.get("text"),
+        "prompt_version": str(data["prompt_version"]),
+        "findings": [plain(f) for f in data.get("findings", ())],
+        "action": action,
+    }
+
+
+def only_attempt(document: Mapping[str, Any], prompt_version: str) -> dict[str, Any]:
+    """The trail of a snapshot built without one: ``output`` was the model's only text."""
+    findings = document["findings"]
+    status = document["status"]
+    action = (
+        AttemptAction.PARTIAL
+        if status == "partial"
+        else AttemptAction.REFUSE
+        if findings or status == "refused"
+        else AttemptAction.ACCEPT
+    )
+    return {
+        "text": document["output"],
+        "prompt_version": prompt_version,
+        "findings": findings,
+        "action": str(action),
+    }
+
+
+def trail_from_format_1(data: Mapping[str, Any]) -> tuple[RecordedAttempt, ...]:
+    """The attempts a format 1 snapshot implies, as far as it kept them.
+
+    Format 1 kept the shown text and every finding of every attempt in one
+    list. What can be rebuilt: an ``ok`` answer's last attempt said the shown
+    text and had no finding, so the findings belong to the earlier ones; a
+    refused or partial answer's model text was not kept (``text=None``:
+    replay carries those findings over instead of re-scanning). All the
+    findings are put on the first attempt that failed; a refusal without any
+    finding was a phraser error.
+    """
+    count = max(int(data["attempts"]), 1)
+    version = str(data["prompt_version"])
+    status = data["status"]
+    findings = tuple(freeze(f) for f in data["findings"])
+    last_action: str
+    if status == "ok":
+        last_action, last_text = AttemptAction.ACCEPT, data["output"]
+    elif status == "partial":
+        last_action, last_text = AttemptAction.PARTIAL, None
+    elif findings:
+        last_action, last_text = AttemptAction.REFUSE, None
+    else:
+        last_action, last_text = AttemptAction.ERROR, ""
+    attempts: list[RecordedAttempt] = [
+        RecordedAttempt(None, version, (), AttemptAction.RETRY) for _ in range(count - 1)
+    ]
+    attempts.append(RecordedAttempt(last_text, version, (), last_action))
+    failed = next((i for i, a in enumerate(attempts) if a.action != AttemptAction.ACCEPT), None)
+    if failed is not None and findings:
+        attempts[failed] = attempts[failed]._replace(findings=findings)
+    return tuple(attempts)
+
+
+def trusted_attempt(data: Mapping[str, Any]) -> RecordedAttempt:
+    return RecordedAttempt(
+        data["text"],
+        data["prompt_version"],
+        tuple(MappingProxyType(f) for f in data["findings"]),
+        data["action"],
+    )
+
+
+def read_trail(value: Any) -> tuple[RecordedAttempt, ...]:
+    """The ``trail`` field of a snapshot, checked; errors name the attempt and field."""
+    if not isinstance(value, list):
+        raise InputError("must be an array of attempts", field="trail")
+    actions = {member.value for member in AttemptAction}
+    out: list[RecordedAttempt] = []
+    for index, item in enumerate(value):
+        where = f"trail.{index}"
+        if not isinstance(item, Mapping):
+            raise InputError("must be a JSON object", field=where)
+        text = item.get("text")
+        if text is not None and not isinstance(text, str):
+            raise InputError("must be a string or null", field=f"{where}.text")
+        if not isinstance(item.get("prompt_version"), str):
+            raise InputError("must be a string", field=f"{where}.prompt_version")
+        if item.get("action") not in actions:
+            raise InputError(
+                f"must be one of {', '.join(sorted(actions))}", field=f"{where}.action"
+            )
+        findings = item.get("findings")
+        if not isinstance(findings, list) or not all(isinstance(f, Mapping) for f in findings):
+            raise InputError("must be an array of JSON objects", field=f"{where}.findings")
+        out.append(
+            RecordedAttempt(
+                text,
+                item["prompt_version"],
+                tuple(freeze(f) for f in findings),
+                item["action"],
+            )
+        )
+    return tuple(out)
