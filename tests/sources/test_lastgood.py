@@ -83,7 +83,10 @@ class _SlowOldFastNew:
 
 
 def test_a_slow_older_reading_does_not_overwrite_a_newer_one(clock: FakeClock) -> None:
-    source = GuardedSource(_SlowOldFastNew(), clock=clock, breaker=None, deadline=None)
+    # two real calls in flight (coalescing would make the second wait on the first)
+    source = GuardedSource(
+        _SlowOldFastNew(), clock=clock, breaker=None, deadline=None, coalesce=False
+    )
 
     async def both() -> list[list[Fact]]:
         first = asyncio.create_task(source.fetch(QUERY))

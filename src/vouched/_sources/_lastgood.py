@@ -73,6 +73,8 @@ def keep_and_state(
     (subject, attribute) when that one was observed later: a slow call for an older
     reading that finishes after a newer one does not bring the older value back.
     """
+    if not answer:  # the source is up and has nothing: nothing is kept
+        return (), ()
     before = {(f.subject, f.attribute): f for f in kept or () if not f.is_silent}
     after = advance(before, answer)
     stated = [
