@@ -120,4 +120,4 @@ def test_config_error_echoes_a_long_wrong_value_cut_short_on_one_line() -> None:
     message = str(caught.value)
     assert "\n" not in message
     assert len(message) < 200
-    assert message.endswith("...")
+    assert message.endswith("(505 characters)")  # cut short, its full length named

@@ -345,7 +345,7 @@ CASES: Final = [
         "replay-policy-object-where-a-list-belongs",
         ("replay", "--store", "{tmp}/s.db", "--policy", "{tmp}/p.json"),
         2,
-        "exact: give a list of names, not an object",
+        "exact: must be a collection of attribute or subject names (a list, not an object)",
         files={"p.json": '{"exact": {"fee_eur": true}}'},
     ),
     Case(

@@ -152,6 +152,7 @@ def test_the_attempts_texts_are_redacted_like_the_output() -> None:
         output=GOOD,
         status="ok",
         trail=[{"text": GOOD, "prompt_version": "p1", "findings": [], "action": "accept"}],
+        redaction_key=b"test key",  # sensitive settings need one (issue 12)
     )
     assert "EUR/USD" not in snapshot.output
     assert snapshot.trail[0].text == snapshot.output
