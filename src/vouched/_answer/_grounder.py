@@ -30,9 +30,17 @@ from vouched._answer._onfail import (
 )
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
 from vouched._answer._prompt import Prompt, build_prompt
-from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_json, finding_span
+from vouched._answer._result import (
+    Answer,
+    AnswerStatus,
+    Attempt,
+    error_reason,
+    finding_json,
+    finding_reasons,
+    finding_span,
+)
 from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
-from vouched._exceptions import ConfigError, PhraserError
+from vouched._exceptions import ConfigError
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
@@ -477,7 +485,7 @@ class Grounder:
                     refusal=RefusalReason.PHRASER_TIMEOUT
                     if timed_out
                     else RefusalReason.PHRASER_ERROR,
-                    reasons=(_error_reason(error, self.phrase_timeout),),
+                    reasons=(error_reason(error, self.phrase_timeout),),
                 )
             phrased = clock.monotonic()
             phrase_seconds += phrased - began
@@ -518,7 +526,7 @@ class Grounder:
                     REFUSAL_TEXT,
                     AnswerStatus.REFUSED,
                     refusal=RefusalReason.NOTHING_LEFT,
-                    reasons=_finding_reasons(partial.findings),
+                    reasons=finding_reasons(partial.findings),
                     dropped=partial.dropped,
                     extra=extra,
                 )
@@ -528,7 +536,7 @@ class Grounder:
             REFUSAL_TEXT,
             AnswerStatus.REFUSED,
             refusal=RefusalReason.FINDINGS,
-            reasons=_finding_reasons(last),
+            reasons=finding_reasons(last),
         )
 
     def __repr__(self) -> str:
@@ -574,15 +582,3 @@ def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
         else:
             said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
     return said
-
-
-def _finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:
-    return tuple(f"{finding.kind}: {finding.text!r}: {finding.detail}" for finding in findings)
-
-
-def _error_reason(error: BaseException, timeout: float) -> str:
-    if isinstance(error, PhraserError):
-        return f"{type(error).__name__}: {' '.join(str(error).split())}"
-    if isinstance(error, TimeoutError):
-        return f"phraser did not answer within {timeout:g} s"
-    return f"phraser raised {type(error).__name__}"

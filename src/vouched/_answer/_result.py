@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from vouched._answer._onfail import FindingLike, RefusalReason
-from vouched._exceptions import AnswerRefusedError
+from vouched._exceptions import AnswerRefusedError, PhraserError
 from vouched._fact import Fact
 from vouched._gate import Verdict, grounding_rate
 from vouched._replay._attempts import AttemptAction
 
-__all__ = ["Answer", "AnswerStatus", "Attempt", "finding_json", "finding_span"]
+__all__ = [
+    "Answer",
+    "AnswerStatus",
+    "Attempt",
+    "error_reason",
+    "finding_json",
+    "finding_reasons",
+    "finding_span",
+]
 
 
 class AnswerStatus(enum.StrEnum):
@@ -165,3 +173,17 @@ class Answer:
             "grounding_rate": self.grounding_rate,
             "phraser": self.phraser,
         }
+
+
+def finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:
+    """One reason line per finding, for ``Answer.reasons`` (answer and stream alike)."""
+    return tuple(f"{finding.kind}: {finding.text!r}: {finding.detail}" for finding in findings)
+
+
+def error_reason(error: BaseException, timeout: float) -> str:
+    """Why a phraser gave no text, as a reason line."""
+    if isinstance(error, PhraserError):
+        return f"{type(error).__name__}: {' '.join(str(error).split())}"
+    if isinstance(error, TimeoutError):
+        return f"phraser did not answer within {timeout:g} s"
+    return f"phraser raised {type(error).__name__}"

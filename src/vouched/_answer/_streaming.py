@@ -35,15 +35,20 @@ from typing import Any
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
     UNPHRASED_TEXT,
-    FindingLike,
     OnFail,
     RefusalReason,
     problems_for,
 )
 from vouched._answer._phrasers import Phraser, stream_of
 from vouched._answer._prompt import Prompt
-from vouched._answer._result import Answer, AnswerStatus, Attempt, finding_span
-from vouched._exceptions import PhraserError
+from vouched._answer._result import (
+    Answer,
+    AnswerStatus,
+    Attempt,
+    error_reason,
+    finding_reasons,
+    finding_span,
+)
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import Policy
@@ -88,18 +93,6 @@ class AnswerEvent:
         if self.answer is not None:
             document["answer"] = self.answer.to_json()
         return document
-
-
-def _reasons(findings: Sequence[FindingLike]) -> tuple[str, ...]:
-    return tuple(f"{finding.kind}: {finding.text!r}: {finding.detail}" for finding in findings)
-
-
-def _error_reason(error: BaseException, timeout: float) -> str:
-    if isinstance(error, PhraserError):
-        return f"{type(error).__name__}: {' '.join(str(error).split())}"
-    if isinstance(error, TimeoutError):
-        return f"phraser did not answer within {timeout:g} s"
-    return f"phraser raised {type(error).__name__}"
 
 
 async def _aclose(stream: AsyncIterator[str]) -> None:
@@ -175,7 +168,7 @@ class StreamedPhrasing:
                     if isinstance(reading.error, TimeoutError)
                     else RefusalReason.PHRASER_ERROR
                 )
-                reasons: tuple[str, ...] = (_error_reason(reading.error, self._timeout),)
+                reasons: tuple[str, ...] = (error_reason(reading.error, self._timeout),)
                 yield AnswerEvent(AnswerEventKind.REFUSAL, segment, UNPHRASED_TEXT, reasons)
                 self._finish(first, gate, silences, UNPHRASED_TEXT, AnswerStatus.REFUSED,
                              refusal=refusal, reasons=reasons)  # fmt: skip
@@ -195,7 +188,7 @@ class StreamedPhrasing:
                 self._finish(first, gate, silences, shown, AnswerStatus.PARTIAL, dropped=dropped)
                 return
             refusal = RefusalReason.NOTHING_LEFT if dropped else RefusalReason.FINDINGS
-            reasons = _reasons(reading.failed)
+            reasons = finding_reasons(reading.failed)
             yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
             self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
                          refusal=refusal, reasons=reasons, dropped=dropped)  # fmt: skip
