@@ -111,6 +111,36 @@ def test_a_fact_expires_with_its_own_ttl(prefix: str) -> None:
     assert after == (long,)
 
 
+def test_load_returns_the_facts_in_the_order_they_were_saved(prefix: str) -> None:
+    # Thirty facts of over 64 bytes each: Redis keeps such a hash as a hashtable,
+    # whose own order is not the order written.
+    clock = FakeClock(START)
+    answer = [weather_fact(str(i), f"attribute_{(i * 7) % 30:02d}") for i in range(30)]
+
+    async def go() -> tuple[Fact, ...] | None:
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+            shared = RedisLastGood(client, prefix=prefix, clock=clock, timeout=2.0)
+            await shared.save("weather", QUERY, answer)
+            return await shared.load("weather", QUERY)
+
+    assert run(go) == tuple(answer)
+
+
+def test_a_newer_kept_fact_takes_its_place_in_the_latest_answer(prefix: str) -> None:
+    clock = FakeClock(START)
+    humidity, temperature = weather_fact("63", "humidity"), newer(weather_fact("5.0"), 10)
+
+    async def go() -> tuple[Fact, ...] | None:
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+            shared = RedisLastGood(client, prefix=prefix, clock=clock, timeout=2.0)
+            other = RedisLastGood(client, prefix=prefix, clock=clock, timeout=2.0)
+            await shared.save("weather", QUERY, [temperature, humidity])
+            await other.save("weather", QUERY, [humidity, weather_fact("4.3")])  # late and older
+            return await shared.load("weather", QUERY)
+
+    assert run(go) == (humidity, temperature)
+
+
 def test_the_redis_key_expires_when_its_last_fact_does(prefix: str) -> None:
     clock = FakeClock(START)
 

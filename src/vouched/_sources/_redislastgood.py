@@ -6,7 +6,10 @@ if it never saw the source up itself; the gate still decides freshness, since
 every fact keeps its original ``observed_at``.
 
 One Redis hash per (source, query): a field per (subject, attribute) holding
-``"<observed ms> <expires ms> <fact JSON>"``. Writes follow the rule of
+``"<observed ms> <expires ms> <position> <fact JSON>"``, the position being the
+fact's place in the last answer that wrote or kept it: ``load`` returns the
+facts in that order (a Redis hash has no order of its own once it outgrows its
+compact encoding). Writes follow the rule of
 :func:`vouched._sources._lastgood.advance`, in one server-side script (two
 workers writing at once cannot move a fact backwards): a fact replaces the
 kept one only if observed at the same time or later, a live silence evicts
@@ -48,21 +51,27 @@ _NO_TIME = -1  # a fact without observed_at
 
 _SAVE = """
 local now = tonumber(ARGV[1])
-for i = 2, #ARGV, 4 do
-  local field, observed, expires, payload = ARGV[i], tonumber(ARGV[i + 1]),
-        tonumber(ARGV[i + 2]), ARGV[i + 3]
+for i = 2, #ARGV, 5 do
+  local field, observed, expires, position, payload = ARGV[i], tonumber(ARGV[i + 1]),
+        tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   if payload == '' then
     redis.call('HDEL', KEYS[1], field)
   else
     local keep = false
     local old = redis.call('HGET', KEYS[1], field)
     if old then
-      local seen, gone = string.match(old, '^(-?%d+) (%d+) ')
-      seen, gone = tonumber(seen), tonumber(gone)
+      local seen_text, gone_text, rest = string.match(old, '^(-?%d+) (%d+) (.*)$')
+      local seen, gone = tonumber(seen_text), tonumber(gone_text)
       keep = gone > now and seen ~= -1 and (observed == -1 or observed < seen)
+      if keep then  -- the newer fact stays, at its place in this answer
+        local kept = string.match(rest, '^%d+ (.*)$') or rest  -- a fact's JSON starts with '{'
+        redis.call('HSET', KEYS[1], field,
+                   seen_text .. ' ' .. gone_text .. ' ' .. position .. ' ' .. kept)
+      end
     end
     if not keep and expires > now then
-      redis.call('HSET', KEYS[1], field, ARGV[i + 1] .. ' ' .. ARGV[i + 2] .. ' ' .. payload)
+      redis.call('HSET', KEYS[1], field,
+                 ARGV[i + 1] .. ' ' .. ARGV[i + 2] .. ' ' .. position .. ' ' .. payload)
     end
   end
 end
@@ -90,6 +99,19 @@ def _query_digest(query: Query) -> str:
     except (TypeError, ValueError):
         text = repr(sorted((str(k), repr(v)) for k, v in query.items()))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _entry(text: str) -> tuple[int, int, str]:
+    """``(position, expires ms, fact JSON)`` of a stored entry; ``ValueError`` if unreadable.
+
+    An entry written before positions were kept (``"<observed> <expires> <JSON>"``)
+    reads at position 0.
+    """
+    _observed, expires, rest = text.split(" ", 2)
+    position, _, payload = rest.partition(" ")
+    if position.isdigit() and payload:
+        return int(position), int(expires), payload
+    return 0, int(expires), rest
 
 
 class RedisLastGood:
@@ -145,17 +167,18 @@ class RedisLastGood:
             return None
         self._answered()
         now = _ms(self._clock.now())
-        facts = []
-        for value in stored.values():
+        facts: list[tuple[int, str, Fact]] = []
+        for field, value in stored.items():
             text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
             try:
-                _observed, expires, payload = text.split(" ", 2)
-                if int(expires) <= now:
+                position, expires, payload = _entry(text)
+                if expires <= now:
                     continue
-                facts.append(Fact.model_validate(loads(payload)))
+                facts.append((position, str(field), Fact.model_validate(loads(payload))))
             except ValueError:  # not what save() writes: never served
                 _log.warning("last good facts: an unreadable entry in %s skipped", source)
-        return tuple(facts) or None
+        facts.sort(key=lambda entry: entry[:2])  # the saved order (field breaks ties)
+        return tuple(fact for _, _, fact in facts) or None
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
         key = self.key(source, query)
@@ -164,17 +187,17 @@ class RedisLastGood:
             return  # nothing moved since this process last wrote it
         now = self._clock.now()
         args: list[Any] = [_ms(now)]
-        for fact in answer:
+        for position, fact in enumerate(answer):
             field = dumps([fact.subject, fact.attribute])
             if fact.is_silent:
-                args.extend((field, _NO_TIME, 0, ""))
+                args.extend((field, _NO_TIME, 0, position, ""))
                 continue
             observed = _NO_TIME if fact.observed_at is None else _ms(fact.observed_at)
             limit = _ms(now) + round(self.keep_for * 1000)
             if fact.observed_at is not None:
                 ttl = fact.ttl.total_seconds() if fact.ttl is not None else self.keep_for
                 limit = min(limit, observed + round(ttl * 1000))
-            args.extend((field, observed, limit, dumps(fact.to_json())))
+            args.extend((field, observed, limit, position, dumps(fact.to_json())))
         try:
             async with asyncio.timeout(self.timeout):
                 await self._save(keys=[key], args=args)
