@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import NamedTuple
@@ -54,7 +54,7 @@ from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import same_dimension, units_compatible
 from vouched._scan._reader._words import word_tokens
 
-__all__ = ["MARGIN", "Binder", "Binding", "Derived", "Reading"]
+__all__ = ["MARGIN", "Binder", "Binding", "Derived", "Matchers", "Reading", "compile_matchers"]
 
 MARGIN = 0.45
 """Readings within this cost of the best one are plausible too."""
@@ -307,8 +307,37 @@ def _words(text: str, start: int, end: int) -> list[str]:
     return [w.lower() for w in _GAP_WORDS.findall(text, start, end)]
 
 
+class Matchers(NamedTuple):
+    """The phrase matchers of one (lexicon, facts) pair: compiled once per :class:`Scanner`."""
+
+    attributes: PhraseMatcher
+    subjects: PhraseMatcher
+    pairs: PhraseMatcher
+    pair_table: tuple[Pair, ...]
+    values: PhraseMatcher | None
+    digit_names: PhraseMatcher | None
+
+
+def compile_matchers(lexicon: Lexicon, index: FactIndex) -> Matchers:
+    attributes = frozenset(index.attributes)
+    pairs, pair_table = _pair_matcher(lexicon, attributes)
+    with_digits = index.strings_with_digits
+    return Matchers(
+        _attribute_matcher(lexicon, attributes),
+        _subject_matcher(lexicon, frozenset(index.subjects)),
+        pairs,
+        pair_table,
+        _value_matcher(lexicon, attributes) if lexicon.values else None,
+        phrase_matcher(tuple((n, n) for n in with_digits)) if with_digits else None,
+    )
+
+
 class Binder:
-    """The mentions of one text, ready to bind its quantities."""
+    """The mentions of one sentence, ready to bind its quantities.
+
+    ``carried``: the subjects named in earlier sentences (oldest first), as
+    mentions at negative positions: the topic and the antecedents of pronouns.
+    """
 
     def __init__(  # noqa: PLR0917 - the scanner passes what it has already computed
         self,
@@ -318,29 +347,32 @@ class Binder:
         lowered: str | None = None,
         tokens: set[str] | None = None,
         quantities: Iterable[Quantity] = (),
+        matchers: Matchers | None = None,
+        carried: Sequence[Mention] = (),
     ) -> None:
         self.text = text
         self.index = index
         self.lexicon = lexicon
         lowered = text.lower() if lowered is None else lowered
         tokens = word_tokens(lowered) if tokens is None else tokens
-        attributes = frozenset(index.attributes)
-        cues = _attribute_matcher(lexicon, attributes).find(text, lowered, tokens)
+        if matchers is None:
+            matchers = compile_matchers(lexicon, index)
+        cues = matchers.attributes.find(text, lowered, tokens)
         self.cues = [_Cue(s, e, names) for s, e, names in cues]
         self._cue_starts = [c.start for c in self.cues]
-        subjects = frozenset(index.subjects)
+        subjects = index.subjects
         named: list[Mention] = []
         nameless: list[Mention] = []  # lexicon subjects no fact is about: unknown subjects
-        for s, e, names in _subject_matcher(lexicon, subjects).find(text, lowered, tokens):
+        for s, e, names in matchers.subjects.find(text, lowered, tokens):
             known_names = tuple(n for n in names if n in subjects)
             if known_names:
                 named.append(Mention(s, e, known_names, _NAMED))
             else:
                 nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
         self.named = named
-        pair_matcher, self._pairs = _pair_matcher(lexicon, attributes)
+        self._pairs = matchers.pair_table
         self._pair_phrases = [
-            _Cue(s, e, names) for s, e, names in pair_matcher.find(text, lowered, tokens)
+            _Cue(s, e, names) for s, e, names in matchers.pairs.find(text, lowered, tokens)
         ]
         known = sorted(
             [(m.start, m.end) for m in (*named, *nameless)]
@@ -357,7 +389,7 @@ class Binder:
             for m in (*self.structure.pronouns, *self.structure.unknown)
             if not _overlaps(by_name, name_starts, m)
         ]
-        mentions = sorted([*by_name, *others])
+        mentions = [*carried, *sorted([*by_name, *others])]
         self.mentions = mentions
         self._mention_starts = [m.start for m in mentions]
         self.structure.add_clause_starts(
@@ -365,17 +397,15 @@ class Binder:
                 at
                 for m in mentions
                 if m.kind != _UNKNOWN
+                and m.start >= 0
                 and (at := conjunction_before(text, m.start, max(0, m.start - 16))) is not None
             ]
         )
         self._resolved = self._resolve(mentions)
 
         self._value_phrases = (
-            [
-                _Cue(s, e, names)
-                for s, e, names in _value_matcher(lexicon, attributes).find(text, lowered, tokens)
-            ]
-            if lexicon.values
+            [_Cue(s, e, names) for s, e, names in matchers.values.find(text, lowered, tokens)]
+            if matchers.values is not None
             else []
         )
         # Words that derived values and comparisons need: most texts have none.
@@ -390,17 +420,20 @@ class Binder:
         self._adjacent: dict[int, _Cue | None] = {}  # quantity start -> the cue right after it
         self._groups: dict[int, int] = {}
         self._quantity_starts: list[int] = []
-        with_digits = index.strings_with_digits
         self._names = (
-            [
-                (s, e)
-                for s, e, _ in phrase_matcher(tuple((n, n) for n in with_digits)).find(
-                    text, lowered, tokens
-                )
-            ]
-            if with_digits
+            [(s, e) for s, e, _ in matchers.digit_names.find(text, lowered, tokens)]
+            if matchers.digit_names is not None
             else []
         )
+
+    def subject_mentions(self) -> list[Mention]:
+        """This sentence's named subjects and unknown subjects, in order: what the next
+        sentence carries."""
+        return [
+            m
+            for m in self.mentions
+            if m.start >= 0 and (m.kind == _NAMED or (m.kind == _UNKNOWN and m.names))
+        ]
 
     # -- masks and extra quantities ------------------------------------------
 
