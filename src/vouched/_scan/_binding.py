@@ -101,6 +101,7 @@ _HELD_BEFORE = re.compile(
     re.I,
 )
 _HELD_AFTER = re.compile(r"(?:\s*\(.*?\))?\s+(?:to|into|under)\b", re.I)
+_WORD_AFTER = re.compile(r"\s*[^\W\d_]")
 _BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
 _CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 _GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
@@ -224,6 +225,7 @@ class Binding(NamedTuple):
     derived: Derived | None = None
     firm: bool = False  # one subject named in the sentence, clear attribute: for inconsistency
     subjectless: bool = False  # the text names no subject it could be about
+    governed: bool = False  # no attribute word: read from the named subject's facts
 
 
 _UNBOUND = Binding((), None, False)
@@ -813,8 +815,12 @@ class Binder:
             if found is None:  # an unknown subject governs: unbound
                 return _UNBOUND
             subjects = found
+        governed = False
         if not attributes:
-            return _UNBOUND
+            attributes = self._governed_attributes(quantity, subjects)
+            if not attributes:
+                return _UNBOUND
+            governed = True
         index = self.index
         readings: list[Reading] = []
         mention_of: dict[str, int] = {}
@@ -849,7 +855,34 @@ class Binder:
             clear,
             mention_of.get(plausible[0].subject, -1),
             firm=firm,
+            governed=governed,
         )
+
+    def _governed_attributes(
+        self, quantity: Quantity, subjects: list[tuple[float, str, int]]
+    ) -> list[tuple[float, tuple[str, ...], bool]]:
+        """A number with no attribute word, stated for a subject named in its sentence
+        ("EUR/GBP is 1.0842"): the subject's facts of the number's kind and unit are its
+        readings; one such fact is a clear reading."""
+        if (
+            quantity.soft
+            or quantity.unit is not None
+            or quantity.kind is not QuantityKind.NUMBER
+            or not subjects
+            or _WORD_AFTER.match(self.text, quantity.end) is not None  # "3 stations", a list
+        ):
+            return []
+        best = min(cost for cost, _, _ in subjects)
+        if best > 0.2:  # a subject of another clause, the topic, a later mention
+            return []
+        found: list[tuple[float, tuple[str, ...], bool]] = []
+        for cost, subject, _ in subjects:
+            if cost > best:
+                continue
+            names = self.index.fitting_attributes(subject, quantity.kind, quantity.unit)
+            if names:
+                found.append((0.4 if len(names) == 1 else 0.6, tuple(names), len(names) == 1))
+        return found
 
     def _unit_attributes(
         self, quantity: Quantity, subjects: list[str]
@@ -866,7 +899,6 @@ class Binder:
     ) -> list[tuple[float, tuple[str, ...], bool]]:
         """The attribute cues that could govern ``quantity``, cheapest first:
         (cost, attribute names, clear)."""
-        text = self.text
         accepts = self.index.accepts
         found: list[tuple[float, tuple[str, ...], bool]] = []
         after = self._adjacent.get(quantity.start)
@@ -896,7 +928,7 @@ class Binder:
                 continue
             if self._claimed_between(cue.end, quantity) or cue.start in self._taken:
                 break  # "one steal and one block": "steal" has its own number
-            gap = [w for w in _words(text, cue.end, quantity.start) if w not in _LINK_MARKS]
+            gap = [w for w in self._gap_words(cue.end, quantity.start) if w not in _LINK_MARKS]
             odd = sum(w not in _LINKING for w in gap)
             if len(gap) <= 6 and odd <= 2 and all(w.isalpha() for w in gap):
                 # "winds of 15", "the wind is light at 8 km/h" (one describing word)
@@ -1002,6 +1034,23 @@ class Binder:
             return False
         gap = _words(self.text, cue.end, self._quantity_starts[i])
         return len(gap) <= 3 and all(w in _LINKING for w in gap)
+
+    def _gap_words(self, start: int, end: int) -> list[str]:
+        """The words between ``start`` and ``end``, a named subject counting as the linking
+        word "of" ("the rate for EUR/GBP is 1.0842": the cue reaches the number)."""
+        i = bisect_left(self._mention_starts, start)
+        words: list[str] = []
+        at = start
+        mentions = self.mentions
+        while i < len(mentions) and mentions[i].start < end:
+            mention = mentions[i]
+            if mention.kind == _NAMED and mention.end <= end:
+                words.extend(_words(self.text, at, mention.start))
+                words.append("of")
+                at = mention.end
+            i += 1
+        words.extend(_words(self.text, at, end))
+        return words
 
     def _linked_before(self, quantity: Quantity, clause: tuple[int, int]) -> bool:
         """Is there an attribute phrase before ``quantity`` in its clause, joined to it

@@ -183,6 +183,23 @@ def plausible_reading(quantity: Quantity, binding: Binding, ctx: SentenceContext
     return None
 
 
+def named_subject(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number stated for a named subject without an attribute word is that subject's:
+    when none of its facts of the number's kind and unit vouches, no other subject's
+    fact does either (``ungrounded_number``; one such fact is a clear reading, judged
+    by the next rules)."""
+    if not binding.governed or binding.clear or not binding.readings:
+        return None
+    subjects = sorted({r.subject for r in binding.readings})
+    return _finding(
+        quantity,
+        _K.UNGROUNDED_NUMBER,
+        f"{quantity.text!r} is stated for {', '.join(subjects)}, and none of "
+        f"{'its' if len(subjects) == 1 else 'their'} facts vouches for it",
+        binding.readings[0],
+    )
+
+
 def guessed_attribute(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
     """An attribute only guessed (no cue, no unit) is never enough for a mismatch: some
     grounded fact must vouch for the number."""
@@ -346,6 +363,7 @@ QUANTITY_RULES: tuple[Rule, ...] = (
     Rule("derived_value", derived_value, (_K.VALUE_MISMATCH,)),
     Rule("stated_bound", stated_bound, (_K.VALUE_MISMATCH,)),
     Rule("plausible_reading", plausible_reading, ()),
+    Rule("named_subject", named_subject, (_K.UNGROUNDED_NUMBER,)),
     Rule("guessed_attribute", guessed_attribute, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
     Rule(
         "clear_reading",
@@ -453,11 +471,21 @@ def _by_mention(stated: list[Stated]) -> dict[int, list[Stated]]:
 
 
 def _statements(group: list[Stated], binder: Binder) -> int:
-    """How many statements a group makes: a pair read from one phrase counts as two
-    numbers but one pair of a bracketed record ("( 33 - 34 )") as one."""
-    return len([s for s in group if not binder.in_pair(s.quantity)]) + (
-        2 if any(binder.in_pair(s.quantity) for s in group) else 0
-    )
+    """How many statements a group makes, for ``swapped_subject``: each number one, a pair
+    read from one phrase two ("9-for-12", "$63.02 to $64.90"). A lone pair of whole
+    numbers ("( 33 - 34 )" after a team) fits another subject by coincidence too often:
+    alone it counts as one (its numbers are wrong, not the name)."""
+    single = [s for s in group if not binder.in_pair(s.quantity)]
+    halves = [s for s in group if binder.in_pair(s.quantity)]
+    if not halves:
+        return len(single)
+    if single or any(_fractional(s.quantity) for s in halves):
+        return len(single) + 2
+    return 1
+
+
+def _fractional(quantity: Quantity) -> bool:
+    return quantity.kind is _NUMBER and quantity.value != quantity.value.to_integral_value()
 
 
 def swapped_subject(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
