@@ -30,7 +30,7 @@ from vouched._scan._factindex import FactIndex
 from vouched._scan._findings import Finding, FindingKind, ScanReport, report_of, shifted
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
-from vouched._scan._quotes import QuoteSpan, find_quotes, normalise, unsupported_among
+from vouched._scan._quotes import find_quotes, normalise, unsupported_among
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
 from vouched._scan._reader._words import word_tokens
@@ -43,6 +43,7 @@ from vouched._scan._rules import (
     judge,
     membership,
 )
+from vouched._scan._sentence import Found, find_all
 from vouched._scan._textchecks import (
     find_fallbacks,
     find_internal,
@@ -154,35 +155,85 @@ class TextReading:
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
         ``text`` moved by ``offset`` (where ``text`` starts in the whole answer)."""
-        part = text[start:end]
-        if not part.strip():
-            return ()
-        found = tuple(shifted(f, start + offset) for f in self._read(part))
-        self._findings.extend(found)
-        return found
+        return self.sentences(text, [end], start, offset)[0]
+
+    def sentences(
+        self, text: str, ends: list[int], start: int = 0, offset: int = 0
+    ) -> list[tuple[Finding, ...]]:
+        """Read the next sentences, ``text[start:ends[0]]``, ``text[ends[0]:ends[1]]``,
+        ...; each one's findings, spans into ``text`` moved by ``offset``.
+
+        The passes that do not depend on what a sentence leaves to the next (tokens,
+        text checks, the number reader, the phrase matchers) run once over all of
+        them; what lies wholly inside each sentence is then read as that sentence.
+        """
+        if not ends:
+            return []
+        compiled = self._compiled
+        part = text[start : ends[-1]]
+        lowered = part.lower()
+        if len(lowered) != len(part):  # rare: lower() changed the length; read one by one
+            return self._one_by_one(text, ends, start, offset)
+        tokens = word_tokens(lowered)
+        checks, holes = self._text_findings(part, lowered, tokens)
+        found = find_all(
+            compiled.matchers, part, lowered, tokens, read_numbers(part, compiled.capitals, tokens)
+        )
+        results: list[tuple[Finding, ...]] = []
+        low = 0
+        for end in ends:
+            high = end - start
+            sentence = part[low:high]
+            if sentence.strip():
+                own = [f for f in checks if low <= f.start and f.end <= high]
+                own_holes = [(a - low, b - low) for a, b in holes if low <= a and b <= high]
+                read = self._read(sentence, found.within(low, high), tokens, own, own_holes, low)
+                moved = tuple(shifted(f, start + low + offset) for f in read)
+            else:
+                moved = ()
+            self._findings.extend(moved)
+            results.append(moved)
+            low = high
+        return results
+
+    def _one_by_one(
+        self, text: str, ends: list[int], start: int, offset: int
+    ) -> list[tuple[Finding, ...]]:
+        results: list[tuple[Finding, ...]] = []
+        for end in ends:
+            if len(text[start:end].lower()) == end - start:
+                results.extend(self.sentences(text, [end], start, offset))
+            else:
+                results.append(())  # a sentence whose case folding moves positions
+            start = end
+        return results
 
     def report(self) -> ScanReport:
         """The report of every sentence read so far."""
         return report_of(self._findings, self._claims)
 
-    def _read(self, part: str) -> list[Finding]:
+    def _read(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
+        self,
+        part: str,
+        found: Found,
+        tokens: set[str],
+        checks: list[Finding],
+        holes: list[tuple[int, int]],
+        low: int,
+    ) -> list[Finding]:
+        """One sentence ``part`` (findings of the text checks at ``low`` in the batch)."""
         compiled = self._compiled
-        lowered = part.lower()
-        tokens = word_tokens(lowered)
+        findings = [shifted(f, -low) for f in checks]
         quotes = find_quotes(part)
-        findings, holes = self._text_findings(part, lowered, tokens, quotes)
-        quantities = read_numbers(part, compiled.capitals, tokens)
+        findings.extend(
+            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
+            for q in unsupported_among(quotes, compiled.corpus)
+        )
         binder = Binder(
-            part,
-            compiled.index,
-            compiled.lexicon,
-            lowered,
-            tokens,
-            quantities,
-            compiled.matchers,
-            self._carried,
+            part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
         )
         masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
+        quantities = found.quantities
         extra = binder.extra_quantities()
         if extra:
             quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
@@ -202,10 +253,10 @@ class TextReading:
         ]
 
     def _text_findings(
-        self, part: str, lowered: str, tokens: set[str], quotes: list[QuoteSpan]
+        self, part: str, lowered: str, tokens: set[str]
     ) -> tuple[list[Finding], list[tuple[int, int]]]:
-        """Placeholders, internal words, canned fallbacks and unsupported quotes; also
-        the placeholder spans (numbers inside them are not claims)."""
+        """Placeholders, internal words and canned fallbacks; also the placeholder spans
+        (numbers inside them are not claims)."""
         findings: list[Finding] = []
         placeholders = find_placeholders(part, tokens)
         findings.extend(
@@ -223,13 +274,6 @@ class TextReading:
             Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, part[s.start : s.end], s.detail)
             for s in find_fallbacks(part, tokens)
         )
-        if quotes:
-            findings.extend(
-                Finding(
-                    _K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source"
-                )
-                for q in unsupported_among(quotes, self._compiled.corpus)
-            )
         return findings, holes
 
     def _is_claim(self, read: Quantity, masks: _Masks) -> bool:

@@ -76,10 +76,7 @@ class Scanner:
         """Scan one text (each sentence read once, in order)."""
         text = str(text)
         reading = TextReading(self._compiled)
-        start = 0
-        for end in SentenceSplitter().ends(text, final=True):
-            reading.sentence(text, start, end)
-            start = end
+        reading.sentences(text, SentenceSplitter().ends(text, final=True))
         return reading.report()
 
     def stream(self) -> StreamScanner:

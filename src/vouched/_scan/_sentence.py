@@ -13,7 +13,7 @@ context is only read.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -21,15 +21,16 @@ from vouched._scan._factindex import FactIndex
 from vouched._scan._lexicon import Lexicon, Pair, PhraseMatcher, phrase_matcher
 from vouched._scan._mentions import Mention, MentionKind, conjunction_before, read_structure
 from vouched._scan._reader._numbers import Quantity
-from vouched._scan._reader._words import word_tokens
-from vouched._scan._vocabulary import COMPARE_WORDS, COMPUTE_WORDS, GAP_WORDS
+from vouched._scan._vocabulary import COMPUTE_WORDS, GAP_WORDS
 
 __all__ = [
     "Cue",
     "Forced",
+    "Found",
     "Matchers",
     "SentenceRead",
     "compile_matchers",
+    "find_all",
     "has_number_word",
     "resolve",
     "words_between",
@@ -143,6 +144,79 @@ def compile_matchers(lexicon: Lexicon, index: FactIndex) -> Matchers:
     )
 
 
+Span = tuple[int, int, tuple[str, ...]]
+
+
+class Found(NamedTuple):
+    """What the compiled matchers and the number reader find in a text, read once: the
+    spans of attribute cues, subject aliases, pair and value phrases, digit-bearing
+    names, and the quantities."""
+
+    cues: list[Cue]
+    subjects: list[Span]
+    pair_phrases: list[Cue]
+    pair_table: tuple[Pair, ...]
+    value_phrases: list[Cue]
+    digit_names: list[tuple[int, int]]
+    quantities: list[Quantity]
+
+    def within(self, start: int, end: int) -> Found:
+        """What lies wholly inside ``[start, end)``, moved to start at 0 (one sentence)."""
+        return Found(
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.cues, start, end)
+            ],
+            [(s - start, e - start, n) for s, e, n in _inside_spans(self.subjects, start, end)],
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.pair_phrases, start, end)
+            ],
+            self.pair_table,
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.value_phrases, start, end)
+            ],
+            [(s - start, e - start) for s, e in self.digit_names if start <= s and e <= end],
+            [
+                q._replace(start=q.start - start, end=q.end - start)
+                for q in self.quantities
+                if start <= q.start and q.end <= end
+            ],
+        )
+
+
+def _inside(items: list[Cue], start: int, end: int) -> list[Cue]:
+    return [c for c in items if start <= c.start and c.end <= end]
+
+
+def _inside_spans(items: list[Span], start: int, end: int) -> list[Span]:
+    return [item for item in items if start <= item[0] and item[1] <= end]
+
+
+def find_all(
+    matchers: Matchers,
+    text: str,
+    lowered: str,
+    tokens: set[str],
+    quantities: list[Quantity],
+) -> Found:
+    """Every phrase the matchers know in ``text``, with its ``quantities``: one pass each."""
+    return Found(
+        [Cue(s, e, n) for s, e, n in matchers.attributes.find(text, lowered, tokens)],
+        matchers.subjects.find(text, lowered, tokens),
+        [Cue(s, e, n) for s, e, n in matchers.pairs.find(text, lowered, tokens)],
+        matchers.pair_table,
+        [Cue(s, e, n) for s, e, n in matchers.values.find(text, lowered, tokens)]
+        if matchers.values is not None
+        else [],
+        [(s, e) for s, e, _ in matchers.digit_names.find(text, lowered, tokens)]
+        if matchers.digit_names is not None
+        else [],
+        quantities,
+    )
+
+
 def resolve(mentions: list[Mention]) -> dict[int, tuple[str, ...]]:
     """Each pronoun's antecedents: the distinct subjects named before it, latest first."""
     resolved: dict[int, tuple[str, ...]] = {}
@@ -168,41 +242,34 @@ class SentenceRead:
     mentions at negative positions: the topic and the antecedents of pronouns.
     """
 
-    def __init__(  # noqa: PLR0917 - the scanner passes what it has already computed
+    def __init__(
         self,
         text: str,
         index: FactIndex,
         lexicon: Lexicon,
-        lowered: str | None = None,
-        tokens: set[str] | None = None,
-        quantities: Iterable[Quantity] = (),
-        matchers: Matchers | None = None,
+        found: Found,
+        *,
+        tokens: set[str],
         carried: Sequence[Mention] = (),
     ) -> None:
         self.text = text
         self.index = index
         self.lexicon = lexicon
-        lowered = text.lower() if lowered is None else lowered
-        tokens = word_tokens(lowered) if tokens is None else tokens
-        if matchers is None:
-            matchers = compile_matchers(lexicon, index)
-        cues = matchers.attributes.find(text, lowered, tokens)
-        self.cues = [Cue(s, e, names) for s, e, names in cues]
+        self.cues = found.cues
         self.cue_starts = [c.start for c in self.cues]
         subjects = index.subjects
         named: list[Mention] = []
         nameless: list[Mention] = []  # lexicon subjects no fact is about: unknown subjects
-        for s, e, names in matchers.subjects.find(text, lowered, tokens):
+        for s, e, names in found.subjects:
             known_names = tuple(n for n in names if n in subjects)
             if known_names:
                 named.append(Mention(s, e, known_names, _NAMED))
             else:
                 nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
         self.named = named
-        self.pairs = matchers.pair_table
-        self.pair_phrases = [
-            Cue(s, e, names) for s, e, names in matchers.pairs.find(text, lowered, tokens)
-        ]
+        self.pairs = found.pair_table
+        self.pair_phrases = found.pair_phrases
+        quantities = found.quantities
         known = sorted(
             [(m.start, m.end) for m in (*named, *nameless)]
             + [(c.start, c.end) for c in (*self.cues, *self.pair_phrases)]
@@ -232,28 +299,19 @@ class SentenceRead:
         )
         self.resolved = resolve(mentions)
 
-        self.value_phrases = (
-            [Cue(s, e, names) for s, e, names in matchers.values.find(text, lowered, tokens)]
-            if matchers.values is not None
-            else []
-        )
+        self.value_phrases = found.value_phrases
         # Words that derived values and comparisons need: most texts have none.
         self.computes = not tokens.isdisjoint(COMPUTE_WORDS)
         # Sign words ("fell", "lower") matter only where the facts have signs: in a box
         # score, "dropped 17 points" is a scoring verb.
         self.signs = index.has_negative
-        self.compares = not tokens.isdisjoint(COMPARE_WORDS)
         self.forced: dict[int, Forced] = {}
         self.taken: set[int] = set()  # cues right after a number of their own
         self.partners: dict[int, int] = {}  # "113-107": second value -> first, two subjects
         self.adjacent: dict[int, Cue | None] = {}  # quantity start -> the cue right after it
         self.groups: dict[int, int] = {}
         self.quantity_starts: list[int] = []
-        self.digit_names = (
-            [(s, e) for s, e, _ in matchers.digit_names.find(text, lowered, tokens)]
-            if matchers.digit_names is not None
-            else []
-        )
+        self.digit_names = found.digit_names
 
     def subject_mentions(self) -> list[Mention]:
         """This sentence's named subjects and unknown subjects, in order: what the next

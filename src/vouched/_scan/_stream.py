@@ -114,8 +114,9 @@ class StreamScanner:
             return ()
         closed: list[ScannedSentence] = []
         start = 0
-        for end in ends:
-            found = self._reading.sentence(tail, start, end, offset=self._offset)
+        for end, found in zip(
+            ends, self._reading.sentences(tail, ends, 0, self._offset), strict=True
+        ):
             closed.append(
                 ScannedSentence(self._offset + start, self._offset + end, tail[start:end], found)
             )
