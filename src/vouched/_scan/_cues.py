@@ -17,7 +17,7 @@ from bisect import bisect_left
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._sentence import Cue, SentenceRead, words_between
-from vouched._scan._subjects import names_of
+from vouched._scan._subjects import WINDOW, names_of
 from vouched._scan._vocabulary import FILLER_AFTER, GAP_WORDS, LINK_MARKS, LINKING, WORD_AFTER
 
 __all__ = [
@@ -111,9 +111,14 @@ def unit_guess(
     index = ctx.index
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, sentence[1])
+    here = bisect_left(ctx.mention_starts, quantity.start, low, high)
     names: set[str] = set()
-    for i in range(low, high):
+    seen: set[str] = set()
+    for i in range(max(low, here - WINDOW), min(high, here + WINDOW)):
         for subject in names_of(ctx, i)[:1]:
+            if subject in seen:
+                continue
+            seen.add(subject)
             name = index.attribute_for_unit(subject, quantity.unit)
             if name is not None:
                 names.add(name)

@@ -12,10 +12,12 @@ context is only read.
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from operator import itemgetter
+from typing import Any, NamedTuple, TypeVar
 
 from vouched._scan._factindex import FactIndex
 from vouched._scan._lexicon import Lexicon, Pair, PhraseMatcher, phrase_matcher
@@ -150,7 +152,7 @@ Span = tuple[int, int, tuple[str, ...]]
 class Found(NamedTuple):
     """What the compiled matchers and the number reader find in a text, read once: the
     spans of attribute cues, subject aliases, pair and value phrases, digit-bearing
-    names, and the quantities."""
+    names, and the quantities; each list sorted by start."""
 
     cues: list[Cue]
     subjects: list[Span]
@@ -167,7 +169,7 @@ class Found(NamedTuple):
                 c._replace(start=c.start - start, end=c.end - start)
                 for c in _inside(self.cues, start, end)
             ],
-            [(s - start, e - start, n) for s, e, n in _inside_spans(self.subjects, start, end)],
+            [(s - start, e - start, n) for s, e, n in _inside(self.subjects, start, end)],
             [
                 c._replace(start=c.start - start, end=c.end - start)
                 for c in _inside(self.pair_phrases, start, end)
@@ -177,21 +179,23 @@ class Found(NamedTuple):
                 c._replace(start=c.start - start, end=c.end - start)
                 for c in _inside(self.value_phrases, start, end)
             ],
-            [(s - start, e - start) for s, e in self.digit_names if start <= s and e <= end],
+            [(s - start, e - start) for s, e in _inside(self.digit_names, start, end)],
             [
                 q._replace(start=q.start - start, end=q.end - start)
-                for q in self.quantities
-                if start <= q.start and q.end <= end
+                for q in _inside(self.quantities, start, end)
             ],
         )
 
 
-def _inside(items: list[Cue], start: int, end: int) -> list[Cue]:
-    return [c for c in items if start <= c.start and c.end <= end]
+_Item = TypeVar("_Item", bound=tuple[Any, ...])
 
 
-def _inside_spans(items: list[Span], start: int, end: int) -> list[Span]:
-    return [item for item in items if start <= item[0] and item[1] <= end]
+def _inside(items: list[_Item], start: int, end: int) -> list[_Item]:
+    """The items (sorted by start, their first two fields start and end) wholly inside
+    ``[start, end)``; found by bisection, so slicing a text into sentences stays linear."""
+    low = bisect_left(items, start, key=itemgetter(0))
+    high = bisect_left(items, end, lo=low, key=itemgetter(0))
+    return [item for item in items[low:high] if item[1] <= end]
 
 
 def find_all(
@@ -288,6 +292,9 @@ class SentenceRead:
         mentions = [*carried, *sorted([*by_name, *others])]
         self.mentions = mentions
         self.mention_starts = [m.start for m in mentions]
+        self.unknown_before = list(
+            itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)
+        )  # unknown names among the first i mentions
         self.structure.add_clause_starts(
             [
                 at

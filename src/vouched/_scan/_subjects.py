@@ -17,7 +17,7 @@ from vouched._scan._reader._numbers import Quantity
 from vouched._scan._sentence import SentenceRead
 from vouched._scan._vocabulary import BRACKET_AFTER, CONNECTIVE, HELD_AFTER, HELD_BEFORE
 
-__all__ = ["held_object", "names_of", "subject_readings", "topic_of", "unknown_in"]
+__all__ = ["WINDOW", "held_object", "names_of", "subject_readings", "topic_of", "unknown_in"]
 
 _NAMED = MentionKind.NAMED
 _PRONOUN = MentionKind.PRONOUN
@@ -32,9 +32,10 @@ def names_of(ctx: SentenceRead, i: int) -> tuple[str, ...]:
 
 
 def unknown_in(ctx: SentenceRead, sentence: tuple[int, int], position: int) -> bool:
+    """Is an unknown name mentioned in ``sentence`` before ``position``?"""
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, position)
-    return any(ctx.mentions[i].kind == _UNKNOWN for i in range(low, high))
+    return ctx.unknown_before[high] > ctx.unknown_before[low]
 
 
 def topic_of(ctx: SentenceRead, position: int) -> tuple[str, ...]:
@@ -68,6 +69,12 @@ def held_object(ctx: SentenceRead, low: int, before: int, floor: int) -> Mention
     return None
 
 
+WINDOW = 12
+"""How many mentions on each side of a number its subject is read from: a reader weighs the
+nearest subjects of a sentence, and a sentence that names a subject before every number
+costs what its length costs."""
+
+
 def subject_readings(
     ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
 ) -> list[tuple[float, str, int]] | None:
@@ -97,7 +104,7 @@ def subject_readings(
     if held is not None:  # "held the Lakers to 38 percent": the Lakers' figure
         return [(0.0, name, held.start) for name in held.names]
     first_in_clause = True
-    for i in range(before - 1, low - 1, -1):
+    for i in range(before - 1, max(low, before - WINDOW) - 1, -1):
         mention = mentions[i]
         in_clause = mention.start >= clause[0]
         if mention.kind == _UNKNOWN:
@@ -116,7 +123,7 @@ def subject_readings(
             found.append((base + 0.5 * rank, name, mention.start))
         first_in_clause = False
     del first_in_clause
-    for i in range(before, len(mentions)):
+    for i in range(before, min(len(mentions), before + WINDOW)):
         mention = mentions[i]
         if mention.start >= sentence[1]:
             break
@@ -127,4 +134,14 @@ def subject_readings(
     if not any(c < 1.0 for c, _, _ in found) and not unknown_in(ctx, sentence, quantity.start):
         topic = topic_of(ctx, sentence[0])
         found.extend((1.0 + 0.15 * rank, name, -1) for rank, name in enumerate(topic[:2]))
-    return found
+    return _cheapest(found)
+
+
+def _cheapest(found: list[tuple[float, str, int]]) -> list[tuple[float, str, int]]:
+    """Each subject once, at its cheapest reading (the nearest mention on a tie)."""
+    best: dict[str, tuple[float, str, int]] = {}
+    for item in found:
+        kept = best.get(item[1])
+        if kept is None or item[0] < kept[0]:
+            best[item[1]] = item
+    return list(best.values()) if len(best) < len(found) else found
