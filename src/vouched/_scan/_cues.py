@@ -36,29 +36,68 @@ __all__ = [
 _NAMED = MentionKind.NAMED
 
 
-def attribute_readings(  # noqa: PLR0915 - one ordered list of the cues a reader weighs
+AttributeReading = tuple[float, tuple[str, ...], bool]
+"""(cost, attribute names, clear): one attribute a quantity may state."""
+
+_Found = tuple[float, tuple[str, ...], bool, tuple[int, int] | None]
+
+
+def attribute_readings(
     ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
-) -> list[tuple[float, tuple[str, ...], bool]]:
-    """The attribute cues that could govern ``quantity``, cheapest first:
-    (cost, attribute names, clear)."""
-    accepts = ctx.index.accepts
-    found: list[tuple[float, tuple[str, ...], bool]] = []
+) -> list[AttributeReading]:
+    """The attribute cues that could govern ``quantity``, cheapest first. The span of the
+    cue of a clear reading is kept in ``ctx.cue_spans`` (for ``attribute_mismatch``)."""
+    right_after, blocked = _cue_right_after(ctx, quantity, clause)
+    if right_after is not None:
+        return _chosen(ctx, quantity, [right_after])
+    found = _cue_before(ctx, quantity, clause)
+    if not found or found[0][0] > 0:
+        found.extend(_cue_later(ctx, quantity, clause))
+    if not blocked and quantity.unit is not None and not any(c for _, _, c, _ in found):
+        found.extend((*g, None) for g in unit_guess(ctx, quantity, sentence))
+    if not found:
+        found.extend(_nearest_phrase(ctx, quantity, sentence))
+    return _chosen(ctx, quantity, found)
+
+
+def _chosen(ctx: SentenceRead, quantity: Quantity, found: list[_Found]) -> list[AttributeReading]:
+    """The cheapest readings (within 0.1 of the best); the best clear one's cue span kept."""
+    found.sort(key=lambda item: item[0])
+    if not found:
+        return []
+    floor = found[0][0]
+    kept = [item for item in found if item[0] <= floor + 0.1]
+    span = kept[0][3] if kept[0][2] else None
+    if span is not None:
+        ctx.cue_spans[quantity.start] = span
+    return [(cost, names, clear) for cost, names, clear, _ in kept]
+
+
+def _cue_right_after(
+    ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]
+) -> tuple[_Found | None, bool]:
+    """The noun right after the number decides ("8 points"); a cue of another kind there
+    blocks guessing from the unit ("40% chance of rain"). (reading, blocked)."""
     after = ctx.adjacent.get(quantity.start)
-    blocked = False
     if after is not None and leads_on(ctx, after) and linked_before(ctx, quantity, clause):
         after = None  # "winds of 15 km/h gusting to 32": "gusting" is the next number's
-    if after is not None:
-        names = tuple(n for n in after.names if accepts(n, quantity))
-        if not names and after.start < quantity.end and quantity.unit is not None:
-            # the phrase is the unit ("27 minutes" for unitless MIN facts)
-            bare = quantity._replace(unit=None)
-            names = tuple(n for n in after.names if accepts(n, bare))
-        if names:
-            return [(0.0, names, True)]  # "8 points": the noun after it decides
-        blocked = True  # "40% chance of rain": a cue of another kind
-    else:
-        blocked = noun_after(ctx, quantity)
-    # a cue before, joined by linking words: "winds of 15", "humidity is 63%"
+    if after is None:
+        return None, noun_after(ctx, quantity)
+    accepts = ctx.index.accepts
+    names = tuple(n for n in after.names if accepts(n, quantity))
+    if not names and after.start < quantity.end and quantity.unit is not None:
+        # the phrase is the unit ("27 minutes" for unitless MIN facts)
+        bare = quantity._replace(unit=None)
+        names = tuple(n for n in after.names if accepts(n, bare))
+    if names:
+        return (0.0, names, True, (after.start, after.end)), False
+    return None, True
+
+
+def _cue_before(ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]) -> list[_Found]:
+    """A cue before the number in its clause, joined by linking words ("winds of 15",
+    "humidity is 63%", a named subject between: "the rate for EUR/GBP is 1.0842")."""
+    accepts = ctx.index.accepts
     low = bisect_left(ctx.cue_starts, clause[0])
     high = bisect_left(ctx.cue_starts, quantity.start, low)
     for i in range(high - 1, low - 1, -1):
@@ -69,38 +108,37 @@ def attribute_readings(  # noqa: PLR0915 - one ordered list of the cues a reader
         if not names:
             continue
         if claimed_between(ctx, cue.end, quantity) or cue.start in ctx.taken:
-            break  # "one steal and one block": "steal" has its own number
+            return []  # "one steal and one block": "steal" has its own number
         gap = [w for w in gap_words(ctx, cue.end, quantity.start) if w not in LINK_MARKS]
         odd = sum(w not in LINKING for w in gap)
         if len(gap) <= 6 and odd <= 2 and all(w.isalpha() for w in gap):
             # "winds of 15", "the wind is light at 8 km/h" (one describing word)
-            found.append((0.3 + 0.05 * len(gap) + 0.2 * odd, names, True))
-        else:
-            found.append((1.0, names, False))
-        break
-    if not found or found[0][0] > 0:
-        later = cue_after(ctx, quantity, clause[1], linking=3)
-        if later is not None and later is not after:
-            names = tuple(n for n in later.names if accepts(n, quantity))
-            if names:
-                found.append((0.6, names, True))
-    if not blocked and quantity.unit is not None and not any(c for _, _, c in found):
-        found.extend(unit_guess(ctx, quantity, sentence))
-    if not found:
-        # the nearest fitting phrase earlier in the sentence: a guess
-        low = bisect_left(ctx.cue_starts, sentence[0])
-        high = bisect_left(ctx.cue_starts, quantity.start, low)
-        for i in range(high - 1, low - 1, -1):
-            cue = ctx.cues[i]
-            names = tuple(n for n in cue.names if accepts(n, quantity))
-            if names and not claimed_between(ctx, cue.end, quantity):
-                found.append((1.4, names, False))
-                break
-    found.sort(key=lambda item: item[0])
-    if found:
-        floor = found[0][0]
-        found = [item for item in found if item[0] <= floor + 0.1]
-    return found
+            return [(0.3 + 0.05 * len(gap) + 0.2 * odd, names, True, (cue.start, cue.end))]
+        return [(1.0, names, False, None)]
+    return []
+
+
+def _cue_later(ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]) -> list[_Found]:
+    """A cue a few linking words after the number ("63 percent humidity")."""
+    later = cue_after(ctx, quantity, clause[1], linking=3)
+    if later is None or later is ctx.adjacent.get(quantity.start):
+        return []
+    names = tuple(n for n in later.names if ctx.index.accepts(n, quantity))
+    return [(0.6, names, True, (later.start, later.end))] if names else []
+
+
+def _nearest_phrase(
+    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]
+) -> list[_Found]:
+    """The nearest fitting phrase earlier in the sentence: a guess."""
+    low = bisect_left(ctx.cue_starts, sentence[0])
+    high = bisect_left(ctx.cue_starts, quantity.start, low)
+    for i in range(high - 1, low - 1, -1):
+        cue = ctx.cues[i]
+        names = tuple(n for n in cue.names if ctx.index.accepts(n, quantity))
+        if names and not claimed_between(ctx, cue.end, quantity):
+            return [(1.4, names, False, None)]
+    return []
 
 
 def unit_guess(

@@ -23,6 +23,7 @@ class FindingKind(enum.StrEnum):
     TEMPLATE_FALLBACK = "template_fallback"
     UNSUPPORTED_QUOTE = "unsupported_quote"
     SUBJECT_MISMATCH = "subject_mismatch"
+    ATTRIBUTE_MISMATCH = "attribute_mismatch"
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ class Forced(NamedTuple):
     subjects: tuple[str, ...] | None  # None: read the subject from the clause
     mention: int = -1  # the subject mention that bound them, for subject_mismatch
     pair: bool = False  # one half of a pair read from one phrase
+    phrase: tuple[int, int] | None = None  # the span of the pair phrase that named them
 
 
 @lru_cache(maxsize=128)
@@ -314,6 +315,7 @@ class SentenceRead:
         self.signs = index.has_negative
         self.forced: dict[int, Forced] = {}
         self.taken: set[int] = set()  # cues right after a number of their own
+        self.cue_spans: dict[int, tuple[int, int]] = {}  # quantity start -> its clear cue
         self.partners: dict[int, int] = {}  # "113-107": second value -> first, two subjects
         self.adjacent: dict[int, Cue | None] = {}  # quantity start -> the cue right after it
         self.groups: dict[int, int] = {}

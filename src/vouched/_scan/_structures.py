@@ -171,10 +171,12 @@ def read_pairs(ctx: SentenceRead, quantities: list[Quantity]) -> None:
         if PAIR_GAP.fullmatch(text, left.end, right.start) is None:
             continue
         sentence = ctx.structure.sentence(left.start)
-        pair = pair_phrase_near(ctx, left, right, sentence) if pairs else None
-        if pair is not None and not pair.two_subjects:
-            ctx.forced[left.start] = Forced((pair.first,), None, pair=True)
-            ctx.forced[right.start] = Forced((pair.second,), None, pair=True)
+        near = pair_phrase_near(ctx, left, right, sentence) if pairs else None
+        pair = near[0] if near is not None else None
+        if near is not None and pair is not None and not pair.two_subjects:
+            span = near[1]
+            ctx.forced[left.start] = Forced((pair.first,), None, pair=True, phrase=span)
+            ctx.forced[right.start] = Forced((pair.second,), None, pair=True, phrase=span)
             continue
         bracketed = bracketed_record(ctx, left, right)
         if bracketed is not None:
@@ -192,11 +194,11 @@ def read_pairs(ctx: SentenceRead, quantities: list[Quantity]) -> None:
 
 def pair_phrase_near(
     ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int]
-) -> Pair | None:
+) -> tuple[Pair, tuple[int, int]] | None:
     """A pair phrase right after the pair ("9-12 FG", "3-of-5 shooting") or before
     it ("a range of 980-1,120"), joined by linking words only."""
     text = ctx.text
-    best: tuple[int, Pair] | None = None
+    best: tuple[int, Pair, tuple[int, int]] | None = None
     for phrase in ctx.pair_phrases:
         if phrase.start >= right.end and phrase.start < sentence[1]:
             gap = words_between(text, right.end, phrase.start)
@@ -214,8 +216,8 @@ def pair_phrase_near(
             continue
         pair = ctx.pairs[int(phrase.names[0])]
         if best is None or distance < best[0]:
-            best = (distance, pair)
-    return best[1] if best is not None else None
+            best = (distance, pair, (phrase.start, phrase.end))
+    return (best[1], best[2]) if best is not None else None
 
 
 def bracketed_record(
