@@ -18,41 +18,83 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from vouched._scan._cues import attribute_readings, governed_attributes, unit_attributes
+from vouched._scan._cues import (
+    AttributeReading,
+    attribute_readings,
+    governed_attributes,
+    unit_attributes,
+)
 from vouched._scan._derived import comparison, derived, signed
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._sentence import Matchers, SentenceRead, compile_matchers
 from vouched._scan._structures import extra_quantities, in_pair, masked_spans, prepare
-from vouched._scan._subjects import subject_readings, unknown_in
+from vouched._scan._subjects import SubjectReading, subject_readings, unknown_in
 from vouched._scan._values import MARGIN, UNBOUND, Binding, Derived, Reading, dedupe
 
 __all__ = ["MARGIN", "Binder", "Binding", "Derived", "Matchers", "Reading", "compile_matchers"]
 
 
 def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
+    """Every plausible (subject, attribute) reading of ``quantity``, best first."""
     structure = ctx.structure
     sentence = structure.sentence(quantity.start)
     clause = structure.clause(quantity.start)
+    candidates = _candidates(ctx, quantity, sentence, clause)
+    if candidates is None:
+        return UNBOUND
+    attributes, subjects, governed = candidates
+    readings, mention_of = _pairings(ctx, attributes, subjects)
+    if not readings:
+        readings = _sole_owner(ctx, quantity, attributes, sentence)
+        if not readings:
+            best_attribute = attributes[0]
+            read = best_attribute[1][0] if best_attribute[2] else None
+            return Binding((), read, best_attribute[2], subjectless=not subjects)
+    readings.sort()
+    best = readings[0].cost
+    plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
+    clear = next(c for a, names, c in attributes if plausible[0].attribute in names)
+    firm = clear and len({r.subject for r in plausible}) == 1 and best <= 1.0
+    return Binding(
+        dedupe(plausible),
+        plausible[0].attribute,
+        clear,
+        mention_of.get(plausible[0].subject, -1),
+        firm=firm,
+        governed=governed,
+    )
+
+
+def _candidates(
+    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
+) -> tuple[list[AttributeReading], list[SubjectReading], bool] | None:
+    """The attribute and subject candidates (a structure's forced ones first), and whether
+    the attribute was read from the named subject's facts; None when unbound."""
     forced = ctx.forced.get(quantity.start)
     if forced is not None and forced.attributes:
-        attributes: list[tuple[float, tuple[str, ...], bool]] = [(0.0, forced.attributes, True)]
+        attributes: list[AttributeReading] = [(0.0, forced.attributes, True)]
     else:
         attributes = attribute_readings(ctx, quantity, sentence, clause)
     if forced is not None and forced.subjects is not None:
-        subjects: list[tuple[float, str, int]] = [(0.0, s, forced.mention) for s in forced.subjects]
+        subjects: list[SubjectReading] = [(0.0, s, forced.mention) for s in forced.subjects]
         if not attributes:
             attributes = unit_attributes(ctx, quantity, [s for _, s, _ in subjects])
     else:
         found = subject_readings(ctx, quantity, sentence, clause)
         if found is None:  # an unknown subject governs: unbound
-            return UNBOUND
+            return None
         subjects = found
-    governed = False
-    if not attributes:
-        attributes = governed_attributes(ctx, quantity, subjects)
-        if not attributes:
-            return UNBOUND
-        governed = True
+    if attributes:
+        return attributes, subjects, False
+    attributes = governed_attributes(ctx, quantity, subjects)
+    return (attributes, subjects, True) if attributes else None
+
+
+def _pairings(
+    ctx: SentenceRead, attributes: list[AttributeReading], subjects: list[SubjectReading]
+) -> tuple[list[Reading], dict[str, int]]:
+    """Each (subject, attribute) candidate some fact speaks of, with its cost, and the
+    mention that named each subject."""
     index = ctx.index
     readings: list[Reading] = []
     mention_of: dict[str, int] = {}
@@ -62,33 +104,28 @@ def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
                 if index.knows(subject, name):
                     readings.append(Reading(a_cost + s_cost, subject, name))
                     mention_of.setdefault(subject, at)
-    best_attribute = attributes[0]
-    if not readings:
-        # Only one subject has the attribute at all: the number is about it.
-        for a_cost, names, clear in attributes:
-            if not clear:
-                continue
-            for name in names:
-                owners = index.subjects_of(name)
-                if len(owners) == 1 and not unknown_in(ctx, sentence, quantity.start):
-                    readings.append(Reading(a_cost + 2.5, owners[0], name))
-        if not readings:
-            read = best_attribute[1][0] if best_attribute[2] else None
-            return Binding((), read, best_attribute[2], subjectless=not subjects)
-    readings.sort()
-    best = readings[0].cost
-    plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
-    clear = next(c for a, names, c in attributes if plausible[0].attribute in names)
-    subjects_named = {r.subject for r in plausible}
-    firm = clear and len(subjects_named) == 1 and best <= 1.0
-    return Binding(
-        dedupe(plausible),
-        plausible[0].attribute,
-        clear,
-        mention_of.get(plausible[0].subject, -1),
-        firm=firm,
-        governed=governed,
-    )
+    return readings, mention_of
+
+
+def _sole_owner(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    attributes: list[AttributeReading],
+    sentence: tuple[int, int],
+) -> list[Reading]:
+    """Only one subject has a clear attribute at all: the number is about it (unless an
+    unknown name is in the sentence before it)."""
+    if unknown_in(ctx, sentence, quantity.start):
+        return []
+    readings: list[Reading] = []
+    for a_cost, names, clear in attributes:
+        if not clear:
+            continue
+        for name in names:
+            owners = ctx.index.subjects_of(name)
+            if len(owners) == 1:
+                readings.append(Reading(a_cost + 2.5, owners[0], name))
+    return readings
 
 
 class Binder(SentenceRead):

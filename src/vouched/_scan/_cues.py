@@ -21,6 +21,7 @@ from vouched._scan._subjects import WINDOW, names_of
 from vouched._scan._vocabulary import FILLER_AFTER, GAP_WORDS, LINK_MARKS, LINKING, WORD_AFTER
 
 __all__ = [
+    "AttributeReading",
     "attribute_readings",
     "claimed_between",
     "cue_after",

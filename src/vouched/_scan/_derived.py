@@ -135,7 +135,27 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
 
 
 def difference(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]) -> Derived | None:
-    index = ctx.index
+    """The difference a number states, between two named subjects' values of one attribute
+    or two of one subject's facts in one unit; a mismatch only between subjects (which two
+    of a subject's facts it computes is a guess)."""
+    subjects = _sentence_subjects(ctx, sentence)
+    differences = _between_subjects(ctx, subjects, _compared_attributes(ctx, quantity, subjects))
+    between = bool(differences)
+    for subject in subjects:  # two facts of one subject in one unit: rate - previous
+        differences.extend(within(ctx, subject, quantity))
+    if not differences:
+        return None
+    for value, _ in differences:
+        if _rounds(value, quantity) or (quantity.unit != "%" and _rounds(-value, quantity)):
+            return Derived("difference", True, "")
+    if not between:
+        return None
+    shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
+    return Derived("difference", False, f"the facts differ by {shown}")
+
+
+def _sentence_subjects(ctx: SentenceRead, sentence: tuple[int, int]) -> list[str]:
+    """The distinct subjects the sentence names, in order."""
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, sentence[1])
     subjects: list[str] = []
@@ -143,16 +163,33 @@ def difference(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int])
         for name in names_of(ctx, i)[:1]:
             if name not in subjects:
                 subjects.append(name)
+    return subjects
+
+
+def _compared_attributes(ctx: SentenceRead, quantity: Quantity, subjects: list[str]) -> list[str]:
+    """What the difference is of: the cue after the number, else the attribute its unit
+    names for the sentence's subjects, else what the first two named subjects both state
+    ("0.05 points higher than auth's")."""
+    index = ctx.index
     cue = ctx.adjacent.get(quantity.start)
-    attributes = list(cue.names) if cue is not None else []
-    if not attributes and quantity.unit is not None:
-        attributes = sorted(
-            {a for s in subjects if (a := index.attribute_for_unit(s, quantity.unit))}
-        )
-    if not attributes and len(subjects) >= 2:
-        # "0.05 points higher than auth's": what the named subjects both state
+    if cue is not None and cue.names:
+        return list(cue.names)
+    if quantity.unit is not None:
+        found = sorted({a for s in subjects if (a := index.attribute_for_unit(s, quantity.unit))})
+        if found:
+            return found
+    if len(subjects) >= 2:
         shared = [{a for a, _, _ in index.numeric_facts(s)} for s in subjects[:2]]
-        attributes = sorted(shared[0] & shared[1])
+        return sorted(shared[0] & shared[1])
+    return []
+
+
+def _between_subjects(
+    ctx: SentenceRead, subjects: list[str], attributes: list[str]
+) -> list[tuple[Decimal, str]]:
+    """|a - b| for each two subjects with a value of each attribute (with one named
+    subject, the one other subject that has the attribute)."""
+    index = ctx.index
     differences: list[tuple[Decimal, str]] = []
     for attribute in attributes:
         owners = [s for s in subjects if index.numeric_value(s, attribute) is not None]
@@ -163,21 +200,9 @@ def difference(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int])
         for i, a in enumerate(owners):
             for b in owners[i + 1 :]:
                 va, vb = index.numeric_value(a, attribute), index.numeric_value(b, attribute)
-                if va is None or vb is None:
-                    continue
-                differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
-    between = bool(differences)
-    for subject in subjects:  # two facts of one subject in one unit: rate - previous
-        differences.extend(within(ctx, subject, quantity))
-    if not differences:
-        return None
-    for value, _ in differences:
-        if _rounds(value, quantity) or (quantity.unit != "%" and _rounds(-value, quantity)):
-            return Derived("difference", True, "")
-    if not between:
-        return None  # which two of a subject's facts it computes is a guess: no finding
-    shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
-    return Derived("difference", False, f"the facts differ by {shown}")
+                if va is not None and vb is not None:
+                    differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+    return differences
 
 
 def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[Decimal, str]]:

@@ -21,7 +21,13 @@ from typing import Any, NamedTuple, TypeVar
 
 from vouched._scan._factindex import FactIndex
 from vouched._scan._lexicon import Lexicon, Pair, PhraseMatcher, phrase_matcher
-from vouched._scan._mentions import Mention, MentionKind, conjunction_before, read_structure
+from vouched._scan._mentions import (
+    Mention,
+    MentionKind,
+    Structure,
+    conjunction_before,
+    read_structure,
+)
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._vocabulary import COMPUTE_WORDS, GAP_WORDS
 
@@ -262,49 +268,23 @@ class SentenceRead:
         self.lexicon = lexicon
         self.cues = found.cues
         self.cue_starts = [c.start for c in self.cues]
-        subjects = index.subjects
-        named: list[Mention] = []
-        nameless: list[Mention] = []  # lexicon subjects no fact is about: unknown subjects
-        for s, e, names in found.subjects:
-            known_names = tuple(n for n in names if n in subjects)
-            if known_names:
-                named.append(Mention(s, e, known_names, _NAMED))
-            else:
-                nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
+        named, nameless = _subject_mentions(found.subjects, index.subjects)
         self.named = named
         self.pairs = found.pair_table
         self.pair_phrases = found.pair_phrases
-        quantities = found.quantities
         known = sorted(
             [(m.start, m.end) for m in (*named, *nameless)]
             + [(c.start, c.end) for c in (*self.cues, *self.pair_phrases)]
-            + [(q.start, q.end) for q in quantities]  # "°C", "USD" are units, not names
+            + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
         )
         self.structure = read_structure(text, known)
-        # A name wins over a reference or unknown name that overlaps it: "the capital"
-        # (an alias) and "The Workshop Kiln" (a subject, not "the workshop").
-        by_name = sorted([*named, *nameless])
-        name_starts = [m.start for m in by_name]
-        others = [
-            m
-            for m in (*self.structure.pronouns, *self.structure.unknown)
-            if not _overlaps(by_name, name_starts, m)
-        ]
-        mentions = [*carried, *sorted([*by_name, *others])]
+        mentions = [*carried, *_with_references(sorted([*named, *nameless]), self.structure)]
         self.mentions = mentions
         self.mention_starts = [m.start for m in mentions]
         self.unknown_before = list(
             itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)
         )  # unknown names among the first i mentions
-        self.structure.add_clause_starts(
-            [
-                at
-                for m in mentions
-                if m.kind != _UNKNOWN
-                and m.start >= 0
-                and (at := conjunction_before(text, m.start, max(0, m.start - 16))) is not None
-            ]
-        )
+        self.structure.add_clause_starts(_conjunction_starts(text, mentions))
         self.resolved = resolve(mentions)
 
         self.value_phrases = found.value_phrases
@@ -330,6 +310,43 @@ class SentenceRead:
             for m in self.mentions
             if m.start >= 0 and (m.kind == _NAMED or (m.kind == _UNKNOWN and m.names))
         ]
+
+
+def _subject_mentions(spans: list[Span], subjects: set[str]) -> tuple[list[Mention], list[Mention]]:
+    """Alias matches as mentions: of subjects with facts (named), and of lexicon subjects no
+    fact is about (unknown subjects)."""
+    named: list[Mention] = []
+    nameless: list[Mention] = []
+    for s, e, names in spans:
+        known_names = tuple(n for n in names if n in subjects)
+        if known_names:
+            named.append(Mention(s, e, known_names, _NAMED))
+        else:
+            nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
+    return named, nameless
+
+
+def _with_references(by_name: list[Mention], structure: Structure) -> list[Mention]:
+    """The names with the pronouns, references and unknown names that overlap none: a name
+    wins ("the capital" as an alias; "The Workshop Kiln" is a subject, not "the workshop")."""
+    name_starts = [m.start for m in by_name]
+    others = [
+        m
+        for m in (*structure.pronouns, *structure.unknown)
+        if not _overlaps(by_name, name_starts, m)
+    ]
+    return sorted([*by_name, *others])
+
+
+def _conjunction_starts(text: str, mentions: list[Mention]) -> list[int]:
+    """Conjunctions that open a clause before a subject ("and Munich ...")."""
+    return [
+        at
+        for m in mentions
+        if m.kind != _UNKNOWN
+        and m.start >= 0
+        and (at := conjunction_before(text, m.start, max(0, m.start - 16))) is not None
+    ]
 
 
 def _overlaps(spans: list[Mention], starts: list[int], mention: Mention) -> bool:
