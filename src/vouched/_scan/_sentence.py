@@ -39,7 +39,7 @@ __all__ = [
     "SentenceRead",
     "compile_matchers",
     "find_all",
-    "has_number_word",
+    "is_number_word",
     "resolve",
     "words_between",
 ]
@@ -359,5 +359,5 @@ _NUMBER_WORDS = frozenset(
 )
 
 
-def has_number_word(text: str, start: int, end: int) -> bool:
-    return any(w.lower() in _NUMBER_WORDS for w in GAP_WORDS.findall(text, start, end))
+def is_number_word(word: str) -> bool:
+    return word.lower() in _NUMBER_WORDS

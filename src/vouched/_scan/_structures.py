@@ -20,13 +20,14 @@ from vouched._scan._lexicon import Pair
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import same_dimension
-from vouched._scan._sentence import Forced, SentenceRead, has_number_word, words_between
+from vouched._scan._sentence import Forced, SentenceRead, is_number_word, words_between
 from vouched._scan._subjects import names_of
 from vouched._scan._vocabulary import (
     ARTICLE,
     ARTICLE_VALUES,
     AT_WORDS,
     DIGIT,
+    GAP_WORDS,
     LINKING,
     PAIR_GAP,
     RESPECTIVELY,
@@ -57,22 +58,30 @@ _ONE = Decimal(1)
 
 
 def masked_spans(ctx: SentenceRead) -> list[tuple[int, int]]:
-    """Subject mentions, digit-bearing names and phrases: their numbers are not claims.
-    A number word inside an attribute phrase ("from three", "three-pointers") is
-    part of the phrase's name."""
+    """Subject mentions, digit-bearing names, and the numbers inside attribute and pair
+    phrases: they are not claims. A number word or digits inside a phrase ("from three",
+    "three-pointers", "3Pt") are part of the phrase's name; the phrase's other words are
+    not masked (in "24 percent from three-point range" the quantity ends in "percent")."""
     text = ctx.text
-    phrases = [
-        (c.start, c.end)
-        for c in ctx.cues
-        if DIGIT.search(text, c.start, c.end) or has_number_word(text, c.start, c.end)
+    inside = [
+        span
+        for c in (*ctx.cues, *ctx.pair_phrases)
+        for span in _number_tokens(text, c.start, c.end)
     ]
-    pair_phrases = [(c.start, c.end) for c in ctx.pair_phrases]
     return [
         *((m.start, m.end) for m in ctx.named),
         *ctx.digit_names,
-        *phrases,
-        *pair_phrases,
+        *inside,
         *sign_spans(ctx),
+    ]
+
+
+def _number_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the digit runs and number words between ``start`` and ``end``."""
+    return [
+        m.span()
+        for m in GAP_WORDS.finditer(text, start, end)
+        if DIGIT.search(m.group()) or is_number_word(m.group())
     ]
 
 
