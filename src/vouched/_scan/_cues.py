@@ -80,7 +80,12 @@ def _cue_right_after(
     """The noun right after the number decides ("8 points"); a cue of another kind there
     blocks guessing from the unit ("40% chance of rain"). (reading, blocked)."""
     after = ctx.adjacent.get(quantity.start)
-    if after is not None and leads_on(ctx, after) and linked_before(ctx, quantity, clause):
+    if (
+        after is not None
+        and quantity.unit is not None  # "two steals on 11-of-26": a bare count owns its noun
+        and leads_on(ctx, after)
+        and linked_before(ctx, quantity, clause)
+    ):
         after = None  # "winds of 15 km/h gusting to 32": "gusting" is the next number's
     if after is None:
         return None, noun_after(ctx, quantity)
