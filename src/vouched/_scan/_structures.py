@@ -20,7 +20,7 @@ from vouched._scan._lexicon import Pair
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import same_dimension
-from vouched._scan._sentence import Forced, SentenceRead, is_number_word, words_between
+from vouched._scan._sentence import Cue, Forced, SentenceRead, is_number_word, words_between
 from vouched._scan._subjects import names_of
 from vouched._scan._vocabulary import (
     ARTICLE,
@@ -267,22 +267,32 @@ def two_subjects(
     if not subjects:
         return None
     subjects = subjects[-2:]
-    attributes: tuple[str, ...] = ()
-    if pair is not None:
-        attributes = (pair.first,)
-    else:
-        cue = cue_after(ctx, right, sentence[1], linking=3)
-        if cue is None:
-            for phrase in ctx.pairs:
-                if phrase.two_subjects and pair_phrase_in(ctx, phrase, sentence[0], left.start):
-                    attributes = (phrase.first,)
-                    break
-        else:
-            attributes = cue.names
-    attributes = tuple(a for a in attributes if all(ctx.index.knows(s, a) for s in subjects))
+    period = cue_after(ctx, right, sentence[1], linking=4, words=_PERIOD_LINKS)
+    attributes = _scored(ctx, subjects, period)
+    if not attributes and pair is not None:
+        attributes = _scored(ctx, subjects, None, (pair.first,))
+    if not attributes and pair is None:
+        for phrase in ctx.pairs:
+            if phrase.two_subjects and pair_phrase_in(ctx, phrase, sentence[0], left.start):
+                attributes = _scored(ctx, subjects, None, (phrase.first,))
+                break
     if not attributes:
         return None
     return attributes, tuple(subjects)
+
+
+_PERIOD_LINKS = LINKING | {",", "alone", "during", "over"}
+"""Words between a score and the period it is of: "34 - 21, in the fourth quarter"."""
+
+
+def _scored(
+    ctx: SentenceRead, subjects: list[str], cue: Cue | None, names: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """The attributes both subjects have, of a cue right after the pair ("34 - 21, in the
+    fourth quarter": the period named decides the column) or of the pair phrase."""
+    if cue is not None:
+        names = cue.names
+    return tuple(a for a in names if all(ctx.index.knows(s, a) for s in subjects))
 
 
 def pair_phrase_in(ctx: SentenceRead, pair: Pair, start: int, end: int) -> bool:
