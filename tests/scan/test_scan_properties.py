@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vouched import Fact, FindingKind, scan
+from vouched import Fact, FindingKind, Scanner, scan
 
-from ._cases import load_cases, world
+from ._cases import Case, load_cases, world
 
 WORLDS = ("weather", "currency", "stock", "trains", "workshops", "services")
 CLEAN = [c for c in load_cases() if not c.findings and c.question is None and not c.xfail]
@@ -167,3 +167,19 @@ def test_swapping_two_subjects_values_is_always_found(
     report = scan(swapped, w.gated, w.lexicon, policy=w.policy)
     kinds = {f.kind for f in report.findings}
     assert kinds & {FindingKind.VALUE_MISMATCH, FindingKind.SUBJECT_MISMATCH}, swapped
+
+
+ALL_CASES = load_cases()
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=st.sampled_from(ALL_CASES), extra=st.one_of(st.text(max_size=80), NUMBERISH))
+def test_a_compiled_scanner_reports_what_scan_reports(case: Case, extra: str) -> None:
+    # One Scanner reused over several texts (as Grounder reuses it across attempts) says
+    # exactly what a fresh scan() of each text says: nothing leaks from one text to the next.
+    w = world(case.world)
+    lexicon = w.lexicon if case.lexicon else None
+    scanner = Scanner(w.gated, lexicon, w.sources, case.question, w.policy)
+    for text in (case.text, extra, case.text + " " + extra):
+        expected = scan(text, w.gated, lexicon, w.sources, case.question, w.policy)
+        assert scanner.scan(text) == expected
