@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vouched._exceptions import MissingExtraError
+from vouched._exceptions import ConfigError, MissingExtraError
 from vouched._sources._breaker import (
     Breaker,
     BreakerEventKind,
@@ -269,9 +269,9 @@ class RedisBreakerStore:
             ("retry_every", retry_every),
         ):
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"RedisBreakerStore.{name} must be seconds > 0")
+                raise ConfigError(f"RedisBreakerStore.{name}", "seconds > 0", got=value)
         if not prefix or not isinstance(prefix, str):
-            raise ValueError("RedisBreakerStore.prefix must be a non-empty string")
+            raise ConfigError("RedisBreakerStore.prefix", "a non-empty string", got=prefix)
         self.client = client
         self.prefix = prefix
         self.sync_every = float(sync_every)
