@@ -136,3 +136,21 @@ def test_a_url_shown_in_a_message_hides_only_the_password() -> None:
     assert safe_url(url) == (
         "postgresql://u:***@h:5432/db?sslmode=disable&password=***&options=-c%20x%3Dy"
     )
+
+
+def test_the_demo_writes_to_the_same_postgresql_url_replay_reads(
+    postgres_schema: tuple[str, str],
+) -> None:
+    url, schema = postgres_schema
+    target = f"{url}?schema={schema}"
+    demo = subprocess.run(
+        [sys.executable, "-m", "vouched", "demo", "--store", target],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert demo.returncode == 0, demo.stderr
+    result = vouched("--store", target, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["snapshots"] == 7

@@ -17,7 +17,7 @@ from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._store import SqliteSnapshotStore
 from vouched._replay._urls import safe_url, split_parameter
 
-__all__ = ["open_snapshot_store"]
+__all__ = ["open_snapshot_store", "sqlite_path"]
 
 _POSTGRES = ("postgresql://", "postgres://")
 
@@ -45,6 +45,15 @@ def open_snapshot_store(
             field="--store",
         )
     return SqliteSnapshotStore(target, read_only=read_only)
+
+
+def sqlite_path(target: str) -> str | None:
+    """The file ``target`` names when it is a SQLite store (None for PostgreSQL)."""
+    if target.startswith(_POSTGRES):
+        return None
+    if target.startswith("sqlite:///") and target != "sqlite:///":
+        return target.removeprefix("sqlite:///")
+    return target
 
 
 def _split_schema(url: str) -> tuple[str, str | None]:
