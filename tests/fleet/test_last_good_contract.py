@@ -129,3 +129,34 @@ def test_a_withdrawn_value_is_not_served_by_any_worker_once_the_source_is_down(
     mine, other = asyncio.run(go())
     for answer in (mine, other):
         assert all(f.is_silent for f in answer), answer
+
+
+@pytest.mark.parametrize("store", ["memory", "redis"])
+def test_a_value_another_worker_saw_withdrawn_is_not_served_from_this_workers_cache(
+    prefix: str, store: str
+) -> None:
+    clock = FakeClock(START)
+    fact = weather_fact("4.3")
+    shared: dict[Any, Any] = {}
+
+    async def go() -> list[Fact]:
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+
+            def last_good() -> SharedLastGood:
+                if store == "memory":
+                    return _twin(clock, shared)
+                return RedisLastGood(client, prefix=prefix, clock=clock, timeout=2.0)
+
+            script_b = ScriptedSource("weather", [[fact], SourceError("HTTP 503")])
+            a = GuardedSource(
+                ScriptedSource("weather", [[fact], []]), clock=clock, breaker=None,
+                last_good=last_good(),
+            )  # fmt: skip
+            b = GuardedSource(script_b, clock=clock, breaker=None, last_good=last_good())
+            await a.fetch(QUERY)
+            await b.fetch(QUERY)  # b keeps 4.3 in its own cache too
+            await a.fetch(QUERY)  # a sees it withdrawn: the fleet lets it go
+            return await b.fetch(QUERY)  # b's source fails
+
+    answer = asyncio.run(go())
+    assert all(f.is_silent for f in answer), answer

@@ -56,7 +56,9 @@ class SharedLastGood(Protocol):
     """Last good facts every worker of a fleet reads and writes."""
 
     async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
-        """The fleet's last good facts for ``query`` (None: none, or unreachable)."""
+        """The fleet's last good facts for ``query``: ``()`` when it keeps none (then
+        this process's own are not served either), ``None`` when it cannot answer
+        (this process's own cache stands in)."""
         ...
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
@@ -199,7 +201,7 @@ class MemoryLastGood:
         now = ms(self._clock.now())
         table = self.entries.get(self._key(source, query), {})
         live = sorted((p, field, f) for field, (p, gone, f) in table.items() if gone > now)
-        return tuple(fact for _, _, fact in live) or None
+        return tuple(fact for _, _, fact in live)
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
         key = self._key(source, query)

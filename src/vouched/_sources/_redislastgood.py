@@ -178,7 +178,7 @@ class RedisLastGood:
             except ValueError:  # not what save() writes: never served
                 _log.warning("last good facts: an unreadable entry in %s skipped", source)
         facts.sort(key=lambda entry: entry[:2])  # the saved order (field breaks ties)
-        return tuple(fact for _, _, fact in facts) or None
+        return tuple(fact for _, _, fact in facts)  # () : the fleet keeps none
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
         key = self.key(source, query)
