@@ -153,20 +153,24 @@ class _Changing:
 
     name = "weather"
 
-    def __init__(self, given: set[tuple[str, str]], log: list[tuple[int, str]]) -> None:
+    def __init__(
+        self, given: set[tuple[str, str]], log: list[tuple[int, str]], base: datetime
+    ) -> None:
+        self.step = 0  # set by the run: one query, whose answer moves with the step
         self.given = given
         self.log = log
+        self.base = base  # step 0's observed_at: recent, so Redis keeps the facts
         self.calls = 0
 
     async def fetch(self, query: Any) -> list[Fact]:
         self.calls += 1
-        step = int(query["step"])
+        step = self.step
         if self.calls % 5 == 0:
             raise SourceError("HTTP 503")
         if step % 7 == 0:
             self.log.append((step, "withdrawn"))
             return []
-        observed = datetime(2026, 11, 29, 12, tzinfo=UTC) + timedelta(minutes=step)
+        observed = self.base + timedelta(minutes=step)
         fact = Fact(
             subject="Berlin", attribute="temperature", value=step / 10, unit="degC",
             source="weather", observed_at=observed, ttl=3600,
@@ -178,10 +182,11 @@ class _Changing:
 async def _fleet_run(url: str, prefix: str, proxy: Proxy, steps: int) -> tuple[int, int, int]:
     given: set[tuple[str, str]] = set()
     log: list[tuple[int, str]] = []
+    base = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=steps)
     clients = [redis.asyncio.Redis.from_url(url, socket_timeout=0.5) for _ in range(4)]
     workers = [
         GuardedSource(
-            _Changing(given, log),
+            _Changing(given, log, base),
             breaker=None,
             last_good=RedisLastGood(client, prefix=prefix, timeout=0.5),
         )
@@ -202,15 +207,15 @@ async def _fleet_run(url: str, prefix: str, proxy: Proxy, steps: int) -> tuple[i
             away = False
         withdrawn_at = max((s for s, what in log if what == "withdrawn"), default=-1)
         for worker in workers:
-            for fact in await worker.fetch({"subject": "Berlin", "step": step}):
+            worker.source.step = step  # type: ignore[attr-defined]
+            for fact in await worker.fetch({"subject": "Berlin"}):
                 if fact.is_silent:
                     continue
                 served += 1
                 seen = (str(fact.value), fact.observed_at.isoformat())  # type: ignore[union-attr]
                 if seen not in given:
                     invented += 1
-                minutes = int((fact.observed_at - datetime(2026, 11, 29, 12, tzinfo=UTC))  # type: ignore[operator]
-                              .total_seconds() // 60)  # fmt: skip
+                minutes = int((fact.observed_at - base).total_seconds() // 60)  # type: ignore[operator]
                 if minutes < withdrawn_at and not away:  # withdrawn, and the fleet knew
                     revived += 1
     for client in clients:
