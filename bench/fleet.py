@@ -4,9 +4,10 @@ Needs the real Redis (127.0.0.1:6379) and PostgreSQL (127.0.0.1:5432, database
 ``test``) and the ``redis`` and ``postgres`` extras. Every figure is printed
 beside its baseline, measured in the same run:
 
-1. 8 worker processes x 200 calls against a dead local HTTP source,
-   ``fail_max=5``: calls that reach the source in the first reset window and in
-   the next one (the probes), Redis store vs per-process breakers.
+1. 8 worker processes x 4 concurrent callers x 200 calls against a dead local
+   HTTP source, ``fail_max`` 3 and 5: calls that reach the source in the first
+   reset window and in the next one (the probes), Redis store vs per-process
+   breakers (aim: fail_max + 1 for the fleet, whatever the callers).
 2. Redis round trips per call, read from the server's own command statistics:
    a closed breaker's happy path, and a failing source.
 3. Breaker overhead per call: local store vs Redis store vs pybreaker's own
@@ -14,6 +15,8 @@ beside its baseline, measured in the same run:
 4. Snapshot writes/s (``write_many``, batches of 5,000) and replay rows/s
    (read and parse; and gate-only replay), SQLite vs PostgreSQL, 100,000
    snapshots; replay peak memory at a tenth and at all of them.
+5. Fault runs (bench/faults.py): PostgreSQL unreachable mid-run, Redis emptied
+   and unreachable mid-run.
 
     python bench/fleet.py             # the sizes above
     python bench/fleet.py --n 20000   # fewer snapshots
@@ -62,7 +65,7 @@ from replay import STRICT, peak_rss_mb, synthetic
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
-WORKERS, CALLS, FAIL_MAX, RESET = 8, 200, 5, 2.0
+WORKERS, CALLERS, CALLS, RESET = 8, 4, 200, 2.0
 FACT = Fact(
     subject="Berlin",
     attribute="temperature",
@@ -106,7 +109,7 @@ class DeadHttp:
         raise SourceError(f"HTTP {response.status_code}")
 
 
-async def worker_main(url: str, redis_url: str, prefix: str) -> None:
+async def worker_main(url: str, redis_url: str, prefix: str, fail_max: str) -> None:
     client = None if redis_url == "-" else redis.asyncio.Redis.from_url(redis_url)
     store: BreakerStore = (
         LocalBreakerStore() if client is None else RedisBreakerStore(client, prefix=prefix)
@@ -114,26 +117,30 @@ async def worker_main(url: str, redis_url: str, prefix: str) -> None:
     async with httpx.AsyncClient() as http:
         source = GuardedSource(
             DeadHttp(url, http),
-            breaker=BreakerSettings(fail_max=FAIL_MAX, reset_timeout=RESET),
+            breaker=BreakerSettings(fail_max=int(fail_max), reset_timeout=RESET),
             breaker_store=store,
             cache=None,
             deadline=5.0,
         )
         loop = asyncio.get_running_loop()
+
+        async def caller(first: int, phase: int) -> None:
+            for n in range(first, CALLS // 2, CALLERS):
+                await source.fetch({"n": n, "phase": phase})
+
         for phase in range(2):
             print("ready" if phase == 0 else "half", flush=True)
             await loop.run_in_executor(None, sys.stdin.readline)
-            for n in range(CALLS // 2):
-                await source.fetch({"n": n, "phase": phase})
+            await asyncio.gather(*(caller(k, phase) for k in range(CALLERS)))
     if client is not None:
         await client.aclose()
     print("done", flush=True)
 
 
-def fleet(url: str, redis_url: str) -> tuple[int, int]:
+def fleet(url: str, redis_url: str, fail_max: int) -> tuple[int, int]:
     """Calls reaching the dead source in the first reset window, then in the next."""
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
-    command = [sys.executable, __file__, "--worker", url, redis_url, prefix]
+    command = [sys.executable, __file__, "--worker", url, redis_url, prefix, str(fail_max)]
     workers = [
         subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for _ in range(WORKERS)
@@ -176,15 +183,16 @@ def bench_fleet() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Dead)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}/"
-    shared = fleet(url, REDIS_URL)
-    local = fleet(url, "-")
+    for fail_max in (3, 5):
+        shared = fleet(url, REDIS_URL, fail_max)
+        local = fleet(url, "-", fail_max)
+        print(
+            f"fleet  {WORKERS} processes x {CALLERS} callers, dead source, fail_max={fail_max}: "
+            f"calls reaching it in the first reset window: Redis store {shared[0]} "
+            f"(aim <= {fail_max + 1}) vs per-process {local[0]} (~{WORKERS * fail_max}); "
+            f"in the next window (probes): {shared[1]} vs {local[1]}"
+        )
     server.shutdown()
-    print(
-        f"fleet  {WORKERS} processes x {CALLS} calls, dead source, fail_max={FAIL_MAX}: "
-        f"calls reaching it in the first reset window: Redis store {shared[0]} "
-        f"(bound {FAIL_MAX + WORKERS}, aim {FAIL_MAX + 1}) vs per-process {local[0]} "
-        f"(~{WORKERS * FAIL_MAX}); in the next window (probes): {shared[1]} vs {local[1]}"
-    )
 
 
 # -- 2. round trips, from the server's command statistics ------------------------------
@@ -398,7 +406,7 @@ def bench_snapshots(n: int) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        asyncio.run(worker_main(*sys.argv[2:5]))
+        asyncio.run(worker_main(*sys.argv[2:6]))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         target, schema, rows = sys.argv[2:5]

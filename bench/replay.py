@@ -15,7 +15,13 @@ Figures, each beside what it is measured against in the same run:
 - peak memory (max RSS of a fresh process per run) for a tenth, a quarter and
   all of the population side by side, against the 200 MB target. The scanner
   costs about ten times the gate, so gate+scan runs on a tenth and a quarter
-  unless ``--scan-all``.
+  unless ``--scan-all``;
+- PostgreSQL (the real server on 127.0.0.1, when it is up): the same rows
+  read and parsed, and graded, beside SQLite's; the store size per snapshot in
+  both;
+- engines: gate+scan on a quarter with ``--engine local`` and ``--engine ray``
+  (a local Ray of 1 and of 2 CPUs), the scaling efficiency from 1 to 2 Ray
+  workers and the time it projects for 10 million snapshots on 64 cores.
 
 Synthetic population: 64 template generations built with ``Snapshot.build``
 (3 to 6 facts from 4 sources, 3 prompt versions, some facts old enough to be
@@ -40,8 +46,9 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
-from vouched import Fact, Policy, Snapshot, SqliteSnapshotStore, replay
+from vouched import Fact, Policy, Snapshot, SqliteSnapshotStore, open_snapshot_store, replay
 from vouched._jsonio import dumps, loads
 from vouched._replay._snapshot import FORMAT_VERSION
 from vouched._time import format_instant
@@ -182,15 +189,21 @@ def peak_rss_mb() -> float:
 def child(args: argparse.Namespace) -> None:
     """One measurement in a fresh process: throughput and peak RSS."""
     until = datetime.fromisoformat(args.until) if args.until else None
-    store = SqliteSnapshotStore(args.child, read_only=True)
+    store = open_snapshot_store(args.child, read_only=True)
     base_mb = peak_rss_mb()
+    engine = "ray" if args.mode.startswith("ray") else "local"
+    workers = int(args.mode.split(":")[1]) if ":" in args.mode else 1
+    if engine == "ray":
+        import ray  # noqa: PLC0415 - the ray extra, for this measurement only
+
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     start = time.perf_counter()
     if args.mode == "read":
-        count = sum(1 for text in store.iter_json(until=until) if loads(text))
+        count = sum(1 for _ in store.iter(until=until))  # read and parse
     else:
-        rules = None if args.mode.startswith("scan") else ()
-        workers = int(args.mode.split(":")[1]) if ":" in args.mode else 1
-        report = replay(store, STRICT, until=until, rules=rules, workers=workers)
+        rules = None if args.mode.startswith(("scan", "ray")) else ()
+        options: dict[str, Any] = {"engine": engine} if engine == "ray" else {}  # older: local
+        report = replay(store, STRICT, until=until, rules=rules, workers=workers, **options)
         count = report.snapshots
         assert report.to_fail.count > 0  # the stricter policy flips some: work was done
     seconds = time.perf_counter() - start
@@ -198,7 +211,7 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps({"count": count, "seconds": seconds, "base_mb": base_mb, "peak_mb": peak_mb}))
 
 
-def measure(db: Path, mode: str, until: datetime | None = None) -> dict[str, float]:
+def measure(db: Path | str, mode: str, until: datetime | None = None) -> dict[str, float]:
     command = [sys.executable, __file__, "--child", str(db), "--mode", mode]
     if until is not None:
         command += ["--until", until.isoformat()]
@@ -279,6 +292,101 @@ def main() -> None:
                 for size in sizes
             )
             print(f"  {label:<12}{cells}   < {TARGET_MB} MB")
+        size = sqlite_bytes(db) / n
+        postgres(db, n, read=read, scan=scans[small], size=size, until=cut[small])
+        quarter = scan_sizes[-1]  # Ray's start-up is a smaller share of a larger run
+        engines(db, quarter, scans[quarter], cut[quarter])
+
+
+# -- PostgreSQL and Ray -------------------------------------------------------------
+
+POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def sqlite_bytes(db: Path) -> int:
+    with SqliteSnapshotStore(db) as store:  # a writer: the WAL is checkpointed on close
+        len(store)
+    return sum(p.stat().st_size for p in db.parent.glob(db.name + "*"))
+
+
+def postgres(
+    db: Path,
+    n: int,
+    *,
+    read: dict[str, float],
+    scan: dict[str, float],
+    size: float,
+    until: datetime,
+) -> None:
+    try:
+        import psycopg  # noqa: PLC0415 - the postgres extra
+
+        from vouched import PostgresSnapshotStore  # noqa: PLC0415
+
+        psycopg.connect(POSTGRES_URL, connect_timeout=2).close()
+    except Exception as error:  # noqa: BLE001 - a bench without the server says so and goes on
+        print(f"postgres: skipped ({type(error).__name__}: the server on 127.0.0.1:5432)")
+        return
+    schema = f"bench_replay_{os.getpid()}"
+    url = f"{POSTGRES_URL}?schema={schema}"
+    try:
+        with (
+            SqliteSnapshotStore(db, read_only=True) as source,
+            PostgresSnapshotStore(POSTGRES_URL, schema=schema) as target,
+        ):
+            batch: list[Snapshot] = []
+            for snapshot in source.iter():
+                batch.append(snapshot)
+                if len(batch) == BATCH:
+                    target.write_many(batch)
+                    batch = []
+            target.write_many(batch)
+        with psycopg.connect(POSTGRES_URL) as connection:
+            row = connection.execute(
+                "SELECT pg_total_relation_size(%s)", (f'"{schema}".snapshots',)
+            ).fetchone()
+        pg_size = int(row[0]) / n if row else float("nan")
+        pg_read = measure(url, "read")
+        pg_scan = measure(url, "scan", until)
+        print(
+            f"postgres read+parse: {pg_read['rate']:>9,.0f} rows/s   vs SQLite "
+            f"{read['rate']:,.0f} ({pg_read['rate'] / read['rate']:.2f}x, target >= 1); "
+            f"gate+scan {pg_scan['rate']:,.0f}/s vs SQLite {scan['rate']:,.0f}/s "
+            f"({pg_scan['rate'] / scan['rate']:.2f}x)"
+        )
+        print(
+            f"size   per snapshot: SQLite {size:,.0f} bytes (file, -wal, -shm), "
+            f"PostgreSQL {pg_size:,.0f} bytes (table, index, TOAST)"
+        )
+    finally:
+        with psycopg.connect(POSTGRES_URL) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def engines(db: Path, rows: int, local: dict[str, float], until: datetime) -> None:
+    try:
+        import ray  # noqa: F401, PLC0415 - the ray extra
+    except ImportError:
+        print("engines: --engine ray skipped (pip install 'vouched[ray]')")
+        return
+    try:
+        one = measure(db, "ray:1", until)
+        two = measure(db, "ray:2", until)
+    except subprocess.CalledProcessError:
+        print("engines: --engine ray failed (not in this vouched?)")
+        return
+    efficiency = two["rate"] / (2 * one["rate"])
+    projected = 10_000_000 / (one["rate"] * 64 * efficiency)
+    print(
+        f"engine gate+scan on {rows:,} (Ray start-up included): ray 1 worker "
+        f"{one['rate']:,.0f}/s, 2 workers {two['rate']:,.0f}/s vs --engine local "
+        f"{local['rate']:,.0f}/s ({two['rate'] / local['rate']:.2f}x)"
+    )
+    print(
+        f"  scaling 1 -> 2 Ray workers: {two['rate'] / one['rate']:.2f}x, efficiency "
+        f"{efficiency:.0%}; projected 10,000,000 snapshots on 64 cores at that efficiency: "
+        f"{projected / 60:,.1f} min (one core: {10_000_000 / one['rate'] / 3600:,.1f} h)"
+    )
 
 
 if __name__ == "__main__":

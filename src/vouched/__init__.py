@@ -53,9 +53,9 @@ from vouched._replay._grade import GradeReport, replay
 from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import PostgresSnapshotStore
+from vouched._replay._queued import QueuedSnapshotStore
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import (
-    QueuedSnapshotStore,
     SnapshotStore,
     SqliteSnapshotStore,
     export_jsonl,

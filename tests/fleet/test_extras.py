@@ -14,6 +14,12 @@ import pytest
         ("redis", "RedisBreakerStore(object())", "pip install 'vouched[redis]'"),
         ("redis", "RedisLastGood(object())", "pip install 'vouched[redis]'"),
         ("psycopg", "PostgresSnapshotStore('postgresql://x/y')", "pip install 'vouched[postgres]'"),
+        ("psycopg_pool", "PostgresSnapshotStore('postgresql://x/y')", "vouched[postgres]"),
+        (
+            "ray",
+            "import vouched._replay._workers as w; w.require_ray()",
+            "pip install 'vouched[ray]'",
+        ),
     ],
 )
 def test_a_missing_extra_names_its_install(module: str, make: str, install: str) -> None:

@@ -1,7 +1,8 @@
-"""Real worker processes (not threads) against a local HTTP source that is down:
-with the Redis store the fleet stops calling it after fail_max failures (plus at
-most one call in flight per worker); with per-process breakers each worker
-calls it fail_max times."""
+"""Real worker processes (not threads) against a local HTTP source that is down
+from the start: with the Redis store the whole fleet calls it at most
+fail_max + 1 times in the window, however many concurrent callers each worker
+has (first calls are admitted through Redis); with per-process breakers each
+worker calls it fail_max times."""
 
 from __future__ import annotations
 
@@ -49,11 +50,12 @@ def down() -> Iterator[tuple[HTTPServer, Down]]:
     server.stop()
 
 
-def run_fleet(source_url: str, redis_url: str, prefix: str) -> Counter[str]:
+def run_fleet(source_url: str, redis_url: str, prefix: str, callers: int = 1) -> Counter[str]:
     """Start WORKERS processes, let them go at once, add up their answers."""
+    argv = [source_url, redis_url, prefix, str(CALLS), str(FAIL_MAX), str(callers)]
     processes = [
         subprocess.Popen(
-            [sys.executable, str(WORKER), source_url, redis_url, prefix, str(CALLS), str(FAIL_MAX)],
+            [sys.executable, str(WORKER), *argv],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -85,9 +87,18 @@ def test_with_the_redis_store_the_fleet_stops_calling_a_dead_source_together(
 ) -> None:
     server, handler = down
     answers = run_fleet(server.url_for(""), REDIS_URL, prefix)
-    assert handler.count <= FAIL_MAX + WORKERS  # fail_max, plus one call in flight per worker
+    assert handler.count <= FAIL_MAX + 1
     assert answers["source_error"] == handler.count
     assert answers["circuit_open"] == WORKERS * CALLS - handler.count
+
+
+def test_concurrent_callers_in_every_worker_still_call_a_dead_source_at_most_fail_max_plus_one(
+    down: tuple[HTTPServer, Down], prefix: str
+) -> None:
+    server, handler = down
+    answers = run_fleet(server.url_for(""), REDIS_URL, prefix, callers=4)
+    assert handler.count <= FAIL_MAX + 1
+    assert answers["source_error"] == handler.count
 
 
 def test_with_per_process_breakers_each_worker_calls_a_dead_source_fail_max_times(

@@ -214,7 +214,9 @@ def test_a_closed_breaker_reads_the_fleets_state_once_per_sync_interval(prefix: 
                 clock.advance(seconds=0.01)  # 100 calls over one second
             return counting.trips
 
-    assert run(go) == 2
+    # The first call is admitted through Redis and reports its success (two round
+    # trips: this process had not seen the source answer); then one read at 0.5 s.
+    assert run(go) == 3
 
 
 def test_each_failure_costs_at_most_one_round_trip(prefix: str) -> None:
@@ -392,3 +394,41 @@ def test_a_fallback_to_local_state_is_counted_by_the_prometheus_exporter() -> No
     run(go)
     text = metrics.exposition().decode()
     assert 'vouched_breaker_store_fallbacks_total{source="weather"} 1.0' in text
+
+
+def test_a_cold_workers_concurrent_callers_wait_for_its_first_call_then_all_go(
+    prefix: str,
+) -> None:
+    clock = FakeClock(START)
+    script = ScriptedSource("weather", [Delay(0.05, [weather_fact()])])
+
+    async def go() -> list[list[Fact]]:
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+            source = worker(client, prefix, clock, script)
+            answers = await asyncio.gather(
+                *(source.fetch({"subject": "Berlin", "n": n}) for n in range(10))
+            )
+            return [list(a) for a in answers]
+
+    answers = run(go)
+    assert answers == [[weather_fact()]] * 10  # none refused on a healthy source
+    assert script.calls == 10
+
+
+def test_a_source_down_from_the_start_is_called_fail_max_times_by_concurrent_cold_workers(
+    prefix: str,
+) -> None:
+    clock = FakeClock(START)
+    scripts = [ScriptedSource("weather", [Delay(0.05, SourceError("HTTP 503"))]) for _ in range(6)]
+
+    async def go() -> None:
+        clients = [redis.asyncio.Redis.from_url(REDIS_URL) for _ in scripts]
+        workers = [worker(c, prefix, clock, s) for c, s in zip(clients, scripts, strict=True)]
+        await asyncio.gather(
+            *(w.fetch({"subject": "Berlin", "n": n}) for w in workers for n in range(4))
+        )
+        for c in clients:
+            await c.aclose()
+
+    run(go)
+    assert sum(s.calls for s in scripts) == SETTINGS.fail_max

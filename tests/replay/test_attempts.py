@@ -7,6 +7,7 @@ that still reads and grades without turning refusals into passes.
 
 from __future__ import annotations
 
+import json
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -16,10 +17,12 @@ import pytest
 
 from vouched import Fact, Grounder, InputError, Policy, Snapshot, SqliteSnapshotStore, replay
 from vouched._jsonio import loads
+from vouched._replay._snapshot import FORMAT_VERSION
 from vouched.testing import FakeClock, ScriptedPhraser, ScriptedSource
 
 NOW = "2026-11-29T12:05:00Z"
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "snapshots_v1.db"
+FORMAT_2 = Path(__file__).parent.parent / "fixtures" / "snapshots_v2.jsonl"
 RATE = Fact(
     subject="EUR/USD",
     attribute="rate",
@@ -216,7 +219,7 @@ def test_a_format_1_store_opens_for_writing_and_takes_new_snapshots(old_store: P
     with SqliteSnapshotStore(old_store) as store:
         _answer(store, [GOOD])
         formats = sorted(s.to_json()["format"] for s in store.iter())
-    assert formats == [1, 1, 1, 1, 2]
+    assert formats == [1, 1, 1, 1, FORMAT_VERSION]
 
 
 def test_once_per_span_keeps_the_first_finding_of_each_kind_and_span() -> None:
@@ -226,3 +229,35 @@ def test_once_per_span_keeps_the_first_finding_of_each_kind_and_span() -> None:
     b = {"kind": "value_mismatch", "start": 0, "end": 4, "detail": "again"}
     c = {"kind": "subject_mismatch", "start": 0, "end": 4}
     assert once_per_span([a, b, c], finding_span) == [a, c]
+
+
+def test_a_one_attempt_answer_stores_its_text_once(store: SqliteSnapshotStore) -> None:
+    _answer(store, [GOOD])
+    snapshot = _only(store)
+    assert snapshot.canonical_json().count(GOOD) == 1
+    assert [a.text for a in snapshot.trail] == [GOOD]  # still read as the attempt's text
+
+
+def test_a_retried_answer_keeps_the_text_of_each_attempt(store: SqliteSnapshotStore) -> None:
+    _answer(store, [FABRICATION, GOOD])
+    snapshot = _only(store)
+    assert [a.text for a in snapshot.trail] == [FABRICATION, GOOD]
+    assert snapshot.canonical_json().count(GOOD) == 1
+
+
+def test_a_format_2_snapshot_keeps_its_id_and_bytes_and_grades_as_it_did(
+    tmp_path: Path,
+) -> None:
+    from vouched._replay._store import import_jsonl  # noqa: PLC0415
+
+    lines = FORMAT_2.read_text(encoding="utf-8").splitlines()
+    with SqliteSnapshotStore(tmp_path / "v2.db") as store:
+        assert import_jsonl(store, FORMAT_2) == 4
+        stored = sorted(s.canonical_json() for s in store.iter())
+        report = replay(store, Policy())
+        texts = [[a.text for a in s.trail] for s in store.iter()]
+    assert stored == sorted(lines)
+    assert all(json.loads(line)["format"] == 2 for line in lines)
+    assert (report.passed_then, report.passed_now) == (1, 1)
+    assert report.attempts_carried == 0  # format 2 kept every text
+    assert [GOOD] in texts

@@ -85,3 +85,45 @@ def test_writing_after_close_drops_instead_of_raising(make_snapshot: SnapshotFac
     queued.close()
     queued.write(make_snapshot())
     assert queued.dropped == 1
+
+
+def test_a_full_queue_holds_the_writer_back_instead_of_dropping(
+    make_snapshot: SnapshotFactory,
+) -> None:
+    stalled = _StalledStore()
+    queued = QueuedSnapshotStore(stalled, maxsize=1, batch=1, block_for=30)
+    snapshots = [make_snapshot(created_at=T0 + timedelta(seconds=i)) for i in range(4)]
+    writer = threading.Thread(target=lambda: [queued.write(s) for s in snapshots])
+    writer.start()
+    stalled.release.set()  # the store catches up; the waiting writer gets room
+    writer.join(timeout=30)
+    queued.close()
+    assert queued.dropped == 0
+    assert stalled.stored == snapshots
+
+
+def test_close_gives_up_after_its_timeout_and_counts_what_was_left(
+    make_snapshot: SnapshotFactory,
+) -> None:
+    stalled = _StalledStore()
+    lost: list[int] = []
+    queued = QueuedSnapshotStore(stalled, batch=1, block_for=0, on_lost=lambda: lost.append(1))
+    for i in range(5):
+        queued.write(make_snapshot(created_at=T0 + timedelta(seconds=i)))
+    queued.close(timeout=0.05)  # the store holds the first one back for up to 10 s
+    assert queued.dropped >= 4  # everything behind the stalled one
+    assert len(lost) == queued.lost
+    stalled.release.set()
+
+
+def test_lost_snapshots_reach_the_prometheus_counter(make_snapshot: SnapshotFactory) -> None:
+    from vouched import PrometheusMetrics  # noqa: PLC0415 - the prometheus extra
+
+    metrics = PrometheusMetrics()
+    with QueuedSnapshotStore(_BrokenStore(), on_lost=metrics.snapshot_write_failed) as queued:
+        queued.write(make_snapshot())
+        queued.write(make_snapshot(prompt_version="p2"))
+        queued.flush()
+    text = metrics.exposition().decode()
+    assert "vouched_snapshot_write_failures_total 2.0" in text
+    assert queued.lost == 2

@@ -261,15 +261,20 @@ def test_replay_memory_does_not_grow_with_the_population(
     tmp_path: Any, make_snapshot: SnapshotFactory
 ) -> None:
     template = make_snapshot()
-    peaks = []
+    stores = []
     for size in (700, 2800):  # both above the store's fetch batch (512 rows)
-        with SqliteSnapshotStore(tmp_path / f"{size}.db") as store:
-            store.write_many(
-                make_snapshot(created_at=T0 + timedelta(seconds=i), facts=template.facts)
-                for i in range(size)
-            )
-            peaks.append(_peak_replay_bytes(store))
-    small, large = peaks
+        store = SqliteSnapshotStore(tmp_path / f"{size}.db")
+        store.write_many(
+            make_snapshot(created_at=T0 + timedelta(seconds=i), facts=template.facts)
+            for i in range(size)
+        )
+        stores.append(store)
+    # One replay first: what a process builds once (caches, lazy imports) is not
+    # memory that grows with the population, whichever store pays for it.
+    _peak_replay_bytes(stores[1])
+    small, large = (_peak_replay_bytes(store) for store in stores)
+    for store in stores:
+        store.close()
     assert large < small * 1.5  # 4x the snapshots, nowhere near 4x the memory
 
 

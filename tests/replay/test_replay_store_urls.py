@@ -95,3 +95,62 @@ def test_a_postgresql_schema_without_snapshots_is_refused_for_reading(
     result = vouched("--store", f"{url}?schema={schema}")
     assert result.returncode == 2
     assert "not a snapshot store" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://reader@127.0.0.1:{port}/test?password=Sx9secretPW",
+        "postgresql://reader:Sx9secretPW@127.0.0.1:{port}/test",
+        "postgresql://reader:Sx9secret%zzPW@127.0.0.1:{port}/test",  # badly encoded
+        "postgresql://reader@127.0.0.1:{port}/test?password=Sx9secret%zzPW&sslmode=disable",
+    ],
+)
+def test_no_spelling_of_the_password_reaches_any_output(url: str) -> None:
+    result = vouched("--store", url.format(port=closed_port()))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    for spelling in ("Sx9secret", "secret%zz", "zzPW"):
+        assert spelling not in result.stderr + result.stdout
+
+
+def test_the_schema_parameter_leaves_every_other_parameter_byte_for_byte() -> None:
+    from vouched._replay._urls import split_parameter  # noqa: PLC0415
+
+    url = (
+        "postgresql://u@h/db?options=-c%20search_path%3Dx%2Cpublic"
+        "&schema=vouched_a&application_name=a+b&sslmode=disable"
+    )
+    rest, values = split_parameter(url, "schema")
+    assert values == ["vouched_a"]
+    assert rest == (
+        "postgresql://u@h/db?options=-c%20search_path%3Dx%2Cpublic"
+        "&application_name=a+b&sslmode=disable"
+    )
+
+
+def test_a_url_shown_in_a_message_hides_only_the_password() -> None:
+    from vouched._replay._urls import safe_url  # noqa: PLC0415
+
+    url = "postgresql://u:p%40ss@h:5432/db?sslmode=disable&password=other&options=-c%20x%3Dy"
+    assert safe_url(url) == (
+        "postgresql://u:***@h:5432/db?sslmode=disable&password=***&options=-c%20x%3Dy"
+    )
+
+
+def test_the_demo_writes_to_the_same_postgresql_url_replay_reads(
+    postgres_schema: tuple[str, str],
+) -> None:
+    url, schema = postgres_schema
+    target = f"{url}?schema={schema}"
+    demo = subprocess.run(
+        [sys.executable, "-m", "vouched", "demo", "--store", target],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert demo.returncode == 0, demo.stderr
+    result = vouched("--store", target, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["snapshots"] == 7

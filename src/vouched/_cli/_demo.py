@@ -14,9 +14,10 @@ scenarios through a :class:`vouched.Grounder`, each with a one-line verdict:
 Time is a :class:`vouched.testing.FakeClock` so the run is the same on every
 machine and nothing sleeps. Exit status 1 if a scenario did not behave.
 
-``--store PATH`` also writes every answer's snapshot to a SQLite store at
-PATH (created when missing; running the demo again adds nothing, the ids are
-content hashes), so ``vouched replay --store PATH`` has something to grade.
+``--store PATH|URL`` also writes every answer's snapshot to the store it names
+(a SQLite path, ``sqlite:///PATH`` or ``postgresql://...``, as for ``vouched
+replay``; created when missing; running the demo again adds nothing, the ids
+are content hashes), so ``vouched replay --store`` has something to grade.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ def register(commands: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the scenarios as JSON")
     parser.add_argument(
         "--store",
-        metavar="PATH",
-        help="also write every answer's snapshot to this SQLite store (for vouched replay)",
+        metavar="PATH|URL",
+        help="also write every answer's snapshot to this store: a SQLite file, "
+        "sqlite:///PATH or postgresql://... (for vouched replay)",
     )
     parser.set_defaults(handler=run)
 
@@ -236,10 +238,12 @@ def run(args: argparse.Namespace) -> int:
     if args.store is None:
         results, counts = asyncio.run(scenarios())
     else:
-        from vouched import SqliteSnapshotStore  # noqa: PLC0415
+        from vouched._replay._open import open_snapshot_store, sqlite_path  # noqa: PLC0415
 
-        check_output_path(args.store, field="--store")  # one line, exit 2, before any work
-        with SqliteSnapshotStore(args.store) as store:
+        path = sqlite_path(args.store)
+        if path is not None:  # one line, exit 2, before any work
+            check_output_path(path, field="--store")
+        with open_snapshot_store(args.store) as store:
             results, counts = asyncio.run(scenarios(store))
     if args.json:
         emit_json(

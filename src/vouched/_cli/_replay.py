@@ -1,5 +1,6 @@
 """``vouched replay --store PATH|URL [--policy FILE] [--lexicon FILE] [--since ISO]
-[--until ISO] [--json] [--chart OUT.png] [--workers N]``.
+[--until ISO] [--json] [--chart OUT.png] [--engine local|ray] [--workers N]
+[--ray-address ADDR]``.
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
@@ -9,6 +10,11 @@ model's first attempt has no finding. ``--store`` is a SQLite file's path, a
 ``sqlite:///PATH`` URL or a ``postgresql://`` URL (the ``vouched[postgres]`` extra;
 ``?schema=NAME`` picks its schema). Exit status: 0 no snapshot that passed then fails
 now; 1 some did (a regression); 2 bad input.
+
+``--engine local`` (default) grades in this process, or in ``--workers N``
+processes; ``--engine ray`` (the ``vouched[ray]`` extra) grades ranges of the
+store's order as Ray tasks, on the cluster at ``--ray-address`` or on a local
+Ray started for the run. Every engine prints the same report.
 
 ``--since`` and ``--until`` take an ISO 8601 instant with a time zone, or a
 date (``2026-12-02``), read as midnight UTC.
@@ -77,6 +83,7 @@ from vouched._replay._grade import GradeReport, replay
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
 from vouched._replay._snapshot import policy_from_data
+from vouched._replay._workers import ENGINES, require_ray
 from vouched._time import format_instant, parse_instant
 
 __all__ = ["register"]
@@ -109,7 +116,23 @@ def register(commands: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the JSON report")
     parser.add_argument("--chart", metavar="OUT.png", help="write a chart per prompt version")
     parser.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="grade in N processes (default 1)"
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="where to grade: local (this machine, default) or ray (a Ray cluster)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="local: grade in N processes (default 1); ray: ranges for N workers "
+        "(default: the cluster's CPUs)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --engine ray: the cluster to join (default: start a local Ray)",
     )
     parser.add_argument(
         "--max-ids", type=int, default=100, metavar="N", help="flipped ids listed (default 100)"
@@ -168,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("must not be negative", field="--max-ids")
     if args.workers < 1:
         raise InputError("must be at least 1", field="--workers")
+    if args.ray_address is not None and args.engine != "ray":
+        raise InputError("is for --engine ray (add --engine ray)", field="--ray-address")
+    if args.engine == "ray":
+        require_ray()  # one line naming the extra, before any store is opened
     policy = load_policy(args.policy, max_bytes=args.max_input_bytes)
     lexicon = load_lexicon(args.lexicon, max_bytes=args.max_input_bytes)
     if args.chart:
@@ -182,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
             lexicon=lexicon,
             max_ids=args.max_ids,
             workers=args.workers,
+            engine=args.engine,
+            ray_address=args.ray_address,
         )
     if args.chart:
         png = chart_png(report)

@@ -6,11 +6,13 @@ comparing then with now.
 
 - ``_snapshot``: the ``Snapshot`` value and its JSON document.
 - ``_redaction``: tokens for sensitive values before anything is stored.
-- ``_store``: ``SnapshotStore`` protocol, SQLite and queued stores, JSON Lines export.
+- ``_store``: ``SnapshotStore`` protocol, the SQLite store, JSON Lines export.
+- ``_queued``: ``QueuedSnapshotStore``, writes off the answer path (bounded, counted).
 - ``_postgres``: ``PostgresSnapshotStore`` (extra ``postgres``), the same document in PostgreSQL.
+- ``_urls``: store URLs in messages (no password) and their ``?schema=`` parameter.
 - ``_open``: ``open_snapshot_store``: a path, ``sqlite:///`` or ``postgresql://`` URL.
 - ``_tally``: the counters one replay adds up, and the output rules it re-runs.
-- ``_workers``: the same tally graded in several processes.
+- ``_workers``: the same tally graded by several workers: local processes or Ray tasks.
 - ``_grade``: ``replay`` and the report types.
 - ``_metrics``: population rates (grounding, abstention, citation precision).
 

@@ -153,17 +153,20 @@ def trail_from_format_1(data: Mapping[str, Any]) -> tuple[RecordedAttempt, ...]:
     return tuple(attempts)
 
 
-def trusted_attempt(data: Mapping[str, Any]) -> RecordedAttempt:
+def trusted_attempt(data: Mapping[str, Any], shown: str) -> RecordedAttempt:
+    """An attempt of a stored row; without a ``text`` (format 3) it said ``shown``."""
     return RecordedAttempt(
-        data["text"],
+        data.get("text", shown),
         data["prompt_version"],
         tuple(MappingProxyType(f) for f in data["findings"]),
         data["action"],
     )
 
 
-def read_trail(value: Any) -> tuple[RecordedAttempt, ...]:
-    """The ``trail`` field of a snapshot, checked; errors name the attempt and field."""
+def read_trail(value: Any, *, shown: object = None) -> tuple[RecordedAttempt, ...]:
+    """The ``trail`` field of a snapshot, checked; errors name the attempt and field.
+
+    ``shown``: the text shown (format 3), which an attempt without ``text`` said."""
     if not isinstance(value, list):
         raise InputError("must be an array of attempts", field="trail")
     actions = {member.value for member in AttemptAction}
@@ -172,7 +175,7 @@ def read_trail(value: Any) -> tuple[RecordedAttempt, ...]:
         where = f"trail.{index}"
         if not isinstance(item, Mapping):
             raise InputError("must be a JSON object", field=where)
-        text = item.get("text")
+        text = item.get("text", shown if isinstance(shown, str) else None)
         if text is not None and not isinstance(text, str):
             raise InputError("must be a string or null", field=f"{where}.text")
         if not isinstance(item.get("prompt_version"), str):

@@ -21,8 +21,9 @@ compares then with now:
 
 A snapshot that already had a violation then cannot flip to fail; what a
 new rule does to it still shows in the findings and verdict counts.
-``workers=N`` grades time windows of a SQLite store in N processes
-(:mod:`vouched._replay._workers`) and gives the same report.
+``workers=N`` grades ranges of the store's order in N processes, and
+``engine="ray"`` on a Ray cluster (:mod:`vouched._replay._workers`); both give
+the same report.
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
+from vouched._exceptions import ConfigError
 from vouched._gate import grounding_rate
 from vouched._policy import Policy
 from vouched._replay._snapshot import policy_version
-from vouched._replay._store import SnapshotStore, SqliteSnapshotStore
+from vouched._replay._store import SnapshotStore
 from vouched._replay._tally import (
     OutputRule,
     Tally,
@@ -45,7 +47,7 @@ from vouched._replay._tally import (
     rule_name,
     scanner_rule,
 )
-from vouched._replay._workers import tally_in_processes
+from vouched._replay._workers import ENGINES, tally_in_workers
 from vouched._scan._lexicon import Lexicon
 
 __all__ = [
@@ -283,6 +285,8 @@ def replay(
     demotion_threshold: float = 0.2,
     min_facts: int = 10,
     workers: int = 1,
+    engine: str = "local",
+    ray_address: str | None = None,
 ) -> GradeReport:
     """Re-grade the snapshots with ``since <= created_at < until`` under ``policy``.
 
@@ -293,13 +297,22 @@ def replay(
     facts were judged and at least ``demotion_threshold`` of them are
     violations under today's policy.
 
-    ``workers > 1`` grades consecutive time windows of a
-    :class:`SqliteSnapshotStore` in that many processes (the scanner is the
-    costly part); custom ``rules`` must then be picklable (module-level
-    functions). Other stores are read in this process.
+    ``engine``: ``"local"`` (default) grades in this process, or with
+    ``workers > 1`` in that many processes, each reading a range of the store's
+    order (the scanner is the costly part; custom ``rules`` must then be
+    picklable, module-level functions). ``"ray"`` (the ``vouched[ray]`` extra)
+    grades the ranges as Ray tasks on the cluster at ``ray_address`` (a Ray
+    already initialised in this process, else a local Ray started for the
+    replay); ``workers`` then sets how many workers' worth of ranges are cut
+    (default: the cluster's CPUs). Workers need a SQLite or PostgreSQL store;
+    other stores are read in this process by the local engine.
     """
-    if workers > 1 and isinstance(store, SqliteSnapshotStore):
-        tally = tally_in_processes(
+    if engine not in ENGINES:
+        raise ConfigError("replay engine", " or ".join(map(repr, ENGINES)), got=engine)
+    if ray_address is not None and engine != "ray":
+        raise ConfigError("replay ray_address", "given only with engine='ray'", got=ray_address)
+    if engine == "ray" or (workers > 1 and hasattr(store, "split")):
+        tally = tally_in_workers(
             store,
             policy,
             since=since,
@@ -308,6 +321,8 @@ def replay(
             rules=rules,
             max_ids=max_ids,
             workers=workers,
+            engine=engine,
+            ray_address=ray_address,
         )
         named = rules if rules is not None else (scanner_rule(lexicon, policy=policy),)
         return _report(

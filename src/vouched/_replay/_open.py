@@ -4,18 +4,20 @@
 ``sqlite:////var/lib/vouched/snapshots.db`` an absolute one (the usual
 convention). A ``postgresql://`` (or ``postgres://``) URL is handed to psycopg,
 less one parameter of ours: ``?schema=NAME`` picks the PostgreSQL schema
-holding the tables (default ``vouched``).
+holding the tables (default ``vouched``); every other parameter is passed on
+exactly as written. Messages show the URL with its password removed.
 """
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from vouched._exceptions import InputError
-from vouched._replay._postgres import PostgresSnapshotStore, safe_url
+from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._store import SqliteSnapshotStore
+from vouched._replay._urls import safe_url, split_parameter
 
-__all__ = ["open_snapshot_store"]
+__all__ = ["open_snapshot_store", "sqlite_path"]
 
 _POSTGRES = ("postgresql://", "postgres://")
 
@@ -45,13 +47,19 @@ def open_snapshot_store(
     return SqliteSnapshotStore(target, read_only=read_only)
 
 
+def sqlite_path(target: str) -> str | None:
+    """The file ``target`` names when it is a SQLite store (None for PostgreSQL)."""
+    if target.startswith(_POSTGRES):
+        return None
+    if target.startswith("sqlite:///") and target != "sqlite:///":
+        return target.removeprefix("sqlite:///")
+    return target
+
+
 def _split_schema(url: str) -> tuple[str, str | None]:
-    parts = urlsplit(url)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
-    schemas = [value for key, value in pairs if key == "schema"]
+    rest, schemas = split_parameter(url, "schema")
     if not schemas:
         return url, None
     if len(schemas) > 1 or not schemas[0]:
         raise InputError(f"{safe_url(url)}: give one non-empty ?schema=", field="--store")
-    rest = urlencode([(k, v) for k, v in pairs if k != "schema"])
-    return urlunsplit(parts._replace(query=rest)), schemas[0]
+    return rest, schemas[0]

@@ -1,4 +1,4 @@
-"""Snapshots in PostgreSQL (the optional ``postgres`` extra: psycopg 3).
+"""Snapshots in PostgreSQL (the optional ``postgres`` extra: psycopg 3 and psycopg_pool).
 
 :class:`PostgresSnapshotStore` keeps the same document per snapshot as
 :class:`~vouched._replay._store.SqliteSnapshotStore`: its canonical JSON,
@@ -7,37 +7,55 @@ it for ordering and counting. Redaction happens before a store sees a
 snapshot (:meth:`vouched.Snapshot.build`), so sensitive values are the same
 tokens here as there. One contract test suite runs against both stores.
 
+- **connections**: a ``psycopg_pool`` pool, each connection checked before
+  use (a connection the server dropped is replaced, not handed out), so the
+  store outlives a restart of its server;
 - **writes**: ``write`` inserts one row; ``write_many`` sends a batch with
   ``COPY`` into a temporary table, then one ``INSERT ... ON CONFLICT DO
-  NOTHING`` (the same id twice is one snapshot);
+  NOTHING``. Writes are idempotent by snapshot id, so a write whose
+  connection broke is retried (for up to ``retry_for`` seconds) without ever
+  storing a snapshot twice;
 - **replay**: ``iter`` streams through a server-side cursor on a connection
   of its own, in ``created_at`` order (then id), ``since <= created_at <
-  until``; memory stays flat whatever the population;
+  until``; memory stays flat whatever the population; ``split`` cuts the
+  order into ranges a worker each reads on its own (``vouched replay
+  --engine ray``);
 - **schema**: all tables live in one PostgreSQL schema (``schema=``, default
   ``vouched``) with a ``schema_version`` table and ordered migrations applied
   on open under an advisory lock (two workers opening a new database migrate
   it once). A database written by a newer vouched is refused, not guessed.
 
-Thread-safe like the SQLite store: share one instance (writes are serialised).
+Thread-safe like the SQLite store: share one instance. Messages name the
+store with its password removed, driver messages included (:mod:`._urls`).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Iterator, Mapping
+import itertools
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, TypeVar
 
 from vouched._exceptions import MissingExtraError, StoreError
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._urls import safe_url, scrub
 from vouched._time import to_utc
 
 __all__ = ["PG_SCHEMA_VERSION", "PostgresSnapshotStore", "safe_url"]
 
+_log = logging.getLogger("vouched.snapshots")
+_T = TypeVar("_T")
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_BATCH = 512  # rows fetched per round trip while streaming
+_BATCH = 2048  # rows fetched per round trip while streaming
 _SCHEMA = "vouched"
+# Defaults, named once.
+POOL_SIZE = 4
+RETRY_FOR = 10.0  # seconds a write is retried while the server is away
+APPLICATION_NAME = "vouched"
+_BACKOFF = (0.0, 0.05, 0.1, 0.25, 0.5, 1.0)  # seconds before each retry (then 1 s)
 
 # Each entry moves the schema from version i to i + 1; never edit a released step,
 # append a new one. ``{s}`` is the quoted schema name.
@@ -60,24 +78,13 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
 PG_SCHEMA_VERSION = len(_MIGRATIONS)
 
 
-def _psycopg() -> Any:
+def _psycopg() -> tuple[Any, Any]:
     try:
         import psycopg  # noqa: PLC0415 - the optional extra, loaded on use
+        import psycopg_pool  # noqa: PLC0415 - the optional extra, loaded on use
     except ImportError:
-        raise MissingExtraError("postgres", "psycopg[binary]") from None
-    return psycopg
-
-
-def safe_url(url: str) -> str:
-    """``url`` without its password (for messages and reprs)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    user = f"{parts.username}:***@" if parts.username else "***@"
-    return urlunsplit(parts._replace(netloc=user + host))
+        raise MissingExtraError("postgres", "psycopg[binary] psycopg-pool") from None
+    return psycopg, psycopg_pool
 
 
 def _micros(instant: datetime) -> int:
@@ -92,9 +99,14 @@ def _instant(micros: int) -> datetime:
 class PostgresSnapshotStore:
     """Snapshots in a PostgreSQL database (``postgresql://user@host:5432/db``).
 
-    ``schema``: the PostgreSQL schema holding the tables (created when
-    missing unless ``read_only``). ``connect_timeout``: seconds to wait for
-    the server when connecting.
+    - ``schema``: the PostgreSQL schema holding the tables (created when
+      missing unless ``read_only``).
+    - ``connect_timeout``: seconds to wait for the server when connecting.
+    - ``pool_size``: connections kept open at most (one is opened at start).
+    - ``retry_for``: seconds a write keeps being retried while the server is
+      unreachable (0: one try); then it raises :class:`StoreError`.
+    - ``application_name``: how the connections show in ``pg_stat_activity``.
+    - ``sleep``: waits between retries (``time.sleep``; tests pass their own).
     """
 
     def __init__(
@@ -104,18 +116,32 @@ class PostgresSnapshotStore:
         schema: str = _SCHEMA,
         read_only: bool = False,
         connect_timeout: float = 5.0,
+        pool_size: int = POOL_SIZE,
+        retry_for: float = RETRY_FOR,
+        application_name: str = APPLICATION_NAME,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        psycopg = _psycopg()
+        psycopg, pools = _psycopg()
         self._pg = psycopg
+        self._transient = (psycopg.OperationalError, psycopg.InterfaceError, pools.PoolTimeout)
         self.url = url
         self.schema = schema
         self.read_only = read_only
+        self.retry_for = float(retry_for)
+        self.application_name = application_name
+        self.retries = 0  # writes tried again after a broken connection
+        self._sleep = sleep
         self._timeout = max(1, round(connect_timeout))
-        self._lock = threading.Lock()
         self._s = psycopg.sql.Identifier(schema)
-        self._connection = self._connect()
+        self._connect_args: dict[str, Any] = {
+            "connect_timeout": self._timeout,
+            "application_name": application_name,
+        }
+        # The first connection on its own: a server that is not there is one line
+        # at once, with the driver's reason, not a pool retrying in the background.
+        connection = self._connect()
         try:
-            version = self._version(self._connection)
+            version = self._version(connection)
             if version > PG_SCHEMA_VERSION:
                 raise StoreError(
                     f"snapshot store schema {version} is newer than this vouched reads "
@@ -124,23 +150,56 @@ class PostgresSnapshotStore:
             if read_only and version == 0:
                 raise StoreError(f"{self}: not a snapshot store (no snapshots table)")
             if not read_only:
-                self._migrate()
+                self._migrate(connection)
         except psycopg.Error as error:
-            self._connection.close()
             raise StoreError(
-                f"{self}: cannot open the snapshot store ({_first_line(error)})"
+                f"{self}: cannot open the snapshot store ({self._said(error)})"
             ) from None
-        except BaseException:
-            self._connection.close()
-            raise
+        finally:
+            connection.close()
+        self._pool = pools.ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max(1, pool_size),
+            kwargs=self._connect_args,
+            check=pools.ConnectionPool.check_connection,
+            timeout=float(self._timeout),
+            open=False,
+            name=f"vouched-{schema}",
+        )
+        self._pool.open(wait=False)
 
     # -- connections and schema ---------------------------------------------------
 
+    def _said(self, error: BaseException) -> str:
+        """The first line of a driver's message, with the store's password hidden."""
+        return scrub(_first_line(error), self.url)
+
     def _connect(self) -> Any:
+        """A connection of its own (for a long read), outside the pool."""
         try:
-            return self._pg.connect(self.url, connect_timeout=self._timeout)
+            return self._pg.connect(self.url, **self._connect_args)
         except self._pg.Error as error:
-            raise StoreError(f"{self}: cannot connect ({_first_line(error)})") from None
+            raise StoreError(f"{self}: cannot connect ({self._said(error)})") from None
+
+    def _retried(self, what: str, work: Callable[[Any], _T]) -> _T:
+        """``work(connection)`` in a transaction, tried again on a broken connection
+        until ``retry_for`` has passed (writes are idempotent by snapshot id)."""
+        give_up = time.monotonic() + self.retry_for
+        for attempt in itertools.count():
+            try:
+                with self._pool.connection() as connection, connection.transaction():
+                    return work(connection)
+            except self._transient as error:
+                if time.monotonic() >= give_up:
+                    raise StoreError(f"{self}: cannot {what} ({self._said(error)})") from None
+                self.retries += 1
+                if attempt == 0:
+                    _log.warning("%s: %s failed (%s); retrying", self, what, self._said(error))
+                self._sleep(_BACKOFF[min(attempt, len(_BACKOFF) - 1)] if attempt else 0.0)
+            except self._pg.Error as error:
+                raise StoreError(f"{self}: cannot {what} ({self._said(error)})") from None
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _sql(self, text: str) -> Any:
         return self._pg.sql.SQL(text).format(s=self._s)
@@ -162,8 +221,7 @@ class PostgresSnapshotStore:
         connection.rollback()
         return int(version or 0)
 
-    def _migrate(self) -> None:
-        connection = self._connection
+    def _migrate(self, connection: Any) -> None:
         with connection.transaction(), connection.cursor() as cursor:
             # One migrator at a time per schema; the others wait, then find it done.
             cursor.execute(
@@ -192,28 +250,27 @@ class PostgresSnapshotStore:
 
     def write(self, snapshot: Snapshot) -> None:
         row = (snapshot.id, _micros(snapshot.created_at), snapshot.prompt_version)
-        with (
-            self._lock,
-            self._errors("store snapshots"),
-            self._connection.transaction(),
-            self._connection.cursor() as cursor,
-        ):
-            cursor.execute(
+        body = snapshot.canonical_json()
+
+        def insert(connection: Any) -> None:
+            connection.execute(
                 self._sql(
                     "INSERT INTO {s}.snapshots (id, created_us, prompt_version, body) "
                     "VALUES (%s, %s, %s, %s) ON CONFLICT (id) DO NOTHING"
                 ),
-                (*row, snapshot.canonical_json()),
+                (*row, body),
             )
+
+        self._retried("store snapshots", insert)
 
     def write_many(self, snapshots: Iterable[Snapshot]) -> int:
         """Store snapshots in one transaction (``COPY``); returns how many were new."""
-        with (
-            self._lock,
-            self._errors("store snapshots"),
-            self._connection.transaction(),
-            self._connection.cursor() as cursor,
-        ):
+        rows = [
+            (s.id, _micros(s.created_at), s.prompt_version, s.canonical_json()) for s in snapshots
+        ]
+
+        def copy_in(connection: Any) -> int:
+            cursor = connection.cursor()
             cursor.execute(
                 "CREATE TEMPORARY TABLE IF NOT EXISTS vouched_incoming "
                 "(id TEXT, created_us BIGINT, prompt_version TEXT, body TEXT) "
@@ -222,10 +279,8 @@ class PostgresSnapshotStore:
             with cursor.copy(
                 "COPY vouched_incoming (id, created_us, prompt_version, body) FROM STDIN"
             ) as copy:
-                for s in snapshots:
-                    copy.write_row(
-                        (s.id, _micros(s.created_at), s.prompt_version, s.canonical_json())
-                    )
+                for row in rows:
+                    copy.write_row(row)
             cursor.execute(
                 self._sql(
                     "INSERT INTO {s}.snapshots (id, created_us, prompt_version, body) "
@@ -234,6 +289,8 @@ class PostgresSnapshotStore:
                 )
             )
             return int(cursor.rowcount)
+
+        return self._retried("store snapshots", copy_in)
 
     # -- reading --------------------------------------------------------------------
 
@@ -256,14 +313,15 @@ class PostgresSnapshotStore:
         query = self._sql(
             "SELECT body FROM {s}.snapshots" + where + ' ORDER BY created_us, id COLLATE "C"'  # noqa: S608 - fixed fragments, values bound
         )
-        # Its own connection: a long replay never holds the writers' lock.
+        # Its own connection: a long replay never holds one of the writers' places.
         connection = self._connect()
         try:
             with self._errors("read snapshots"), connection.cursor(name="vouched_replay") as cursor:
                 cursor.itersize = _BATCH
                 cursor.execute(query, params)
-                for (body,) in cursor:
-                    yield body
+                while rows := cursor.fetchmany(_BATCH):
+                    for (body,) in rows:
+                        yield body
         finally:
             connection.close()
 
@@ -275,33 +333,56 @@ class PostgresSnapshotStore:
         for body in self.iter_json(since=since, until=until):
             yield Snapshot.from_canonical(body, policies=policies)
 
-    def get(self, snapshot_id: str) -> Snapshot | None:
-        with self._lock, self._errors("read a snapshot"), self._connection.cursor() as cursor:
-            cursor.execute(
-                self._sql("SELECT body FROM {s}.snapshots WHERE id = %s"), (snapshot_id,)
+    def split(
+        self, parts: int, *, since: datetime | None = None, until: datetime | None = None
+    ) -> list[tuple[datetime | None, datetime | None]]:
+        """The window cut into at most ``parts`` consecutive windows of about
+        equal row counts (a snapshot's instant is never cut apart)."""
+        where, params = self._window(since, until)
+        fractions = [k / parts for k in range(1, max(1, parts))]
+        cuts: list[int] = []
+        if fractions:
+            row = self._read(
+                "read snapshots",
+                "SELECT percentile_disc(%s::float8[]) WITHIN GROUP (ORDER BY created_us) "
+                "FROM {s}.snapshots" + where,
+                [fractions, *params],
             )
-            row = cursor.fetchone()
-            self._connection.rollback()
+            for micros in row[0] if row is not None and row[0] is not None else []:
+                lowest = params[0] if since is not None else None
+                if micros is not None and (not cuts or micros > cuts[-1]) and micros != lowest:
+                    cuts.append(int(micros))
+        edges: list[datetime | None] = [since, *(_instant(us) for us in cuts), until]
+        return list(itertools.pairwise(edges))
+
+    def _read(self, what: str, text: str, params: Sequence[Any] = ()) -> Any:
+        """The first row of one read query (on a checked connection of the pool)."""
+
+        def one(connection: Any) -> Any:
+            return connection.execute(self._sql(text), params).fetchone()
+
+        return self._retried(what, one)
+
+    def get(self, snapshot_id: str) -> Snapshot | None:
+        row = self._read(
+            "read a snapshot", "SELECT body FROM {s}.snapshots WHERE id = %s", (snapshot_id,)
+        )
         return None if row is None else Snapshot.from_canonical(row[0])
 
     def __len__(self) -> int:
-        with self._lock, self._errors("count snapshots"), self._connection.cursor() as cursor:
-            cursor.execute(self._sql("SELECT count(*) FROM {s}.snapshots"))
-            (count,) = cursor.fetchone()
-            self._connection.rollback()
+        (count,) = self._read("count snapshots", "SELECT count(*) FROM {s}.snapshots")
         return int(count)
 
     @property
     def schema_version(self) -> int:
-        with self._lock:
-            return self._version(self._connection)
+        with self._errors("read the schema version"), self._pool.connection() as connection:
+            return self._version(connection)
 
     def first_and_last(self) -> tuple[datetime, datetime] | None:
         """The oldest and newest ``created_at`` stored (None when empty)."""
-        with self._lock, self._errors("read snapshots"), self._connection.cursor() as cursor:
-            cursor.execute(self._sql("SELECT min(created_us), max(created_us) FROM {s}.snapshots"))
-            low, high = cursor.fetchone()
-            self._connection.rollback()
+        low, high = self._read(
+            "read snapshots", "SELECT min(created_us), max(created_us) FROM {s}.snapshots"
+        )
         return None if low is None else (_instant(int(low)), _instant(int(high)))
 
     # -- housekeeping ---------------------------------------------------------------
@@ -310,8 +391,7 @@ class PostgresSnapshotStore:
         return _Translate(self, what)
 
     def close(self) -> None:
-        with self._lock:
-            self._connection.close()
+        self._pool.close()
 
     def __enter__(self) -> PostgresSnapshotStore:
         return self
@@ -341,8 +421,8 @@ class _Translate:
     ) -> None:
         if error is not None and isinstance(error, self._store._pg.Error):
             raise StoreError(
-                f"{self._store}: cannot {self._what} ({_first_line(error)})"
-            ) from error
+                f"{self._store}: cannot {self._what} ({self._store._said(error)})"
+            ) from None
 
 
 def _first_line(error: BaseException) -> str:

@@ -10,10 +10,19 @@ sensitive settings without a key are a :class:`ConfigError`.
 What is redacted, through one method (:meth:`Redactor.document`), in every
 text field of the snapshot (whatever fields later formats add):
 
-- every written form of a sensitive value: ``85000`` as ``85,000``,
-  ``85.000``, ``85 000``, ``85000.00``; text values case-insensitively;
+- a sensitive number wherever the scanner's reader (:mod:`vouched._scan._reader`)
+  reads that value, rounded to the precision shown: number words ("eighty-five
+  thousand"), scale words and suffixes ("85k", "0.085 million"), any decimal
+  form ("85000.0"), fullwidth digits, currency forms ("€85k", "$85,000"); the
+  whole span the reader read is replaced;
+- every written form of a sensitive value the reader does not read as one
+  number: ``85000`` as ``85,000``, ``85.000``, ``85 000``; text values
+  case-insensitively;
 - a sensitive subject as written, casefolded, reordered (``Smith, Alice``,
-  ``Smith Alice``) and as a slug (``alice-smith``, ``alice_smith``);
+  ``Smith Alice``), by its initials (``A. Smith``, ``Smith, A.``) and as a
+  slug (``alice-smith``, ``alice_smith``);
+- every form above with invisible format characters inside it (a zero-width
+  space or joiner, a soft hyphen, a direction mark);
 - the citation of a fact about a sensitive subject or attribute, whole;
 - every span of an output that a finding ties to a sensitive subject or
   attribute (a wrong salary the model wrote is still about the salary).
@@ -25,13 +34,17 @@ import base64
 import hashlib
 import hmac
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 
 from vouched._exceptions import ConfigError
 from vouched._jsonio import dumps
 from vouched._policy import Policy
+from vouched._scan._reader._numbers import read_numbers
+from vouched._scan._reader._quantity import Quantity, QuantityKind
 
 __all__ = ["Redactor", "require_key"]
 
@@ -74,12 +87,18 @@ def _number_forms(value: int | Decimal) -> set[str]:
 
 
 def _name_forms(subject: str) -> set[str]:
-    """A person-like name as written, reordered and as a slug."""
+    """A person-like name as written, reordered, by its initials and as a slug."""
     words = subject.split()
     forms = {subject, " ".join(words)}
     if len(words) >= 2:
         first, last = " ".join(words[:-1]), words[-1]
         forms.update({f"{last}, {first}", f"{last} {first}", f"{last},{first}"})
+        initials = " ".join(f"{word[0]}." for word in words[:-1] if word[:1].isalpha())
+        if initials:
+            forms.update(
+                {f"{initials} {last}", f"{initials}{last}", f"{initials.replace('.', '')} {last}"}
+            )
+            forms.update({f"{last}, {initials}", f"{last} {initials}"})
     for joiner in ("-", "_", "."):
         forms.add(joiner.join(words))
     return {form for form in forms if form.strip()}
@@ -100,6 +119,7 @@ class Redactor:
                 secrets.setdefault(form.casefold(), token)
                 written.add(form)
         self._values: dict[str, str] = {}
+        self._numbers: dict[Decimal, str] = {}  # read by the reader: value -> token
         for fact in facts:
             value = fact["value"]
             sensitive = self._is_sensitive(fact)
@@ -115,6 +135,8 @@ class Redactor:
             if isinstance(value, bool) or not text.strip():
                 continue
             forms = _number_forms(value) if isinstance(value, int | Decimal) else {text}
+            if isinstance(value, int | Decimal):
+                self._numbers.setdefault(Decimal(value), token)
             for form in forms:
                 secrets.setdefault(form.casefold(), token)
                 written.add(form)
@@ -146,13 +168,34 @@ class Redactor:
         return f"[redacted:{letters}]"
 
     def text(self, value: str) -> str:
+        if self._numbers:
+            value = self._read_out(value)
         pattern = self._pattern
         if pattern is None:
             return value
         return pattern.sub(self._replacement, value)
 
+    def _read_out(self, text: str) -> str:
+        """``text`` with every quantity the reader reads as a sensitive number replaced."""
+        cuts: list[tuple[int, int, str]] = []
+        for quantity in read_numbers(text):
+            token = self._reads_as_secret(quantity)
+            if token is not None:
+                cuts.append((quantity.start, quantity.end, token))
+        for start, end, token in reversed(cuts):
+            text = text[:start] + token + text[end:]
+        return text
+
+    def _reads_as_secret(self, quantity: Quantity) -> str | None:
+        if quantity.kind is not QuantityKind.NUMBER:
+            return None  # a time or a date is read as minutes or a packed date
+        for secret, token in self._numbers.items():
+            if any(_rounds_to(secret, stated, quantity.quantum) for stated in quantity.values):
+                return token
+        return None
+
     def _replacement(self, match: re.Match[str]) -> str:
-        folded = " ".join(match.group(0).casefold().split())
+        folded = " ".join(_visible(match.group(0)).casefold().split())
         # re's IGNORECASE and str.casefold disagree on a few letters: still redact.
         return self._secrets.get(folded) or self.token("text", folded)
 
@@ -244,10 +287,51 @@ def _mappings(value: Any) -> list[Mapping[str, Any]]:
     return [item for item in value if isinstance(item, Mapping)]
 
 
-def _loose(secret: str) -> str:
-    """A pattern for a secret form: any run of spaces where it has one."""
-    return (
-        r"\s+".join(re.escape(part) for part in secret.split(" "))
-        if " " in secret
-        else (re.escape(secret))
+def _rounds_to(value: Decimal, stated: Decimal, quantum: Decimal) -> bool:
+    """True when ``value`` rounded to ``quantum`` is ``stated`` (as the scanner reads)."""
+    if value == stated:
+        return True
+    if quantum <= 0:
+        return False
+    try:
+        steps = value / quantum
+        return any(
+            steps.quantize(Decimal(1), rounding=mode) * quantum == stated
+            for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN)
+        )
+    except InvalidOperation:
+        return False
+
+
+@lru_cache(maxsize=1)
+def _invisible() -> str:
+    """The body of a character class of the invisible characters a name may hide behind: every
+    format character (Cf) of the Basic Multilingual Plane, the combining grapheme
+    joiner and the variation selectors."""
+    codes = [c for c in range(0x10000) if unicodedata.category(chr(c)) == "Cf"]
+    codes = sorted({*codes, 0x034F, *range(0xFE00, 0xFE10)})
+    ranges: list[list[int]] = []
+    for code in codes:  # as ranges: the class stays short in every pattern it joins
+        if ranges and code == ranges[-1][1] + 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in ranges
     )
+
+
+def _visible(text: str) -> str:
+    return re.sub(f"[{_invisible()}]+", "", text)
+
+
+def _loose(secret: str) -> str:
+    """A pattern for a secret form: any run of spaces where it has one, and any
+    invisible format characters between two of its characters."""
+    hidden = f"[{_invisible()}]*"
+    parts = []
+    for part in secret.split(" "):
+        parts.append(hidden.join(re.escape(char) for char in part))
+    # Between words: spaces, or only an invisible character ("Alice\u200bSmith").
+    return f"[\\s{_invisible()}]+".join(parts)

@@ -9,7 +9,10 @@ depends on no scanner class), the claim results, the answer's status and
 timings. Replay grades the model's attempts, not the text shown: a refused
 answer is stored with the fabrications that caused the refusal.
 
-Format 2 added ``trail`` (the attempts). A format 1 snapshot (written before
+Format 2 added ``trail`` (the attempts); format 3 stores an attempt's text
+once: an attempt that said exactly the text shown has no ``text`` of its own
+(it reads as ``output``), so a one-attempt answer is not stored twice. Format
+2 snapshots still read, ids and bytes unchanged. A format 1 snapshot (written before
 attempts were stored) still reads, with its id and bytes unchanged: its trail
 is rebuilt from what it kept (:func:`vouched._replay._attempts.trail_from_format_1`);
 attempts whose text it did not keep have ``text=None``, and replay carries
@@ -72,11 +75,12 @@ __all__ = [
     "policy_version",
 ]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """The snapshot JSON format; bumped (with a reader for the old one) on change.
-1: the final text only; 2: every attempt of the model (``trail``)."""
+1: the final text only; 2: every attempt of the model (``trail``); 3: an
+attempt that said the shown text keeps no copy of it."""
 
-_READABLE_FORMATS = (1, FORMAT_VERSION)
+_READABLE_FORMATS = (1, 2, FORMAT_VERSION)
 
 _ID_LENGTH = 32  # hex characters of SHA-256: 128 bits
 
@@ -246,6 +250,9 @@ class Snapshot:
         document["policy_version"] = policy_version(document["policy"])
         if redactor.active:
             document = redactor.document(document)
+        for attempt in document["trail"]:  # stored once: the shown text is in "output"
+            if attempt["text"] == document["output"]:
+                del attempt["text"]
         return cls.from_json(_json_normal(document))
 
     # -- reading ------------------------------------------------------------
@@ -302,8 +309,8 @@ class Snapshot:
             catalog_version=reader.optional_text("catalog_version"),
             timings=reader.timings(),
             _canonical=dumps({**body, "id": given}, canonical=True),
-            trail=read_trail(reader.get("trail"))
-            if form == FORMAT_VERSION
+            trail=read_trail(reader.get("trail"), shown=data["output"] if form >= 3 else None)
+            if form >= 2
             else trail_from_format_1(data),
         )
 
@@ -345,8 +352,8 @@ class Snapshot:
             timings=MappingProxyType({k: float(v) for k, v in data["timings"].items()}),
             _canonical=text,
             trail=(
-                tuple(trusted_attempt(a) for a in data["trail"])
-                if data["format"] == FORMAT_VERSION
+                tuple(trusted_attempt(a, data["output"]) for a in data["trail"])
+                if data["format"] >= 2
                 else trail_from_format_1(data)
             ),
         )

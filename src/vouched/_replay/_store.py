@@ -10,15 +10,14 @@ writing the same snapshot twice stores it once.
 
 Writing a snapshot must never break an answer: :func:`safe_write` logs a
 failing store (logger ``vouched.snapshots``) and returns ``False`` for the
-caller to count; :class:`QueuedSnapshotStore` also takes the disk off the
-answer path (a background thread writes; a full queue drops and counts).
+caller to count; :class:`~vouched._replay._queued.QueuedSnapshotStore` also
+takes the disk off the answer path.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
-import queue
 import sqlite3
 import threading
 import time
@@ -35,7 +34,6 @@ from vouched._time import to_utc
 
 __all__ = [
     "SCHEMA_VERSION",
-    "QueuedSnapshotStore",
     "SnapshotStore",
     "SqliteSnapshotStore",
     "export_jsonl",
@@ -377,110 +375,6 @@ class SqliteSnapshotStore:
 
     def __repr__(self) -> str:
         return f"SqliteSnapshotStore({str(self.path)!r})"
-
-
-# -- off the answer path ------------------------------------------------------------
-
-
-class QueuedSnapshotStore:
-    """Hands snapshots to another store on a background thread.
-
-    ``write`` never blocks and never raises: the snapshot is queued and the
-    call returns. A full queue (the disk is slower than the answers) drops
-    the snapshot, logs it and counts it in ``dropped``; a failing inner store
-    is logged and counted in ``failed``. Give this to the Grounder when the
-    store may stall (a busy SQLite file waits up to its timeout for a lock).
-    ``flush()`` waits for the queue to drain; ``close()`` flushes and stops
-    the thread. Reads go straight to the inner store.
-    """
-
-    def __init__(self, store: SnapshotStore, *, maxsize: int = 10_000, batch: int = 256) -> None:
-        self.store = store
-        self.written = 0
-        self.failed = 0
-        self.dropped = 0
-        self._batch = batch
-        self._count_lock = threading.Lock()
-        self._queue: queue.Queue[Snapshot | None] = queue.Queue(maxsize)
-        self._closed = False
-        self._thread = threading.Thread(target=self._drain, name="vouched-snapshots", daemon=True)
-        self._thread.start()
-
-    def write(self, snapshot: Snapshot) -> None:
-        if self._closed:
-            self._count("dropped", 1)
-            logger.error("snapshot %s dropped: the queued store is closed", snapshot.id)
-            return
-        try:
-            self._queue.put_nowait(snapshot)
-        except queue.Full:
-            self._count("dropped", 1)
-            logger.error("snapshot %s dropped: the snapshot queue is full", snapshot.id)
-
-    def iter(
-        self, *, since: datetime | None = None, until: datetime | None = None
-    ) -> Iterator[Snapshot]:
-        return self.store.iter(since=since, until=until)
-
-    def flush(self) -> None:
-        """Wait until every queued snapshot has been written (or failed)."""
-        self._queue.join()
-
-    def close(self) -> None:
-        """Write what is queued, then stop the thread (idempotent)."""
-        if self._closed:
-            return
-        self._closed = True
-        self._queue.put(None)
-        self._thread.join()
-
-    def __enter__(self) -> QueuedSnapshotStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _count(self, name: str, n: int) -> None:
-        with self._count_lock:
-            setattr(self, name, getattr(self, name) + n)
-
-    def _drain(self) -> None:
-        get = self._queue.get
-        while True:
-            item = get()
-            batch: list[Snapshot] = []
-            stop = item is None
-            if item is not None:
-                batch.append(item)
-            while not stop and len(batch) < self._batch:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                else:
-                    batch.append(more)
-            if batch:
-                self._store(batch)
-            for _ in range(len(batch) + (1 if stop else 0)):
-                self._queue.task_done()
-            if stop:
-                return
-
-    def _store(self, batch: list[Snapshot]) -> None:
-        write_many = getattr(self.store, "write_many", None)
-        if callable(write_many):
-            try:
-                write_many(batch)
-            except Exception:  # by contract: logged and counted, the thread lives on
-                logger.exception("%d snapshots not stored", len(batch))
-                self._count("failed", len(batch))
-            else:
-                self._count("written", len(batch))
-            return
-        for snapshot in batch:
-            self._count("written" if safe_write(self.store, snapshot) else "failed", 1)
 
 
 # -- JSON Lines -------------------------------------------------------------------

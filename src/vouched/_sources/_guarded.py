@@ -363,13 +363,19 @@ class GuardedSource:
         stored: Sequence[Fact] = answer.facts if answer is not None else ()
         if self.last_good is not None:
             # The fleet's last good facts, each replaced by ours where ours is newer.
+            # A fleet that answers says which facts still stand: one this process
+            # kept but the fleet let go (withdrawn by a live answer another worker
+            # saw, or gone with a restarted Redis) is not served.
             try:
-                fleet = await self.last_good.load(self.name, query) or ()
+                fleet = await self.last_good.load(self.name, query)
             except Exception:  # noqa: BLE001 - a broken shared store must not break the answer (logged)
                 _log.exception("source %r: the shared last good store raised on load", self.name)
-                fleet = ()
-            if fleet:
-                kept = advance({(f.subject, f.attribute): f for f in fleet}, stored)
+                fleet = None
+            if fleet is not None:
+                standing = {(f.subject, f.attribute): f for f in fleet}
+                kept = advance(
+                    standing, [f for f in stored if (f.subject, f.attribute) in standing]
+                )
                 stored = tuple(kept.values())
         if not stored:
             return self._silence(query, reason)

@@ -10,19 +10,45 @@ The rule, per (subject, attribute) of one source and one query
 at the same time or later (the last good facts only move forward), a live
 silence evicts the kept fact (the source is up and says there is no value),
 and every fact keeps its original ``observed_at`` (the gate, not the cache,
-decides freshness). A shared store that fails answers ``None`` and writes
-nothing: it never makes a value appear.
+decides freshness). A live answer with no facts at all evicts every kept fact
+of the query (:func:`after_live`). A shared store that fails answers ``None``
+and writes nothing: it never makes a value appear.
+
+Every store follows the same rule: this process's cache
+(:func:`keep_and_state`), :class:`MemoryLastGood` (the in-memory twin, for
+tests and one-process fleets) and ``RedisLastGood`` (the rule as a server-side
+script); one contract test runs the same interleavings against the twin and
+Redis. A shared entry expires with its fact's TTL (:func:`expires_ms`), and a
+store writes only an answer that changed since it last wrote (:class:`Unchanged`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from cachetools import LRUCache
 
 from vouched._fact import Fact
-from vouched._sources._source import Key, Query
+from vouched._jsonio import dumps
+from vouched._sources._source import Key, Query, query_key
+from vouched._time import Clock, SystemClock
 
-__all__ = ["SharedLastGood", "advance", "keep_and_state"]
+__all__ = [
+    "KEEP_FOR",
+    "MemoryLastGood",
+    "SharedLastGood",
+    "Unchanged",
+    "advance",
+    "after_live",
+    "expires_ms",
+    "keep_and_state",
+]
+
+# Defaults, named once.
+KEEP_FOR = 24 * 3600.0
+REMEMBER = 1024
 
 
 @runtime_checkable
@@ -30,7 +56,9 @@ class SharedLastGood(Protocol):
     """Last good facts every worker of a fleet reads and writes."""
 
     async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
-        """The fleet's last good facts for ``query`` (None: none, or unreachable)."""
+        """The fleet's last good facts for ``query``: ``()`` when it keeps none (then
+        this process's own are not served either), ``None`` when it cannot answer
+        (this process's own cache stands in)."""
         ...
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
@@ -55,6 +83,14 @@ def advance(kept: Mapping[Key, Fact], answer: Iterable[Fact]) -> dict[Key, Fact]
     return out
 
 
+def after_live(kept: Mapping[Key, Fact], answer: Sequence[Fact]) -> dict[Key, Fact]:
+    """The last good facts after a live ``answer``: none when the answer is empty
+    (the source is up and has nothing), else :func:`advance`."""
+    if not answer:
+        return {}
+    return advance(kept, answer)
+
+
 def _not_older(new: Fact, old: Fact) -> bool:
     if old.observed_at is None:
         return True
@@ -76,7 +112,7 @@ def keep_and_state(
     if not answer:  # the source is up and has nothing: nothing is kept
         return (), ()
     before = {(f.subject, f.attribute): f for f in kept or () if not f.is_silent}
-    after = advance(before, answer)
+    after = after_live(before, answer)
     stated = [
         fact
         if fact.is_silent or (newer := after.get((fact.subject, fact.attribute))) is None
@@ -84,3 +120,114 @@ def keep_and_state(
         for fact in answer
     ]
     return tuple(after.values()), tuple(stated)
+
+
+# -- shared stores: the parts every one of them uses ----------------------------------
+
+
+def ms(instant: datetime) -> int:
+    """Wall time in whole milliseconds (how shared stores keep instants)."""
+    return round(instant.timestamp() * 1000)
+
+
+def expires_ms(fact: Fact, now: int, keep_for: float) -> int:
+    """When a shared store lets ``fact`` go (ms): ``observed_at + ttl`` (``keep_for``
+    for a fact without a TTL), never later than ``keep_for`` from ``now``."""
+    limit = now + round(keep_for * 1000)
+    if fact.observed_at is not None:
+        ttl = fact.ttl.total_seconds() if fact.ttl is not None else keep_for
+        limit = min(limit, ms(fact.observed_at) + round(ttl * 1000))
+    return limit
+
+
+def field_of(fact: Fact) -> str:
+    """A fact's (subject, attribute) as a store's field name (and its tie-break order)."""
+    return dumps([fact.subject, fact.attribute])
+
+
+class Unchanged:
+    """What one process wrote last per entry, to skip writing the same answer again.
+
+    Only an answer of facts alone is skipped: an empty answer or a silence is
+    always written, since another worker may have written a value since (skipping
+    it would leave that value to be served after the source withdrew it).
+    """
+
+    def __init__(self, remember: int = REMEMBER) -> None:
+        self._written: LRUCache[str, tuple[Any, ...]] = LRUCache(maxsize=remember)
+
+    @staticmethod
+    def _signature(answer: Sequence[Fact]) -> tuple[Any, ...] | None:
+        if not answer or any(f.is_silent for f in answer):
+            return None
+        return tuple((f.subject, f.attribute, f.observed_at) for f in answer)
+
+    def skip(self, key: str, answer: Sequence[Fact]) -> bool:
+        signature = self._signature(answer)
+        return signature is not None and self._written.get(key) == signature
+
+    def wrote(self, key: str, answer: Sequence[Fact]) -> None:
+        signature = self._signature(answer)
+        if signature is None:
+            self._written.pop(key, None)
+        else:
+            self._written[key] = signature
+
+
+class MemoryLastGood:
+    """The in-memory twin of ``RedisLastGood``: the same rule, entries and expiry,
+    in a dict (pass one ``entries`` dict to several instances for several workers).
+
+    Each entry holds ``(position, expires ms, fact)`` per field: ``load`` returns
+    the live facts in their saved order, as Redis does.
+    """
+
+    def __init__(
+        self,
+        entries: dict[tuple[str, str], dict[str, tuple[int, int, Fact]]] | None = None,
+        *,
+        keep_for: float = KEEP_FOR,
+        clock: Clock | None = None,
+    ) -> None:
+        self.entries = entries if entries is not None else {}
+        self.keep_for = keep_for
+        self._clock: Clock = clock if clock is not None else SystemClock()
+        self._unchanged = Unchanged()
+
+    def _key(self, source: str, query: Query) -> tuple[str, str]:
+        return source, repr(query_key(query))
+
+    async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
+        now = ms(self._clock.now())
+        table = self.entries.get(self._key(source, query), {})
+        live = sorted((p, field, f) for field, (p, gone, f) in table.items() if gone > now)
+        return tuple(fact for _, _, fact in live)
+
+    async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
+        key = self._key(source, query)
+        if self._unchanged.skip(repr(key), answer):
+            return
+        now = ms(self._clock.now())
+        table = self.entries.setdefault(key, {})
+        if not answer:
+            table.clear()
+        for position, fact in enumerate(answer):
+            field = field_of(fact)
+            old = table.get(field)
+            if fact.is_silent:
+                table.pop(field, None)
+                continue
+            kept = {(fact.subject, fact.attribute): old[2]} if old and old[1] > now else {}
+            winner = advance(kept, (fact,))[(fact.subject, fact.attribute)]
+            if old is not None and winner is old[2]:  # the newer kept fact, at its new place
+                table[field] = (position, old[1], old[2])
+            elif (gone := expires_ms(fact, now, self.keep_for)) > now:
+                table[field] = (position, gone, fact)
+        for field in [f for f, entry in table.items() if entry[1] <= now]:
+            del table[field]
+        if not table:
+            del self.entries[key]
+        self._unchanged.wrote(repr(key), answer)
+
+    def __repr__(self) -> str:
+        return f"MemoryLastGood({len(self.entries)} entries)"

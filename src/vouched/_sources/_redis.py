@@ -20,6 +20,15 @@ gives every process that uses the same prefix one breaker per source name:
   a trial for ``sync_every`` seconds, so a failing call costs one round
   trip). Calls admitted before a process learns of the first failure are
   the only extra ones: at most one per concurrent caller.
+- **first calls go through Redis too**: a process that has not yet seen the
+  source answer (it just started, or the breaker opened since) is *cold*: its
+  calls are admitted as trials until one succeeds (or the fleet saw a success
+  in the last ``lease`` seconds), and its other callers wait for that first
+  call's outcome instead of calling too. So a source that is down from the
+  start is called at most ``fail_max`` times by the whole fleet before it
+  opens, plus one probe per reset window, whatever the number of workers and
+  of concurrent callers each has. A cold caller the fleet has no trial place
+  for is refused (``circuit_open``) while the fleet finds out.
 - **Redis failing** (down, slow, refusing) costs a call at most ``timeout``
   seconds and never makes a value appear: the breaker decides alone with this
   process's own :class:`~vouched._sources._breaker.Breaker`, says so once (a
@@ -42,7 +51,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vouched._exceptions import MissingExtraError
+from vouched._exceptions import ConfigError, MissingExtraError
 from vouched._sources._breaker import (
     Breaker,
     BreakerEventKind,
@@ -103,11 +112,13 @@ _ADMIT = (
     + """end
 local now, token, lease, fail_max = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]),
                                     tonumber(ARGV[4])
+local cold = ARGV[5] == '1'
 local v = read()
 local state, failures, epoch, open_until, probe_until = v[1], v[2], v[3], v[4], v[6]
 local granted = 'no'
 if state == 'closed' then
-  if failures == 0 then
+  local proven = tonumber(redis.call('HGET', KEYS[1], 'proven_until') or '0') > now
+  if failures == 0 and (proven or not cold) then
     granted = 'call'
   else
     redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
@@ -151,7 +162,8 @@ local function trip()
   open_until = now + open_for
   probe_until = 0
   redis.call('HSET', KEYS[1], 'state', state, 'epoch', epoch, 'open_until', open_until,
-             'failures', failures, 'probe', '', 'probe_until', 0, 'successes', 0)
+             'failures', failures, 'probe', '', 'probe_until', 0, 'successes', 0,
+             'proven_until', 0)
   redis.call('DEL', KEYS[2])
 end
 if state == 'closed' then
@@ -183,11 +195,13 @@ _SUCCESS = (
     + _READ
     + """end
 local now, token, kind, threshold = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
+local lease = tonumber(ARGV[5])
 local v = read()
 local state, failures, epoch, open_until, probe, probe_until, successes =
       v[1], v[2], v[3], v[4], v[5], v[6], v[7]
 if kind == 'trial' then redis.call('ZREM', KEYS[2], token) end
 if state == 'closed' then
+  redis.call('HSET', KEYS[1], 'proven_until', now + lease)  -- the fleet saw it answer
   if failures > 0 then
     failures = 0
     redis.call('HSET', KEYS[1], 'failures', 0)
@@ -201,7 +215,7 @@ elseif state == 'half_open' and kind == 'probe' and probe == token then
     failures = 0
     epoch = epoch + 1
     redis.call('HSET', KEYS[1], 'state', state, 'epoch', epoch, 'failures', 0,
-               'successes', 0, 'probe', '', 'probe_until', 0)
+               'successes', 0, 'probe', '', 'probe_until', 0, 'proven_until', now + lease)
   else
     redis.call('HSET', KEYS[1], 'successes', successes, 'probe', '', 'probe_until', 0)
   end
@@ -269,9 +283,9 @@ class RedisBreakerStore:
             ("retry_every", retry_every),
         ):
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"RedisBreakerStore.{name} must be seconds > 0")
+                raise ConfigError(f"RedisBreakerStore.{name}", "seconds > 0", got=value)
         if not prefix or not isinstance(prefix, str):
-            raise ValueError("RedisBreakerStore.prefix must be a non-empty string")
+            raise ConfigError("RedisBreakerStore.prefix", "a non-empty string", got=prefix)
         self.client = client
         self.prefix = prefix
         self.sync_every = float(sync_every)
@@ -328,6 +342,10 @@ class RedisBreaker:
         self._pending: set[asyncio.Task[Any]] = set()
         # A trial the fleet granted with this process's last failure: (token, until ms).
         self._granted: tuple[str, int] | None = None
+        # Cold until this process sees the source answer (or learns the fleet did):
+        # first calls go through Redis, and one at a time (the others wait for it).
+        self._warm = False
+        self._first: tuple[str, asyncio.Future[None]] | None = None
 
     # -- what callers look at ----------------------------------------------------
 
@@ -362,11 +380,17 @@ class RedisBreaker:
         if view.state is BreakerState.OPEN and now < view.open_until:
             self._local.announce(BreakerEventKind.REJECTED, view.state, view.state, reason=_OPEN)
             return None
-        if self._due() and not await self._sync():
+        if self._warm and self._due() and not await self._sync():  # cold: the admission reads it
             return await self._local.admit()
         view = self._view
         if view.state is BreakerState.CLOSED and view.failures == 0:
-            return Ticket(probe=False, generation=view.epoch, shared=True)  # the happy path
+            if self._warm:
+                return Ticket(probe=False, generation=view.epoch, shared=True)  # the happy path
+            first = self._first
+            if first is not None and first[1].get_loop() is asyncio.get_running_loop():
+                # This process's first call is out: wait for its outcome, then ask again.
+                await asyncio.shield(first[1])
+                return await self.admit()
         if view.state is BreakerState.HALF_OPEN and self._clock.monotonic() < self._quiet_until:
             self._local.announce(BreakerEventKind.REJECTED, view.state, view.state, reason=_OPEN)
             return None
@@ -374,12 +398,23 @@ class RedisBreaker:
         if view.state is BreakerState.CLOSED and reserved is not None and now < reserved[1]:
             return Ticket(probe=False, generation=view.epoch, lease=reserved[0], shared=True)
         token = secrets.token_hex(8)
-        args = (now, token, _ms(self._store.lease), self.settings.fail_max)
-        reply = await self._call(self._store._admit, args)
+        cold = "0" if self._warm else "1"
+        if not self._warm and self._first is None and view.state is BreakerState.CLOSED:
+            # This caller is the process's first: the others wait for its outcome.
+            self._first = (token, asyncio.get_running_loop().create_future())
+        args = (now, token, _ms(self._store.lease), self.settings.fail_max, cold)
+        try:
+            reply = await self._call(self._store._admit, args)
+        except BaseException:
+            self._first_done(Ticket(probe=False, generation=-1, lease=token, shared=True))
+            raise
+        granted = "" if reply is None else self._learn(reply)
+        if granted != "trial":  # no call of ours is out: the waiting callers ask again
+            self._first_done(Ticket(probe=False, generation=-1, lease=token, shared=True))
         if reply is None:
             return await self._local.admit()
-        granted = self._learn(reply)
         if granted == "call":
+            self._warm = True  # the fleet saw the source answer recently
             return Ticket(probe=False, generation=self._view.epoch, shared=True)
         if granted == "trial":
             return Ticket(probe=False, generation=self._view.epoch, lease=token, shared=True)
@@ -396,10 +431,19 @@ class RedisBreaker:
             return
         if ticket.lease is None and self._view.failures == 0:
             return  # closed, nothing to reset: no round trip
-        args = (self._now_ms(), ticket.lease or "", _kind(ticket), self.settings.success_threshold)
+        args = (
+            self._now_ms(),
+            ticket.lease or "",
+            _kind(ticket),
+            self.settings.success_threshold,
+            _ms(self._store.lease),
+        )
         reply = await self._call(self._store._success, args)
         if reply is not None:
             self._learn(reply)
+            if self._view.state is BreakerState.CLOSED:
+                self._warm = True
+        self._first_done(ticket)
 
     async def failed(
         self, ticket: Ticket, reason: str, detail: str, *, retry_after: float | None = None
@@ -424,6 +468,7 @@ class RedisBreaker:
             lease,
         )
         reply = await self._call(self._store._failure, args)
+        self._first_done(ticket)
         if reply is not None:
             if self._learn(reply) == "trial":
                 self._granted = (next_token, now + lease)
@@ -436,6 +481,7 @@ class RedisBreaker:
         if not ticket.shared:
             self._local.released(ticket)
             return
+        self._first_done(ticket)
         if ticket.lease is None:
             return
         # Called while being cancelled: free the lease from a task of its own
@@ -449,6 +495,14 @@ class RedisBreaker:
         task.add_done_callback(self._pending.discard)
 
     # -- internals ---------------------------------------------------------------
+
+    def _first_done(self, ticket: Ticket) -> None:
+        """The first call of a cold process ended: its waiting callers ask again."""
+        first = self._first
+        if first is not None and ticket.lease == first[0]:
+            self._first = None
+            if not first[1].done():
+                first[1].set_result(None)
 
     def _now_ms(self) -> int:
         return _ms(self._clock.now().timestamp())
@@ -527,6 +581,8 @@ class RedisBreaker:
         self._synced_at = self._clock.monotonic()
         if view.state is not old.state:
             self._quiet_until = 0.0
+            if view.state is not BreakerState.CLOSED:
+                self._warm = False  # once it closes again, first calls go through Redis
             self._local.announce(BreakerEventKind.STATE_CHANGE, old.state, view.state)
         return granted
 

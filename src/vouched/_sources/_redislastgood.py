@@ -13,13 +13,17 @@ compact encoding). Writes follow the rule of
 :func:`vouched._sources._lastgood.advance`, in one server-side script (two
 workers writing at once cannot move a fact backwards): a fact replaces the
 kept one only if observed at the same time or later, a live silence evicts
-it. A fact expires with its own TTL (``observed_at + ttl``; ``keep_for`` for
-a fact without one, and never later than ``keep_for`` from the write); the
-hash expires with its last fact.
+it, and a live answer with no facts evicts them all (the hash is deleted).
+:class:`~vouched._sources._lastgood.MemoryLastGood` is its in-memory twin; one
+contract test runs the same interleavings against both. A fact expires with
+its own TTL (``observed_at + ttl``; ``keep_for`` for a fact without one, and
+never later than ``keep_for`` from the write); the hash expires with its last
+fact.
 
 Only a changed answer is written: each process remembers what it wrote last
 per query, so a source whose values stay put costs no round trip after the
-first. Redis failing costs at most ``timeout`` seconds per call and answers
+first (an empty answer or a silence is always written: another worker may
+have written a value since). Redis failing costs at most ``timeout`` seconds per call and answers
 ``None`` (the guarded source's own cache stands in): never an invented value.
 """
 
@@ -29,13 +33,12 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from cachetools import LRUCache
-
+from vouched._exceptions import ConfigError
 from vouched._fact import Fact
 from vouched._jsonio import dumps, loads
+from vouched._sources._lastgood import KEEP_FOR, REMEMBER, Unchanged, expires_ms, field_of, ms
 from vouched._sources._redis import TIMEOUT, redis_errors
 from vouched._sources._source import Query
 from vouched._time import Clock, SystemClock
@@ -44,13 +47,14 @@ __all__ = ["RedisLastGood"]
 
 _log = logging.getLogger("vouched.sources")
 
-# Defaults, named once.
-KEEP_FOR = 24 * 3600.0
-REMEMBER = 1024
 _NO_TIME = -1  # a fact without observed_at
 
 _SAVE = """
 local now = tonumber(ARGV[1])
+if #ARGV == 1 then  -- a live answer with no facts: the source has nothing, keep nothing
+  redis.call('DEL', KEYS[1])
+  return 1
+end
 for i = 2, #ARGV, 5 do
   local field, observed, expires, position, payload = ARGV[i], tonumber(ARGV[i + 1]),
         tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
@@ -87,10 +91,6 @@ else
 end
 return 1
 """
-
-
-def _ms(instant: datetime) -> int:
-    return round(instant.timestamp() * 1000)
 
 
 def _query_digest(query: Query) -> str:
@@ -141,9 +141,9 @@ class RedisLastGood:
         self._errors = redis_errors()
         for name, value in (("keep_for", keep_for), ("timeout", timeout)):
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-                raise ValueError(f"RedisLastGood.{name} must be seconds > 0")
+                raise ConfigError(f"RedisLastGood.{name}", "seconds > 0", got=value)
         if not prefix or not isinstance(prefix, str):
-            raise ValueError("RedisLastGood.prefix must be a non-empty string")
+            raise ConfigError("RedisLastGood.prefix", "a non-empty string", got=prefix)
         self.client = client
         self.prefix = prefix
         self.keep_for = float(keep_for)
@@ -151,7 +151,7 @@ class RedisLastGood:
         self.failures = 0
         self._clock: Clock = clock if clock is not None else SystemClock()
         self._save = client.register_script(_SAVE)
-        self._written: LRUCache[str, tuple[Any, ...]] = LRUCache(maxsize=remember)
+        self._unchanged = Unchanged(remember)
         self._failing = False
 
     def key(self, source: str, query: Query) -> str:
@@ -166,7 +166,7 @@ class RedisLastGood:
             self._failed("read", error)
             return None
         self._answered()
-        now = _ms(self._clock.now())
+        now = ms(self._clock.now())
         facts: list[tuple[int, str, Fact]] = []
         for field, value in stored.items():
             text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
@@ -178,25 +178,21 @@ class RedisLastGood:
             except ValueError:  # not what save() writes: never served
                 _log.warning("last good facts: an unreadable entry in %s skipped", source)
         facts.sort(key=lambda entry: entry[:2])  # the saved order (field breaks ties)
-        return tuple(fact for _, _, fact in facts) or None
+        return tuple(fact for _, _, fact in facts)  # () : the fleet keeps none
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
         key = self.key(source, query)
-        signature = tuple((f.subject, f.attribute, f.observed_at, f.is_silent) for f in answer)
-        if self._written.get(key) == signature:
+        if self._unchanged.skip(key, answer):
             return  # nothing moved since this process last wrote it
-        now = self._clock.now()
-        args: list[Any] = [_ms(now)]
+        now = ms(self._clock.now())
+        args: list[Any] = [now]
         for position, fact in enumerate(answer):
-            field = dumps([fact.subject, fact.attribute])
+            field = field_of(fact)
             if fact.is_silent:
                 args.extend((field, _NO_TIME, 0, position, ""))
                 continue
-            observed = _NO_TIME if fact.observed_at is None else _ms(fact.observed_at)
-            limit = _ms(now) + round(self.keep_for * 1000)
-            if fact.observed_at is not None:
-                ttl = fact.ttl.total_seconds() if fact.ttl is not None else self.keep_for
-                limit = min(limit, observed + round(ttl * 1000))
+            observed = _NO_TIME if fact.observed_at is None else ms(fact.observed_at)
+            limit = expires_ms(fact, now, self.keep_for)
             args.extend((field, observed, limit, position, dumps(fact.to_json())))
         try:
             async with asyncio.timeout(self.timeout):
@@ -205,7 +201,7 @@ class RedisLastGood:
             self._failed("write", error)
             return
         self._answered()
-        self._written[key] = signature
+        self._unchanged.wrote(key, answer)
 
     def _failed(self, what: str, error: BaseException) -> None:
         self.failures += 1
