@@ -17,7 +17,7 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
 
 from vouched._exceptions import shown
-from vouched._jsonio import dumps, loads, seconds_number
+from vouched._jsonio import bounded_decimal, bounded_int, dumps, loads, seconds_number
 from vouched._time import parse_duration, parse_instant, to_utc
 
 __all__ = ["Fact", "FactValue", "SilenceReason", "silence_reason"]
@@ -82,16 +82,18 @@ class Fact(BaseModel):
     @field_validator("value", mode="before")
     @classmethod
     def _exact_value(cls, value: Any) -> Any:
-        if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        if isinstance(value, bool) or value is None or isinstance(value, str):
             return value
+        if isinstance(value, int):
+            return bounded_int(value)
         if isinstance(value, float):
             if math.isnan(value) or math.isinf(value):
                 raise ValueError("must be a finite number")
-            return Decimal(repr(value))  # the shortest text that round-trips
+            return bounded_decimal(Decimal(repr(value)))  # the shortest text that round-trips
         if isinstance(value, Decimal):
             if not value.is_finite():
                 raise ValueError("must be a finite number")
-            return value
+            return bounded_decimal(value)
         raise ValueError("must be a string, integer, decimal number, boolean or null")
 
     @field_validator("observed_at", mode="before")
