@@ -9,9 +9,11 @@ timeout becomes a refused answer with a typed reason.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -27,6 +29,7 @@ from vouched._answer._onfail import (
     drop_sentences,
     plan,
     problems_for,
+    unconfirmed,
 )
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
 from vouched._answer._prompt import Prompt, build_prompt
@@ -38,6 +41,7 @@ from vouched._answer._result import (
     finding_json,
     finding_reasons,
     finding_span,
+    too_long_reason,
 )
 from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
 from vouched._exceptions import ConfigError
@@ -122,12 +126,14 @@ async def _gather_each(
 
 
 class _StoreHook:
-    """Writes snapshots off the answer path: on a worker thread, after the
-    answer is handed back, so a slow store (a SQLite file waiting for its lock)
-    stalls neither this answer nor the event loop. A failing store is logged
-    and counted; it never breaks an answer."""
+    """Writes snapshots off the answer path: on the store's own worker thread,
+    after the answer is handed back, so a slow store (a SQLite file waiting
+    for its lock) stalls neither this answer, nor the event loop, nor the
+    pool that scans other answers. A failing store is logged and counted; it
+    never breaks an answer. Writes queue without a bound on count: each
+    snapshot is small, and every answer given must keep its snapshot."""
 
-    __slots__ = ("_lock", "_pending", "failed", "store", "written")
+    __slots__ = ("_executor", "_lock", "_pending", "failed", "store", "written")
 
     def __init__(self, store: Any) -> None:
         self.store = store
@@ -135,6 +141,12 @@ class _StoreHook:
         self.failed = 0
         self._lock = threading.Lock()
         self._pending: set[asyncio.Future[None]] = set()
+        self._executor: ThreadPoolExecutor | None = None
+
+    @property
+    def pending(self) -> int:
+        """Snapshots scheduled and not yet written."""
+        return len(self._pending)
 
     def schedule(self, build: Callable[[], object]) -> None:
         try:
@@ -142,7 +154,9 @@ class _StoreHook:
         except RuntimeError:
             self._write(build)
             return
-        future = loop.run_in_executor(None, self._write, build)
+        if self._executor is None:  # one thread: stores write one snapshot at a time
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
+        future = loop.run_in_executor(self._executor, self._write, build)
         self._pending.add(future)
         future.add_done_callback(self._pending.discard)
 
@@ -236,7 +250,17 @@ class Grounder:
     - ``max_output_chars``: a phrased text longer than this is refused
       (``output_too_long``) without being scanned. Texts longer than
       ``SCAN_IN_THREAD_CHARS`` are scanned in a worker thread, so a long or
-      hostile text never blocks the event loop.
+      hostile text never blocks the event loop. The same cap holds for a
+      streamed answer (the stream is closed and refused past it).
+    - ``executor``: where scans run off the event loop (default: asyncio's
+      default executor for long texts, on the loop for stream pieces). A
+      service passes its bounded pool (``vouched serve`` does); snapshot
+      writes never use it: they have their own thread.
+
+    ``answer`` and ``answer_stream`` take ``facts=`` (the caller's facts,
+    gated instead of asking the sources) and ``messages=`` (a conversation
+    the data block is added to, for a chat model), for the OpenAI-compatible
+    route of ``vouched serve``.
     """
 
     def __init__(
@@ -254,6 +278,7 @@ class Grounder:
         observers: Iterable[AnswerObserver] = (),
         redaction_key: bytes | None = None,
         max_output_chars: int = MAX_OUTPUT_CHARS,
+        executor: Executor | None = None,
     ) -> None:
         seconds_setting("Grounder deadline", deadline)
         seconds_setting("Grounder phrase_timeout", phrase_timeout)
@@ -274,35 +299,52 @@ class Grounder:
         self.phrase_timeout = phrase_timeout
         self._store = _StoreHook(store) if store is not None else None
         self.observers = tuple(observers)
+        self.executor = executor
 
     @property
     def store_failures(self) -> int:
         """Snapshot writes that failed (logged, never raised)."""
         return 0 if self._store is None else self._store.failed
 
-    async def answer(self, question: str, query: Queries | None = None) -> Answer:
+    async def answer(
+        self,
+        question: str,
+        query: Queries | None = None,
+        *,
+        facts: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, str]] = (),
+    ) -> Answer:
         """Answer ``question`` from what the sources say for ``query``.
 
         ``query`` may also be a sequence of queries, one per subject ("Berlin
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
         """
-        ready = await self._prepare(question, query)
+        ready = await self._prepare(question, query, facts, messages)
         answer = await self._phrase(
             ready.prompt, ready.gate, ready.silences, caller_texts(ready.query)
         )
         return self._deliver(ready, answer)
 
     async def answer_stream(
-        self, question: str, query: Queries | None = None
+        self,
+        question: str,
+        query: Queries | None = None,
+        *,
+        facts: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, str]] = (),
     ) -> AsyncIterator[AnswerEvent]:
         """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
         sentences only after they pass the scan, the on-fail policy at the
         first that does not, and a last ``done`` event with the whole
         :class:`vouched.Answer` (observers told and the snapshot written as
         for :meth:`answer`). The phraser streams when it can
-        (``phrase_stream``); ``phrase_timeout`` bounds each attempt."""
-        ready = await self._prepare(question, query)
+        (``phrase_stream``); ``phrase_timeout`` bounds each attempt, and
+        ``max_output_chars`` the text read. A reader that stops reading (the
+        stream is closed before ``done``) still leaves the answer's snapshot:
+        the sentences handed on, marked partial with the reason
+        ``disconnected``."""
+        ready = await self._prepare(question, query, facts, messages)
         phrasing = StreamedPhrasing(
             phraser=self.phraser,
             phraser_name=phraser_name(self._phraser_given),
@@ -311,9 +353,17 @@ class Grounder:
             policy=self.policy,
             clock=self.clock,
             phrase_timeout=self.phrase_timeout,
+            max_output_chars=self.max_output_chars,
+            caller=caller_texts(ready.query),
+            executor=self.executor,
         )
-        async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
-            yield event
+        try:
+            async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
+                yield event
+        except (GeneratorExit, asyncio.CancelledError):
+            if phrasing.answer is None:
+                self._deliver(ready, phrasing.left(ready.prompt, ready.gate, ready.silences))
+            raise
         if phrasing.answer is None:  # pragma: no cover - run() always ends in an answer
             raise RuntimeError("a streamed phrasing ended without an answer")
         extra = {}
@@ -322,19 +372,29 @@ class Grounder:
         answer = self._deliver(ready, phrasing.answer, extra)
         yield AnswerEvent(AnswerEventKind.DONE, len(answer.trail) - 1, answer=answer)
 
-    async def _prepare(self, question: str, query: Queries | None) -> _Prepared:
-        """Sources, gate and prompt: everything before the phraser."""
+    async def _prepare(
+        self,
+        question: str,
+        query: Queries | None,
+        given: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, str]] = (),
+    ) -> _Prepared:
+        """Sources (or the caller's facts), gate and prompt: everything before
+        the phraser."""
         queries = as_queries(query)
         clock = self.clock
         created_at = clock.now()
         started = clock.monotonic()
-        facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
+        if given is not None:
+            facts = list(given)
+        else:
+            facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
         recorded: Query = queries[0] if len(queries) == 1 else {"queries": list(queries)}
         fetched = clock.monotonic()
         now = clock.now()
         gate = partition(facts, self.policy, now)
         silences = stated_silences(gate)
-        prompt = build_prompt(question, gate.grounded, silences)
+        prompt = build_prompt(question, gate.grounded, silences, messages=messages)
         gated = clock.monotonic()
         return _Prepared(
             query=recorded,
@@ -409,9 +469,10 @@ class Grounder:
         self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str]
     ) -> list[FindingLike]:
         """:meth:`_check`, in a worker thread when the text is long."""
-        if len(text) <= SCAN_IN_THREAD_CHARS:
+        if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
             return self._check(prompt, silences, text, caller)
-        return await asyncio.to_thread(self._check, prompt, silences, text, caller)
+        work = functools.partial(self._check, prompt, silences, text, caller)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
 
     def _check(
         self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str] = ()
@@ -495,10 +556,7 @@ class Grounder:
                     REFUSAL_TEXT,
                     AnswerStatus.REFUSED,
                     refusal=RefusalReason.OUTPUT_TOO_LONG,
-                    reasons=(
-                        f"phrased text of {len(text):,} characters, limit "
-                        f"{self.max_output_chars:,}",
-                    ),
+                    reasons=(too_long_reason(len(text), self.max_output_chars),),
                 )
             findings = await self._check_off_loop(prompt, silences, text, caller)
             scan_seconds += clock.monotonic() - phrased
@@ -511,7 +569,8 @@ class Grounder:
                 continue
             if step is OnFail.PARTIAL:
                 checked = clock.monotonic()
-                partial = await asyncio.to_thread(
+                partial = await asyncio.get_running_loop().run_in_executor(
+                    self.executor,
                     drop_sentences,
                     text,
                     findings,
@@ -562,23 +621,3 @@ def every_source_failed(gate: GateResult) -> bool:
     if gate.grounded or not gate.silent:
         return False
     return all(fact.silent_reason in _FAILURES for fact in gate.silent)
-
-
-def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
-    """What a partial answer left out, in plain words: one sentence per
-    subject and attribute, one for findings that name neither."""
-    said: list[str] = []
-    seen: set[tuple[str | None, str | None]] = set()
-    for finding in findings:
-        key = (finding.subject, finding.attribute) if finding.attribute else (None, None)
-        if key in seen:
-            continue
-        seen.add(key)
-        subject, attribute = key
-        if attribute is None:
-            said.append("Part of the answer could not be confirmed and was left out.")
-        elif subject is None:
-            said.append(f"The {attribute.replace('_', ' ')} could not be confirmed.")
-        else:
-            said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
-    return said

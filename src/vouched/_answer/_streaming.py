@@ -29,15 +29,18 @@ from __future__ import annotations
 import asyncio
 import enum
 from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from vouched._answer._echoes import echoed_numbers
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
     UNPHRASED_TEXT,
     OnFail,
     RefusalReason,
     problems_for,
+    unconfirmed,
 )
 from vouched._answer._phrasers import Phraser, stream_of
 from vouched._answer._prompt import Prompt
@@ -46,8 +49,10 @@ from vouched._answer._result import (
     AnswerStatus,
     Attempt,
     error_reason,
+    finding_codes,
     finding_reasons,
     finding_span,
+    too_long_reason,
 )
 from vouched._fact import Fact
 from vouched._gate import GateResult
@@ -58,10 +63,15 @@ from vouched._scan._scanner import Finding
 from vouched._scan._stream import StreamScanner
 from vouched._time import Clock
 
-__all__ = ["PARTIAL_NOTE", "AnswerEvent", "AnswerEventKind", "StreamedPhrasing"]
+__all__ = ["DISCONNECTED", "PARTIAL_NOTE", "AnswerEvent", "AnswerEventKind", "StreamedPhrasing"]
 
 PARTIAL_NOTE = "The rest of the answer is unavailable right now: it could not be checked."
-"""The note that ends a partial streamed answer."""
+"""The note that ends a partial streamed answer, after one sentence per
+subject and attribute that could not be confirmed (as a whole partial
+answer names them)."""
+
+DISCONNECTED = "disconnected"
+"""The reason an answer whose reader left mid-stream is recorded with."""
 
 
 class AnswerEventKind(enum.StrEnum):
@@ -76,7 +86,12 @@ class AnswerEventKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class AnswerEvent:
-    """One event of a streamed answer (see the module's docstring)."""
+    """One event of a streamed answer (see the module's docstring).
+
+    What an event carries is meant for the reader: a ``refusal``'s
+    ``reasons`` are finding codes and spans, never the failing sentence's
+    words, and ``to_json`` writes the ``done`` answer as
+    :meth:`vouched.Answer.client_json` (the snapshot keeps the words)."""
 
     kind: AnswerEventKind
     segment: int
@@ -91,7 +106,7 @@ class AnswerEvent:
         if self.reasons:
             document["reasons"] = list(self.reasons)
         if self.answer is not None:
-            document["answer"] = self.answer.to_json()
+            document["answer"] = self.answer.client_json()
         return document
 
 
@@ -111,6 +126,7 @@ class _Reading:
     failed: tuple[Finding, ...] = ()
     failing: str = ""
     error: Exception | None = None
+    too_long: int = 0  # the characters read when the output cap was passed
 
 
 class StreamedPhrasing:
@@ -127,8 +143,14 @@ class StreamedPhrasing:
         policy: Policy,
         clock: Clock,
         phrase_timeout: float,
+        max_output_chars: int,
+        caller: Sequence[str] = (),
+        executor: Executor | None = None,
     ) -> None:
         self._phraser = phraser
+        self._max_chars = max_output_chars
+        self._caller = tuple(caller)
+        self._executor = executor
         self._name = phraser_name
         self._on_fail = tuple(on_fail)
         self._lexicon = lexicon
@@ -140,6 +162,7 @@ class StreamedPhrasing:
         self.scan_seconds = 0.0
         self.first_sentence: float | None = None  # monotonic instant of the first one shown
         self.answer: Answer | None = None
+        self.shown: list[str] = []  # the sentences handed on so far, over all segments
 
     def _scanner(self, prompt: Prompt, silences: Sequence[Fact]) -> StreamScanner:
         return StreamScanner(
@@ -173,6 +196,14 @@ class StreamedPhrasing:
                 self._finish(first, gate, silences, UNPHRASED_TEXT, AnswerStatus.REFUSED,
                              refusal=refusal, reasons=reasons)  # fmt: skip
                 return
+            if reading.too_long:
+                self._attempt(text[: self._max_chars], (), reading.began,
+                              AttemptAction.REFUSE, prompt.version)  # fmt: skip
+                reasons = (too_long_reason(reading.too_long, self._max_chars),)
+                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
+                self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
+                             refusal=RefusalReason.OUTPUT_TOO_LONG, reasons=reasons)  # fmt: skip
+                return
             action = AttemptAction(step.value) if reading.failed else AttemptAction.ACCEPT
             self._attempt(text, reading.failed, reading.began, action, prompt.version)
             shown = "".join(reading.shown).strip()
@@ -184,12 +215,17 @@ class StreamedPhrasing:
                 continue
             dropped = (reading.failing.strip(),) if step is OnFail.PARTIAL else ()
             if step is OnFail.PARTIAL and shown:
-                yield AnswerEvent(AnswerEventKind.NOTE, segment, PARTIAL_NOTE)
-                self._finish(first, gate, silences, shown, AnswerStatus.PARTIAL, dropped=dropped)
+                # What could not be confirmed, by name, then that the rest is left out.
+                named = unconfirmed(f for f in reading.failed if f.attribute)
+                note = " ".join([*named, PARTIAL_NOTE])
+                yield AnswerEvent(AnswerEventKind.NOTE, segment, note)
+                told = f"{shown} {note}"
+                self._finish(first, gate, silences, told, AnswerStatus.PARTIAL, dropped=dropped)
                 return
             refusal = RefusalReason.NOTHING_LEFT if dropped else RefusalReason.FINDINGS
             reasons = finding_reasons(reading.failed)
-            yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
+            told_codes = finding_codes(reading.failed)
+            yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, told_codes)
             self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
                          refusal=refusal, reasons=reasons, dropped=dropped)  # fmt: skip
             return
@@ -202,7 +238,9 @@ class StreamedPhrasing:
         clock = self._clock
         scanner = reading.scanner
         stream = stream_of(self._phraser, prompt)
-        deadline = asyncio.get_running_loop().time() + self._timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._timeout
+        read = 0
         try:
             while not reading.failed:
                 try:
@@ -210,14 +248,23 @@ class StreamedPhrasing:
                         piece = await anext(stream)
                 except StopAsyncIteration:
                     break
+                read += len(piece)
+                if read > self._max_chars:  # refused unscanned, as a whole answer is
+                    reading.too_long = read
+                    return
                 scanning = clock.monotonic()
-                closed = scanner.feed(piece)
+                if self._executor is None:
+                    closed = scanner.feed(piece)
+                else:  # off the event loop, in the caller's bounded pool
+                    closed = await loop.run_in_executor(self._executor, scanner.feed, piece)
                 self.scan_seconds += clock.monotonic() - scanning
                 for sentence in closed:
-                    if sentence.findings:
-                        reading.failed, reading.failing = sentence.findings, sentence.text
+                    findings = sentence.findings or self._echoes(prompt, sentence.text)
+                    if findings:
+                        reading.failed, reading.failing = findings, sentence.text
                         break
                     reading.shown.append(sentence.text)
+                    self.shown.append(sentence.text)
                     self._mark_first()
                     yield AnswerEvent(AnswerEventKind.SENTENCE, segment, sentence.text)
         except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
@@ -228,7 +275,10 @@ class StreamedPhrasing:
         if reading.failed:
             return
         scanning = clock.monotonic()
-        report = scanner.close()
+        if self._executor is None:
+            report = scanner.close()
+        else:
+            report = await loop.run_in_executor(self._executor, scanner.close)
         self.scan_seconds += clock.monotonic() - scanning
         # The last sentence (no terminator after it) is judged by the whole
         # scan; so are findings the sentence-by-sentence reading did not
@@ -239,9 +289,32 @@ class StreamedPhrasing:
         )
         reading.failing = tail
         if not reading.failed and tail.strip():
+            reading.failed = self._echoes(prompt, tail)
+        if not reading.failed and tail.strip():
             reading.shown.append(tail)
+            self.shown.append(tail)
             self._mark_first()
             yield AnswerEvent(AnswerEventKind.SENTENCE, segment, tail)
+
+    def _echoes(self, prompt: Prompt, text: str) -> tuple[Finding, ...]:
+        """Numbers of the caller's query the sentence repeats, checked as a
+        whole answer checks them."""
+        if not self._caller:
+            return ()
+        found = echoed_numbers(text, self._caller, prompt.grounded, self._lexicon, self._policy)
+        return tuple(found)
+
+    def left(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
+        """The answer of a stream its reader left before the end: the
+        sentences handed on so far, marked partial, for the snapshot."""
+        self._finish(first, gate, silences, "".join(self.shown).strip(),
+                     AnswerStatus.PARTIAL, reasons=(DISCONNECTED,))  # fmt: skip
+        return self._answer()
+
+    def _answer(self) -> Answer:
+        if self.answer is None:  # pragma: no cover - _finish always makes one
+            raise RuntimeError("a streamed phrasing ended without an answer")
+        return self.answer
 
     def _mark_first(self) -> None:
         if self.first_sentence is None:
