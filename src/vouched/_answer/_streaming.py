@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import AsyncIterator, Sequence
+import functools
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from vouched._answer._echoes import echoed_numbers
 from vouched._answer._onfail import (
@@ -60,10 +61,12 @@ from vouched._policy import Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import Finding
-from vouched._scan._stream import StreamScanner
+from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._time import Clock
 
 __all__ = ["DISCONNECTED", "PARTIAL_NOTE", "AnswerEvent", "AnswerEventKind", "StreamedPhrasing"]
+
+_T = TypeVar("_T")
 
 PARTIAL_NOTE = "The rest of the answer is unavailable right now: it could not be checked."
 """The note that ends a partial streamed answer, after one sentence per
@@ -252,12 +255,7 @@ class StreamedPhrasing:
                 if read > self._max_chars:  # refused unscanned, as a whole answer is
                     reading.too_long = read
                     return
-                scanning = clock.monotonic()
-                if self._executor is None:
-                    closed = scanner.feed(piece)
-                else:  # off the event loop, in the caller's bounded pool
-                    closed = await loop.run_in_executor(self._executor, scanner.feed, piece)
-                self.scan_seconds += clock.monotonic() - scanning
+                closed = await self._feed(scanner, piece)
                 for sentence in closed:
                     findings = sentence.findings or self._echoes(prompt, sentence.text)
                     if findings:
@@ -275,10 +273,7 @@ class StreamedPhrasing:
         if reading.failed:
             return
         scanning = clock.monotonic()
-        if self._executor is None:
-            report = scanner.close()
-        else:
-            report = await loop.run_in_executor(self._executor, scanner.close)
+        report = await self._off_loop(scanner.close)
         self.scan_seconds += clock.monotonic() - scanning
         # The last sentence (no terminator after it) is judged by the whole
         # scan; so are findings the sentence-by-sentence reading did not
@@ -295,6 +290,18 @@ class StreamedPhrasing:
             self.shown.append(tail)
             self._mark_first()
             yield AnswerEvent(AnswerEventKind.SENTENCE, segment, tail)
+
+    async def _feed(self, scanner: StreamScanner, piece: str) -> tuple[ScannedSentence, ...]:
+        scanning = self._clock.monotonic()
+        closed = await self._off_loop(functools.partial(scanner.feed, piece))
+        self.scan_seconds += self._clock.monotonic() - scanning
+        return closed
+
+    async def _off_loop(self, work: Callable[[], _T]) -> _T:
+        """``work()`` in the caller's bounded pool, or here when there is none."""
+        if self._executor is None:
+            return work()
+        return await asyncio.get_running_loop().run_in_executor(self._executor, work)
 
     def _echoes(self, prompt: Prompt, text: str) -> tuple[Finding, ...]:
         """Numbers of the caller's query the sentence repeats, checked as a
