@@ -14,7 +14,14 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 from vouched._exceptions import shown
 from vouched._jsonio import bounded_decimal, bounded_int, dumps, loads, seconds_number
@@ -56,8 +63,9 @@ class Fact(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
 
-    subject: str
-    attribute: str
+    # The schema says what the validator enforces: text that is not blank.
+    subject: str = Field(json_schema_extra={"minLength": 1, "pattern": r"\S"})
+    attribute: str = Field(json_schema_extra={"minLength": 1, "pattern": r"\S"})
     value: FactValue = None
     unit: str | None = None
     source: str | None = None

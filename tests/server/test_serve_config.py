@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from vouched import InputError, OpenAIChatPhraser, TemplatePhraser
+from vouched import GuardedSource, InputError, OpenAIChatPhraser, TemplatePhraser
 from vouched._server._config import FileSource, load_config
 
 from ._serving import EXAMPLES
@@ -28,7 +28,9 @@ def test_the_example_config_loads_its_files_once() -> None:
     config = load_config(EXAMPLES / "serve.toml")
     assert sorted(config.catalogs) == ["workshops"]
     assert config.answer_lexicon is config.lexicons["weather"]
-    (source,) = config.sources
+    (guarded,) = config.sources
+    assert isinstance(guarded, GuardedSource)
+    source = guarded.source
     assert isinstance(source, FileSource)
     assert len(source.facts) == 8
     assert isinstance(config.phraser, TemplatePhraser)
@@ -40,7 +42,7 @@ def test_an_empty_config_binds_to_127_0_0_1() -> None:
 
 
 def test_an_unknown_section_is_named(tmp_path: Path) -> None:
-    expected = "sever: unknown key (expected server, policy, lexicons, catalogs, answer)"
+    expected = "sever: unknown key (expected server, policy, lexicons, catalogs, fleet, answer)"
     assert _error(tmp_path, "[sever]\n").endswith(f"serve.toml: {expected}")
 
 
