@@ -9,7 +9,6 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
-import httpx
 import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response

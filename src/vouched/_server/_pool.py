@@ -35,7 +35,8 @@ class WorkPool(ThreadPoolExecutor):
         self.queue_limit = queue_limit
         self._held = 0
         self._lock = threading.Lock()
-        self.refused = 0
+        self.refused = 0  # requests answered 503
+        self.started = 0  # pieces of work a thread took (dropped ones never start)
 
     @property
     def waiting(self) -> int:
@@ -52,7 +53,13 @@ class WorkPool(ThreadPoolExecutor):
     def submit(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> Future[_T]:
         with self._lock:
             self._held += 1
-        future = super().submit(fn, *args, **kwargs)
+
+        def run() -> _T:
+            with self._lock:
+                self.started += 1
+            return fn(*args, **kwargs)
+
+        future = super().submit(run)
         future.add_done_callback(self._release)
         return future
 
