@@ -21,6 +21,7 @@ from vouched.testing import FakeClock
 from ._serving import EXAMPLES, NOW, InProcess
 
 GATE = {"facts": [], "now": NOW}
+TOKEN = "s3cret"  # noqa: S105 - a test token
 
 
 def _app(**changes: object) -> Any:
@@ -55,13 +56,13 @@ def test_a_configured_host_name_is_allowed() -> None:
 
 
 def test_with_a_token_a_request_without_it_is_401() -> None:
-    response = InProcess(_app(token="s3cret")).post("/v1/gate", json=GATE)
+    response = InProcess(_app(token=TOKEN)).post("/v1/gate", json=GATE)
     assert response.status_code == 401
     assert response.headers["www-authenticate"] == "Bearer"
 
 
 def test_with_a_token_the_right_bearer_is_served() -> None:
-    client = InProcess(_app(token="s3cret"))
+    client = InProcess(_app(token=TOKEN))
     assert client.post("/v1/gate", json=GATE, headers={"authorization": "Bearer s3cret"}).is_success
     assert (
         client.post("/v1/gate", json=GATE, headers={"authorization": "Bearer nope"}).status_code
@@ -70,7 +71,7 @@ def test_with_a_token_the_right_bearer_is_served() -> None:
 
 
 def test_healthz_needs_no_token_so_probes_can_reach_it() -> None:
-    assert InProcess(_app(token="s3cret")).get("/healthz").status_code == 200
+    assert InProcess(_app(token=TOKEN)).get("/healthz").status_code == 200
 
 
 def test_a_huge_exponent_is_a_422_naming_the_bound() -> None:

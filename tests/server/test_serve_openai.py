@@ -126,7 +126,7 @@ def test_the_upstream_model_gets_the_facts_as_one_data_block_and_the_callers_mes
 def test_a_reply_with_an_unvouched_number_is_refused_as_content_filter(
     httpserver: HTTPServer,
 ) -> None:
-    app, seen = _app_with_model(httpserver, [f"{GOOD} {BAD}"])
+    app, _ = _app_with_model(httpserver, [f"{GOOD} {BAD}"])
     completion = _sdk(
         app,
         lambda c: c.chat.completions.create(
