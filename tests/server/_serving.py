@@ -16,8 +16,9 @@ NOW = "2026-11-29T12:10:00Z"
 
 
 @contextmanager
-def serving(app: Any) -> Iterator[str]:
+def serving(app: Any, **settings: Any) -> Iterator[str]:
     """Serve ``app`` on a free port of 127.0.0.1; yields its base URL.
+    ``settings`` are more ``uvicorn.Config`` keywords (``uvicorn_settings(config)``).
 
     The socket listens before uvicorn starts, so the first request waits in
     the backlog instead of racing the start-up (no polling, no sleeping)."""
@@ -26,9 +27,8 @@ def serving(app: Any) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    )
+    keywords: dict[str, Any] = {"log_level": "warning", "access_log": False, "lifespan": "on"}
+    server = uvicorn.Server(uvicorn.Config(app, **{**keywords, **settings}))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
