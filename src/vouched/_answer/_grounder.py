@@ -43,7 +43,7 @@ from vouched._answer._result import (
     finding_span,
     too_long_reason,
 )
-from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
+from vouched._answer._streaming import AnswerEvent, DoneEvent, StreamedPhrasing
 from vouched._exceptions import ConfigError
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
@@ -56,7 +56,14 @@ from vouched._scan._scanner import scan
 from vouched._sources._source import Query, Source, gather
 from vouched._time import Clock, SystemClock, seconds_setting
 
-__all__ = ["AnswerObserver", "Grounder", "Queries", "as_queries", "stated_silences"]
+__all__ = [
+    "MAX_OUTPUT_CHARS",
+    "AnswerObserver",
+    "Grounder",
+    "Queries",
+    "as_queries",
+    "stated_silences",
+]
 
 _log = logging.getLogger("vouched.grounder")
 
@@ -370,7 +377,7 @@ class Grounder:
         if phrasing.first_sentence is not None:
             extra["first_sentence"] = phrasing.first_sentence - ready.started
         answer = self._deliver(ready, phrasing.answer, extra)
-        yield AnswerEvent(AnswerEventKind.DONE, len(answer.trail) - 1, answer=answer)
+        yield DoneEvent(len(answer.trail) - 1, answer)
 
     async def _prepare(
         self,

@@ -48,6 +48,7 @@ from vouched._time import seconds_setting
 __all__ = [
     "DEFAULT_TEMPLATES",
     "DEFAULT_UNITS",
+    "MAX_RESPONSE_BYTES",
     "OpenAIChatPhraser",
     "Phraser",
     "PhraserLike",

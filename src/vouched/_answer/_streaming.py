@@ -32,7 +32,7 @@ import functools
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from vouched._answer._echoes import echoed_numbers
 from vouched._answer._onfail import (
@@ -64,7 +64,18 @@ from vouched._scan._scanner import Finding
 from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._time import Clock
 
-__all__ = ["DISCONNECTED", "PARTIAL_NOTE", "AnswerEvent", "AnswerEventKind", "StreamedPhrasing"]
+__all__ = [
+    "DISCONNECTED",
+    "PARTIAL_NOTE",
+    "AnswerEvent",
+    "AnswerEventKind",
+    "DoneEvent",
+    "NoteEvent",
+    "RefusalEvent",
+    "RetryEvent",
+    "SentenceEvent",
+    "StreamedPhrasing",
+]
 
 _T = TypeVar("_T")
 
@@ -87,30 +98,90 @@ class AnswerEventKind(enum.StrEnum):
     DONE = "done"
 
 
+def _event_json(
+    kind: AnswerEventKind, segment: int, text: str, reasons: tuple[str, ...]
+) -> dict[str, Any]:
+    document: dict[str, Any] = {"kind": str(kind), "segment": segment, "text": text}
+    if reasons:
+        document["reasons"] = list(reasons)
+    return document
+
+
 @dataclass(frozen=True, slots=True)
-class AnswerEvent:
-    """One event of a streamed answer (see the module's docstring).
+class SentenceEvent:
+    """One sentence that passed the scan (``text`` with the whitespace before it)."""
 
-    What an event carries is meant for the reader: a ``refusal``'s
-    ``reasons`` are finding codes and spans, never the failing sentence's
-    words, and ``to_json`` writes the ``done`` answer as
-    :meth:`vouched.Answer.client_json` (the snapshot keeps the words)."""
+    segment: int
+    text: str
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.SENTENCE] = field(default=AnswerEventKind.SENTENCE, init=False)
 
-    kind: AnswerEventKind
+    def to_json(self) -> dict[str, Any]:
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryEvent:
+    """The model is asked again: a new ``segment`` replaces the one shown so far."""
+
     segment: int
     text: str = ""
     reasons: tuple[str, ...] = ()
-    answer: Answer | None = None
+    kind: Literal[AnswerEventKind.RETRY] = field(default=AnswerEventKind.RETRY, init=False)
 
     def to_json(self) -> dict[str, Any]:
-        document: dict[str, Any] = {"kind": str(self.kind), "segment": self.segment}
-        if self.kind is not AnswerEventKind.DONE:
-            document["text"] = self.text
-        if self.reasons:
-            document["reasons"] = list(self.reasons)
-        if self.answer is not None:
-            document["answer"] = self.answer.client_json()
-        return document
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class NoteEvent:
+    """A partial answer ends here; ``text`` names what could not be confirmed."""
+
+    segment: int
+    text: str
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.NOTE] = field(default=AnswerEventKind.NOTE, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalEvent:
+    """No answer is given: ``text`` says so, ``reasons`` are finding codes and
+    spans (never the failing sentence's words) or the phraser's failure."""
+
+    segment: int
+    text: str
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.REFUSAL] = field(default=AnswerEventKind.REFUSAL, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class DoneEvent:
+    """Always last: the whole :class:`vouched.Answer` (written for a reader by
+    ``to_json``: :meth:`vouched.Answer.client_json`)."""
+
+    segment: int
+    answer: Answer
+    text: str = ""
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.DONE] = field(default=AnswerEventKind.DONE, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), "segment": self.segment,
+                "answer": self.answer.client_json()}  # fmt: skip
+
+
+AnswerEvent = SentenceEvent | RetryEvent | NoteEvent | RefusalEvent | DoneEvent
+"""One event of a streamed answer, discriminated by ``kind``: after
+``event.kind is AnswerEventKind.DONE`` a type checker knows ``event.answer``
+is an :class:`vouched.Answer`. Every event has ``kind``, ``segment``,
+``text`` and ``reasons`` and ``to_json()``; what an event carries is meant for
+the reader (no word of a failing sentence)."""
 
 
 async def _aclose(stream: AsyncIterator[str]) -> None:
@@ -182,7 +253,7 @@ class StreamedPhrasing:
         prompt = first
         for segment, step in enumerate(self._on_fail):
             if segment:
-                yield AnswerEvent(AnswerEventKind.RETRY, segment)
+                yield RetryEvent(segment)
             reading = _Reading(self._scanner(first, silences), self._clock.monotonic())
             async for event in self._read(prompt, segment, reading):
                 yield event
@@ -195,7 +266,7 @@ class StreamedPhrasing:
                     else RefusalReason.PHRASER_ERROR
                 )
                 reasons: tuple[str, ...] = (error_reason(reading.error, self._timeout),)
-                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, UNPHRASED_TEXT, reasons)
+                yield RefusalEvent(segment, UNPHRASED_TEXT, reasons)
                 self._finish(first, gate, silences, UNPHRASED_TEXT, AnswerStatus.REFUSED,
                              refusal=refusal, reasons=reasons)  # fmt: skip
                 return
@@ -203,7 +274,7 @@ class StreamedPhrasing:
                 self._attempt(text[: self._max_chars], (), reading.began,
                               AttemptAction.REFUSE, prompt.version)  # fmt: skip
                 reasons = (too_long_reason(reading.too_long, self._max_chars),)
-                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
+                yield RefusalEvent(segment, REFUSAL_TEXT, reasons)
                 self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
                              refusal=RefusalReason.OUTPUT_TOO_LONG, reasons=reasons)  # fmt: skip
                 return
@@ -221,14 +292,14 @@ class StreamedPhrasing:
                 # What could not be confirmed, by name, then that the rest is left out.
                 named = unconfirmed(f for f in reading.failed if f.attribute)
                 note = " ".join([*named, PARTIAL_NOTE])
-                yield AnswerEvent(AnswerEventKind.NOTE, segment, note)
+                yield NoteEvent(segment, note)
                 told = f"{shown} {note}"
                 self._finish(first, gate, silences, told, AnswerStatus.PARTIAL, dropped=dropped)
                 return
             refusal = RefusalReason.NOTHING_LEFT if dropped else RefusalReason.FINDINGS
             reasons = finding_reasons(reading.failed)
             told_codes = finding_codes(reading.failed)
-            yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, told_codes)
+            yield RefusalEvent(segment, REFUSAL_TEXT, told_codes)
             self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
                          refusal=refusal, reasons=reasons, dropped=dropped)  # fmt: skip
             return
@@ -264,7 +335,7 @@ class StreamedPhrasing:
                     reading.shown.append(sentence.text)
                     self.shown.append(sentence.text)
                     self._mark_first()
-                    yield AnswerEvent(AnswerEventKind.SENTENCE, segment, sentence.text)
+                    yield SentenceEvent(segment, sentence.text)
         except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
             reading.error = error
             return
@@ -289,7 +360,7 @@ class StreamedPhrasing:
             reading.shown.append(tail)
             self.shown.append(tail)
             self._mark_first()
-            yield AnswerEvent(AnswerEventKind.SENTENCE, segment, tail)
+            yield SentenceEvent(segment, tail)
 
     async def _feed(self, scanner: StreamScanner, piece: str) -> tuple[ScannedSentence, ...]:
         scanning = self._clock.monotonic()

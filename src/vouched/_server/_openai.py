@@ -23,18 +23,24 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.responses import Response, StreamingResponse
 
-from vouched import Answer, AnswerEvent, AnswerEventKind, AnswerStatus, OnFail
+from vouched import Answer, AnswerEvent, AnswerEventKind, AnswerStatus, Clock, Grounder, OnFail
 from vouched._answer._result import client_finding
 from vouched._jsonio import dumps
 from vouched._server._http import RequestError, json_response
 from vouched._server._models import ChatMessage, ChatRequest, ErrorCode
 
-if TYPE_CHECKING:
-    from vouched._server._app import Service
+
+class Service(Protocol):
+    """What the chat route needs of the service."""
+
+    clock: Clock
+
+    def grounder_for(self, lexicon: str | None) -> Grounder: ...
+
 
 __all__ = ["complete"]
 
@@ -157,7 +163,7 @@ async def _chunks(
                 if event.kind is AnswerEventKind.REFUSAL:
                     said = ""  # a refused segment's sentences stay unsaid
                 yield ids.chunk({"content": f"{said} {event.text}".lstrip()})
-            elif event.answer is not None:  # done
+            elif event.kind is AnswerEventKind.DONE:
                 if held:
                     yield ids.chunk({"content": "".join(held)})
                 answer = event.answer

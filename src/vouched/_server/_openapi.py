@@ -35,7 +35,7 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": _REF.format(model=model.__name__)}
 
 
-def _events(data: dict[str, Any], kinds: Sequence[str] | None) -> dict[str, Any]:
+def _events(data: dict[str, Any], kinds: Sequence[str]) -> dict[str, Any]:
     """One server-sent event: its data line is the JSON body."""
     properties: dict[str, Any] = {
         "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data}
@@ -43,6 +43,13 @@ def _events(data: dict[str, Any], kinds: Sequence[str] | None) -> dict[str, Any]
     if kinds is not None:
         properties["event"] = {"type": "string", "enum": list(kinds)}
     return {"type": "object", "required": ["data"], "properties": properties}
+
+
+def _chunk_events() -> dict[str, Any]:
+    """A ``chat.completion.chunk`` event: JSON data, or the last one, ``[DONE]``."""
+    chunk = {"contentMediaType": "application/json", "contentSchema": {"type": "object"}}
+    data = {"type": "string", "anyOf": [{"const": "[DONE]"}, chunk]}
+    return {"type": "object", "required": ["data"], "properties": {"data": data}}
 
 
 def _operation(route: Endpoint) -> dict[str, Any]:
@@ -55,7 +62,7 @@ def _operation(route: Endpoint) -> dict[str, Any]:
     else:
         content[route.media] = {"schema": _ref(route.response)}
         for media in route.alternatives:  # the chat route streams chat.completion.chunk events
-            content[media] = {"schema": _events({"type": "object"}, None)}
+            content[media] = {"schema": _chunk_events()}
     operation: dict[str, Any] = {
         "summary": route.summary,
         "responses": {"200": {"description": "OK", "content": content}},

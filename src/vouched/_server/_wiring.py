@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from vouched import (
     BreakerSettings,
@@ -30,9 +30,7 @@ from vouched import (
     load_facts,
     open_snapshot_store,
 )
-
-if TYPE_CHECKING:
-    from vouched._server._config import _Reader
+from vouched._server._reader import Reader as _Reader
 
 __all__ = ["ENTRY_POINT_GROUP", "FileSource", "Fleet", "fleet", "snapshot_store", "sources"]
 
