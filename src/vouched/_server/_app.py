@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
@@ -315,6 +315,8 @@ def _post(service: Service, route: Endpoint) -> Handler:
         except PoolFullError as error:
             full = RequestError(503, ErrorCode.OVERLOADED, str(error), headers={"retry-after": "1"})
             return error_response(route.path, full)
+        except ClientDisconnect:  # the client left before its body arrived: nobody to answer
+            return Response(status_code=400)
         except TimeoutError:
             message = f"no answer within {config.request_timeout:g} s"
             return error_response(

@@ -13,7 +13,8 @@
     request_timeout = 10.0     # seconds per request (body read included); past it, 504
     workers = 2                # threads of the CPU pool (scans, verification, big bodies)
     queue_limit = 64           # requests waiting for the pool; past it, 503
-    max_connections = 256      # open connections; past it, new ones are closed at once
+    max_connections = 1000     # open connections (keep it below ulimit -n); past it, the
+                               # longest idle one is closed to make room
     keep_alive_timeout = 5.0   # seconds an idle keep-alive connection is kept
     header_timeout = 10.0      # seconds a connection may take to send a request's headers
     shutdown_grace = 10.0      # seconds requests get to finish after SIGTERM
@@ -154,7 +155,7 @@ class ServeConfig:
     request_timeout: float = 10.0
     workers: int = 2
     queue_limit: int = 64
-    max_connections: int = 256
+    max_connections: int = 1000
     keep_alive_timeout: float = 5.0
     header_timeout: float = 10.0
     shutdown_grace: float = 10.0
@@ -289,7 +290,7 @@ def _server(read: _Reader, server: Mapping[str, Any], env: Mapping[str, str]) ->
         ("request_timeout", float, 10.0),
         ("workers", int, 2),
         ("queue_limit", int, 64),
-        ("max_connections", int, 256),
+        ("max_connections", int, 1000),
         ("keep_alive_timeout", float, 5.0),
         ("header_timeout", float, 10.0),
         ("shutdown_grace", float, 10.0),

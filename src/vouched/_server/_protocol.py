@@ -5,9 +5,11 @@ never sends its headers (a slow-loris trickle, or one that sends nothing):
 1,100 of them held every file descriptor. :func:`guarded_protocol` makes a
 protocol class that
 
-- closes a new connection at once when ``max_connections`` are open (the
-  file descriptors stay bounded; uvicorn's own ``limit_concurrency`` answers
-  503 to requests, which needs the connection first);
+- keeps at most ``max_connections`` open (the file descriptors stay
+  bounded): past it, the connection idle the longest (no request under way)
+  is closed to make room, so silent connections never lock out a client
+  with a request (``/healthz`` stays reachable); when every connection has a
+  request under way, the new one is closed at once;
 - closes a connection that has not sent a whole request head within
   ``header_timeout`` seconds of connecting, or of its last answer.
 
@@ -29,13 +31,33 @@ def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11
 
     class GuardedH11Protocol(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
+        _idle_since = 0.0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if len(self.connections) > max_connections:
-                transport.close()  # refused: the limit keeps descriptors for live clients
+            self._idle_since = self.loop.time()
+            if len(self.connections) > max_connections and not self._make_room():
+                transport.close()  # every other connection is busy: refused
                 return
             self._await_head()
+
+        def _idle(self) -> bool:
+            return self.cycle is None or self.cycle.response_complete
+
+        def _make_room(self) -> bool:
+            """Close the connection idle the longest; False when none is idle."""
+            idle = [
+                c
+                for c in self.connections
+                if isinstance(c, GuardedH11Protocol)
+                and c is not self
+                and c._idle()
+                and not c.transport.is_closing()
+            ]
+            if not idle:
+                return False
+            min(idle, key=lambda c: c._idle_since).transport.close()
+            return True
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
@@ -46,6 +68,7 @@ def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            self._idle_since = self.loop.time()
             self._stop_waiting()  # between requests, uvicorn's keep-alive timeout holds
 
         def connection_lost(self, exc: Exception | None) -> None:
