@@ -11,9 +11,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -38,11 +37,11 @@ from vouched._answer._result import (
     AnswerStatus,
     Attempt,
     error_reason,
-    finding_json,
     finding_reasons,
     finding_span,
     too_long_reason,
 )
+from vouched._answer._snapshots import StoreHook, record
 from vouched._answer._streaming import AnswerEvent, DoneEvent, StreamedPhrasing
 from vouched._exceptions import ConfigError
 from vouched._fact import Fact, SilenceReason
@@ -50,7 +49,6 @@ from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
-from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import scan
 from vouched._sources._source import Query, Source, gather
@@ -130,92 +128,6 @@ async def _gather_each(
         *(gather(sources, q, deadline=deadline, clock=clock) for q in queries)
     )
     return [fact for batch in batches for fact in batch]
-
-
-class _StoreHook:
-    """Writes snapshots off the answer path: on the store's own worker thread,
-    after the answer is handed back, so a slow store (a SQLite file waiting
-    for its lock) stalls neither this answer, nor the event loop, nor the
-    pool that scans other answers. A failing store is logged and counted; it
-    never breaks an answer. Writes queue without a bound on count: each
-    snapshot is small, and every answer given must keep its snapshot."""
-
-    __slots__ = ("_executor", "_lock", "_pending", "failed", "store", "written")
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.written = 0
-        self.failed = 0
-        self._lock = threading.Lock()
-        self._pending: set[asyncio.Future[None]] = set()
-        self._executor: ThreadPoolExecutor | None = None
-
-    @property
-    def pending(self) -> int:
-        """Snapshots scheduled and not yet written."""
-        return len(self._pending)
-
-    def schedule(self, build: Callable[[], object]) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._write(build)
-            return
-        if self._executor is None:  # one thread: stores write one snapshot at a time
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
-        future = loop.run_in_executor(self._executor, self._write, build)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
-
-    async def settle(self) -> None:
-        """Wait for the writes scheduled so far (for sync callers and tests)."""
-        if self._pending:
-            await asyncio.gather(*self._pending, return_exceptions=True)
-
-    def _write(self, build: Callable[[], object]) -> None:
-        try:
-            self.store.write(build())
-        except Exception:  # noqa: BLE001 - a failing store must never break an answer
-            with self._lock:
-                self.failed += 1
-            _log.warning("snapshot store failed; answer unaffected", exc_info=True)
-        else:
-            with self._lock:
-                self.written += 1
-
-
-def _record(
-    answer: Answer,
-    *,
-    facts: Sequence[Fact],
-    query: Query,
-    policy: Policy,
-    now: datetime,
-    created_at: datetime,
-    on_fail: Sequence[OnFail],
-    redaction_key: bytes | None,
-) -> Snapshot:
-    """The snapshot of one answer: every fact as received (before the gate),
-    the policy and instant it was judged at, the prompt version, the output
-    and what the scanner found. The single place a snapshot is made."""
-    return Snapshot.build(
-        created_at=created_at,
-        question=answer.question,
-        query=query,
-        facts=facts,
-        policy=policy,
-        now=now,
-        prompt_version=answer.prompt_version,
-        phraser=answer.phraser,
-        output=answer.text,
-        trail=[attempt.record() for attempt in answer.trail],
-        findings=[finding_json(f) for f in answer.findings],
-        status=str(answer.status),
-        attempts=answer.attempts,
-        timings=answer.timings,
-        on_fail="+".join(step.value for step in on_fail),
-        redaction_key=redaction_key,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +216,7 @@ class Grounder:
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.deadline = deadline
         self.phrase_timeout = phrase_timeout
-        self._store = _StoreHook(store) if store is not None else None
+        self._store = StoreHook(store) if store is not None else None
         self.observers = tuple(observers)
         self.executor = executor
 
@@ -439,7 +351,7 @@ class Grounder:
         if self._store is not None:
             done = answer
             self._store.schedule(
-                lambda: _record(
+                lambda: record(
                     done,
                     facts=ready.facts,
                     query=ready.query,
