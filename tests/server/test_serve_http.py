@@ -66,3 +66,18 @@ def test_without_the_server_extra_the_command_names_the_install(tmp_path: Path) 
     assert run.stderr == (
         "vouched serve: this feature needs uvicorn: pip install 'vouched[server]'\n"
     )
+
+
+def test_an_empty_host_on_the_command_line_is_exit_2_not_every_interface() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "vouched", "serve", "--config", str(EXAMPLES / "serve.toml"),
+         "--host", ""],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr == (
+        "vouched serve: --host: must name an address: an empty host would bind every interface\n"
+    )
