@@ -60,6 +60,7 @@ EXPECTED = [
     "RedisLastGood",
     "ScanReport",
     "ScannedSentence",
+    "Scanner",
     "SharedLastGood",
     "SilenceReason",
     "Snapshot",

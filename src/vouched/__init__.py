@@ -63,7 +63,7 @@ from vouched._replay._store import (
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
-from vouched._scan._scanner import Finding, FindingKind, ScanReport, scan
+from vouched._scan._scanner import Finding, FindingKind, Scanner, ScanReport, scan
 from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._sources._breaker import (
     BreakerEvent,
@@ -133,6 +133,7 @@ __all__ = [
     "RedisLastGood",
     "ScanReport",
     "ScannedSentence",
+    "Scanner",
     "SharedLastGood",
     "SilenceReason",
     "Snapshot",

@@ -94,6 +94,7 @@ def test_finding_kinds_are_the_documented_codes() -> None:
         "template_fallback",
         "unsupported_quote",
         "subject_mismatch",
+        "attribute_mismatch",
     ]
 
 

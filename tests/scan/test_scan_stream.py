@@ -33,17 +33,50 @@ def _chunks(text: str, cuts: list[int]) -> list[str]:
 @settings(max_examples=300, deadline=None)
 @given(case=st.sampled_from(CASES), cuts=st.lists(st.integers(min_value=0), max_size=12))
 def test_any_split_of_a_case_answer_ends_with_exactly_scan(case: Case, cuts: list[int]) -> None:
+    # Cuts right after a terminator that the text continues without a space ("example."
+    # + "com") are the one documented divergence (tested below): left out here.
+    text = case.text
+    cuts = [c for c in cuts if not _continued_terminator(text, c % (len(text) + 1))]
     scanner, kwargs = _scanner(case)
     streamed = []
-    for chunk in _chunks(case.text, cuts):
+    for chunk in _chunks(text, cuts):
         for sentence in scanner.feed(chunk):
             streamed.extend(sentence.findings)
+    closed = scanner.closed
     report = scanner.close()
-    whole = scan(case.text, world(case.world).gated, **kwargs)  # type: ignore[arg-type]
+    whole = scan(text, world(case.world).gated, **kwargs)  # type: ignore[arg-type]
     assert report == whole
     # What was reported sentence by sentence is what one scan finds there.
-    tail = [f for f in report.findings if f.start >= scanner.closed]
+    tail = [f for f in report.findings if f.start >= closed]
     assert (*streamed, *tail) == whole.findings
+
+
+def _continued_terminator(text: str, cut: int) -> bool:
+    return 0 < cut < len(text) and text[cut - 1] in ".!?\u2026" and not text[cut].isspace()
+
+
+def test_a_chunk_ending_on_a_terminator_after_a_word_closes_its_sentence_at_once() -> None:
+    scanner = StreamScanner(world("weather").gated)
+    (sentence,) = scanner.feed("Berlin is 99 °C.")
+    assert [f.text for f in sentence.findings] == ["99 °C"]
+    assert scanner.feed(" It") == ()
+    assert scanner.tail() == " It"
+
+
+def test_a_chunk_ending_on_a_terminator_after_a_digit_waits_for_the_next_character() -> None:
+    scanner = StreamScanner(world("weather").gated)
+    assert scanner.feed("Berlin is 21.") == ()
+    assert scanner.feed("43 °C") == ()
+    assert scanner.tail() == "Berlin is 21.43 °C"
+
+
+def test_a_word_continued_after_an_early_close_reads_as_a_new_sentence() -> None:
+    # The one divergence from the whole text: the stream closed "... at example." at once.
+    scanner = StreamScanner(world("weather").gated)
+    (first,) = scanner.feed("Details are at example.")
+    scanner.feed("com today.")
+    assert first.text == "Details are at example."
+    assert scanner.close().passed
 
 
 @settings(max_examples=200, deadline=None)
@@ -60,9 +93,12 @@ def test_sentences_in_order_rebuild_the_text_whatever_the_split(
 
 def test_a_sentence_is_judged_when_the_whitespace_after_it_arrives() -> None:
     scanner = StreamScanner(world("weather").gated)
-    assert scanner.feed("Berlin is 99 °C.") == ()
-    (sentence,) = scanner.feed(" It")
-    assert sentence.text == "Berlin is 99 °C."
+    assert scanner.feed("Berlin is 99 °C") == ()
+    assert scanner.feed(".") != ()  # after a unit: closed at once
+    scanner = StreamScanner(world("weather").gated)
+    assert scanner.feed("Berlin is 99 °C") == ()
+    (sentence,) = scanner.feed('.") It')
+    assert sentence.text == 'Berlin is 99 °C.")'
     assert [f.text for f in sentence.findings] == ["99 °C"]
     assert scanner.tail() == " It"
 

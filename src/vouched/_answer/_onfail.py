@@ -15,13 +15,13 @@ left. Everything here is pure: no clock, no I/O.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from vouched._answer._prompt import Problem, Prompt
 from vouched._exceptions import ConfigError
+from vouched._scan._sentences import sentence_spans as scanner_sentences
 
 __all__ = [
     "REFUSAL_TEXT",
@@ -137,20 +137,16 @@ def problems_for(prompt: Prompt, text: str, findings: Iterable[FindingLike]) -> 
     return problems
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
-
-
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``[start, end)`` spans of the sentences in ``text`` (a decimal point
-    does not end a sentence: a sentence ends at . ! ? followed by space)."""
+    """``[start, end)`` spans of the sentences in ``text``, without the whitespace around
+    them: the scanner's own sentences (one splitter for scan, stream and on-fail)."""
     spans = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        if text[start : match.start()].strip():
-            spans.append((start, match.start()))
-        start = match.end()
-    if text[start:].strip():
-        spans.append((start, len(text)))
+    for start, end in scanner_sentences(text):
+        piece = text[start:end]
+        stripped = piece.strip()
+        if stripped:
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + lead + len(stripped)))
     return spans
 
 

@@ -186,6 +186,7 @@ class FactIndex:
         self._subjects: set[str] | None = None
         self._attributes: set[str] | None = None
         self._owners: dict[str, set[str]] | None = None
+        self._by_subject: dict[str, list[str]] | None = None
         self._negative: bool | None = None
 
     @classmethod
@@ -476,6 +477,29 @@ class FactIndex:
     def has_unit(self, unit: str) -> bool:
         """Is any grounded or silent fact stated in ``unit``?"""
         return unit in self._units_for(None)
+
+    def fitting_attributes(self, subject: str, kind: QuantityKind, unit: str | None) -> list[str]:
+        """The attributes of ``subject`` with a grounded reading of ``kind`` in a unit that
+        ``unit`` fits, and those silent for it (what a number stated for the subject
+        without an attribute word may speak about), sorted."""
+        by_subject = self._by_subject
+        if by_subject is None:
+            by_subject = {}
+            for name, attribute in self._pair_facts:
+                by_subject.setdefault(name, []).append(attribute)
+            for fact in self.silent:
+                by_subject.setdefault(fact.subject, []).append(fact.attribute)
+            self._by_subject = by_subject
+        found = set()
+        for attribute in by_subject.get(subject, ()):
+            readings = self.pair_readings(subject, attribute)
+            if not readings and (subject, attribute) in self.silent_pairs:
+                silence = self.silent_pairs[(subject, attribute)]
+                if units_compatible(unit, canonical_unit(silence.unit)):
+                    found.add(attribute)
+            elif any(r.kind is kind and units_compatible(unit, r.unit) for r in readings):
+                found.add(attribute)
+        return sorted(found)
 
     def knows(self, subject: str, attribute: str) -> bool:
         """Does any fact (grounded, silent or rejected) speak of this pair?"""

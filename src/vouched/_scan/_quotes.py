@@ -20,6 +20,7 @@ __all__ = [
     "QuoteSpan",
     "find_quotes",
     "normalise",
+    "unsupported_among",
     "unsupported_in",
     "unsupported_quotes",
 ]
@@ -196,7 +197,12 @@ def unsupported_in(quotes: list[QuoteSpan], sources: Iterable[str]) -> list[Quot
     """The ``quotes`` (found by :func:`find_quotes`) that occur in no source."""
     if not quotes:
         return []
-    corpus = [normalise(source) for source in sources]
+    return unsupported_among(quotes, [normalise(source) for source in sources])
+
+
+def unsupported_among(quotes: list[QuoteSpan], corpus: list[str]) -> list[QuoteSpan]:
+    """Like :func:`unsupported_in`, with the sources already normalised (a compiled scanner
+    normalises them once)."""
     return [quote for quote in quotes if not _supported(quote.text, corpus)]
 
 

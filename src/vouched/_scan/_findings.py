@@ -1,0 +1,94 @@
+"""What the scanner reports: finding kinds (stable codes), findings and the report."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+__all__ = ["Finding", "FindingKind", "ScanReport", "report_of", "shifted"]
+
+
+class FindingKind(enum.StrEnum):
+    """Stable codes for what the scanner found."""
+
+    UNGROUNDED_NUMBER = "ungrounded_number"
+    VALUE_MISMATCH = "value_mismatch"
+    UNIT_MISMATCH = "unit_mismatch"
+    SILENT_SPOKEN = "silent_spoken"
+    INCONSISTENCY = "inconsistency"
+    PLACEHOLDER = "placeholder"
+    INTERNAL_VOCABULARY = "internal_vocabulary"
+    TEMPLATE_FALLBACK = "template_fallback"
+    UNSUPPORTED_QUOTE = "unsupported_quote"
+    SUBJECT_MISMATCH = "subject_mismatch"
+    ATTRIBUTE_MISMATCH = "attribute_mismatch"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem in the text: ``text == scanned[start:end]``."""
+
+    kind: FindingKind
+    start: int
+    end: int
+    text: str
+    detail: str
+    subject: str | None = None
+    attribute: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": str(self.kind),
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "detail": self.detail,
+            "subject": self.subject,
+            "attribute": self.attribute,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScanReport:
+    """The scanner's verdict on one text.
+
+    ``passed`` is True when there are no findings. ``score`` in [0, 1] is the
+    share of checked claims (quantities checked, plus one per text finding)
+    without a finding: 1.0 for a clean text.
+    """
+
+    passed: bool
+    score: float
+    findings: tuple[Finding, ...]
+
+    @property
+    def kinds(self) -> dict[str, int]:
+        """Findings counted by kind."""
+        counts: dict[str, int] = {}
+        for finding in self.findings:
+            counts[str(finding.kind)] = counts.get(str(finding.kind), 0) + 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "score": self.score,
+            "findings": [finding.to_json() for finding in self.findings],
+        }
+
+
+def shifted(finding: Finding, offset: int) -> Finding:
+    """``finding`` with its span moved by ``offset`` (a sentence's findings into its text)."""
+    if not offset:
+        return finding
+    return replace(finding, start=finding.start + offset, end=finding.end + offset)
+
+
+def report_of(findings: Iterable[Finding], claims: int) -> ScanReport:
+    """The report of ``findings`` among ``claims`` checked claims (ordered by span)."""
+    ordered = sorted(findings, key=lambda f: (f.start, f.end, str(f.kind)))
+    bad = len({(f.start, f.end) for f in ordered})
+    score = 1.0 if not ordered else max(0.0, (claims - bad) / claims) if claims else 0.0
+    return ScanReport(passed=not ordered, score=score, findings=tuple(ordered))

@@ -1,0 +1,318 @@
+"""Reading one text, sentence by sentence, with what was compiled once.
+
+:class:`Compiled` holds everything that depends only on the scanner's inputs
+(the fact index, the lexicon's phrase matchers, the capital names the number
+reader keeps whole, the internal terms, the normalised quote sources, the
+question's numbers); it is built once per :class:`~vouched.Scanner`.
+
+:class:`TextReading` reads a text one closed sentence at a time, in order.
+Each sentence is read once: tokens, quotes, text checks, quantities, its
+mentions (:class:`~vouched._scan._binding.Binder`), then the rules table
+(:mod:`vouched._scan._rules`). What a sentence leaves to the next is small
+and explicit: the subjects named last (the topic, the antecedents of
+pronouns) and the first unvouched statement of each pair (restatements).
+So a sentence's findings never change when more text arrives, a whole text
+and the same text streamed in pieces read the same, and the cost is linear
+in the text.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from typing import Any
+
+from vouched._fact import Fact
+from vouched._gate import GateResult
+from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._binding import Binder, Matchers, compile_matchers
+from vouched._scan._factindex import FactIndex
+from vouched._scan._findings import Finding, FindingKind, ScanReport, report_of, shifted
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._mentions import Mention
+from vouched._scan._quotes import find_quotes, normalise, unsupported_among
+from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
+from vouched._scan._reader._units import CURRENCY_UNITS
+from vouched._scan._reader._words import word_tokens
+from vouched._scan._rules import (
+    CLAUSE_RULES,
+    PASSED,
+    Carry,
+    SentenceContext,
+    Stated,
+    judge,
+    membership,
+)
+from vouched._scan._sentence import Found, find_all
+from vouched._scan._textchecks import (
+    find_fallbacks,
+    find_internal,
+    find_placeholders,
+    internal_terms,
+)
+
+__all__ = ["Compiled", "TextReading"]
+
+_K = FindingKind
+_EMPTY = Lexicon()
+_DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
+CARRIED = 6
+"""How many subject mentions a sentence hands on to the next (the topic, pronouns)."""
+
+
+def _split_facts(
+    facts: GateResult | Iterable[Fact],
+) -> tuple[list[Fact], list[Fact], list[Fact]]:
+    if isinstance(facts, GateResult):
+        rejected = [v.fact for v in facts.violations]
+        return list(facts.grounded), list(facts.silent), rejected
+    grounded: list[Fact] = []
+    silent: list[Fact] = []
+    for fact in facts:
+        (silent if fact.is_silent else grounded).append(fact)
+    return grounded, silent, []
+
+
+def _capital_names(index: FactIndex, lexicon: Lexicon) -> frozenset[str]:
+    """Subject names and aliases that are one all-capital word ("ACME"), for the reader."""
+    names = set(index.subjects)
+    for aliases in lexicon.subjects.values():
+        names.update(aliases)
+    return frozenset(name for name in names if name.isupper() and name.isalpha())
+
+
+def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]]:
+    if not question:
+        return frozenset()
+    values: set[tuple[QuantityKind, Any]] = set()
+    for quantity in read_numbers(question):
+        for value in quantity.values:
+            values.add((quantity.kind, value))
+            values.add((quantity.kind, abs(value)))
+    return frozenset(values)
+
+
+class Compiled:
+    """What depends only on the scanner's inputs, built once."""
+
+    __slots__ = ("asked", "capitals", "corpus", "index", "lexicon", "matchers", "terms")
+
+    def __init__(
+        self,
+        facts: GateResult | Iterable[Fact],
+        lexicon: Lexicon | None = None,
+        sources: Iterable[str] = (),
+        question: str | None = None,
+        policy: Policy = DEFAULT_POLICY,
+    ) -> None:
+        grounded, silent, rejected = _split_facts(facts)
+        index = FactIndex.build(grounded, silent, policy.exact, rejected)
+        lexicon = lexicon or _EMPTY
+        self.index = index
+        self.lexicon = lexicon
+        self.matchers: Matchers = compile_matchers(lexicon, index)
+        self.capitals = _capital_names(index, lexicon)
+        self.terms = internal_terms(lexicon.internal, index.identifiers)
+        self.corpus = [
+            normalise(source) for source in (*sources, *index.string_values, *index.subjects)
+        ]
+        self.asked = _question_values(question)
+
+
+class _Masks:
+    """Sorted, merged spans inside which quantities are not claims."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self.starts = [s for s, _ in merged]
+        self.ends = [e for _, e in merged]
+
+    def covers(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, start) - 1
+        if i >= 0 and self.ends[i] > start:
+            return True
+        j = bisect_left(self.starts, start)
+        return j < len(self.starts) and self.starts[j] < end
+
+
+class TextReading:
+    """One text read a closed sentence at a time (:meth:`sentence`), in order."""
+
+    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings")
+
+    def __init__(self, compiled: Compiled) -> None:
+        self._compiled = compiled
+        self._carried: list[Mention] = []
+        self._carry = Carry()
+        self._claims = 0
+        self._findings: list[Finding] = []
+
+    def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
+        """Read ``text[start:end]`` (the next sentence); its findings, with spans into
+        ``text`` moved by ``offset`` (where ``text`` starts in the whole answer)."""
+        return self.sentences(text, [end], start, offset)[0]
+
+    def sentences(
+        self, text: str, ends: list[int], start: int = 0, offset: int = 0
+    ) -> list[tuple[Finding, ...]]:
+        """Read the next sentences, ``text[start:ends[0]]``, ``text[ends[0]:ends[1]]``,
+        ...; each one's findings, spans into ``text`` moved by ``offset``.
+
+        The passes that do not depend on what a sentence leaves to the next (tokens,
+        text checks, the number reader, the phrase matchers) run once over all of
+        them; what lies wholly inside each sentence is then read as that sentence.
+        """
+        if not ends:
+            return []
+        compiled = self._compiled
+        part = text[start : ends[-1]]
+        lowered = part.lower()
+        if len(lowered) != len(part):  # rare: lower() changed the length; read one by one
+            return self._one_by_one(text, ends, start, offset)
+        tokens = word_tokens(lowered)
+        checks, holes = self._text_findings(part, lowered, tokens)
+        found = find_all(
+            compiled.matchers, part, lowered, tokens, read_numbers(part, compiled.capitals, tokens)
+        )
+        results: list[tuple[Finding, ...]] = []
+        low = 0
+        for end in ends:
+            high = end - start
+            sentence = part[low:high]
+            if sentence.strip():
+                own = [f for f in checks if low <= f.start and f.end <= high]
+                own_holes = [(a - low, b - low) for a, b in holes if low <= a and b <= high]
+                read = self._read(sentence, found.within(low, high), tokens, own, own_holes, low)
+                moved = tuple(shifted(f, start + low + offset) for f in read)
+            else:
+                moved = ()
+            self._findings.extend(moved)
+            results.append(moved)
+            low = high
+        return results
+
+    def _one_by_one(
+        self, text: str, ends: list[int], start: int, offset: int
+    ) -> list[tuple[Finding, ...]]:
+        results: list[tuple[Finding, ...]] = []
+        for end in ends:
+            if len(text[start:end].lower()) == end - start:
+                results.extend(self.sentences(text, [end], start, offset))
+            else:
+                results.append(())  # a sentence whose case folding moves positions
+            start = end
+        return results
+
+    def report(self) -> ScanReport:
+        """The report of every sentence read so far."""
+        return report_of(self._findings, self._claims)
+
+    def _read(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
+        self,
+        part: str,
+        found: Found,
+        tokens: set[str],
+        checks: list[Finding],
+        holes: list[tuple[int, int]],
+        low: int,
+    ) -> list[Finding]:
+        """One sentence ``part`` (findings of the text checks at ``low`` in the batch)."""
+        compiled = self._compiled
+        findings = [shifted(f, -low) for f in checks]
+        quotes = find_quotes(part)
+        findings.extend(
+            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
+            for q in unsupported_among(quotes, compiled.corpus)
+        )
+        binder = Binder(
+            part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
+        )
+        masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
+        quantities = found.quantities
+        extra = binder.extra_quantities()
+        if extra:
+            quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
+        binder.prepare(quantities)
+        number_findings, checked = self._numbers(quantities, binder, masks)
+        self._claims += checked + len(findings)
+        self._hand_on(binder)
+        return findings + number_findings
+
+    def _hand_on(self, binder: Binder) -> None:
+        """Keep the last subjects named, renumbered before the next sentence's start."""
+        named = [*self._carried, *binder.subject_mentions()][-CARRIED:]
+        count = len(named)
+        self._carried = [
+            Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)
+            for i, m in enumerate(named)
+        ]
+
+    def _text_findings(
+        self, part: str, lowered: str, tokens: set[str]
+    ) -> tuple[list[Finding], list[tuple[int, int]]]:
+        """Placeholders, internal words and canned fallbacks; also the placeholder spans
+        (numbers inside them are not claims)."""
+        findings: list[Finding] = []
+        placeholders = find_placeholders(part, tokens)
+        findings.extend(
+            Finding(_K.PLACEHOLDER, s.start, s.end, part[s.start : s.end], s.detail)
+            for s in placeholders
+        )
+        holes = [(s.start, s.end) for s in placeholders]
+        hole_masks = _Masks(holes)
+        findings.extend(
+            Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, part[s.start : s.end], s.detail)
+            for s in find_internal(part, self._compiled.terms, lowered)
+            if not hole_masks.covers(s.start, s.end)
+        )
+        findings.extend(
+            Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, part[s.start : s.end], s.detail)
+            for s in find_fallbacks(part, tokens)
+        )
+        return findings, holes
+
+    def _is_claim(self, read: Quantity, masks: _Masks) -> bool:
+        """Numbers inside names, placeholders and long quotes, numbers the question
+        holds, and the base of a rate ("1 EUR = 1.0842 USD") are not claims."""
+        if masks.covers(read.start, read.end):
+            return False
+        asked = self._compiled.asked
+        if asked and any((read.kind, v) in asked for v in read.values):
+            return False
+        return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
+
+    def _numbers(
+        self, quantities: list[Quantity], binder: Binder, masks: _Masks
+    ) -> tuple[list[Finding], int]:
+        """Every quantity that is a claim through the rules table; the findings and how
+        many quantities were checked."""
+        ctx = SentenceContext(binder, self._compiled.index, self._carry)
+        findings: list[Finding] = []
+        stated: list[Stated] = []
+        for read in quantities:
+            if not self._is_claim(read, masks):
+                continue
+            quantity = binder.signed(read)
+            binding = binder.bind(quantity)
+            if quantity.soft and not binding.clear and quantity.unit is None:
+                continue  # "two trains", "the 3rd": small words count only when bound
+            if quantity.unit in _DURATIONS and not binding.clear:
+                # "may be delayed by 15 minutes": a duration no cue binds is no claim,
+                # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
+                outcome = membership(quantity, binding, ctx)
+                if isinstance(outcome, Finding) and outcome.kind is _K.UNIT_MISMATCH:
+                    findings.append(outcome)
+                continue
+            outcome = judge(quantity, binding, ctx)
+            if outcome is PASSED:
+                ctx.passed.append(quantity)
+            stated.append(Stated(quantity, binding, outcome))
+        for rule in CLAUSE_RULES:
+            stated = rule.check(stated, ctx)
+        findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
+        return findings, len(stated)

@@ -1,0 +1,363 @@
+"""One sentence's mentions, read once: the context every binding reader works on.
+
+:class:`SentenceRead` is built once per sentence from the compiled phrase
+matchers (:func:`compile_matchers`, once per scanner): attribute cues,
+subject mentions (named, pronouns and definite references resolved to the
+subjects named before them, unknown names), the sentence's clause structure,
+pair and value phrases. The readers (``_subjects``, ``_cues``,
+``_structures``, ``_derived``) are functions over it; ``structures.prepare``
+adds what spans several quantities (runs, pairs, lists), after which the
+context is only read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_left
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, NamedTuple, TypeVar
+
+from vouched._scan._factindex import FactIndex
+from vouched._scan._lexicon import Lexicon, Pair, PhraseMatcher, phrase_matcher
+from vouched._scan._mentions import (
+    Mention,
+    MentionKind,
+    Structure,
+    conjunction_before,
+    read_structure,
+)
+from vouched._scan._reader._numbers import Quantity
+from vouched._scan._vocabulary import COMPUTE_WORDS, GAP_WORDS
+
+__all__ = [
+    "Cue",
+    "Forced",
+    "Found",
+    "Matchers",
+    "SentenceRead",
+    "compile_matchers",
+    "find_all",
+    "is_number_word",
+    "resolve",
+    "words_between",
+]
+
+_NAMED = MentionKind.NAMED
+_PRONOUN = MentionKind.PRONOUN
+_UNKNOWN = MentionKind.UNKNOWN
+
+
+class Cue(NamedTuple):
+    start: int
+    end: int
+    names: tuple[str, ...]
+
+
+class Forced(NamedTuple):
+    attributes: tuple[str, ...]
+    subjects: tuple[str, ...] | None  # None: read the subject from the clause
+    mention: int = -1  # the subject mention that bound them, for subject_mismatch
+    pair: bool = False  # one half of a pair read from one phrase
+    phrase: tuple[int, int] | None = None  # the span of the pair phrase that named them
+
+
+@lru_cache(maxsize=128)
+def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
+    pairs: set[tuple[str, str]] = set()
+    for attribute, phrases in lexicon.attributes.items():
+        if attribute in known:
+            pairs.update((phrase, attribute) for phrase in phrases)
+    for attribute in known:
+        pairs.add((attribute, attribute))
+        if "_" in attribute:
+            pairs.add((attribute.replace("_", " "), attribute))
+    # a reader takes "prices" for "price"
+    pairs.update({(variant, a) for phrase, a in list(pairs) for variant in _number_forms(phrase)})
+    return phrase_matcher(tuple(sorted(pairs)))
+
+
+def _number_forms(phrase: str) -> list[str]:
+    """The phrase with one word in the plural ("price" -> "prices", "closing price" ->
+    "closing prices"), for lower-case phrases of plain words."""
+    if not phrase.islower():
+        return []
+    words = phrase.split(" ")
+    forms = []
+    for i, word in enumerate(words):
+        if not word.isalpha() or len(word) < 4:
+            continue
+        if word.endswith(("s", "y")):
+            continue  # singulars are the lexicon's to list: "shots" is a noun, "shot" a verb
+        forms.append(" ".join([*words[:i], word + "s", *words[i + 1 :]]))
+    return forms
+
+
+@lru_cache(maxsize=128)
+def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
+    pairs: set[tuple[str, str]] = set()
+    for subject, aliases in lexicon.subjects.items():
+        pairs.update((alias, subject) for alias in aliases)
+        pairs.add((subject, subject))
+    pairs.update((subject, subject) for subject in known)
+    return phrase_matcher(tuple(sorted(pairs)))
+
+
+@lru_cache(maxsize=128)
+def _pair_matcher(
+    lexicon: Lexicon, known: frozenset[str]
+) -> tuple[PhraseMatcher, tuple[Pair, ...]]:
+    pairs = tuple(p for p in lexicon.pairs if p.first in known and p.second in known)
+    entries = tuple((phrase, str(i)) for i, p in enumerate(pairs) for phrase in p.phrases)
+    return phrase_matcher(entries), pairs
+
+
+@lru_cache(maxsize=128)
+def _value_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
+    entries = tuple(
+        (phrase, f"{attribute}\x00{value}")
+        for attribute, phrases in lexicon.values.items()
+        if attribute in known
+        for phrase, value in phrases.items()
+    )
+    return phrase_matcher(entries)
+
+
+def words_between(text: str, start: int, end: int) -> list[str]:
+    return [w.lower() for w in GAP_WORDS.findall(text, start, end)]
+
+
+class Matchers(NamedTuple):
+    """The phrase matchers of one (lexicon, facts) pair: compiled once per :class:`Scanner`."""
+
+    attributes: PhraseMatcher
+    subjects: PhraseMatcher
+    pairs: PhraseMatcher
+    pair_table: tuple[Pair, ...]
+    values: PhraseMatcher | None
+    digit_names: PhraseMatcher | None
+
+
+def compile_matchers(lexicon: Lexicon, index: FactIndex) -> Matchers:
+    attributes = frozenset(index.attributes)
+    pairs, pair_table = _pair_matcher(lexicon, attributes)
+    with_digits = index.strings_with_digits
+    return Matchers(
+        _attribute_matcher(lexicon, attributes),
+        _subject_matcher(lexicon, frozenset(index.subjects)),
+        pairs,
+        pair_table,
+        _value_matcher(lexicon, attributes) if lexicon.values else None,
+        phrase_matcher(tuple((n, n) for n in with_digits)) if with_digits else None,
+    )
+
+
+Span = tuple[int, int, tuple[str, ...]]
+
+
+class Found(NamedTuple):
+    """What the compiled matchers and the number reader find in a text, read once: the
+    spans of attribute cues, subject aliases, pair and value phrases, digit-bearing
+    names, and the quantities; each list sorted by start."""
+
+    cues: list[Cue]
+    subjects: list[Span]
+    pair_phrases: list[Cue]
+    pair_table: tuple[Pair, ...]
+    value_phrases: list[Cue]
+    digit_names: list[tuple[int, int]]
+    quantities: list[Quantity]
+
+    def within(self, start: int, end: int) -> Found:
+        """What lies wholly inside ``[start, end)``, moved to start at 0 (one sentence)."""
+        return Found(
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.cues, start, end)
+            ],
+            [(s - start, e - start, n) for s, e, n in _inside(self.subjects, start, end)],
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.pair_phrases, start, end)
+            ],
+            self.pair_table,
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.value_phrases, start, end)
+            ],
+            [(s - start, e - start) for s, e in _inside(self.digit_names, start, end)],
+            [
+                q._replace(start=q.start - start, end=q.end - start)
+                for q in _inside(self.quantities, start, end)
+            ],
+        )
+
+
+_Item = TypeVar("_Item", bound=tuple[Any, ...])
+
+
+def _inside(items: list[_Item], start: int, end: int) -> list[_Item]:
+    """The items (sorted by start, their first two fields start and end) wholly inside
+    ``[start, end)``; found by bisection, so slicing a text into sentences stays linear."""
+    low = bisect_left(items, start, key=itemgetter(0))
+    high = bisect_left(items, end, lo=low, key=itemgetter(0))
+    return [item for item in items[low:high] if item[1] <= end]
+
+
+def find_all(
+    matchers: Matchers,
+    text: str,
+    lowered: str,
+    tokens: set[str],
+    quantities: list[Quantity],
+) -> Found:
+    """Every phrase the matchers know in ``text``, with its ``quantities``: one pass each."""
+    return Found(
+        [Cue(s, e, n) for s, e, n in matchers.attributes.find(text, lowered, tokens)],
+        matchers.subjects.find(text, lowered, tokens),
+        [Cue(s, e, n) for s, e, n in matchers.pairs.find(text, lowered, tokens)],
+        matchers.pair_table,
+        [Cue(s, e, n) for s, e, n in matchers.values.find(text, lowered, tokens)]
+        if matchers.values is not None
+        else [],
+        [(s, e) for s, e, _ in matchers.digit_names.find(text, lowered, tokens)]
+        if matchers.digit_names is not None
+        else [],
+        quantities,
+    )
+
+
+def resolve(mentions: list[Mention]) -> dict[int, tuple[str, ...]]:
+    """Each pronoun's antecedents: the distinct subjects named before it, latest first."""
+    resolved: dict[int, tuple[str, ...]] = {}
+    recent: list[str] = []
+    for mention in mentions:
+        if mention.kind == _NAMED:
+            name = mention.names[0]
+            if name in recent:
+                recent.remove(name)
+            recent.insert(0, name)
+            del recent[4:]
+        elif mention.kind == _PRONOUN:
+            resolved[mention.start] = tuple(recent)
+        elif mention.names:  # an unknown subject of a sentence: "he" is about it
+            recent.clear()
+    return resolved
+
+
+class SentenceRead:
+    """The mentions of one sentence, ready to bind its quantities.
+
+    ``carried``: the subjects named in earlier sentences (oldest first), as
+    mentions at negative positions: the topic and the antecedents of pronouns.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        index: FactIndex,
+        lexicon: Lexicon,
+        found: Found,
+        *,
+        tokens: set[str],
+        carried: Sequence[Mention] = (),
+    ) -> None:
+        self.text = text
+        self.index = index
+        self.lexicon = lexicon
+        self.cues = found.cues
+        self.cue_starts = [c.start for c in self.cues]
+        named, nameless = _subject_mentions(found.subjects, index.subjects)
+        self.named = named
+        self.pairs = found.pair_table
+        self.pair_phrases = found.pair_phrases
+        known = sorted(
+            [(m.start, m.end) for m in (*named, *nameless)]
+            + [(c.start, c.end) for c in (*self.cues, *self.pair_phrases)]
+            + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
+        )
+        self.structure = read_structure(text, known)
+        mentions = [*carried, *_with_references(sorted([*named, *nameless]), self.structure)]
+        self.mentions = mentions
+        self.mention_starts = [m.start for m in mentions]
+        self.unknown_before = list(
+            itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)
+        )  # unknown names among the first i mentions
+        self.structure.add_clause_starts(_conjunction_starts(text, mentions))
+        self.resolved = resolve(mentions)
+
+        self.value_phrases = found.value_phrases
+        # Words that derived values and comparisons need: most texts have none.
+        self.computes = not tokens.isdisjoint(COMPUTE_WORDS)
+        # Sign words ("fell", "lower") matter only where the facts have signs: in a box
+        # score, "dropped 17 points" is a scoring verb.
+        self.signs = index.has_negative
+        self.forced: dict[int, Forced] = {}
+        self.taken: set[int] = set()  # cues right after a number of their own
+        self.cue_spans: dict[int, tuple[int, int]] = {}  # quantity start -> its clear cue
+        self.partners: dict[int, int] = {}  # "113-107": second value -> first, two subjects
+        self.adjacent: dict[int, Cue | None] = {}  # quantity start -> the cue right after it
+        self.groups: dict[int, int] = {}
+        self.quantity_starts: list[int] = []
+        self.digit_names = found.digit_names
+
+    def subject_mentions(self) -> list[Mention]:
+        """This sentence's named subjects and unknown subjects, in order: what the next
+        sentence carries."""
+        return [
+            m
+            for m in self.mentions
+            if m.start >= 0 and (m.kind == _NAMED or (m.kind == _UNKNOWN and m.names))
+        ]
+
+
+def _subject_mentions(spans: list[Span], subjects: set[str]) -> tuple[list[Mention], list[Mention]]:
+    """Alias matches as mentions: of subjects with facts (named), and of lexicon subjects no
+    fact is about (unknown subjects)."""
+    named: list[Mention] = []
+    nameless: list[Mention] = []
+    for s, e, names in spans:
+        known_names = tuple(n for n in names if n in subjects)
+        if known_names:
+            named.append(Mention(s, e, known_names, _NAMED))
+        else:
+            nameless.append(Mention(s, e, ("subject",), _UNKNOWN))
+    return named, nameless
+
+
+def _with_references(by_name: list[Mention], structure: Structure) -> list[Mention]:
+    """The names with the pronouns, references and unknown names that overlap none: a name
+    wins ("the capital" as an alias; "The Workshop Kiln" is a subject, not "the workshop")."""
+    name_starts = [m.start for m in by_name]
+    others = [
+        m
+        for m in (*structure.pronouns, *structure.unknown)
+        if not _overlaps(by_name, name_starts, m)
+    ]
+    return sorted([*by_name, *others])
+
+
+def _conjunction_starts(text: str, mentions: list[Mention]) -> list[int]:
+    """Conjunctions that open a clause before a subject ("and Munich ...")."""
+    return [
+        at
+        for m in mentions
+        if m.kind != _UNKNOWN
+        and m.start >= 0
+        and (at := conjunction_before(text, m.start, max(0, m.start - 16))) is not None
+    ]
+
+
+def _overlaps(spans: list[Mention], starts: list[int], mention: Mention) -> bool:
+    i = bisect_left(starts, mention.end)
+    return any(spans[j].end > mention.start for j in range(max(0, i - 2), i))
+
+
+_NUMBER_WORDS = frozenset(
+    {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve"}
+)
+
+
+def is_number_word(word: str) -> bool:
+    return word.lower() in _NUMBER_WORDS

@@ -1,0 +1,166 @@
+"""Where sentences end: the one splitter of the scanner, the stream and the on-fail policy.
+
+A sentence ends
+
+- after a terminator (``.``, ``!``, ``?``, ``…``) and any closing quotes or
+  brackets right after it, when whitespace follows (or the text ends);
+- at a newline (the newline opens the next sentence);
+- and, so that a sentence is never held hostage by one that does not end,
+  at the first clause mark (``,`` ``;`` ``:``) or space after
+  :data:`LONG_SENTENCE` characters, and anywhere after twice that.
+
+It does not end at an ellipsis (``..``, ``…``: "around 16:00 CET ... for"),
+inside an open quote, or after a list marker ("1." or "b)" alone).
+
+:class:`SentenceSplitter` reads a growing text left to right and keeps its
+state between calls, so feeding a text in pieces finds exactly the ends that
+reading it whole finds, with one exception: a terminator that ends what was
+fed so far right after a word or unit ("4.3 °C.") closes its sentence at once
+instead of waiting for the next character, so a model that pauses after a
+sentence does not hold it back; if the next piece then continues the word
+without a space ("example." + "com"), the pieces' reading has one sentence end
+more than the whole text's. After a digit the splitter waits ("4." may become
+"4.3"). Each character is looked at a bounded number of times: the cost is
+linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LONG_SENTENCE", "SentenceSplitter", "sentence_spans"]
+
+TERMINATORS = ".!?\u2026"
+CLOSERS = "\"')]\u201d\u2019"
+LONG_SENTENCE = 1200
+"""A sentence longer than this ends at its next clause mark or space (see above)."""
+
+_CANDIDATE = re.compile(rf"[{re.escape(TERMINATORS)}\n]")
+_LONG_BREAK = re.compile(r"[,;:]\s|\s")
+_LIST_MARKER = re.compile(r"\s*(?:\d{1,3}|[A-Za-z])[.)]")
+
+
+class SentenceSplitter:
+    """Sentence ends of a text read left to right, possibly in pieces.
+
+    ``ends(text)`` takes the whole text fed so far (each call a longer one,
+    the old text unchanged) and returns the ends (exclusive) of the sentences
+    that closed since the last call; ``ends(text, final=True)`` also closes the
+    last sentence at the end of the text.
+    """
+
+    __slots__ = ("_at", "_quotes", "_start")
+
+    def __init__(self) -> None:
+        self._start = 0  # where the open sentence starts
+        self._at = 0  # how far the text has been read
+        self._quotes = [0, 0, 0]  # straight, opening and closing double quotes in the sentence
+
+    @property
+    def start(self) -> int:
+        """Where the open sentence starts (the end of the last one closed)."""
+        return self._start
+
+    def rebase(self, cut: int) -> None:
+        """The caller dropped the first ``cut`` characters (closed sentences) of its text:
+        positions from now on count from there."""
+        self._start -= cut
+        self._at -= cut
+
+    def ends(self, text: str, *, final: bool = False) -> list[int]:
+        found: list[int] = []
+        size = len(text)
+        while True:
+            match = _CANDIDATE.search(text, self._at)
+            limit = self._start + LONG_SENTENCE
+            stop = match.start() if match is not None else size
+            if stop > limit and self._long_break(text, limit, stop, found):
+                continue
+            if match is None:
+                self._count_quotes(text, self._at, size)
+                self._at = size
+                break
+            position = match.start()
+            self._count_quotes(text, self._at, position)
+            end = self._end_at(text, position, final)
+            if end is None:  # waits for the next character
+                self._at = position
+                break
+            if end < 0 or not text[self._start : end].strip():  # no sentence end here
+                self._at = position + 1
+                continue
+            self._close(end, found)
+            self._at = end
+        if final and self._start < size and text[self._start :].strip():
+            self._close(size, found)
+        return found
+
+    def _end_at(self, text: str, position: int, final: bool) -> int | None:
+        """The sentence end a candidate at ``position`` makes: -1 none, None undecided."""
+        if text[position] == "\n":
+            return position if position > self._start else -1
+        end = position + 1
+        size = len(text)
+        while end < size and text[end] in TERMINATORS:
+            end += 1
+        while end < size and text[end] in CLOSERS:
+            end += 1
+        if end < size and not text[end].isspace():
+            return -1
+        if end == size and not final and not self._eager(text, position):
+            return None
+        body = text[self._start : end].rstrip(CLOSERS)
+        if body.endswith(("..", "\u2026")) or self._in_quote():
+            return -1
+        if _LIST_MARKER.fullmatch(text, self._start, end):
+            return -1
+        return end
+
+    def _eager(self, text: str, position: int) -> bool:
+        """A terminator that ends what was fed, right after a word or a unit ("°C."), closes
+        at once: a model that pauses there must not hold the sentence back. After a digit
+        it waits ("4." may be "4.3")."""
+        before = text[position - 1] if position > self._start else " "
+        return not (before.isdigit() or before.isspace())
+
+    def _long_break(self, text: str, limit: int, stop: int, found: list[int]) -> bool:
+        """End an over-long sentence at a clause mark or space after ``limit``."""
+        at = max(limit, self._at)
+        hard = self._start + 2 * LONG_SENTENCE
+        mark = _LONG_BREAK.search(text, at, min(stop, hard))
+        if mark is not None:
+            end = mark.end()
+        elif stop > hard:
+            end = hard
+        else:
+            return False
+        self._count_quotes(text, self._at, end)
+        self._close(end, found)
+        self._at = end
+        return True
+
+    def _close(self, end: int, found: list[int]) -> None:
+        found.append(end)
+        self._start = end
+        self._quotes = [0, 0, 0]
+
+    def _count_quotes(self, text: str, start: int, end: int) -> None:
+        if start < end:
+            counts = self._quotes
+            counts[0] += text.count('"', start, end)
+            counts[1] += text.count("\u201c", start, end)
+            counts[2] += text.count("\u201d", start, end)
+
+    def _in_quote(self) -> bool:
+        straight, opening, closing = self._quotes
+        return straight % 2 == 1 or opening > closing
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of every sentence of ``text``; together they cover it exactly."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for end in SentenceSplitter().ends(text, final=True):
+        spans.append((start, end))
+        start = end
+    return spans

@@ -1,0 +1,61 @@
+"""The values binding produces: readings, derived values, bindings."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["MARGIN", "UNBOUND", "Binding", "Derived", "Reading", "dedupe"]
+
+MARGIN = 0.45
+"""Readings within this cost of the best one are plausible too."""
+
+
+class Reading(NamedTuple):
+    """One way to read a quantity: this subject's attribute, at this cost."""
+
+    cost: float
+    subject: str
+    attribute: str
+
+
+class Derived(NamedTuple):
+    """A quantity that states a computed value, and what the facts compute to."""
+
+    operation: str  # "difference" | "sum"
+    matches: bool
+    detail: str
+
+
+class Binding(NamedTuple):
+    """What a quantity speaks about.
+
+    ``readings`` are the plausible readings, best first (empty: unbound, check
+    by membership). ``clear`` is True when the attribute is read from a cue, a
+    unit or a structure, not guessed: only a clear attribute can be a mismatch.
+    ``attribute`` is the attribute read even when no subject has it. ``mention``
+    is the start of the subject mention that governs the quantity (-1: none),
+    for ``subject_mismatch``.
+    """
+
+    readings: tuple[Reading, ...]
+    attribute: str | None
+    clear: bool
+    mention: int = -1
+    derived: Derived | None = None
+    firm: bool = False  # one subject named in the sentence, clear attribute: for inconsistency
+    subjectless: bool = False  # the text names no subject it could be about
+    governed: bool = False  # no attribute word: read from the named subject's facts
+
+
+UNBOUND = Binding((), None, False)
+
+
+def dedupe(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
+    seen: set[tuple[str, str]] = set()
+    kept: list[Reading] = []
+    for reading in readings:
+        key = (reading.subject, reading.attribute)
+        if key not in seen:
+            seen.add(key)
+            kept.append(reading)
+    return tuple(kept)

@@ -1,0 +1,179 @@
+"""The words and phrases the readers of a sentence look for: data, in one place.
+
+Word sets are what a careful English reader treats as one family (linking words
+between a cue and its number, fillers after a number, comparison words, ...);
+each pattern says in its name what it finds. The readers (``_cues``,
+``_subjects``, ``_structures``, ``_derived``) import from here; nothing here
+reads a text.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "ARTICLE",
+    "ARTICLE_VALUES",
+    "AT_LEAST",
+    "AT_MOST",
+    "AT_WORDS",
+    "BELOW",
+    "BELOW_ZERO",
+    "BRACKET_AFTER",
+    "CENTS",
+    "COMPARE_WORDS",
+    "COMPARISON",
+    "COMPUTE_WORDS",
+    "CONNECTIVE",
+    "DIFFERENCE_AFTER",
+    "DIFFERENCE_BEFORE",
+    "DIGIT",
+    "FALL_AFTER",
+    "FALL_BEFORE",
+    "FALL_CHAIN",
+    "FILLER_AFTER",
+    "GAP_WORDS",
+    "HELD_AFTER",
+    "HELD_BEFORE",
+    "LINKING",
+    "LINK_MARKS",
+    "MARGIN_NOUN",
+    "MINUS_MARK",
+    "PAIR_GAP",
+    "REFERENCE",
+    "RESPECTIVELY",
+    "SUBJECT_JOIN",
+    "SUM_WORDS",
+    "THAN",
+    "VALUE_JOIN",
+    "WORD_AFTER",
+    "pattern_words",
+]
+
+DIGIT = re.compile(r"\d")
+LINKING = frozenset(
+    {
+        "of", "to", "at", "is", "was", "are", "were", "be", "been", "being", "around",
+        "about", "roughly", "nearly", "almost", "approximately", "near", "some", "just",
+        "only", "over", "under", "by", "from", "reached", "reaching", "reaches", "hit",
+        "hits", "stands", "stood", "sits", "sat", "currently", "now", "a", "an", "the",
+        "with", "s", "its", "his", "their", "her", "likely", "expected", "forecast",
+        "set", "scheduled", "for", "will", "should", "still", "right", "measured",
+        "measuring", "reading", "reads", "showing", "shows", "sitting", "standing",
+        "registering", "registered", "holding", "holds", "held", "steady", "as", "high",
+        "low", "up", "down", "than", "more", "less", "exactly", "precisely", "already",
+        "also", "even", "well", "very", "this", "today", "tonight", "morning", "afternoon",
+        "evening", "in", "on", "has", "had", "have", "got", "gets", "went", "go",
+        "going", "coming", "came", "comes", "and", "or", "per", "costs", "cost", "priced",
+    }
+)  # fmt: skip
+# Words that may follow a number without making it about something else.
+AT_WORDS = frozenset({"at", "the", "on", "for", "in", "its", "their"})
+LINK_MARKS = frozenset({":", "=", "~", "\u2248"})
+FILLER_AFTER = frozenset(
+    {
+        "and", "or", "but", "with", "in", "at", "on", "for", "this", "that", "the", "today",
+        "tonight", "now", "currently", "right", "so", "while", "as", "of", "to", "by",
+        "from", "than", "then", "which", "when", "per", "a", "an", "is", "was", "are",
+        "were", "against", "versus", "vs", "compared", "respectively", "each",
+        "apiece", "overall", "outside", "here", "there", "yesterday", "tomorrow",
+        "according", "though", "although", "whereas", "since", "until", "after", "before",
+        "during", "over", "under", "around", "about", "up", "down", "higher", "lower",
+        "lately", "earlier", "later", "too", "also", "only", "exactly", "sharp", "flat",
+        "even", "just", "both", "all", "it", "he", "she", "they", "we", "you",
+    }
+)  # fmt: skip
+HELD_BEFORE = re.compile(
+    r"\b(?:held|holding|holds|hold|limited|limiting|limits|limit|kept|keeping|keeps"
+    r"|forced|forcing|forces|force)\s+(?:the\s+)?$",
+    re.I,
+)
+HELD_AFTER = re.compile(r"(?:\s*\(.*?\))?\s+(?:to|into|under)\b", re.I)
+WORD_AFTER = re.compile(r"\s*[^\W\d_]")
+BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
+CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
+GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
+PAIR_GAP = re.compile(r"\s*(?:[-\u2013\u2014]|to)\s*|\s*-?\s*(?:for|of)\s*-?\s*", re.I)
+VALUE_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&|versus|vs\.?|against)\s)\s*", re.I)
+SUBJECT_JOIN = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&)\s"
+    r"|\s+(?:is|are|was|feels|looks)?\s*(?:\w+er|more\s+\w+|less\s+\w+)\s+than\s+)\s*",
+    re.I,
+)
+RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
+ARTICLE = re.compile(r"(?:^|(?<=\W))(a|an|a\s+pair\s+of|a\s+couple\s+of|a\s+single)\s+$", re.I)
+ARTICLE_VALUES = {"a": 1, "an": 1, "one": 1, "a single": 1, "a pair of": 2, "a couple of": 2}
+# Derived values: a difference ("a 12-point win", "3 degrees warmer", "led by 12").
+DIFFERENCE_AFTER = re.compile(
+    r"\s*(?:[-\u2013]\s*)?(?:[^\W\d_]+\s*(?:[-\u2013]\s*)?)?"
+    r"(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
+    r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
+    r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
+    r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater|smaller"
+    r"|gap|above|below|over|under|up\s+on|down\s+on|range|spread|swing"
+    r"|(?:from|since|versus|vs\.?|on|against)\s+(?:the\s+|its\s+)?(?:previous|prior|last"
+    r"|day\s+before|earlier))\b",
+    re.I,
+)
+DIFFERENCE_BEFORE = re.compile(
+    r"\b(?:won|win|wins|lost|lose|loses|led|leads|lead|trailed|trails|beat|beats|defeated"
+    r"|outscored|edged|margin|difference|gap|differ|differs|differed|gain|gained|rise|rose"
+    r"|drop|dropped|fall|fell|change|changed)\s+(?:\w+\s+){0,3}?"
+    r"(?:by|of)\s+(?:just\s+|only\s+)?$",
+    re.I,
+)
+COMPARISON = re.compile(
+    r"\b(?P<op>over|above|more\s+than|greater\s+than|higher\s+than|at\s+least|in\s+excess\s+of"
+    r"|exceeding|beyond|under|below|less\s+than|fewer\s+than|lower\s+than|at\s+most"
+    r"|no\s+more\s+than|up\s+to)\s+$",
+    re.I,
+)
+BELOW = frozenset({"under", "below", "less than", "fewer than", "lower than"})
+AT_MOST = frozenset({"at most", "no more than", "up to"})
+AT_LEAST = frozenset({"at least"})
+# Sign words a reader applies to a number: "1.15% lower", "3 degrees below zero", "gave up $2".
+FALL_AFTER = re.compile(
+    r"\s*(?:lower|down|below\s+(?:zero|freezing|0)|in\s+the\s+red|under\s+zero)\b", re.I
+)
+FALL_BEFORE = re.compile(
+    r"\b(?:gave\s+up|gives\s+up|giving\s+up|shed|sheds|slipped|slips|declined|declines"
+    r"|dropped|drops|lost|loses|fell|falls|down|decreased|eased|eases|retreated|minus)"
+    r"\s+(?:by\s+)?(?:just\s+|some\s+|about\s+|nearly\s+)?$",
+    re.I,
+)
+# "down $2.18, or 1.15%": the sign word governs the restatement after "or"
+FALL_CHAIN = re.compile(
+    r"\b(?:down|fell|lost|dropped|declined|slipped|shed|gave\s+up)\s+[^,;\n]{1,24}?,?\s+or\s+$",
+    re.I,
+)
+MINUS_MARK = re.compile(r"(?:^|[\s(\[])[-\u2212]$")  # "(-$2.18)": a sign the reader left out
+CENTS = re.compile(r"\s*(?:cents?|pence)\b", re.I)
+BELOW_ZERO = re.compile(r"\s*(?:degrees?\s+)?below\s+(?P<zero>zero|freezing)\b", re.I)
+MARGIN_NOUN = re.compile(
+    r"\b(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
+    r"|difference|gap)\b",
+    re.I,
+)
+REFERENCE = re.compile(r"\s+(?:its|the|their|his|her|that|this)\b", re.I)  # "below its high"
+THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
+SUM_WORDS = re.compile(
+    r"\b(?:together|combined|in\s+total|a\s+total\s+of|totall?ing|altogether|in\s+all|sum)\b",
+    re.I,
+)
+
+
+COMPARE_WORDS = frozenset(
+    {"over", "above", "than", "least", "excess", "exceeding", "beyond", "under", "below",
+     "most", "up"}
+)  # fmt: skip
+
+
+def pattern_words(*patterns: re.Pattern[str]) -> frozenset[str]:
+    """Every plain word a pattern can need (gates the pattern: most texts have none)."""
+    words: set[str] = set()
+    for pattern in patterns:
+        words.update(w for w in re.findall(r"[a-z]+", pattern.pattern) if len(w) > 2)
+    return frozenset(words)
+
+
+COMPUTE_WORDS = pattern_words(DIFFERENCE_AFTER, DIFFERENCE_BEFORE, SUM_WORDS) | {"all"}
