@@ -30,9 +30,10 @@ def _prompt() -> Prompt:
 
 
 def _endless(prefix: bytes) -> Iterator[bytes]:
-    """``prefix``, then spaces for ever (the test ends it by reading no more)."""
+    """``prefix``, then spaces: 16 times the cap, as good as endless for the
+    reader, and finite so the server thread ends its response on its own."""
     yield prefix
-    while True:
+    for _ in range(16 * CAP // 4096):
         yield b" " * 4096
 
 

@@ -50,7 +50,7 @@ from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._scanner import scan
+from vouched._scan._scanner import Scanner
 from vouched._sources._source import Query, Source, gather
 from vouched._time import Clock, SystemClock, seconds_setting
 
@@ -384,21 +384,10 @@ class Grounder:
 
     # -- phrase, scan, on-fail ----------------------------------------------------
 
-    async def _check_off_loop(
-        self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str]
-    ) -> list[FindingLike]:
-        """:meth:`_check`, in a worker thread when the text is long."""
-        if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
-            return self._check(prompt, silences, text, caller)
-        work = functools.partial(self._check, prompt, silences, text, caller)
-        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
-
-    def _check(
-        self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str] = ()
-    ) -> list[FindingLike]:
-        found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
-        report = scan(
-            text,
+    def _compile(self, prompt: Prompt, silences: Sequence[Fact]) -> Scanner:
+        """The scanner of one answer, compiled once for all its attempts (the
+        streamed answer compiles the same one)."""
+        return Scanner(
             [*prompt.grounded, *silences],
             self.lexicon,
             # text values are what a model may quote
@@ -406,6 +395,21 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
+
+    async def _check_off_loop(
+        self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str]
+    ) -> list[FindingLike]:
+        """:meth:`_check`, in a worker thread when the text is long."""
+        if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
+            return self._check(prompt, scanner, text, caller)
+        work = functools.partial(self._check, prompt, scanner, text, caller)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
+
+    def _check(
+        self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str] = ()
+    ) -> list[FindingLike]:
+        found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
+        report = scanner.scan(text)
         return [*found, *([] if report.passed else once_per_span(report.findings, finding_span))]
 
     async def _phrase(
@@ -417,6 +421,7 @@ class Grounder:
         scan_seconds = 0.0
         prompt = first
         name = phraser_name(self._phraser_given)
+        compiled = self._compile(first, silences)  # once for every attempt of this answer
 
         def finish(
             text: str,
@@ -477,7 +482,7 @@ class Grounder:
                     refusal=RefusalReason.OUTPUT_TOO_LONG,
                     reasons=(too_long_reason(len(text), self.max_output_chars),),
                 )
-            findings = await self._check_off_loop(prompt, silences, text, caller)
+            findings = await self._check_off_loop(prompt, compiled, text, caller)
             scan_seconds += clock.monotonic() - phrased
             action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
             trail.append(Attempt(text, tuple(findings), phrased - began, action, prompt.version))
@@ -493,7 +498,7 @@ class Grounder:
                     drop_sentences,
                     text,
                     findings,
-                    lambda rest: self._check(first, silences, rest, caller),
+                    lambda rest: self._check(first, compiled, rest, caller),
                 )
                 scan_seconds += clock.monotonic() - checked
                 extra = partial.findings[len(findings) :]

@@ -60,7 +60,7 @@ from vouched._gate import GateResult
 from vouched._policy import Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._scanner import Finding
+from vouched._scan._scanner import Finding, Scanner
 from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._time import Clock
 
@@ -238,8 +238,9 @@ class StreamedPhrasing:
         self.answer: Answer | None = None
         self.shown: list[str] = []  # the sentences handed on so far, over all segments
 
-    def _scanner(self, prompt: Prompt, silences: Sequence[Fact]) -> StreamScanner:
-        return StreamScanner(
+    def _scanner(self, prompt: Prompt, silences: Sequence[Fact]) -> Scanner:
+        """One compiled scanner per answer; each attempt reads with its ``stream()``."""
+        return Scanner(
             [*prompt.grounded, *silences],
             self._lexicon,
             sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
@@ -251,10 +252,11 @@ class StreamedPhrasing:
         self, first: Prompt, gate: GateResult, silences: Sequence[Fact]
     ) -> AsyncIterator[AnswerEvent]:
         prompt = first
+        compiled = self._scanner(first, silences)  # compiled once for every attempt
         for segment, step in enumerate(self._on_fail):
             if segment:
                 yield RetryEvent(segment)
-            reading = _Reading(self._scanner(first, silences), self._clock.monotonic())
+            reading = _Reading(compiled.stream(), self._clock.monotonic())
             async for event in self._read(prompt, segment, reading):
                 yield event
             text = reading.scanner.text
