@@ -1,242 +1,435 @@
-"""Benchmark: ``vouched serve`` against the same calls in-process, and streaming's
-time to the first safe sentence against the whole answer.
+"""Benchmark: ``vouched serve`` beside the same service built from ``main``, in one run.
 
-Run ``python bench/serve.py`` (about 30 s) or ``python bench/serve.py --full``.
+Run ``python bench/serve.py`` (about 2 minutes) or ``--full`` (more requests).
 
-1. The service runs as ``vouched serve --config examples/serve.toml --port 0``
-   in a child process; this process is the load generator (httpx, one
-   keep-alive connection, then 8 concurrent ones). Each endpoint gets a
-   bounded number of requests (and at most 15 s). Baseline: the same call
-   made in-process (``partition`` / ``scan`` on the same body, JSON parsed and
-   printed as the service does), timed in the same run. Prints p50/p99
-   latency, requests per second and the service overhead per request.
-2. A phraser that emits 4-character tokens every 10 ms: time to the first
-   sentence that passed the scan with ``Grounder.answer_stream``, beside the
-   time to the whole answer with ``Grounder.answer``.
+Two services run as child processes, ``vouched serve --config
+examples/serve.toml --port 0``: this branch, and the ``main`` branch's source
+(``git archive main``, the same interpreter and dependencies) as the
+baseline. This process is the load generator (httpx).
+
+1. ``/v1/gate``, ``/v1/scan``, ``/v1/answer`` and ``/v1/chat/completions``
+   (this branch only: main has no such route) at 1, 50 and 300 connections:
+   p50/p99 latency, requests per second, non-200 answers.
+2. In-process vs HTTP: the same gate and scan called in this process, beside
+   one keep-alive connection: the service's overhead per request.
+3. ``/v1/gate`` p99 while 8 clients send 32 KB scans, and the 504s it got.
+4. Hostile load, each beside main's answer: a huge exponent, 1,100 idle
+   connections, a runaway stream, SIGTERM at full load (snapshots written vs
+   answers given), a dead source behind 20 answers (calls that reached it).
+
+Figures on a shared 2-core machine are noisy: read the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from vouched import Fact, Grounder, Policy, Prompt, partition, scan
+from vouched import Fact, Grounder, Policy, Prompt, SqliteSnapshotStore, partition, scan
 from vouched._jsonio import dumps, loads
 from vouched.testing import FakeClock
 
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
 NODELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NOW = "2026-11-29T12:10:00Z"
 FACTS = loads((EXAMPLES / "facts.json").read_text(encoding="utf-8"))
 TEXT = (EXAMPLES / "answer.txt").read_text(encoding="utf-8")
-BODIES = {
+ASK = [{"role": "user", "content": "How is the weather in Berlin?"}]
+BODIES: dict[str, dict[str, Any]] = {
     "/v1/gate": {"facts": FACTS, "now": NOW},
     "/v1/scan": {"text": TEXT, "facts": FACTS, "lexicon": "weather", "now": NOW},
-}
+    "/v1/answer": {"question": "How is Berlin?", "query": {"subject": "Berlin"}},
+    "/v1/chat/completions": {
+        "model": "m", "messages": ASK, "vouched": {"query": {"subject": "Berlin"}}
+    },
+}  # fmt: skip
+JSON = {"content-type": "application/json"}
 
 
 def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
-def in_process(path: str) -> Callable[[], object]:
+# -- the two services ------------------------------------------------------------
+
+
+class Service:
+    """One ``vouched serve`` child process; ``source`` is None for this branch,
+    or the folder holding main's ``src``."""
+
+    def __init__(self, name: str, config: Path, source: Path | None) -> None:
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        if source is not None:
+            env["PYTHONPATH"] = str(source / "src")
+        self.name = name
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "vouched", "serve", "--config", str(config), "--port", "0"],
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
+        )  # fmt: skip
+        assert self.process.stderr is not None
+        line = self.process.stderr.readline()
+        if " on " not in line:
+            self.process.kill()
+            raise SystemExit(f"{name}: server did not start: {line}")
+        self.url = line.split(" on ", 1)[1].strip()
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.terminate()
+        try:
+            code = self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()  # a frozen event loop ignores SIGTERM
+            code = self.process.wait(timeout=30)
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+        return code
+
+
+def main_source() -> Path:
+    """``main``'s src, exported to a temporary folder (never its work tree)."""
+    folder = Path(tempfile.mkdtemp(prefix="vouched-main-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "main", "src"],  # noqa: S607
+                             capture_output=True, check=True)  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)  # noqa: S607
+    return folder
+
+
+# -- load ----------------------------------------------------------------------
+
+
+async def load(url: str, body: bytes, count: int, conns: int, budget: float) -> dict[str, Any]:
+    """``count`` requests over ``conns`` connections (at most ``budget`` s)."""
+    latencies: list[float] = []
+    failures = 0
+    left = count
+    stop = time.perf_counter() + budget
+
+    async def worker(client: httpx.AsyncClient) -> None:
+        nonlocal left, failures
+        while left > 0 and time.perf_counter() < stop:
+            left -= 1
+            began = time.perf_counter()
+            try:
+                response = await client.post(url, content=body, headers=JSON)
+                ok = response.status_code == 200
+            except httpx.HTTPError:
+                ok = False
+            latencies.append(time.perf_counter() - began)
+            failures += not ok
+
+    transport = httpx.AsyncHTTPTransport(socket_options=NODELAY,
+                                         limits=httpx.Limits(max_connections=conns))  # fmt: skip
+    async with httpx.AsyncClient(transport=transport, timeout=60) as client:
+        began = time.perf_counter()
+        await asyncio.gather(*(worker(client) for _ in range(conns)))
+        spent = time.perf_counter() - began
+    return {
+        "n": len(latencies),
+        "rps": len(latencies) / spent,
+        "failures": failures,
+        "p50": percentile(latencies, 0.5) * 1e3,
+        "p99": percentile(latencies, 0.99) * 1e3,
+    }
+
+
+def bench_endpoints(services: Sequence[Service], count: int, budget: float) -> None:
+    print("\n1. endpoints: p50/p99 ms, req/s, non-200 (baseline: main)")
+    print(f"{'endpoint':22} {'conns':>5} {'service':8} {'n':>6} {'p50':>8} {'p99':>8} "
+          f"{'req/s':>7} {'non-200':>7}")  # fmt: skip
+    for path, body in BODIES.items():
+        raw = dumps(body).encode()
+        for conns in (1, 50, 300):
+            rates = {}
+            for service in services:
+                if path == "/v1/chat/completions" and service.name == "main":
+                    continue  # main has no OpenAI-compatible route
+                asyncio.run(load(f"{service.url}{path}", raw, 20, 1, 5))  # warm up
+                r = asyncio.run(load(f"{service.url}{path}", raw, count, conns, budget))
+                rates[service.name] = r["rps"]
+                print(f"{path:22} {conns:5} {service.name:8} {r['n']:6} {r['p50']:8.1f} "
+                      f"{r['p99']:8.1f} {r['rps']:7.0f} {r['failures']:7}")  # fmt: skip
+            if len(rates) == 2:
+                print(
+                    f"{'':22} {'':5} req/s issue20 / main: {rates['issue20'] / rates['main']:.2f}"
+                )
+
+
+def bench_overhead(service: Service, count: int) -> None:
     from vouched import Lexicon  # noqa: PLC0415
     from vouched._time import parse_instant  # noqa: PLC0415
 
+    print("\n2. in-process vs HTTP (one keep-alive connection), p50 us")
     lexicon = Lexicon.load(EXAMPLES / "lexicon.json")
-    raw = dumps(BODIES[path]).encode()
     policy = Policy()
+    with httpx.Client(transport=httpx.HTTPTransport(socket_options=NODELAY)) as client:
+        for path in ("/v1/gate", "/v1/scan"):
+            raw = dumps(BODIES[path]).encode()
 
-    def gate() -> object:
-        body = loads(raw)
-        facts = [Fact.model_validate(f) for f in body["facts"]]
-        return dumps(partition(facts, policy, parse_instant(body["now"])).to_json())
+            def local(r: bytes = raw, p: str = path) -> object:
+                body = loads(r)
+                facts = [Fact.model_validate(f) for f in body["facts"]]
+                gated = partition(facts, policy, parse_instant(body["now"]))
+                if p == "/v1/gate":
+                    return dumps(gated.to_json())
+                return dumps(scan(body["text"], gated, lexicon, policy=policy).to_json())
 
-    def scan_() -> object:
-        body = loads(raw)
-        facts = [Fact.model_validate(f) for f in body["facts"]]
-        gated = partition(facts, policy, parse_instant(body["now"]))
-        return dumps(scan(body["text"], gated, lexicon, policy=policy).to_json())
+            def remote(r: bytes = raw, p: str = path) -> object:
+                return client.post(f"{service.url}{p}", content=r, headers=JSON)
 
-    return gate if path == "/v1/gate" else scan_
-
-
-def timed_calls(call: Callable[[], object], count: int, budget: float) -> list[float]:
-    samples: list[float] = []
-    stop = time.perf_counter() + budget
-    while len(samples) < count and time.perf_counter() < stop:
-        began = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - began) * 1e6)
-    return samples
-
-
-async def concurrent(url: str, body: bytes, count: int, workers: int) -> float:
-    """Requests per second with ``workers`` connections sharing ``count`` requests."""
-    left = count
-    headers = {"content-type": "application/json"}
-
-    async def worker(client: httpx.AsyncClient) -> None:
-        nonlocal left
-        while left > 0:
-            left -= 1
-            response = await client.post(url, content=body, headers=headers)
-            assert response.status_code == 200
-
-    transport = httpx.AsyncHTTPTransport(
-        socket_options=NODELAY, limits=httpx.Limits(max_connections=workers)
-    )
-    async with httpx.AsyncClient(transport=transport) as client:
-        began = time.perf_counter()
-        await asyncio.gather(*(worker(client) for _ in range(workers)))
-        return count / (time.perf_counter() - began)
+            samples = {}
+            for how, call in (("in-process", local), ("http", remote)):
+                for _ in range(20):
+                    call()
+                times = []
+                for _ in range(count):
+                    began = time.perf_counter()
+                    call()
+                    times.append((time.perf_counter() - began) * 1e6)
+                samples[how] = percentile(times, 0.5)
+            here, there = samples["in-process"], samples["http"]
+            print(f"  {path:10} in-process {here:7.0f}  http {there:7.0f}  overhead "
+                  f"{there - here:6.0f} us ({there / here:.1f}x)")  # fmt: skip
 
 
-def start_server() -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vouched", "serve", "--config", str(EXAMPLES / "serve.toml"),
-         "--port", "0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )  # fmt: skip
-    assert process.stderr is not None
-    line = process.stderr.readline()
-    if " on " not in line:
-        process.kill()
-        raise SystemExit(f"server did not start: {line}")
-    return process, line.split(" on ", 1)[1].strip()
+async def gate_under_scans(url: str, seconds: float) -> tuple[float, int, int]:
+    """/v1/gate p99 (ms), its count and 504s while 8 clients send 32 KB scans."""
+    text = (TEXT + " ") * (32 * 1024 // (len(TEXT) + 1))
+    scan_body = dumps({"text": text, "facts": FACTS, "lexicon": "weather", "now": NOW}).encode()
+    gate_body = dumps(BODIES["/v1/gate"]).encode()
+    stop = time.perf_counter() + seconds
+    latencies: list[float] = []
+    timeouts = 0
+
+    async def scanner(client: httpx.AsyncClient) -> None:
+        while time.perf_counter() < stop:
+            try:
+                await client.post(f"{url}/v1/scan", content=scan_body, headers=JSON)
+            except httpx.HTTPError:
+                return
+
+    async def gater(client: httpx.AsyncClient) -> None:
+        nonlocal timeouts
+        await asyncio.sleep(0.5)  # the scans are under way
+        while time.perf_counter() < stop:
+            began = time.perf_counter()
+            response = await client.post(f"{url}/v1/gate", content=gate_body, headers=JSON)
+            latencies.append((time.perf_counter() - began) * 1e3)
+            timeouts += response.status_code == 504
+            await asyncio.sleep(0.01)
+
+    async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=16)) as client:
+        await asyncio.gather(gater(client), *(scanner(client) for _ in range(8)))
+    return percentile(latencies, 0.99), len(latencies), timeouts
 
 
-def bench_service(count: int) -> None:
-    process, base = start_server()
+def bench_gate_under_scans(services: Sequence[Service], seconds: float) -> None:
+    print("\n3. /v1/gate while 8 clients send 32 KB scans (target: p99 < 100 ms, no 504)")
+    for service in services:
+        p99, n, timeouts = asyncio.run(gate_under_scans(service.url, seconds))
+        print(f"  {service.name:8} gate p99 {p99:8.1f} ms over {n} requests, 504s: {timeouts}")
+
+
+# -- hostile load ------------------------------------------------------------------
+
+
+def huge_exponent(service: Service) -> str:
+    body = (b'{"facts": [{"subject": "Berlin", "attribute": "t", "value": 1e999999999,'
+            b' "source": "s", "observed_at": "2026-11-29T12:00:00Z"}]}')  # fmt: skip
+    times = []
+    transport = httpx.HTTPTransport(socket_options=NODELAY)
+    with httpx.Client(transport=transport, timeout=3) as client:
+        for _ in range(20):
+            began = time.perf_counter()
+            try:
+                response = client.post(f"{service.url}/v1/gate", content=body, headers=JSON)
+            except httpx.TimeoutException:
+                return "no answer within 3 s (the event loop is frozen)"
+            times.append((time.perf_counter() - began) * 1e3)
+    return f"HTTP {response.status_code} in {statistics.median(times):.2f} ms (median of 20)"
+
+
+def idle_connections(service: Service, count: int = 1100) -> str:
+    socks = []
     try:
-        print(f"service: {base} (child process); load generator: this process")
-        print(f"{'endpoint':10} {'how':12} {'n':>5} {'p50 us':>9} {'p99 us':>9} {'req/s':>8}")
-        # TCP_NODELAY as curl and most HTTP clients set it: httpx writes the
-        # headers and the body separately, and Nagle would hold the body back
-        # until the server's delayed ACK (40 ms), which measures the kernel.
-        with httpx.Client(transport=httpx.HTTPTransport(socket_options=NODELAY)) as client:
-            for path, body in BODIES.items():
-                raw = dumps(body).encode()
-                headers = {"content-type": "application/json"}
-
-                def over_http(p: str = path, r: bytes = raw, h: dict[str, str] = headers) -> object:
-                    response = client.post(f"{base}{p}", content=r, headers=h)
-                    assert response.status_code == 200, response.text
-                    return response
-
-                timed_calls(over_http, 20, 5)  # warm up the connection and the server
-                local = timed_calls(in_process(path), count, 15)
-                http = timed_calls(over_http, count, 15)
-                rps = asyncio.run(concurrent(f"{base}{path}", raw, count, 8))
-                for how, samples, rate in (
-                    ("in-process", local, 1e6 / statistics.mean(local)),
-                    ("http 1 conn", http, 1e6 / statistics.mean(http)),
-                ):
-                    print(
-                        f"{path:10} {how:12} {len(samples):5} {percentile(samples, 0.5):9.0f} "
-                        f"{percentile(samples, 0.99):9.0f} {rate:8.0f}"
-                    )
-                print(f"{path:10} {'http 8 conns':12} {count:5} {'':>9} {'':>9} {rps:8.0f}")
-                overhead = percentile(http, 0.5) - percentile(local, 0.5)
-                print(
-                    f"{path:10} service overhead per request (p50 http - p50 in-process): "
-                    f"{overhead:.0f} us ({percentile(http, 0.5) / percentile(local, 0.5):.1f}x)"
-                )
+        for _ in range(count):
+            socks.append(
+                socket.create_connection(("127.0.0.1", int(service.url.rsplit(":", 1)[1])))
+            )
+        began = time.perf_counter()
+        try:
+            response = httpx.get(f"{service.url}/healthz", timeout=5)
+            spent = (time.perf_counter() - began) * 1e3
+            health = f"/healthz HTTP {response.status_code} in {spent:.0f} ms"
+        except httpx.HTTPError as error:
+            health = f"/healthz unreachable ({type(error).__name__})"
+        closed = 0
+        for sock in socks:
+            sock.setblocking(False)
+            try:
+                closed += sock.recv(1) == b""
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed += 1
+        return f"{health}; {closed} of {count} idle connections closed by the server at once"
     finally:
-        process.terminate()
-        process.wait(timeout=30)
-        if process.stderr is not None:
-            process.stderr.close()
+        for sock in socks:
+            sock.close()
 
 
-class TokenPhraser:
-    """Emits a fixed answer as 4-character tokens, one every ``interval`` seconds."""
+class _Runaway:
+    """A model that streams text with no sentence end, for ever."""
 
-    name = "tokens"
-
-    def __init__(self, text: str, interval: float) -> None:
-        self.text = text
-        self.interval = interval
+    name = "runaway"
 
     async def phrase_stream(self, prompt: Prompt) -> AsyncIterator[str]:
-        for start in range(0, len(self.text), 4):
-            await asyncio.sleep(self.interval)
-            yield self.text[start : start + 4]
+        while True:
+            yield "and on " * 100
+            await asyncio.sleep(0)
 
     async def phrase(self, prompt: Prompt) -> str:
-        return "".join([piece async for piece in self.phrase_stream(prompt)])
+        return "".join([p async for p in self.phrase_stream(prompt)])  # never ends
 
 
-class FileFacts:
+class _Berlin:
     name = "open-meteo"
 
     async def fetch(self, query: Any) -> Sequence[Fact]:
         return [Fact.model_validate(f) for f in FACTS if f["subject"] == "Berlin"]
 
 
-def bench_first_sentence(runs: int) -> None:
-    text = (
-        "The temperature in Berlin is 21.4 °C. The relative humidity in Berlin is 63%. "
-        "The wind speed in Berlin is unavailable right now (the source is not responding)."
-    )
-    interval = 0.010
-    grounder = Grounder([FileFacts()], phraser=TokenPhraser(text, interval), clock=FakeClock(NOW))
+def runaway_stream() -> str:
+    grounder = Grounder([_Berlin()], phraser=_Runaway(), clock=FakeClock(NOW))
 
-    async def streamed() -> tuple[float, float]:
+    async def run() -> tuple[str, float, int]:
         began = time.perf_counter()
-        first = None
-        async for event in grounder.answer_stream("Weather in Berlin?"):
-            if first is None and event.kind == "sentence":
-                first = time.perf_counter() - began
-        assert first is not None
-        return first, time.perf_counter() - began
+        events = [e async for e in grounder.answer_stream("Berlin?")]
+        done = events[-1]
+        assert done.kind == "done"
+        return str(done.answer.refusal), time.perf_counter() - began, len(done.answer.text)
 
-    async def whole() -> float:
-        began = time.perf_counter()
-        answer = await grounder.answer("Weather in Berlin?")
-        assert answer.ok, answer.reasons
-        return time.perf_counter() - began
+    refusal, seconds, _ = asyncio.run(asyncio.wait_for(run(), 60))
+    return f"refused ({refusal}) after {seconds * 1e3:.0f} ms (the cap: 20,000 characters)"
 
-    firsts, lasts, wholes = [], [], []
-    for _ in range(runs):
-        first, last = asyncio.run(streamed())
-        firsts.append(first * 1000)
-        lasts.append(last * 1000)
-        wholes.append(asyncio.run(whole()) * 1000)
-    tokens = (len(text) + 3) // 4
-    print(
-        f"\nstreaming: {tokens} tokens of 4 characters, one every {interval * 1000:.0f} ms; "
-        f"median of {runs} runs"
+
+def sigterm_at_load(source: Path | None, name: str, seconds: float) -> str:
+    folder = Path(tempfile.mkdtemp(prefix="vouched-drain-"))
+    for file in ("lexicon.json", "catalog.csv", "contract.toml", "facts.json"):
+        (folder / file).write_bytes((EXAMPLES / file).read_bytes())
+    text = (EXAMPLES / "serve.toml").read_text(encoding="utf-8")
+    (folder / "serve.toml").write_text(text.replace("[answer]\n", '[answer]\nstore = "s.db"\n'))
+    service = Service(name, folder / "serve.toml", source)
+    given = 0
+    body = dumps(BODIES["/v1/answer"]).encode()
+
+    async def client(http: httpx.AsyncClient, stop: float) -> None:
+        nonlocal given
+        while True:
+            try:
+                response = await http.post(f"{service.url}/v1/answer", content=body, headers=JSON)
+            except httpx.HTTPError:
+                return
+            if response.status_code != 200:
+                return
+            given += 1
+            if time.perf_counter() > stop and service.process.poll() is None:
+                service.process.terminate()
+
+    async def run() -> None:
+        stop = time.perf_counter() + seconds
+        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=50)) as http:
+            await asyncio.gather(*(client(http, stop) for _ in range(50)))
+
+    asyncio.run(run())
+    service.stop()
+    with SqliteSnapshotStore(folder / "s.db", read_only=True) as store:
+        written = sum(1 for _ in store.iter())
+    return f"answers given {given}, snapshots written {written}"
+
+
+class _Dead(BaseHTTPRequestHandler):
+    hits = 0
+
+    def do_GET(self) -> None:
+        type(self).hits += 1
+        self.send_response(503)
+        self.send_header("content-type", "application/json")
+        self.end_headers()
+        self.wfile.write(b'{"error": true}')
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def dead_source(source: Path | None, name: str) -> str:
+    _Dead.hits = 0
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Dead)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    folder = Path(tempfile.mkdtemp(prefix="vouched-dead-"))
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    (folder / "serve.toml").write_text(
+        f'[[answer.sources]]\nadapter = "open-meteo"\noptions = {{ base_url = "{base}" }}\n'
     )
-    print(f"  answer_stream, first safe sentence: {statistics.median(firsts):7.0f} ms")
-    print(f"  answer_stream, last event:          {statistics.median(lasts):7.0f} ms")
-    print(f"  answer (no streaming), whole answer: {statistics.median(wholes):6.0f} ms")
-    print(
-        f"  first sentence / whole answer: "
-        f"{statistics.median(firsts) / statistics.median(wholes):.2f}"
-    )
+    service = Service(name, folder / "serve.toml", source)
+    query = {"subject": "Berlin", "latitude": 52.52, "longitude": 13.41}
+    try:
+        for _ in range(20):
+            httpx.post(f"{service.url}/v1/answer", json={"question": "Berlin?", "query": query},
+                       timeout=30)  # fmt: skip
+    finally:
+        service.stop()
+        server.shutdown()
+    return f"{_Dead.hits} of 20 answers reached the dead source (fail_max 5: target <= 6)"
+
+
+def bench_hostile(services: Sequence[Service], source: Path, seconds: float) -> None:
+    print("\n4. hostile load")
+    ours = services[-1]
+    print(f"  huge exponent       issue20: {huge_exponent(ours)}")
+    print(f"  1,100 idle conns    issue20: {idle_connections(ours)}")
+    print(f"  1,100 idle conns    main:    {idle_connections(services[0])}")
+    print(f"  runaway stream      issue20: {runaway_stream()}")
+    print(f"  SIGTERM at load     issue20: {sigterm_at_load(None, 'issue20', seconds)}")
+    print(f"  SIGTERM at load     main:    {sigterm_at_load(source, 'main', seconds)}")
+    print(f"  dead source         issue20: {dead_source(None, 'issue20')}")
+    print(f"  dead source         main:    {dead_source(source, 'main')}")
+    # Last: main never answers it, and its frozen loop ignores SIGTERM (killed).
+    print(f"  huge exponent       main:    {huge_exponent(services[0])}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--full", action="store_true", help="more requests and runs")
+    parser.add_argument("--full", action="store_true", help="more requests, longer runs")
     args = parser.parse_args(argv)
-    count, runs = (3000, 9) if args.full else (600, 3)
-    bench_service(count)
-    bench_first_sentence(runs)
+    count, budget, seconds = (3000, 15.0, 10.0) if args.full else (600, 4.0, 4.0)
+    source = main_source()
+    services = [Service("main", EXAMPLES / "serve.toml", source),
+                Service("issue20", EXAMPLES / "serve.toml", None)]  # fmt: skip
+    try:
+        bench_endpoints(services, count, budget)
+        bench_overhead(services[-1], 200)
+        bench_gate_under_scans(services, seconds)
+        bench_hostile(services, source, seconds)
+    finally:
+        for service in services:
+            service.stop()
     return 0
 
 

@@ -14,10 +14,17 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, field_serializer, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 from vouched._exceptions import shown
-from vouched._jsonio import dumps, loads, seconds_number
+from vouched._jsonio import bounded_decimal, bounded_int, dumps, loads, seconds_number
 from vouched._time import parse_duration, parse_instant, to_utc
 
 __all__ = ["Fact", "FactValue", "SilenceReason", "silence_reason"]
@@ -56,8 +63,9 @@ class Fact(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=False)
 
-    subject: str
-    attribute: str
+    # The schema says what the validator enforces: text that is not blank.
+    subject: str = Field(json_schema_extra={"minLength": 1, "pattern": r"\S"})
+    attribute: str = Field(json_schema_extra={"minLength": 1, "pattern": r"\S"})
     value: FactValue = None
     unit: str | None = None
     source: str | None = None
@@ -82,16 +90,18 @@ class Fact(BaseModel):
     @field_validator("value", mode="before")
     @classmethod
     def _exact_value(cls, value: Any) -> Any:
-        if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        if isinstance(value, bool) or value is None or isinstance(value, str):
             return value
+        if isinstance(value, int):
+            return bounded_int(value)
         if isinstance(value, float):
             if math.isnan(value) or math.isinf(value):
                 raise ValueError("must be a finite number")
-            return Decimal(repr(value))  # the shortest text that round-trips
+            return bounded_decimal(Decimal(repr(value)))  # the shortest text that round-trips
         if isinstance(value, Decimal):
             if not value.is_finite():
                 raise ValueError("must be a finite number")
-            return value
+            return bounded_decimal(value)
         raise ValueError("must be a string, integer, decimal number, boolean or null")
 
     @field_validator("observed_at", mode="before")

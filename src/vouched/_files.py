@@ -50,6 +50,7 @@ INPUT_LIMITS: Final = {
     "lexicon": 8 * _MIB,
     "policy": 1 * _MIB,
     "contract": 1 * _MIB,
+    "config": 1 * _MIB,
     "catalog": 256 * _MIB,
     "claims": 1024 * _MIB,
     "snapshots": 1024 * _MIB,

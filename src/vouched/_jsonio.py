@@ -24,7 +24,12 @@ from vouched._time import format_instant
 
 __all__ = [
     "DECODER",
+    "MAX_EXPONENT",
+    "MAX_NUMBER_DIGITS",
     "DuplicateKeyError",
+    "NumberBoundsError",
+    "bounded_decimal",
+    "bounded_int",
     "dumps",
     "loads",
     "object_without_repeats",
@@ -52,16 +57,72 @@ def object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+MAX_NUMBER_DIGITS: Final = 100
+"""The most significant digits a number may have, wherever vouched reads one."""
+MAX_EXPONENT: Final = 1000
+"""The largest power of ten a number may reach (either way): ``1e999999999`` is
+refused where it is read, in microseconds, instead of costing a billion digits
+wherever it is later written out or rounded."""
+
+
+class NumberBoundsError(ValueError):
+    """A number with more digits or a larger exponent than vouched reads."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"{what} is out of bounds (at most {MAX_NUMBER_DIGITS} digits, "
+            f"exponent within +-{MAX_EXPONENT})"
+        )
+
+
+def bounded_decimal(value: Decimal, text: str | None = None) -> Decimal:
+    """``value``, or :class:`NumberBoundsError` when it passes the bounds."""
+    if value.is_finite() and (
+        len(value.as_tuple().digits) > MAX_NUMBER_DIGITS or abs(value.adjusted()) > MAX_EXPONENT
+    ):
+        raise NumberBoundsError(f"number {shown(text if text is not None else str(value), 24)}")
+    return value
+
+
+_INT_LIMIT: Final = 10**MAX_NUMBER_DIGITS
+
+
+def bounded_int(value: int) -> int:
+    """``value``, or :class:`NumberBoundsError` past :data:`MAX_NUMBER_DIGITS` digits
+    (judged without writing the int in decimal, which costs its length squared)."""
+    if value.bit_length() > _INT_LIMIT.bit_length() or abs(value) >= _INT_LIMIT:
+        raise NumberBoundsError(f"an integer of about {int(value.bit_length() * 0.30103)} digits")
+    return value
+
+
+def _parse_float(text: str) -> Decimal:
+    # A JSON number token is short unless it is hostile; the length check keeps
+    # Decimal() from reading a megabyte of digits before the bound is seen.
+    if len(text) > MAX_NUMBER_DIGITS + 16:
+        raise NumberBoundsError(f"number {shown(text, 24)}")
+    return bounded_decimal(Decimal(text), text)
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise NumberBoundsError(f"number {shown(text, 24)}")
+    return int(text)
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
 DECODER: Final = json.JSONDecoder(
-    parse_float=Decimal, parse_constant=_refuse_constant, object_pairs_hook=object_without_repeats
+    parse_float=_parse_float,
+    parse_int=_parse_int,
+    parse_constant=_refuse_constant,
+    object_pairs_hook=object_without_repeats,
 )
-"""The one JSON decoder: decimals become Decimal, NaN and Infinity are refused, and so
-is a repeated key (:class:`DuplicateKeyError`). Built once (``json.loads`` with options
-builds a decoder per call)."""
+"""The one JSON decoder: decimals become Decimal, NaN and Infinity are refused, so is a
+number past the bounds (:class:`NumberBoundsError`), and so is a repeated key
+(:class:`DuplicateKeyError`). Built once (``json.loads`` with options builds a decoder
+per call)."""
 
 
 def loads(text: str | bytes) -> Any:

@@ -349,3 +349,20 @@ def test_a_body_too_big_or_too_deep_is_a_malformed_silence(
     facts = fetch_sync(guarded(httpserver.url_for(""), clock, deadline=10.0), BERLIN)
     assert facts
     assert {f.silent_reason for f in facts} == {"malformed"}
+
+
+# -- a subject the source does not have ------------------------------------------
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_404_or_410_is_no_data_and_the_breaker_does_not_count_it(
+    server: HTTPServer, clock: FakeClock, status: int
+) -> None:
+    events: list[BreakerEvent] = []
+    script = Script(json_response({"error": True, "reason": "no such place"}, status=status))
+    route(server, script)
+    source = guarded(server.url_for(""), clock, events=events)
+    answers = run_many(source, BREAKER.fail_max + 2)  # past fail_max: a counted outage would open
+    assert all(reasons(facts) == {"no_data"} for facts in answers)
+    assert script.count == BREAKER.fail_max + 2  # every call reached the source: never open
+    assert events == []

@@ -131,7 +131,7 @@ def test_partial_drops_the_rest_with_an_unavailable_note() -> None:
     answer = events[-1].answer
     assert answer is not None
     assert answer.status is AnswerStatus.PARTIAL
-    assert answer.text == GOOD[0]
+    assert answer.text == f"{GOOD[0]} {events[1].text}"  # the note, as a whole partial says it
     assert answer.dropped == (BAD[0],)
 
 
@@ -218,9 +218,9 @@ def test_the_snapshot_is_written_as_for_answer() -> None:
         await grounder.settle()
         return events
 
-    asyncio.run(main())
+    events = asyncio.run(main())
     (snapshot,) = store.written
-    assert snapshot.output == GOOD[0]
+    assert snapshot.output == f"{GOOD[0]} {events[1].text}"  # what was shown, note included
     assert snapshot.status == "partial"
 
 

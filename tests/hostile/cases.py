@@ -181,7 +181,7 @@ CASES: Final = [
         "gate-confidence-10e400",
         ("gate", "{tmp}/f.json"),
         2,
-        "confidence: must be between 0 and 1",
+        "is out of bounds (at most 100 digits",
         files={"f.json": fact_text('"confidence": 1' + "0" * 400, replacing="confidence")},
     ),
     Case(

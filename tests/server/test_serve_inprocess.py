@@ -29,7 +29,7 @@ def test_a_request_past_its_deadline_is_504_deadline_exceeded() -> None:
 
     async def ask() -> tuple[httpx.Response, float]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://vouched") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             loop = asyncio.get_running_loop()
             began = loop.time()
             response = await client.post("/v1/answer", json={"question": "Berlin?"})
@@ -59,10 +59,10 @@ def test_a_streamed_answer_leaves_a_snapshot_in_the_configured_store(tmp_path: P
 
     async def ask() -> str:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://vouched") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             body = {"question": "How is Berlin?", "query": {"subject": "Berlin"}}
             response = await client.post("/v1/answer/stream", json=body)
-        await app.state.service.grounder.settle()
+        await app.service.grounder.settle()
         return response.text
 
     streamed = asyncio.run(ask())

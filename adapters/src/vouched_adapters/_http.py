@@ -29,12 +29,23 @@ from vouched import MalformedPayloadError, SourceError
 
 __all__ = [
     "MAX_BODY_BYTES",
+    "NOT_FOUND",
     "JsonResponse",
+    "SubjectNotFoundError",
     "get_json",
     "make_client",
     "recorded_client",
     "retry_after",
 ]
+
+NOT_FOUND = frozenset({404, 410})
+"""Statuses that say the source has nothing for this subject: the source is up,
+so its adapter answers ``no_data`` (no facts), which no breaker counts."""
+
+
+class SubjectNotFoundError(Exception):
+    """The source answered 404 or 410 for the request: it has no such subject."""
+
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Default cap on a response body: a source's JSON answer is kilobytes."""
@@ -71,7 +82,8 @@ def recorded_client(routes: Mapping[str, bytes | str | Path]) -> httpx.AsyncClie
     """A client answering from recorded bodies by URL path, offline (no socket opened).
 
     ``routes`` maps a path (``"/v1/forecast"``) to a JSON body: bytes, text, or a
-    file. Any other path answers 404. For demos and tests of code built on the
+    file. Any other path answers 502 (a missing recording is a failure, not a
+    subject the source lacks, which a 404 would say). For demos and tests of code built on the
     adapters: ``OpenMeteoSource(client=recorded_client({...}))``.
     """
     bodies = {
@@ -86,7 +98,7 @@ def recorded_client(routes: Mapping[str, bytes | str | Path]) -> httpx.AsyncClie
     def answer(request: httpx.Request) -> httpx.Response:
         body = bodies.get(request.url.path)
         if body is None:
-            return httpx.Response(404, json={"error": "not recorded"})
+            return httpx.Response(502, json={"error": "not recorded"})
         return httpx.Response(200, content=body, headers={"Content-Type": "application/json"})
 
     return make_client(transport=httpx.MockTransport(answer))
@@ -96,10 +108,33 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+_MAX_NUMBER_CHARS = 120  # vouched's Fact takes at most 100 digits and 10**+-1000
+
+
+def _bounded_decimal(text: str) -> Decimal:
+    # A number token is short unless the payload is hostile; 1e999999999 is
+    # refused here, in microseconds, not wherever it is first written out.
+    number = Decimal(text) if len(text) <= _MAX_NUMBER_CHARS else None
+    if number is None or abs(number.adjusted()) > 1000:
+        raise ValueError("a number out of bounds")
+    return number
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > _MAX_NUMBER_CHARS:
+        raise ValueError("a number out of bounds")
+    return int(text)
+
+
 def parse_json(body: bytes) -> Any:
     """JSON with decimals as Decimal (27.50 stays 27.50); NaN/Infinity refused."""
     try:
-        return json.loads(body, parse_float=Decimal, parse_constant=_refuse_constant)
+        return json.loads(
+            body,
+            parse_float=_bounded_decimal,
+            parse_int=_bounded_int,
+            parse_constant=_refuse_constant,
+        )
     except (ValueError, UnicodeDecodeError) as error:
         raise MalformedPayloadError(f"invalid JSON ({type(error).__name__})") from None
     except RecursionError:
@@ -123,12 +158,15 @@ async def get_json(
     max_body_bytes: int = MAX_BODY_BYTES,
 ) -> JsonResponse:
     """GET ``url`` and parse its JSON body (at most ``max_body_bytes``);
-    failures become vouched exceptions."""
+    failures become vouched exceptions, a 404 or 410 :class:`SubjectNotFoundError`
+    (the adapter answers no facts: ``no_data``)."""
     async with AsyncExitStack() as stack:
         if client is None:
             client = await stack.enter_async_context(make_client())
         try:
             async with client.stream("GET", url, params=dict(params)) as response:
+                if response.status_code in NOT_FOUND:
+                    raise SubjectNotFoundError(f"HTTP {response.status_code}")
                 if not response.is_success:  # redirects are followed: not an answer
                     wait = None
                     if response.status_code in _BACK_OFF:

@@ -30,7 +30,7 @@ from urllib.parse import quote
 import httpx
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason
-from vouched_adapters._http import MAX_BODY_BYTES, get_json
+from vouched_adapters._http import MAX_BODY_BYTES, SubjectNotFoundError, get_json
 from vouched_adapters._values import instant
 
 __all__ = ["Field", "HttpJsonSource", "resolve_pointer"]
@@ -144,7 +144,10 @@ class HttpJsonSource:
         subject = _fill(self.subject, query)
         url = _fill(self.url, query, in_url=True)
         params = {key: _fill(value, query) for key, value in self.params.items()}
-        response = await get_json(self.client, url, params, max_body_bytes=self.max_body_bytes)
+        try:
+            response = await get_json(self.client, url, params, max_body_bytes=self.max_body_bytes)
+        except SubjectNotFoundError:
+            return []  # the source is up and has no such subject: no_data
         if self.observed_at is not None:
             try:
                 observed_at = instant(resolve_pointer(response.body, self.observed_at))

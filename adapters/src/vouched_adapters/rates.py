@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 import httpx
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason
-from vouched_adapters._http import get_json
+from vouched_adapters._http import SubjectNotFoundError, get_json
 
 __all__ = [
     "ATTRIBUTE",
@@ -111,9 +111,12 @@ class FrankfurterRates:
 
     async def fetch(self, query: Query) -> Sequence[Fact]:
         base, symbols = self._pairs(query)
-        response = await get_json(
-            self.client, f"{self.base_url}/latest", {"from": base, "to": ",".join(symbols)}
-        )
+        try:
+            response = await get_json(
+                self.client, f"{self.base_url}/latest", {"from": base, "to": ",".join(symbols)}
+            )
+        except SubjectNotFoundError:
+            return []  # the source is up and has no such currency: no_data
         return self.parse(response.body, base, symbols)
 
     def parse(self, body: Any, base: str, symbols: Sequence[str]) -> list[Fact]:

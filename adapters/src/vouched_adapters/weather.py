@@ -18,7 +18,7 @@ from typing import Any, TypeGuard
 import httpx
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason
-from vouched_adapters._http import get_json
+from vouched_adapters._http import SubjectNotFoundError, get_json
 
 __all__ = ["DEFAULT_VARIABLES", "WMO_CONDITIONS", "OpenMeteoSource"]
 
@@ -103,16 +103,16 @@ class OpenMeteoSource:
     async def fetch(self, query: Query) -> Sequence[Fact]:
         subject = _subject(query)
         latitude, longitude = query["latitude"], query["longitude"]
-        response = await get_json(
-            self.client,
-            f"{self.base_url}/v1/forecast",
-            {
-                "latitude": latitude,
-                "longitude": longitude,
-                "current": ",".join(self.variables),
-                "timezone": query.get("timezone", "auto"),
-            },
-        )
+        params = {
+            "latitude": latitude,
+            "longitude": longitude,
+            "current": ",".join(self.variables),
+            "timezone": query.get("timezone", "auto"),
+        }
+        try:
+            response = await get_json(self.client, f"{self.base_url}/v1/forecast", params)
+        except SubjectNotFoundError:
+            return []  # the source is up and has no such place: no_data
         return self.parse(response.body, subject, latitude, longitude)
 
     def parse(self, body: Any, subject: str, latitude: object, longitude: object) -> list[Fact]:

@@ -9,9 +9,10 @@ timeout becomes a refused answer with a typed reason.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -27,6 +28,7 @@ from vouched._answer._onfail import (
     drop_sentences,
     plan,
     problems_for,
+    unconfirmed,
 )
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
 from vouched._answer._prompt import Prompt, build_prompt
@@ -35,24 +37,31 @@ from vouched._answer._result import (
     AnswerStatus,
     Attempt,
     error_reason,
-    finding_json,
     finding_reasons,
     finding_span,
+    too_long_reason,
 )
-from vouched._answer._streaming import AnswerEvent, AnswerEventKind, StreamedPhrasing
+from vouched._answer._snapshots import StoreHook, record
+from vouched._answer._streaming import AnswerEvent, DoneEvent, StreamedPhrasing
 from vouched._exceptions import ConfigError
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
-from vouched._replay._snapshot import Snapshot
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._scanner import scan
+from vouched._scan._scanner import Scanner
 from vouched._sources._source import Query, Source, gather
 from vouched._time import Clock, SystemClock, seconds_setting
 
-__all__ = ["AnswerObserver", "Grounder", "Queries", "as_queries", "stated_silences"]
+__all__ = [
+    "MAX_OUTPUT_CHARS",
+    "AnswerObserver",
+    "Grounder",
+    "Queries",
+    "as_queries",
+    "stated_silences",
+]
 
 _log = logging.getLogger("vouched.grounder")
 
@@ -121,82 +130,6 @@ async def _gather_each(
     return [fact for batch in batches for fact in batch]
 
 
-class _StoreHook:
-    """Writes snapshots off the answer path: on a worker thread, after the
-    answer is handed back, so a slow store (a SQLite file waiting for its lock)
-    stalls neither this answer nor the event loop. A failing store is logged
-    and counted; it never breaks an answer."""
-
-    __slots__ = ("_lock", "_pending", "failed", "store", "written")
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-        self.written = 0
-        self.failed = 0
-        self._lock = threading.Lock()
-        self._pending: set[asyncio.Future[None]] = set()
-
-    def schedule(self, build: Callable[[], object]) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._write(build)
-            return
-        future = loop.run_in_executor(None, self._write, build)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
-
-    async def settle(self) -> None:
-        """Wait for the writes scheduled so far (for sync callers and tests)."""
-        if self._pending:
-            await asyncio.gather(*self._pending, return_exceptions=True)
-
-    def _write(self, build: Callable[[], object]) -> None:
-        try:
-            self.store.write(build())
-        except Exception:  # noqa: BLE001 - a failing store must never break an answer
-            with self._lock:
-                self.failed += 1
-            _log.warning("snapshot store failed; answer unaffected", exc_info=True)
-        else:
-            with self._lock:
-                self.written += 1
-
-
-def _record(
-    answer: Answer,
-    *,
-    facts: Sequence[Fact],
-    query: Query,
-    policy: Policy,
-    now: datetime,
-    created_at: datetime,
-    on_fail: Sequence[OnFail],
-    redaction_key: bytes | None,
-) -> Snapshot:
-    """The snapshot of one answer: every fact as received (before the gate),
-    the policy and instant it was judged at, the prompt version, the output
-    and what the scanner found. The single place a snapshot is made."""
-    return Snapshot.build(
-        created_at=created_at,
-        question=answer.question,
-        query=query,
-        facts=facts,
-        policy=policy,
-        now=now,
-        prompt_version=answer.prompt_version,
-        phraser=answer.phraser,
-        output=answer.text,
-        trail=[attempt.record() for attempt in answer.trail],
-        findings=[finding_json(f) for f in answer.findings],
-        status=str(answer.status),
-        attempts=answer.attempts,
-        timings=answer.timings,
-        on_fail="+".join(step.value for step in on_fail),
-        redaction_key=redaction_key,
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """What the Grounder has before it phrases: facts, verdicts, the prompt."""
@@ -236,7 +169,17 @@ class Grounder:
     - ``max_output_chars``: a phrased text longer than this is refused
       (``output_too_long``) without being scanned. Texts longer than
       ``SCAN_IN_THREAD_CHARS`` are scanned in a worker thread, so a long or
-      hostile text never blocks the event loop.
+      hostile text never blocks the event loop. The same cap holds for a
+      streamed answer (the stream is closed and refused past it).
+    - ``executor``: where scans run off the event loop (default: asyncio's
+      default executor for long texts, on the loop for stream pieces). A
+      service passes its bounded pool (``vouched serve`` does); snapshot
+      writes never use it: they have their own thread.
+
+    ``answer`` and ``answer_stream`` take ``facts=`` (the caller's facts,
+    gated instead of asking the sources) and ``messages=`` (a conversation
+    the data block is added to, for a chat model), for the OpenAI-compatible
+    route of ``vouched serve``.
     """
 
     def __init__(
@@ -254,6 +197,7 @@ class Grounder:
         observers: Iterable[AnswerObserver] = (),
         redaction_key: bytes | None = None,
         max_output_chars: int = MAX_OUTPUT_CHARS,
+        executor: Executor | None = None,
     ) -> None:
         seconds_setting("Grounder deadline", deadline)
         seconds_setting("Grounder phrase_timeout", phrase_timeout)
@@ -272,37 +216,54 @@ class Grounder:
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.deadline = deadline
         self.phrase_timeout = phrase_timeout
-        self._store = _StoreHook(store) if store is not None else None
+        self._store = StoreHook(store) if store is not None else None
         self.observers = tuple(observers)
+        self.executor = executor
 
     @property
     def store_failures(self) -> int:
         """Snapshot writes that failed (logged, never raised)."""
         return 0 if self._store is None else self._store.failed
 
-    async def answer(self, question: str, query: Queries | None = None) -> Answer:
+    async def answer(
+        self,
+        question: str,
+        query: Queries | None = None,
+        *,
+        facts: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, str]] = (),
+    ) -> Answer:
         """Answer ``question`` from what the sources say for ``query``.
 
         ``query`` may also be a sequence of queries, one per subject ("Berlin
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
         """
-        ready = await self._prepare(question, query)
+        ready = await self._prepare(question, query, facts, messages)
         answer = await self._phrase(
             ready.prompt, ready.gate, ready.silences, caller_texts(ready.query)
         )
         return self._deliver(ready, answer)
 
     async def answer_stream(
-        self, question: str, query: Queries | None = None
+        self,
+        question: str,
+        query: Queries | None = None,
+        *,
+        facts: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, str]] = (),
     ) -> AsyncIterator[AnswerEvent]:
         """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
         sentences only after they pass the scan, the on-fail policy at the
         first that does not, and a last ``done`` event with the whole
         :class:`vouched.Answer` (observers told and the snapshot written as
         for :meth:`answer`). The phraser streams when it can
-        (``phrase_stream``); ``phrase_timeout`` bounds each attempt."""
-        ready = await self._prepare(question, query)
+        (``phrase_stream``); ``phrase_timeout`` bounds each attempt, and
+        ``max_output_chars`` the text read. A reader that stops reading (the
+        stream is closed before ``done``) still leaves the answer's snapshot:
+        the sentences handed on, marked partial with the reason
+        ``disconnected``."""
+        ready = await self._prepare(question, query, facts, messages)
         phrasing = StreamedPhrasing(
             phraser=self.phraser,
             phraser_name=phraser_name(self._phraser_given),
@@ -311,30 +272,48 @@ class Grounder:
             policy=self.policy,
             clock=self.clock,
             phrase_timeout=self.phrase_timeout,
+            max_output_chars=self.max_output_chars,
+            caller=caller_texts(ready.query),
+            executor=self.executor,
         )
-        async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
-            yield event
+        try:
+            async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
+                yield event
+        except (GeneratorExit, asyncio.CancelledError):
+            if phrasing.answer is None:
+                self._deliver(ready, phrasing.left(ready.prompt, ready.gate, ready.silences))
+            raise
         if phrasing.answer is None:  # pragma: no cover - run() always ends in an answer
             raise RuntimeError("a streamed phrasing ended without an answer")
         extra = {}
         if phrasing.first_sentence is not None:
             extra["first_sentence"] = phrasing.first_sentence - ready.started
         answer = self._deliver(ready, phrasing.answer, extra)
-        yield AnswerEvent(AnswerEventKind.DONE, len(answer.trail) - 1, answer=answer)
+        yield DoneEvent(len(answer.trail) - 1, answer)
 
-    async def _prepare(self, question: str, query: Queries | None) -> _Prepared:
-        """Sources, gate and prompt: everything before the phraser."""
+    async def _prepare(
+        self,
+        question: str,
+        query: Queries | None,
+        given: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, str]] = (),
+    ) -> _Prepared:
+        """Sources (or the caller's facts), gate and prompt: everything before
+        the phraser."""
         queries = as_queries(query)
         clock = self.clock
         created_at = clock.now()
         started = clock.monotonic()
-        facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
+        if given is not None:
+            facts = list(given)
+        else:
+            facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
         recorded: Query = queries[0] if len(queries) == 1 else {"queries": list(queries)}
         fetched = clock.monotonic()
         now = clock.now()
         gate = partition(facts, self.policy, now)
         silences = stated_silences(gate)
-        prompt = build_prompt(question, gate.grounded, silences)
+        prompt = build_prompt(question, gate.grounded, silences, messages=messages)
         gated = clock.monotonic()
         return _Prepared(
             query=recorded,
@@ -372,7 +351,7 @@ class Grounder:
         if self._store is not None:
             done = answer
             self._store.schedule(
-                lambda: _record(
+                lambda: record(
                     done,
                     facts=ready.facts,
                     query=ready.query,
@@ -405,20 +384,10 @@ class Grounder:
 
     # -- phrase, scan, on-fail ----------------------------------------------------
 
-    async def _check_off_loop(
-        self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str]
-    ) -> list[FindingLike]:
-        """:meth:`_check`, in a worker thread when the text is long."""
-        if len(text) <= SCAN_IN_THREAD_CHARS:
-            return self._check(prompt, silences, text, caller)
-        return await asyncio.to_thread(self._check, prompt, silences, text, caller)
-
-    def _check(
-        self, prompt: Prompt, silences: Sequence[Fact], text: str, caller: Sequence[str] = ()
-    ) -> list[FindingLike]:
-        found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
-        report = scan(
-            text,
+    def _compile(self, prompt: Prompt, silences: Sequence[Fact]) -> Scanner:
+        """The scanner of one answer, compiled once for all its attempts (the
+        streamed answer compiles the same one)."""
+        return Scanner(
             [*prompt.grounded, *silences],
             self.lexicon,
             # text values are what a model may quote
@@ -426,6 +395,21 @@ class Grounder:
             question=prompt.question,
             policy=self.policy,
         )
+
+    async def _check_off_loop(
+        self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str]
+    ) -> list[FindingLike]:
+        """:meth:`_check`, in a worker thread when the text is long."""
+        if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
+            return self._check(prompt, scanner, text, caller)
+        work = functools.partial(self._check, prompt, scanner, text, caller)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
+
+    def _check(
+        self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str] = ()
+    ) -> list[FindingLike]:
+        found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
+        report = scanner.scan(text)
         return [*found, *([] if report.passed else once_per_span(report.findings, finding_span))]
 
     async def _phrase(
@@ -437,6 +421,7 @@ class Grounder:
         scan_seconds = 0.0
         prompt = first
         name = phraser_name(self._phraser_given)
+        compiled = self._compile(first, silences)  # once for every attempt of this answer
 
         def finish(
             text: str,
@@ -495,12 +480,9 @@ class Grounder:
                     REFUSAL_TEXT,
                     AnswerStatus.REFUSED,
                     refusal=RefusalReason.OUTPUT_TOO_LONG,
-                    reasons=(
-                        f"phrased text of {len(text):,} characters, limit "
-                        f"{self.max_output_chars:,}",
-                    ),
+                    reasons=(too_long_reason(len(text), self.max_output_chars),),
                 )
-            findings = await self._check_off_loop(prompt, silences, text, caller)
+            findings = await self._check_off_loop(prompt, compiled, text, caller)
             scan_seconds += clock.monotonic() - phrased
             action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
             trail.append(Attempt(text, tuple(findings), phrased - began, action, prompt.version))
@@ -511,11 +493,12 @@ class Grounder:
                 continue
             if step is OnFail.PARTIAL:
                 checked = clock.monotonic()
-                partial = await asyncio.to_thread(
+                partial = await asyncio.get_running_loop().run_in_executor(
+                    self.executor,
                     drop_sentences,
                     text,
                     findings,
-                    lambda rest: self._check(first, silences, rest, caller),
+                    lambda rest: self._check(first, compiled, rest, caller),
                 )
                 scan_seconds += clock.monotonic() - checked
                 extra = partial.findings[len(findings) :]
@@ -562,23 +545,3 @@ def every_source_failed(gate: GateResult) -> bool:
     if gate.grounded or not gate.silent:
         return False
     return all(fact.silent_reason in _FAILURES for fact in gate.silent)
-
-
-def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
-    """What a partial answer left out, in plain words: one sentence per
-    subject and attribute, one for findings that name neither."""
-    said: list[str] = []
-    seen: set[tuple[str | None, str | None]] = set()
-    for finding in findings:
-        key = (finding.subject, finding.attribute) if finding.attribute else (None, None)
-        if key in seen:
-            continue
-        seen.add(key)
-        subject, attribute = key
-        if attribute is None:
-            said.append("Part of the answer could not be confirmed and was left out.")
-        elif subject is None:
-            said.append(f"The {attribute.replace('_', ' ')} could not be confirmed.")
-        else:
-            said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
-    return said

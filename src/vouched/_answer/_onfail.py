@@ -35,6 +35,7 @@ __all__ = [
     "plan",
     "problems_for",
     "sentence_spans",
+    "unconfirmed",
 ]
 
 REFUSAL_TEXT = "No answer is given: what was phrased could not be checked against the sources."
@@ -191,3 +192,23 @@ def drop_sentences(
         current = list(check(text)) if text else []
         caught.extend(current)
     return Partial(text, tuple(dropped), tuple(caught))
+
+
+def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
+    """What a partial answer left out, in plain words: one sentence per
+    subject and attribute, one for findings that name neither."""
+    said: list[str] = []
+    seen: set[tuple[str | None, str | None]] = set()
+    for finding in findings:
+        key = (finding.subject, finding.attribute) if finding.attribute else (None, None)
+        if key in seen:
+            continue
+        seen.add(key)
+        subject, attribute = key
+        if attribute is None:
+            said.append("Part of the answer could not be confirmed and was left out.")
+        elif subject is None:
+            said.append(f"The {attribute.replace('_', ' ')} could not be confirmed.")
+        else:
+            said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
+    return said

@@ -48,6 +48,7 @@ from vouched._time import seconds_setting
 __all__ = [
     "DEFAULT_TEMPLATES",
     "DEFAULT_UNITS",
+    "MAX_RESPONSE_BYTES",
     "OpenAIChatPhraser",
     "Phraser",
     "PhraserLike",
@@ -266,6 +267,10 @@ class TemplatePhraser:
 # -- a model behind an OpenAI-compatible HTTP API ---------------------------------
 
 _BODY_EXCERPT = 200
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+"""Default cap on what a model server may send for one answer (its body, or
+its stream's events), counted as it is read: past it the answer is a
+:class:`PhraserResponseError`, never a growing buffer."""
 _OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 
@@ -311,8 +316,12 @@ class OpenAIChatPhraser:
         transport: httpx.AsyncBaseTransport | None = None,
         client: httpx.AsyncClient | None = None,
         environ: Mapping[str, str] | None = None,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         seconds_setting("OpenAIChatPhraser timeout", timeout)
+        if type(max_response_bytes) is not int or max_response_bytes < 1:
+            raise ConfigError("max_response_bytes", "a whole number >= 1", got=max_response_bytes)
+        self.max_response_bytes = max_response_bytes
         if stall_timeout is not None:
             seconds_setting("OpenAIChatPhraser stall_timeout", stall_timeout)
         env = os.environ if environ is None else environ
@@ -381,11 +390,13 @@ class OpenAIChatPhraser:
         return _content_of(response, self.url)
 
     async def _post(self, client: httpx.AsyncClient, content: bytes) -> httpx.Response:
-        response = await client.post(
-            self.url, content=content, headers=self._request_headers(), timeout=self.timeout
-        )
-        await response.aread()
-        return response
+        async with client.stream(
+            "POST", self.url, content=content, headers=self._request_headers(), timeout=self.timeout
+        ) as response:
+            body = await _capped_body(response, self.max_response_bytes, self.url)
+        # The body as read (decoded, capped); only its type is kept of the headers.
+        kept = {k: v for k, v in response.headers.items() if k.lower() == "content-type"}
+        return httpx.Response(response.status_code, headers=kept, content=body)
 
     def stream_body(self, prompt: Prompt) -> dict[str, Any]:
         """The JSON body sent for a streamed answer to ``prompt``."""
@@ -433,7 +444,8 @@ class OpenAIChatPhraser:
                     if response.status_code >= 400:
                         await response.aread()
                         _content_of(response, self.url)  # raises PhraserHTTPError
-                pieces = deltas(response.aiter_lines(), end)
+                lines = _capped_lines(response, self.max_response_bytes, self.url)
+                pieces = deltas(lines, end)
                 stack.push_async_callback(pieces.aclose)
                 while True:
                     async with asyncio.timeout_at(min(deadline, loop.time() + self.stall_timeout)):
@@ -466,6 +478,41 @@ class OpenAIChatPhraser:
 
     def __repr__(self) -> str:
         return f"OpenAIChatPhraser(base_url={self.base_url!r}, model={self.model!r})"
+
+
+def _over_cap(url: str, cap: int) -> PhraserResponseError:
+    return PhraserResponseError(f"model server at {url} sent more than {cap:,} bytes")
+
+
+async def _capped_body(response: httpx.Response, cap: int, url: str) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > cap:
+            raise _over_cap(url, cap)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _capped_lines(response: httpx.Response, cap: int, url: str) -> AsyncIterator[str]:
+    """The lines of a streamed body, with at most ``cap`` characters read in
+    all: a line that never ends costs the cap, not the memory it would take."""
+    size = 0
+    part: list[str] = []  # the pieces of the line not yet ended
+    async for text in response.aiter_text():
+        size += len(text)
+        if size > cap:
+            raise _over_cap(url, cap)
+        *ended, rest = text.split("\n")
+        for piece in ended:
+            part.append(piece)
+            yield "".join(part).removesuffix("\r")
+            part = []
+        if rest:
+            part.append(rest)
+    if part:
+        yield "".join(part)
 
 
 def _server_message(response: httpx.Response) -> str:

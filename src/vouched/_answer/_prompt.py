@@ -147,6 +147,9 @@ class Prompt:
     problems: tuple[Problem, ...] = ()
     system: str = SYSTEM_TEXT
     version: str = PROMPT_VERSION
+    conversation: tuple[Mapping[str, str], ...] = ()
+    """A caller's chat messages (the OpenAI-compatible route): when given, the
+    model gets the system text with the data block, then these messages."""
 
     @property
     def data(self) -> str:
@@ -177,7 +180,12 @@ class Prompt:
         return [(f"s{i}", fact) for i, fact in enumerate(self.silences, start=1)]
 
     def messages(self) -> list[dict[str, str]]:
-        """The chat messages (system, user) for a chat-completions API."""
+        """The chat messages (system, user) for a chat-completions API; with a
+        ``conversation``, the system text and the data block, then the
+        caller's messages as they were sent."""
+        if self.conversation:
+            system = f"{self.system}\n\n<data>\n{self.data}\n</data>"
+            return [{"role": "system", "content": system}, *map(dict, self.conversation)]
         return [
             {"role": "system", "content": self.system},
             {"role": "user", "content": self.user},
@@ -192,10 +200,17 @@ class Prompt:
             tuple(problems),
             system=self.system,
             version=self.version,
+            conversation=self.conversation,
         )
 
 
-def build_prompt(question: str, grounded: Sequence[Fact], silences: Sequence[Fact]) -> Prompt:
+def build_prompt(
+    question: str,
+    grounded: Sequence[Fact],
+    silences: Sequence[Fact],
+    *,
+    messages: Sequence[Mapping[str, str]] = (),
+) -> Prompt:
     """The phrase-only prompt for ``question`` over grounded facts and silences.
 
     Grounded facts must be ones the gate passed; silences are typed absences
@@ -203,4 +218,4 @@ def build_prompt(question: str, grounded: Sequence[Fact], silences: Sequence[Fac
     """
     if any(fact.is_silent for fact in grounded):
         raise ValueError("grounded facts must carry a value; pass silences separately")
-    return Prompt(question, tuple(grounded), tuple(silences))
+    return Prompt(question, tuple(grounded), tuple(silences), conversation=tuple(messages))

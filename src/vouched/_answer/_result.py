@@ -18,10 +18,13 @@ __all__ = [
     "Answer",
     "AnswerStatus",
     "Attempt",
+    "client_finding",
     "error_reason",
+    "finding_codes",
     "finding_json",
     "finding_reasons",
     "finding_span",
+    "too_long_reason",
 ]
 
 
@@ -173,6 +176,58 @@ class Answer:
             "grounding_rate": self.grounding_rate,
             "phraser": self.phraser,
         }
+
+    def client_json(self) -> dict[str, Any]:
+        """:meth:`to_json` for a reader (an HTTP client, a browser): the same
+        keys, without a word of any text that failed the scan. Findings are
+        codes and spans (:func:`client_finding`), the trail keeps each
+        attempt's action and findings but not its text, ``dropped`` counts
+        the sentences removed, and a refusal's reasons are codes
+        (:func:`finding_codes`). The snapshot keeps everything."""
+        document = self.to_json()
+        document["findings"] = [client_finding(f) for f in self.findings]
+        document["trail"] = [
+            {
+                "findings": [client_finding(f) for f in attempt.findings],
+                "seconds": attempt.seconds,
+                "action": str(attempt.action),
+                "prompt_version": attempt.prompt_version,
+            }
+            for attempt in self.trail
+        ]
+        document["dropped"] = len(self.dropped)
+        if self.refusal in (RefusalReason.FINDINGS, RefusalReason.NOTHING_LEFT):
+            last = self.trail[-1].findings if self.trail else self.findings
+            document["reasons"] = list(finding_codes(last))
+        return document
+
+
+def client_finding(finding: FindingLike) -> dict[str, Any]:
+    """A finding as a reader may see it: its code, span, subject and
+    attribute; never the words (they are the failing sentence's)."""
+    return {
+        "kind": str(finding.kind),
+        "start": finding.start,
+        "end": finding.end,
+        "subject": finding.subject,
+        "attribute": finding.attribute,
+    }
+
+
+def finding_codes(findings: Iterable[FindingLike]) -> tuple[str, ...]:
+    """One reason line per finding for a reader: the code and span, and the
+    subject and attribute when known; never the failing sentence's words."""
+    lines = []
+    for finding in findings:
+        about = ", ".join(str(x) for x in (finding.subject, finding.attribute) if x)
+        where = f"{finding.kind} at {finding.start}-{finding.end}"
+        lines.append(f"{where} ({about})" if about else where)
+    return tuple(lines)
+
+
+def too_long_reason(length: int, limit: int) -> str:
+    """Why a phrased text was refused unscanned."""
+    return f"phrased text of {length:,} characters, limit {limit:,}"
 
 
 def finding_reasons(findings: Iterable[FindingLike]) -> tuple[str, ...]:

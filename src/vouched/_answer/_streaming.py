@@ -28,16 +28,20 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import AsyncIterator, Sequence
+import functools
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeVar
 
+from vouched._answer._echoes import echoed_numbers
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
     UNPHRASED_TEXT,
     OnFail,
     RefusalReason,
     problems_for,
+    unconfirmed,
 )
 from vouched._answer._phrasers import Phraser, stream_of
 from vouched._answer._prompt import Prompt
@@ -46,22 +50,42 @@ from vouched._answer._result import (
     AnswerStatus,
     Attempt,
     error_reason,
+    finding_codes,
     finding_reasons,
     finding_span,
+    too_long_reason,
 )
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._scanner import Finding
-from vouched._scan._stream import StreamScanner
+from vouched._scan._scanner import Finding, Scanner
+from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._time import Clock
 
-__all__ = ["PARTIAL_NOTE", "AnswerEvent", "AnswerEventKind", "StreamedPhrasing"]
+__all__ = [
+    "DISCONNECTED",
+    "PARTIAL_NOTE",
+    "AnswerEvent",
+    "AnswerEventKind",
+    "DoneEvent",
+    "NoteEvent",
+    "RefusalEvent",
+    "RetryEvent",
+    "SentenceEvent",
+    "StreamedPhrasing",
+]
+
+_T = TypeVar("_T")
 
 PARTIAL_NOTE = "The rest of the answer is unavailable right now: it could not be checked."
-"""The note that ends a partial streamed answer."""
+"""The note that ends a partial streamed answer, after one sentence per
+subject and attribute that could not be confirmed (as a whole partial
+answer names them)."""
+
+DISCONNECTED = "disconnected"
+"""The reason an answer whose reader left mid-stream is recorded with."""
 
 
 class AnswerEventKind(enum.StrEnum):
@@ -74,25 +98,90 @@ class AnswerEventKind(enum.StrEnum):
     DONE = "done"
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerEvent:
-    """One event of a streamed answer (see the module's docstring)."""
+def _event_json(
+    kind: AnswerEventKind, segment: int, text: str, reasons: tuple[str, ...]
+) -> dict[str, Any]:
+    document: dict[str, Any] = {"kind": str(kind), "segment": segment, "text": text}
+    if reasons:
+        document["reasons"] = list(reasons)
+    return document
 
-    kind: AnswerEventKind
+
+@dataclass(frozen=True, slots=True)
+class SentenceEvent:
+    """One sentence that passed the scan (``text`` with the whitespace before it)."""
+
+    segment: int
+    text: str
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.SENTENCE] = field(default=AnswerEventKind.SENTENCE, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryEvent:
+    """The model is asked again: a new ``segment`` replaces the one shown so far."""
+
     segment: int
     text: str = ""
     reasons: tuple[str, ...] = ()
-    answer: Answer | None = None
+    kind: Literal[AnswerEventKind.RETRY] = field(default=AnswerEventKind.RETRY, init=False)
 
     def to_json(self) -> dict[str, Any]:
-        document: dict[str, Any] = {"kind": str(self.kind), "segment": self.segment}
-        if self.kind is not AnswerEventKind.DONE:
-            document["text"] = self.text
-        if self.reasons:
-            document["reasons"] = list(self.reasons)
-        if self.answer is not None:
-            document["answer"] = self.answer.to_json()
-        return document
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class NoteEvent:
+    """A partial answer ends here; ``text`` names what could not be confirmed."""
+
+    segment: int
+    text: str
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.NOTE] = field(default=AnswerEventKind.NOTE, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalEvent:
+    """No answer is given: ``text`` says so, ``reasons`` are finding codes and
+    spans (never the failing sentence's words) or the phraser's failure."""
+
+    segment: int
+    text: str
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.REFUSAL] = field(default=AnswerEventKind.REFUSAL, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return _event_json(self.kind, self.segment, self.text, self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class DoneEvent:
+    """Always last: the whole :class:`vouched.Answer` (written for a reader by
+    ``to_json``: :meth:`vouched.Answer.client_json`)."""
+
+    segment: int
+    answer: Answer
+    text: str = ""
+    reasons: tuple[str, ...] = ()
+    kind: Literal[AnswerEventKind.DONE] = field(default=AnswerEventKind.DONE, init=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": str(self.kind), "segment": self.segment,
+                "answer": self.answer.client_json()}  # fmt: skip
+
+
+AnswerEvent = SentenceEvent | RetryEvent | NoteEvent | RefusalEvent | DoneEvent
+"""One event of a streamed answer, discriminated by ``kind``: after
+``event.kind is AnswerEventKind.DONE`` a type checker knows ``event.answer``
+is an :class:`vouched.Answer`. Every event has ``kind``, ``segment``,
+``text`` and ``reasons`` and ``to_json()``; what an event carries is meant for
+the reader (no word of a failing sentence)."""
 
 
 async def _aclose(stream: AsyncIterator[str]) -> None:
@@ -111,6 +200,7 @@ class _Reading:
     failed: tuple[Finding, ...] = ()
     failing: str = ""
     error: Exception | None = None
+    too_long: int = 0  # the characters read when the output cap was passed
 
 
 class StreamedPhrasing:
@@ -127,8 +217,14 @@ class StreamedPhrasing:
         policy: Policy,
         clock: Clock,
         phrase_timeout: float,
+        max_output_chars: int,
+        caller: Sequence[str] = (),
+        executor: Executor | None = None,
     ) -> None:
         self._phraser = phraser
+        self._max_chars = max_output_chars
+        self._caller = tuple(caller)
+        self._executor = executor
         self._name = phraser_name
         self._on_fail = tuple(on_fail)
         self._lexicon = lexicon
@@ -140,9 +236,11 @@ class StreamedPhrasing:
         self.scan_seconds = 0.0
         self.first_sentence: float | None = None  # monotonic instant of the first one shown
         self.answer: Answer | None = None
+        self.shown: list[str] = []  # the sentences handed on so far, over all segments
 
-    def _scanner(self, prompt: Prompt, silences: Sequence[Fact]) -> StreamScanner:
-        return StreamScanner(
+    def _scanner(self, prompt: Prompt, silences: Sequence[Fact]) -> Scanner:
+        """One compiled scanner per answer; each attempt reads with its ``stream()``."""
+        return Scanner(
             [*prompt.grounded, *silences],
             self._lexicon,
             sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
@@ -154,10 +252,11 @@ class StreamedPhrasing:
         self, first: Prompt, gate: GateResult, silences: Sequence[Fact]
     ) -> AsyncIterator[AnswerEvent]:
         prompt = first
+        compiled = self._scanner(first, silences)  # compiled once for every attempt
         for segment, step in enumerate(self._on_fail):
             if segment:
-                yield AnswerEvent(AnswerEventKind.RETRY, segment)
-            reading = _Reading(self._scanner(first, silences), self._clock.monotonic())
+                yield RetryEvent(segment)
+            reading = _Reading(compiled.stream(), self._clock.monotonic())
             async for event in self._read(prompt, segment, reading):
                 yield event
             text = reading.scanner.text
@@ -169,9 +268,17 @@ class StreamedPhrasing:
                     else RefusalReason.PHRASER_ERROR
                 )
                 reasons: tuple[str, ...] = (error_reason(reading.error, self._timeout),)
-                yield AnswerEvent(AnswerEventKind.REFUSAL, segment, UNPHRASED_TEXT, reasons)
+                yield RefusalEvent(segment, UNPHRASED_TEXT, reasons)
                 self._finish(first, gate, silences, UNPHRASED_TEXT, AnswerStatus.REFUSED,
                              refusal=refusal, reasons=reasons)  # fmt: skip
+                return
+            if reading.too_long:
+                self._attempt(text[: self._max_chars], (), reading.began,
+                              AttemptAction.REFUSE, prompt.version)  # fmt: skip
+                reasons = (too_long_reason(reading.too_long, self._max_chars),)
+                yield RefusalEvent(segment, REFUSAL_TEXT, reasons)
+                self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
+                             refusal=RefusalReason.OUTPUT_TOO_LONG, reasons=reasons)  # fmt: skip
                 return
             action = AttemptAction(step.value) if reading.failed else AttemptAction.ACCEPT
             self._attempt(text, reading.failed, reading.began, action, prompt.version)
@@ -184,12 +291,17 @@ class StreamedPhrasing:
                 continue
             dropped = (reading.failing.strip(),) if step is OnFail.PARTIAL else ()
             if step is OnFail.PARTIAL and shown:
-                yield AnswerEvent(AnswerEventKind.NOTE, segment, PARTIAL_NOTE)
-                self._finish(first, gate, silences, shown, AnswerStatus.PARTIAL, dropped=dropped)
+                # What could not be confirmed, by name, then that the rest is left out.
+                named = unconfirmed(f for f in reading.failed if f.attribute)
+                note = " ".join([*named, PARTIAL_NOTE])
+                yield NoteEvent(segment, note)
+                told = f"{shown} {note}"
+                self._finish(first, gate, silences, told, AnswerStatus.PARTIAL, dropped=dropped)
                 return
             refusal = RefusalReason.NOTHING_LEFT if dropped else RefusalReason.FINDINGS
             reasons = finding_reasons(reading.failed)
-            yield AnswerEvent(AnswerEventKind.REFUSAL, segment, REFUSAL_TEXT, reasons)
+            told_codes = finding_codes(reading.failed)
+            yield RefusalEvent(segment, REFUSAL_TEXT, told_codes)
             self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
                          refusal=refusal, reasons=reasons, dropped=dropped)  # fmt: skip
             return
@@ -202,7 +314,9 @@ class StreamedPhrasing:
         clock = self._clock
         scanner = reading.scanner
         stream = stream_of(self._phraser, prompt)
-        deadline = asyncio.get_running_loop().time() + self._timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._timeout
+        read = 0
         try:
             while not reading.failed:
                 try:
@@ -210,16 +324,20 @@ class StreamedPhrasing:
                         piece = await anext(stream)
                 except StopAsyncIteration:
                     break
-                scanning = clock.monotonic()
-                closed = scanner.feed(piece)
-                self.scan_seconds += clock.monotonic() - scanning
+                read += len(piece)
+                if read > self._max_chars:  # refused unscanned, as a whole answer is
+                    reading.too_long = read
+                    return
+                closed = await self._feed(scanner, piece)
                 for sentence in closed:
-                    if sentence.findings:
-                        reading.failed, reading.failing = sentence.findings, sentence.text
+                    findings = sentence.findings or self._echoes(prompt, sentence.text)
+                    if findings:
+                        reading.failed, reading.failing = findings, sentence.text
                         break
                     reading.shown.append(sentence.text)
+                    self.shown.append(sentence.text)
                     self._mark_first()
-                    yield AnswerEvent(AnswerEventKind.SENTENCE, segment, sentence.text)
+                    yield SentenceEvent(segment, sentence.text)
         except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
             reading.error = error
             return
@@ -228,7 +346,7 @@ class StreamedPhrasing:
         if reading.failed:
             return
         scanning = clock.monotonic()
-        report = scanner.close()
+        report = await self._off_loop(scanner.close)
         self.scan_seconds += clock.monotonic() - scanning
         # The last sentence (no terminator after it) is judged by the whole
         # scan; so are findings the sentence-by-sentence reading did not
@@ -239,9 +357,44 @@ class StreamedPhrasing:
         )
         reading.failing = tail
         if not reading.failed and tail.strip():
+            reading.failed = self._echoes(prompt, tail)
+        if not reading.failed and tail.strip():
             reading.shown.append(tail)
+            self.shown.append(tail)
             self._mark_first()
-            yield AnswerEvent(AnswerEventKind.SENTENCE, segment, tail)
+            yield SentenceEvent(segment, tail)
+
+    async def _feed(self, scanner: StreamScanner, piece: str) -> tuple[ScannedSentence, ...]:
+        scanning = self._clock.monotonic()
+        closed = await self._off_loop(functools.partial(scanner.feed, piece))
+        self.scan_seconds += self._clock.monotonic() - scanning
+        return closed
+
+    async def _off_loop(self, work: Callable[[], _T]) -> _T:
+        """``work()`` in the caller's bounded pool, or here when there is none."""
+        if self._executor is None:
+            return work()
+        return await asyncio.get_running_loop().run_in_executor(self._executor, work)
+
+    def _echoes(self, prompt: Prompt, text: str) -> tuple[Finding, ...]:
+        """Numbers of the caller's query the sentence repeats, checked as a
+        whole answer checks them."""
+        if not self._caller:
+            return ()
+        found = echoed_numbers(text, self._caller, prompt.grounded, self._lexicon, self._policy)
+        return tuple(found)
+
+    def left(self, first: Prompt, gate: GateResult, silences: Sequence[Fact]) -> Answer:
+        """The answer of a stream its reader left before the end: the
+        sentences handed on so far, marked partial, for the snapshot."""
+        self._finish(first, gate, silences, "".join(self.shown).strip(),
+                     AnswerStatus.PARTIAL, reasons=(DISCONNECTED,))  # fmt: skip
+        return self._answer()
+
+    def _answer(self) -> Answer:
+        if self.answer is None:  # pragma: no cover - _finish always makes one
+            raise RuntimeError("a streamed phrasing ended without an answer")
+        return self.answer
 
     def _mark_first(self) -> None:
         if self.first_sentence is None:

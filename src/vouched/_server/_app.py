@@ -1,36 +1,37 @@
 """The HTTP service: a Starlette app over the library, built from a :class:`ServeConfig`.
 
-Endpoints (the OpenAPI document at ``/openapi.json`` says the same):
+Every route comes from the one table in :mod:`vouched._server._routes`
+(``/openapi.json`` says the same). A POST is read under the request's
+deadline (504 past ``request_timeout``, body read included), capped (413 past
+``max_body_bytes``, counted as it is read), parsed with numbers bounded (a
+huge exponent is a 422 in microseconds), admitted to the CPU pool (503 when
+its queue is full) and served; the host, token and content-type checks and
+the metrics are middleware (:mod:`vouched._server._middleware`). Errors are
+JSON ``{"error": {"code", "message", "field"}}`` with an :class:`ErrorCode`
+(on ``/v1/chat/completions`` OpenAI's shape); the message is the line the
+CLI would print.
 
-- ``POST /v1/gate``, ``/v1/scan``, ``/v1/verify``: the CLI's contracts as JSON;
-- ``POST /v1/answer``: one :class:`vouched.Answer`; ``/v1/answer/stream``: the
-  same as server-sent events, one per :class:`vouched.AnswerEvent`;
-- ``GET /metrics`` (Prometheus text), ``GET /healthz``.
-
-Every request body is capped (413 past ``max_body_bytes``, counted as it is
-read, whatever the Content-Length says) and every request has a deadline
-(504 past ``request_timeout``; a stream is bounded by the answer's own
-deadlines). Errors are JSON ``{"error": {"code", "message", "field"}}`` with
-an :class:`ErrorCode`; the message is the line the CLI would print. Nothing
-of a request is logged unless ``log_requests`` is set, and then only the
-method, path, status and time. The pure work (gate, scan, verify) runs on a
-worker thread, so one long scan does not hold up the event loop.
+CPU work (scans, verification, the gate of many facts, the parse of a big
+body) runs in the bounded pool (:mod:`vouched._server._pool`); snapshot
+writes have their own thread. On shutdown (SIGTERM) uvicorn stops accepting
+and lets requests finish within ``shutdown_grace``; then every queued
+snapshot is written and the stores are closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 import vouched
@@ -44,92 +45,62 @@ from vouched import (
     SystemClock,
     partition,
     scan,
-    verify_answer,
 )
-from vouched._claims._metrics import ClaimTally
 from vouched._factio import validation_message
-from vouched._jsonio import dumps, loads
+from vouched._jsonio import NumberBoundsError, dumps, loads
+from vouched._server import _openai
 from vouched._server._config import ServeConfig
+from vouched._server._http import RequestError, error_response, json_response, read_body
+from vouched._server._middleware import Guard
 from vouched._server._models import (
     AnswerRequest,
-    ClaimLine,
+    ChatRequest,
     ErrorCode,
     GateRequest,
     ScanRequest,
     VerifyRequest,
 )
 from vouched._server._openapi import openapi_document
+from vouched._server._pool import PoolFullError, WorkPool
+from vouched._server._routes import ROUTES, Endpoint
+from vouched._server._verify import verify_claims
 from vouched._time import parse_instant
 
-__all__ = ["create_app"]
+__all__ = ["Service", "create_app"]
 
 _log = logging.getLogger("vouched.server")
 _M = TypeVar("_M", bound=BaseModel)
-# As the CLI's verify: keys of a claim line that are not result fields are carried.
-_RESULT_KEYS = ("id", "line", "claim_index", "status", "reason", "entity", "attribute", "citation")
-_NOT_CARRIED = frozenset({*_RESULT_KEYS, "model_output"})
-
-
-class _RequestError(Exception):
-    """A request that cannot be served, as the JSON error it becomes."""
-
-    def __init__(self, status: int, code: ErrorCode, message: str, field: str | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-
-
-def _error(status: int, code: ErrorCode, message: str, field: str | None = None) -> JSONResponse:
-    body = {"error": {"code": str(code), "message": message, "field": field}}
-    return JSONResponse(body, status_code=status)
-
-
-def _json(document: Any, status: int = 200) -> Response:
-    # vouched's own encoder: Decimals exact, datetimes as ISO 8601.
-    return Response(dumps(document), status_code=status, media_type="application/json")
-
-
-async def _body(request: Request, cap: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise _RequestError(413, ErrorCode.BODY_TOO_LARGE, f"request body over {cap} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise _RequestError(413, ErrorCode.BODY_TOO_LARGE, f"request body over {cap} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
+_T = TypeVar("_T")
+_PARSE_INLINE_BYTES = 64 * 1024  # a bigger body is parsed and validated in the pool
+_GATE_INLINE_FACTS = 256  # the gate of more facts runs in the pool
+_SSE_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
 
 
 def _parse(model: type[_M], raw: bytes) -> _M:
     try:
         data = loads(raw)
+    except NumberBoundsError as error:
+        raise RequestError(422, ErrorCode.INVALID_INPUT, str(error)) from None
     except (ValueError, RecursionError) as error:
         message = " ".join(str(error).split())[:200]
-        raise _RequestError(400, ErrorCode.INVALID_JSON, f"invalid JSON: {message}") from None
+        raise RequestError(400, ErrorCode.INVALID_JSON, f"invalid JSON: {message}") from None
     if not isinstance(data, dict):
-        raise _RequestError(422, ErrorCode.INVALID_INPUT, "expected a JSON object")
+        raise RequestError(422, ErrorCode.INVALID_INPUT, "expected a JSON object")
     try:
         return model.model_validate(data)
     except ValidationError as error:
         field, message = validation_message(error)
-        raise _RequestError(422, ErrorCode.INVALID_INPUT, message, field) from None
+        raise RequestError(422, ErrorCode.INVALID_INPUT, message, field) from None
 
 
-class _Service:
-    """The endpoints, with the config, the grounder and the metrics they share."""
+class _Metrics:
+    """The service's Prometheus registry: requests, latency, answers."""
 
-    def __init__(self, config: ServeConfig, clock: Clock, grounder: Grounder | None) -> None:
+    def __init__(self) -> None:
         from prometheus_client import CollectorRegistry, Counter, Histogram  # noqa: PLC0415
 
-        self.config = config
-        self.clock = clock
         self.registry = CollectorRegistry()
-        self.answer_metrics = PrometheusMetrics(registry=self.registry)
+        self.answers = PrometheusMetrics(registry=self.registry)
         self.requests = Counter(
             "vouched_http_requests",
             "HTTP requests by endpoint and status.",
@@ -142,62 +113,109 @@ class _Service:
             ["endpoint"],
             registry=self.registry,
         )
-        self.grounder = grounder or Grounder(
+
+
+class Service:
+    """The handlers, with the config, the grounders, the pool and the metrics they share."""
+
+    def __init__(self, config: ServeConfig, clock: Clock, grounder: Grounder | None) -> None:
+        self.config = config
+        self.clock = clock
+        self.meters = _Metrics()
+        self.pool = WorkPool(config.workers, config.queue_limit)
+        self.draining = False
+        self.grounder = grounder or self._grounder(config.answer_lexicon)
+        self._grounders: dict[str, Grounder] = {}
+
+    def _grounder(self, lexicon: Lexicon | None) -> Grounder:
+        config = self.config
+        return Grounder(
             config.sources,
             policy=config.policy,
             phraser=config.phraser,
-            lexicon=config.answer_lexicon,
+            lexicon=lexicon,
             on_fail=config.on_fail,
-            clock=clock,
+            clock=self.clock,
             deadline=config.deadline,
             phrase_timeout=config.phrase_timeout,
             store=config.store,
-            observers=[self.answer_metrics],
+            observers=[self.meters.answers],
+            redaction_key=config.redaction_key,
+            max_output_chars=config.max_output_chars,
+            executor=self.pool,
         )
 
-    def _now(self, now: str | None) -> datetime:
+    def grounder_for(self, lexicon: str | None) -> Grounder:
+        """The grounder of the config, or one scanning with a named lexicon."""
+        if lexicon is None:
+            return self.grounder
+        if lexicon not in self._grounders:
+            self._grounders[lexicon] = self._grounder(self.lexicon(lexicon, "vouched.lexicon"))
+        return self._grounders[lexicon]
+
+    def grounders(self) -> list[Grounder]:
+        return [self.grounder, *self._grounders.values()]
+
+    async def in_pool(self, work: Callable[[], _T]) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, work)
+
+    async def parse(self, model: type[_M], raw: bytes) -> _M:
+        if len(raw) <= _PARSE_INLINE_BYTES:
+            return _parse(model, raw)
+        return await self.in_pool(lambda: _parse(model, raw))
+
+    def now(self, now: str | None) -> datetime:
         if now is None:
             return self.clock.now()
         try:
             return parse_instant(now)
         except ValueError as error:
             message = " ".join(str(error).split())
-            raise _RequestError(422, ErrorCode.INVALID_INPUT, message, "now") from None
+            raise RequestError(422, ErrorCode.INVALID_INPUT, message, "now") from None
 
-    def _lexicon(self, lexicon: Any) -> Lexicon | None:
-        if lexicon is None:
-            return None
+    def lexicon(self, lexicon: Any, field: str = "lexicon") -> Lexicon:
         if isinstance(lexicon, str):
             found = self.config.lexicons.get(lexicon)
             if found is None:
                 names = ", ".join(sorted(self.config.lexicons)) or "none"
-                raise _RequestError(
+                raise RequestError(
                     422,
                     ErrorCode.INVALID_INPUT,
                     f"names no lexicon of this service ({names})",
-                    "lexicon",
+                    field,
                 )
             return found
         try:
             return Lexicon.from_json(lexicon.model_dump())
         except InputError as error:
-            field = "lexicon" if error.field is None else f"lexicon.{error.field}"
-            raise _RequestError(422, ErrorCode.INVALID_INPUT, error.message, field) from None
+            where = field if error.field is None else f"{field}.{error.field}"
+            raise RequestError(422, ErrorCode.INVALID_INPUT, error.message, where) from None
 
-    # -- endpoints ---------------------------------------------------------------
+    async def drain(self) -> None:
+        """After the last request: write every queued snapshot, close the stores."""
+        for grounder in self.grounders():
+            await grounder.settle()
+        close = getattr(self.config.store, "close", None)
+        if callable(close):
+            close()
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
-    async def gate(self, raw: bytes) -> Response:
-        body = _parse(GateRequest, raw)
-        now = self._now(body.now)
-        result = await asyncio.to_thread(partition, body.facts, self.config.policy, now)
-        return _json(result.to_json())
+    # -- handlers (named in the route table) --------------------------------------
 
-    async def scan(self, raw: bytes) -> Response:
-        body = _parse(ScanRequest, raw)
-        lexicon = self._lexicon(body.lexicon)
-        gated = partition(body.facts, self.config.policy, self._now(body.now))
+    async def gate(self, body: GateRequest) -> Response:
+        now = self.now(body.now)
+        if len(body.facts) <= _GATE_INLINE_FACTS:
+            result = partition(body.facts, self.config.policy, now)
+        else:
+            result = await self.in_pool(lambda: partition(body.facts, self.config.policy, now))
+        return json_response(result.to_json())
+
+    async def scan(self, body: ScanRequest) -> Response:
+        lexicon = None if body.lexicon is None else self.lexicon(body.lexicon)
+        now = self.now(body.now)
 
         def work() -> dict[str, Any]:
+            gated = partition(body.facts, self.config.policy, now)
             report = scan(
                 body.text,
                 gated,
@@ -208,39 +226,44 @@ class _Service:
             )
             return report.to_json()
 
-        return _json(await asyncio.to_thread(work))
+        return json_response(await self.in_pool(work))
 
-    async def verify(self, raw: bytes) -> Response:
-        body = _parse(VerifyRequest, raw)
+    async def verify(self, body: VerifyRequest) -> Response:
         entry = self.config.catalogs.get(body.catalog)
         if entry is None:
             names = ", ".join(sorted(self.config.catalogs)) or "none"
-            raise _RequestError(
+            raise RequestError(
                 422,
                 ErrorCode.INVALID_INPUT,
                 f"names no catalog of this service ({names})",
                 "catalog",
             )
-        return _json(await asyncio.to_thread(_verify, body.claims, entry.catalog, entry.contract))
+        claims = body.claims
+        return json_response(
+            await self.in_pool(lambda: verify_claims(claims, entry.catalog, entry.contract))
+        )
 
-    async def answer(self, raw: bytes) -> Response:
-        body = _parse(AnswerRequest, raw)
+    async def answer(self, body: AnswerRequest) -> Response:
         answer = await self.grounder.answer(body.question, body.query)
-        return _json(answer.to_json())
+        return json_response(answer.client_json())
 
-    def stream(self, raw: bytes) -> AsyncIterator[bytes]:
-        body = _parse(AnswerRequest, raw)
-        return _events(self.grounder.answer_stream(body.question, body.query))
+    async def stream(self, body: AnswerRequest) -> Response:
+        events = self.grounder.answer_stream(body.question, body.query)
+        return StreamingResponse(_events(events), media_type="text/event-stream",
+                                 headers=_SSE_HEADERS)  # fmt: skip
 
-    async def metrics(self) -> Response:
+    async def chat(self, body: ChatRequest) -> Response:
+        return await _openai.complete(self, body)
+
+    async def metrics(self, request: Request) -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest  # noqa: PLC0415
 
-        return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(self.meters.registry), media_type=CONTENT_TYPE_LATEST)
 
-    async def healthz(self) -> Response:
-        return _json(
+    async def healthz(self, request: Request) -> Response:
+        return json_response(
             {
-                "status": "ok",
+                "status": "draining" if self.draining else "ok",
                 "version": vouched.__version__,
                 "catalogs": sorted(self.config.catalogs),
                 "lexicons": sorted(self.config.lexicons),
@@ -249,116 +272,63 @@ class _Service:
             }
         )
 
+    async def openapi(self, request: Request) -> Response:
+        return json_response(
+            openapi_document(
+                catalogs=list(self.config.catalogs), lexicons=list(self.config.lexicons)
+            )
+        )
+
 
 async def _events(stream: AsyncIterator[AnswerEvent]) -> AsyncIterator[bytes]:
-    async for event in stream:
-        yield f"event: {event.kind}\ndata: {dumps(event.to_json())}\n\n".encode()
-
-
-def _verify(claims: list[ClaimLine], catalog: Any, contract: Any) -> dict[str, Any]:
-    """The document ``vouched verify --json`` prints, for claim lines given as JSON."""
-    tally = ClaimTally()
-    results = []
-    for number, line in enumerate(claims, start=1):
-        version = None if line.prompt_version is None else str(line.prompt_version)
-        given = line.model_dump(exclude_unset=True)
-        carried = {k: v for k, v in given.items() if k not in _NOT_CARRIED}
-        for result in verify_answer(line.model_output, catalog, contract):
-            tally.add(result, version)
-            results.append(
-                {
-                    "id": line.id,
-                    "line": number,
-                    "claim_index": result.claim_index,
-                    "status": result.status.value,
-                    "reason": result.reason,
-                    "entity": result.entity,
-                    "attribute": result.attribute,
-                    "citation": result.citation,
-                    **carried,
-                }
-            )
-    metrics = tally.metrics()
-    return {
-        "catalog_version": catalog.version,
-        "results": results,
-        "summary": {status.value: count for status, count in metrics.counts.items()},
-        "metrics": metrics.to_json(),
-    }
+    try:
+        async for event in stream:
+            yield f"event: {event.kind}\ndata: {dumps(event.to_json())}\n\n".encode()
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:  # a reader that left: the answer still keeps its snapshot
+            await close()
 
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-def _endpoint(
-    service: _Service, name: str, work: Callable[[bytes], Awaitable[Response]]
-) -> Handler:
+def _post(service: Service, route: Endpoint) -> Handler:
+    """A POST route: deadline, body cap, parse, admission, the handler; every
+    failure as the route's JSON error."""
     config = service.config
+    model = route.request
+    work: Callable[[Any], Awaitable[Response]] = getattr(service, route.handler)
+    if model is None:  # pragma: no cover - the route table gives every POST a model
+        raise RuntimeError(f"{route.path} has no request model")
 
     async def handle(request: Request) -> Response:
-        began = time.perf_counter()
         try:
+            if service.draining:
+                raise RequestError(503, ErrorCode.SHUTTING_DOWN, "the service is shutting down")
             async with asyncio.timeout(config.request_timeout):
-                response = await work(await _body(request, config.max_body_bytes))
-        except _RequestError as problem:
-            response = _error(problem.status, problem.code, problem.message, problem.field)
+                raw = await read_body(request, config.max_body_bytes)
+                service.pool.admit()
+                return await work(await service.parse(model, raw))
+        except RequestError as problem:
+            return error_response(route.path, problem)
+        except PoolFullError as error:
+            full = RequestError(503, ErrorCode.OVERLOADED, str(error), headers={"retry-after": "1"})
+            return error_response(route.path, full)
+        except ClientDisconnect:  # the client left before its body arrived: nobody to answer
+            return Response(status_code=400)
         except TimeoutError:
             message = f"no answer within {config.request_timeout:g} s"
-            response = _error(504, ErrorCode.DEADLINE_EXCEEDED, message)
-        except Exception:  # noqa: BLE001 - a bug answers 500 with a code; the request is not logged
-            _log.exception("%s failed", name)
-            response = _error(500, ErrorCode.INTERNAL, "internal error")
-        _account(service, name, request, response, began)
-        return response
-
-    return handle
-
-
-def _stream_endpoint(service: _Service) -> Handler:
-    config = service.config
-    name = "/v1/answer/stream"
-
-    async def handle(request: Request) -> Response:
-        began = time.perf_counter()
-        try:
-            async with asyncio.timeout(config.request_timeout):
-                events = service.stream(await _body(request, config.max_body_bytes))
-        except _RequestError as problem:
-            response: Response = _error(
-                problem.status, problem.code, problem.message, problem.field
+            return error_response(
+                route.path, RequestError(504, ErrorCode.DEADLINE_EXCEEDED, message)
             )
-            _account(service, name, request, response, began)
-            return response
-        except TimeoutError:
-            response = _error(504, ErrorCode.DEADLINE_EXCEEDED, "request body did not arrive")
-            _account(service, name, request, response, began)
-            return response
-
-        async def body() -> AsyncIterator[bytes]:
-            try:
-                async for chunk in events:
-                    yield chunk
-            finally:
-                _account(service, name, request, response, began)
-
-        response = StreamingResponse(
-            body(),
-            media_type="text/event-stream",
-            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
-        )
-        return response
+        except Exception:  # noqa: BLE001 - a bug answers 500 with a code; the request is not logged
+            _log.exception("%s failed", route.path)
+            return error_response(
+                route.path, RequestError(500, ErrorCode.INTERNAL, "internal error")
+            )
 
     return handle
-
-
-def _account(
-    service: _Service, name: str, request: Request, response: Response, began: float
-) -> None:
-    spent = time.perf_counter() - began
-    service.requests.labels(name, str(response.status_code)).inc()
-    service.latency.labels(name).observe(spent)
-    if service.config.log_requests:
-        _log.info("%s %s %d %.1f ms", request.method, name, response.status_code, spent * 1000)
 
 
 def _http_error(request: Request, error: Exception) -> Response:
@@ -367,39 +337,42 @@ def _http_error(request: Request, error: Exception) -> Response:
         status, ErrorCode.INTERNAL
     )
     detail = getattr(error, "detail", "") or code.value.replace("_", " ")
-    response = _error(status, code, str(detail))
-    response.headers.update(getattr(error, "headers", None) or {})  # 405's Allow
-    return response
+    headers = dict(getattr(error, "headers", None) or {})  # 405's Allow
+    return error_response(request.url.path, RequestError(status, code, str(detail), None, headers))
 
 
 def create_app(
     config: ServeConfig, *, clock: Clock | None = None, grounder: Grounder | None = None
-) -> Starlette:
-    """The service for ``config``; ``clock`` (default: the system's) is where
-    ``now`` comes from when a request gives none, ``grounder`` replaces the
-    one the config describes (tests pass a scripted one)."""
-    service = _Service(config, clock or SystemClock(), grounder)
-    document = openapi_document(catalogs=list(config.catalogs), lexicons=list(config.lexicons))
+) -> Guard:
+    """The service for ``config`` (an ASGI app); ``clock`` (default: the
+    system's) is where time is read, ``grounder`` replaces the one the config
+    describes (tests). ``app.service`` is the :class:`Service` behind it."""
+    service = Service(config, clock or SystemClock(), grounder)
 
-    async def openapi(request: Request) -> Response:
-        return _json(document)
-
-    async def metrics(request: Request) -> Response:
-        return await service.metrics()
-
-    async def healthz(request: Request) -> Response:
-        return await service.healthz()
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        service.draining = True
+        await service.drain()
 
     routes = [
-        Route("/v1/gate", _endpoint(service, "/v1/gate", service.gate), methods=["POST"]),
-        Route("/v1/scan", _endpoint(service, "/v1/scan", service.scan), methods=["POST"]),
-        Route("/v1/verify", _endpoint(service, "/v1/verify", service.verify), methods=["POST"]),
-        Route("/v1/answer", _endpoint(service, "/v1/answer", service.answer), methods=["POST"]),
-        Route("/v1/answer/stream", _stream_endpoint(service), methods=["POST"]),
-        Route("/metrics", metrics, methods=["GET"]),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
+        Route(
+            r.path,
+            _post(service, r) if r.method == "POST" else getattr(service, r.handler),
+            methods=[r.method],
+        )
+        for r in ROUTES
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
-    app.state.service = service
-    return app
+    app = Starlette(
+        routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan
+    )
+    return Guard(
+        app,
+        hosts=config.host_names(),
+        token=config.token,
+        metrics=service.meters,
+        endpoints=[r.path for r in ROUTES],
+        posts=[r.path for r in ROUTES if r.method == "POST"],
+        log_requests=config.log_requests,
+        service=service,
+    )

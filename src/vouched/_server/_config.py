@@ -2,100 +2,139 @@
 
 ::
 
-    [server]                 # all optional; these are the defaults
-    host = "127.0.0.1"       # only 127.0.0.1 unless told otherwise
+    [server]                   # all optional; these are the defaults
+    host = "127.0.0.1"         # the address to bind; "" is an error, not "every interface"
     port = 8787
-    max_body_bytes = 1048576 # a larger request body is answered 413
-    request_timeout = 10.0   # seconds per request; past it, 504
-    log_requests = false     # method, path, status and time; never a body
+    allowed_hosts = []         # Host header names accepted besides the loopback
+                               # names (127.0.0.1, localhost, ::1) and the bound host
+    token_env = ""             # a variable holding a bearer token; required when
+                               # host is not a loopback address
+    max_body_bytes = 1048576   # a larger request body is answered 413
+    request_timeout = 10.0     # seconds per request (body read included); past it, 504
+    workers = 2                # threads of the CPU pool (scans, verification, big bodies)
+    queue_limit = 64           # requests waiting for the pool; past it, 503
+    max_connections = 1000     # open connections (keep it below ulimit -n); past it, the
+                               # longest idle one is closed to make room
+    keep_alive_timeout = 5.0   # seconds an idle keep-alive connection is kept
+    header_timeout = 10.0      # seconds a connection may take to send a request's headers
+    shutdown_grace = 10.0      # seconds requests get to finish after SIGTERM
+    log_requests = false       # method, path, status and time; never a body
 
-    [policy]                 # Policy settings (optional)
+    [policy]                   # Policy settings (optional)
     cardinal_confidence = 0.7
 
-    [lexicons]               # name = lexicon JSON file
+    [lexicons]                 # name = lexicon JSON file
     weather = "lexicon.json"
 
-    [catalogs.workshops]     # /v1/verify {"catalog": "workshops", ...}
+    [catalogs.workshops]       # /v1/verify {"catalog": "workshops", ...}
     catalog = "catalog.csv"
     contract = "contract.toml"
 
-    [answer]                 # /v1/answer and /v1/answer/stream
-    lexicon = "weather"      # a name from [lexicons]
-    on_fail = "retry"        # or "partial", "refuse", ["retry", "partial"]
-    deadline = 2.0           # seconds for the sources
-    phrase_timeout = 30.0    # seconds per phrasing attempt
-    store = "snapshots.db"   # optional: a SQLite snapshot store, one snapshot per answer
+    [fleet]                    # optional: breakers and last-good facts shared in Redis
+    redis_url = "redis://127.0.0.1:6379/0"
+    prefix = "vouched"
 
-    [[answer.sources]]       # a facts file (JSON array or JSON Lines) ...
+    [answer]                   # /v1/answer, /v1/answer/stream, /v1/chat/completions
+    lexicon = "weather"        # a name from [lexicons]
+    on_fail = "retry"          # or "partial", "refuse", ["retry", "partial"]
+    deadline = 2.0             # seconds for the sources
+    phrase_timeout = 30.0      # seconds per phrasing attempt (streamed or not)
+    max_output_chars = 20000   # a longer phrased text is refused unscanned
+    store = "snapshots.db"     # optional: a path, sqlite:///... or postgresql://...
+    redaction_key_env = "VOUCHED_REDACTION_KEY"  # the key for sensitive values in snapshots
+
+    [[answer.sources]]         # a facts file (JSON array or JSON Lines) ...
     name = "weather"
     facts = "facts.json"
+    fail_max = 5               # each source: its breaker and last-good cache
+    reset_timeout = 30.0
+    success_threshold = 1
+    timeout = 2.0              # seconds per call of the source
+    keep_for = 86400.0         # seconds last good facts stand in for an outage
+    fresh_for = 0              # seconds a good answer is reused without asking again
+    # max_in_flight = 8        # calls of the source at once (default: no limit)
 
-    [[answer.sources]]       # ... or an installed adapter (entry point vouched.sources)
+    [[answer.sources]]         # ... or an installed adapter (entry point vouched.sources)
     adapter = "open-meteo"
     options = { base_url = "http://127.0.0.1:8080" }
 
-    [answer.phraser]         # kind = "template" (the default) or "openai"
-    kind = "openai"
+    [answer.phraser]           # kind = "template" (the default) or "openai"
+    kind = "openai"            # the upstream model of /v1/chat/completions too
     base_url = "http://127.0.0.1:11434/v1"
     model = "llama3.2"
     api_key_env = "OPENAI_API_KEY"   # the variable to read the key from, at start
     timeout = 30.0
     stall_timeout = 10.0
+    max_tokens = 512
+    max_response_bytes = 4194304     # the model's body is capped as it is read
 
-Paths are relative to the config file. Every file named is read at start;
+Paths are relative to the config file. Every file named is read at start
+(the config itself through the same bounded input layer as every input);
 a bad one stops the start with one line naming the file and the field.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from vouched import (
     Catalog,
     Contract,
-    Fact,
     InputError,
     Lexicon,
     OnFail,
     OpenAIChatPhraser,
     Phraser,
     Policy,
-    Query,
     SnapshotStore,
     Source,
-    SqliteSnapshotStore,
     TemplatePhraser,
-    load_facts,
 )
+from vouched._answer._grounder import MAX_OUTPUT_CHARS
 from vouched._answer._onfail import plan
+from vouched._answer._phrasers import MAX_RESPONSE_BYTES
+from vouched._files import read_text
+from vouched._server import _wiring
+from vouched._server._reader import Reader as _Reader
+from vouched._server._wiring import FileSource
 
-__all__ = ["CatalogEntry", "FileSource", "ServeConfig", "load_config"]
+__all__ = ["LOOPBACK_NAMES", "CatalogEntry", "FileSource", "ServeConfig", "load_config"]
 
-ENTRY_POINT_GROUP = "vouched.sources"
-_SECTIONS = ("server", "policy", "lexicons", "catalogs", "answer")
-
-
-class FileSource:
-    """Facts read from a file at start; a query's ``subject`` and
-    ``attribute`` (when given) select among them. Observed times stay as
-    written: the gate judges freshness at each request."""
-
-    def __init__(self, name: str, facts: Sequence[Fact]) -> None:
-        self.name = name
-        self.facts = tuple(facts)
-
-    async def fetch(self, query: Query) -> Sequence[Fact]:
-        wanted = {key: query[key] for key in ("subject", "attribute") if key in query}
-        return [f for f in self.facts if all(getattr(f, k) == v for k, v in wanted.items())]
-
-    def __repr__(self) -> str:
-        return f"FileSource({self.name!r}, {len(self.facts)} facts)"
+_SECTIONS = ("server", "policy", "lexicons", "catalogs", "fleet", "answer")
+_SERVER_KEYS = (
+    "host",
+    "port",
+    "allowed_hosts",
+    "token_env",
+    "max_body_bytes",
+    "request_timeout",
+    "workers",
+    "queue_limit",
+    "max_connections",
+    "keep_alive_timeout",
+    "header_timeout",
+    "shutdown_grace",
+    "log_requests",
+)
+_ANSWER_KEYS = (
+    "lexicon",
+    "on_fail",
+    "deadline",
+    "phrase_timeout",
+    "max_output_chars",
+    "sources",
+    "phraser",
+    "store",
+    "redaction_key_env",
+)
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+"""Host header names always accepted: a loopback service answers to its own names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +149,16 @@ class ServeConfig:
 
     host: str = "127.0.0.1"
     port: int = 8787
+    allowed_hosts: tuple[str, ...] = ()
+    token: str | None = None
     max_body_bytes: int = 1024 * 1024
     request_timeout: float = 10.0
+    workers: int = 2
+    queue_limit: int = 64
+    max_connections: int = 1000
+    keep_alive_timeout: float = 5.0
+    header_timeout: float = 10.0
+    shutdown_grace: float = 10.0
     log_requests: bool = False
     policy: Policy = field(default_factory=Policy)
     lexicons: Mapping[str, Lexicon] = field(default_factory=dict)
@@ -122,57 +169,37 @@ class ServeConfig:
     on_fail: tuple[OnFail, ...] | str = "retry"
     deadline: float = 2.0
     phrase_timeout: float = 30.0
+    max_output_chars: int = MAX_OUTPUT_CHARS
     store: SnapshotStore | None = None
+    redaction_key: bytes | None = None
+
+    def host_names(self) -> frozenset[str]:
+        """The Host header names the service answers to (lower case, no port)."""
+        return frozenset(n.lower() for n in (*LOOPBACK_NAMES, self.host, *self.allowed_hosts))
 
 
-class _Reader:
-    """Reads one table of the config; errors name the file and the dotted key."""
-
-    def __init__(self, file: str, base: Path) -> None:
-        self.file = file
-        self.base = base
-
-    def error(self, message: str, where: str) -> InputError:
-        return InputError(message, file=self.file, field=where)
-
-    def table(self, data: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:
-        value = data.get(key, {})
-        if not isinstance(value, Mapping):
-            raise self.error("must be a table", where)
-        return value
-
-    def only(self, data: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
-        for key in data:
-            if key not in allowed:
-                raise self.error(f"unknown key (expected {', '.join(allowed)})", _dot(where, key))
-
-    def typed(self, data: Mapping[str, Any], key: str, kind: type, default: Any, where: str) -> Any:
-        """``data[key]`` (or ``default``) checked: ``float`` means any positive
-        number, ``int`` a positive integer; ``str`` and ``bool`` as they are."""
-        value: Any = data.get(key, default)
-        numeric = kind in (int, float)
-        accepted = (int, float) if kind is float else kind
-        if (numeric and isinstance(value, bool)) or not isinstance(value, accepted):
-            raise self.error(f"must be {_KIND_NAMES[kind]}", _dot(where, key))
-        if not numeric:
-            return value
-        number = float(data.get(key, default))
-        if number <= 0:
-            raise self.error("must be positive", _dot(where, key))
-        return number if kind is float else int(number)
-
-    def path(self, data: Mapping[str, Any], key: str, where: str) -> Path:
-        value = data.get(key)
-        if not isinstance(value, str) or not value:
-            raise self.error("is required: a file path", _dot(where, key))
-        return self.base / value
+def is_loopback(host: str) -> bool:
+    """Whether binding ``host`` keeps the service on this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
-_KIND_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
-
-
-def _dot(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
+def check_binding(config: ServeConfig, *, where: str = "server.host") -> None:
+    """The rules of where a service may listen: a host, and a token beyond loopback."""
+    if not config.host.strip():
+        raise InputError(
+            "must name an address: an empty host would bind every interface", field=where
+        )
+    if not is_loopback(config.host) and not config.token:
+        raise InputError(
+            f"binds beyond loopback ({config.host}): set server.token_env to a variable "
+            "holding a bearer token",
+            field=where,
+        )
 
 
 def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -> ServeConfig:
@@ -183,16 +210,7 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     read = _Reader(str(path), path.parent)
     read.only(data, _SECTIONS, "")
     env = os.environ if environ is None else environ
-
-    server = read.table(data, "server", "server")
-    read.only(
-        server,
-        ("host", "port", "max_body_bytes", "request_timeout", "log_requests"),
-        "server",
-    )
-    port = read.typed(server, "port", int, 8787, "server")
-    if port > 65535:
-        raise read.error("must be a TCP port (1-65535)", "server.port")
+    server = _server(read, read.table(data, "server", "server"), env)
 
     policy_data = read.table(data, "policy", "policy")
     try:
@@ -205,59 +223,92 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         for key, value in read.table(data, "lexicons", "lexicons").items()
     }
     catalogs = _catalogs(read, read.table(data, "catalogs", "catalogs"))
+    shared = _wiring.fleet(read, read.table(data, "fleet", "fleet"))
 
     answer = read.table(data, "answer", "answer")
-    read.only(
-        answer,
-        ("lexicon", "on_fail", "deadline", "phrase_timeout", "sources", "phraser", "store"),
-        "answer",
-    )
+    read.only(answer, _ANSWER_KEYS, "answer")
     answer_lexicon = None
     if "lexicon" in answer:
         lexicon_name = answer["lexicon"]
         if lexicon_name not in lexicons:
             raise read.error(f"names no lexicon in [lexicons]: {lexicon_name!r}", "answer.lexicon")
         answer_lexicon = lexicons[lexicon_name]
-    on_fail = answer.get("on_fail", "retry")
     try:
-        steps = plan(on_fail)
+        steps = plan(answer.get("on_fail", "retry"))
     except (TypeError, ValueError) as error:
         raise read.error(str(error), "answer.on_fail") from None
 
+    redaction_key = None
+    if "redaction_key_env" in answer:
+        redaction_key = read.secret(answer, "redaction_key_env", "answer", env).encode("utf-8")
     store = None
     if "store" in answer:
-        store = SqliteSnapshotStore(read.path(answer, "store", "answer"))
+        target = read.typed(answer, "store", str, "", "answer")
+        if not target:
+            raise read.error("is required: a path or a store URL", "answer.store")
+        if (policy.sensitive_subjects or policy.sensitive_attributes) and redaction_key is None:
+            raise read.error(
+                "the policy names sensitive values: set answer.redaction_key_env too",
+                "answer.store",
+            )
+        store = _wiring.snapshot_store(read, target)
     return ServeConfig(
-        host=read.typed(server, "host", str, "127.0.0.1", "server"),
-        port=port,
-        max_body_bytes=read.typed(server, "max_body_bytes", int, 1024 * 1024, "server"),
-        request_timeout=read.typed(server, "request_timeout", float, 10.0, "server"),
-        log_requests=read.typed(server, "log_requests", bool, False, "server"),
+        **server,
         policy=policy,
         lexicons=lexicons,
         catalogs=catalogs,
-        sources=tuple(_sources(read, answer.get("sources", []))),
+        sources=tuple(_wiring.sources(read, answer.get("sources", []), shared)),
         phraser=_phraser(read, read.table(answer, "phraser", "answer.phraser"), env),
         answer_lexicon=answer_lexicon,
         on_fail=steps,
         deadline=read.typed(answer, "deadline", float, 2.0, "answer"),
         phrase_timeout=read.typed(answer, "phrase_timeout", float, 30.0, "answer"),
+        max_output_chars=read.typed(answer, "max_output_chars", int, MAX_OUTPUT_CHARS, "answer"),
         store=store,
+        redaction_key=redaction_key,
     )
 
 
-def _toml(path: Path) -> dict[str, Any]:
-    name = str(path)
+def _server(read: _Reader, server: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    read.only(server, _SERVER_KEYS, "server")
+    port = server.get("port", 8787)
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise read.error("must be a TCP port (0-65535)", "server.port")
+    hosts = server.get("allowed_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(h, str) and h for h in hosts):
+        raise read.error("must be a list of host names", "server.allowed_hosts")
+    token = read.secret(server, "token_env", "server", env) if "token_env" in server else None
+    settings: dict[str, Any] = {
+        "host": read.typed(server, "host", str, "127.0.0.1", "server"),
+        "port": port,
+        "allowed_hosts": tuple(hosts),
+        "token": token,
+        "log_requests": read.typed(server, "log_requests", bool, False, "server"),
+    }
+    for key, kind, default in (
+        ("max_body_bytes", int, 1024 * 1024),
+        ("request_timeout", float, 10.0),
+        ("workers", int, 2),
+        ("queue_limit", int, 64),
+        ("max_connections", int, 1000),
+        ("keep_alive_timeout", float, 5.0),
+        ("header_timeout", float, 10.0),
+        ("shutdown_grace", float, 10.0),
+    ):
+        settings[key] = read.typed(server, key, kind, default, "server")
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("no such file", file=name) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {type(error).__name__}", file=name) from None
+        check_binding(ServeConfig(host=settings["host"], token=token))
+    except InputError as error:
+        raise read.error(error.message, "server.host") from None
+    return settings
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    text = read_text(path, kind="config")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise InputError(f"invalid TOML: {error}", file=name) from None
+        raise InputError(f"invalid TOML: {error}", file=str(path)) from None
 
 
 def _catalogs(read: _Reader, table: Mapping[str, Any]) -> dict[str, CatalogEntry]:
@@ -272,43 +323,16 @@ def _catalogs(read: _Reader, table: Mapping[str, Any]) -> dict[str, CatalogEntry
     return catalogs
 
 
-def _sources(read: _Reader, items: Any) -> list[Source]:
-    if not isinstance(items, list):
-        raise read.error("must be an array of tables ([[answer.sources]])", "answer.sources")
-    sources: list[Source] = []
-    for index, item in enumerate(items):
-        where = f"answer.sources.{index}"
-        if not isinstance(item, Mapping):
-            raise read.error("must be a table", where)
-        read.only(item, ("name", "facts", "adapter", "options"), where)
-        if ("facts" in item) == ("adapter" in item):
-            raise read.error("needs exactly one of facts (a file) or adapter (a name)", where)
-        if "facts" in item:
-            name = read.typed(item, "name", str, Path(item["facts"]).stem, where)
-            sources.append(FileSource(name, load_facts(read.path(item, "facts", where))))
-            continue
-        sources.append(_adapter(read, item, where))
-    return sources
-
-
-def _adapter(read: _Reader, item: Mapping[str, Any], where: str) -> Source:
-    name = read.typed(item, "adapter", str, "", where)
-    options = read.table(item, "options", f"{where}.options")
-    found = [e for e in entry_points(group=ENTRY_POINT_GROUP) if e.name == name]
-    if not found:
-        installed = ", ".join(sorted(e.name for e in entry_points(group=ENTRY_POINT_GROUP)))
-        raise read.error(
-            f"no installed adapter {name!r} (installed: {installed or 'none'})", f"{where}.adapter"
-        )
-    try:
-        factory = found[0].load()
-        source = factory(**options)
-    except Exception as error:  # noqa: BLE001 - a broken adapter stops the start with one line
-        detail = " ".join(str(error).split())[:160]
-        raise read.error(f"cannot start adapter {name!r}: {detail}", f"{where}.options") from None
-    if not isinstance(source, Source):
-        raise read.error(f"adapter {name!r} did not make a source", f"{where}.adapter")
-    return source
+_PHRASER_KEYS = (
+    "kind",
+    "base_url",
+    "model",
+    "api_key_env",
+    "timeout",
+    "stall_timeout",
+    "max_tokens",
+    "max_response_bytes",
+)
 
 
 def _phraser(read: _Reader, data: Mapping[str, Any], env: Mapping[str, str]) -> Phraser:
@@ -319,19 +343,8 @@ def _phraser(read: _Reader, data: Mapping[str, Any], env: Mapping[str, str]) -> 
         return TemplatePhraser()
     if kind != "openai":
         raise read.error("must be 'template' or 'openai'", f"{where}.kind")
-    read.only(
-        data,
-        ("kind", "base_url", "model", "api_key_env", "timeout", "stall_timeout", "max_tokens"),
-        where,
-    )
-    key_name = data.get("api_key_env")
-    api_key = None
-    if key_name is not None:
-        if not isinstance(key_name, str) or key_name not in env:
-            raise read.error(
-                f"names no set environment variable: {key_name!r}", f"{where}.api_key_env"
-            )
-        api_key = env[key_name]
+    read.only(data, _PHRASER_KEYS, where)
+    api_key = read.secret(data, "api_key_env", where, env) if "api_key_env" in data else None
     max_tokens = data.get("max_tokens")
     if max_tokens is not None:
         max_tokens = read.typed(data, "max_tokens", int, None, where)
@@ -342,6 +355,7 @@ def _phraser(read: _Reader, data: Mapping[str, Any], env: Mapping[str, str]) -> 
         timeout=read.typed(data, "timeout", float, 30.0, where),
         stall_timeout=read.typed(data, "stall_timeout", float, 30.0, where),
         max_tokens=max_tokens,
+        max_response_bytes=read.typed(data, "max_response_bytes", int, MAX_RESPONSE_BYTES, where),
     )
 
 

@@ -9,15 +9,18 @@ these models (:mod:`vouched._server._openapi`), so the two cannot drift.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 
 from vouched import Fact
 
 __all__ = [
     "AnswerRequest",
     "AnswerResponse",
+    "ChatCompletion",
+    "ChatMessage",
+    "ChatRequest",
     "ClaimLine",
     "ErrorCode",
     "ErrorResponse",
@@ -25,11 +28,13 @@ __all__ = [
     "GateResponse",
     "HealthResponse",
     "LexiconBody",
+    "OpenAIErrorResponse",
     "ScanRequest",
     "ScanResponse",
     "StreamEventBody",
     "VerifyRequest",
     "VerifyResponse",
+    "VouchedOptions",
 ]
 
 
@@ -42,6 +47,11 @@ class ErrorCode(enum.StrEnum):
     DEADLINE_EXCEEDED = "deadline_exceeded"  # past server.request_timeout
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # a POST body that is not application/json
+    HOST_NOT_ALLOWED = "host_not_allowed"  # a Host header the service does not answer to
+    UNAUTHORIZED = "unauthorized"  # no or a wrong bearer token (server.token_env)
+    OVERLOADED = "overloaded"  # the work pool's queue is full (server.queue_limit)
+    SHUTTING_DOWN = "shutting_down"  # SIGTERM came: no new work is started
     INTERNAL = "internal"  # a bug: logged, never with the request
 
 
@@ -103,8 +113,45 @@ class VerifyRequest(_Strict):
 class AnswerRequest(_Strict):
     """A question for the sources and phraser of the service's config."""
 
-    question: str = Field(min_length=1, max_length=2000)
-    query: dict[str, Any] = Field(default_factory=dict, description="passed to every source")
+    question: str = Field(min_length=1, max_length=2000, pattern=r"\S")
+    query: dict[str, Any] | list[dict[str, Any]] = Field(
+        default_factory=dict,
+        description="passed to every source; a list asks once per query (one per subject)",
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _some_query(cls, value: Any) -> Any:
+        if isinstance(value, list) and not value:
+            raise ValueError("a list of queries holds at least one")
+        return value
+
+
+class ChatMessage(_Open):
+    """One chat message, as OpenAI's API takes it (text content)."""
+
+    role: Literal["system", "user", "assistant", "developer"]
+    content: str | list[dict[str, Any]]
+
+
+class VouchedOptions(_Strict):
+    """The ``vouched`` object of a chat-completions request: facts or a query."""
+
+    facts: list[Fact] | None = Field(None, description="facts in the fact format, gated")
+    query: dict[str, Any] | list[dict[str, Any]] | None = Field(
+        None, description="facts gathered from the configured sources"
+    )
+    lexicon: str | None = Field(None, description="a lexicon name of the service's config")
+
+
+class ChatRequest(_Open):
+    """An OpenAI chat-completions request, plus ``vouched`` (other keys are
+    taken and not used: the configured upstream model answers)."""
+
+    messages: list[ChatMessage] = Field(min_length=1)
+    model: str | None = None
+    stream: bool = False
+    vouched: VouchedOptions | None = None
 
 
 class Verdict(_Strict):
@@ -187,6 +234,32 @@ class ErrorDetail(_Strict):
 
 class ErrorResponse(_Strict):
     error: ErrorDetail
+
+
+class OpenAIErrorDetail(_Strict):
+    message: str
+    type: str
+    param: str | None = None
+    code: str | None = None
+
+
+class OpenAIErrorResponse(_Strict):
+    """An error of ``/v1/chat/completions``, in OpenAI's shape."""
+
+    error: OpenAIErrorDetail
+
+
+class ChatCompletion(_Open):
+    """An OpenAI ``chat.completion`` with a top-level ``vouched`` object
+    (``status``, ``findings`` as codes and spans, ``grounding_rate``, ``attempts``)."""
+
+    id: str
+    object: Literal["chat.completion"]
+    created: int
+    model: str
+    choices: list[dict[str, Any]]
+    usage: dict[str, int]
+    vouched: dict[str, Any]
 
 
 class HealthResponse(_Strict):

@@ -1,4 +1,5 @@
-"""The OpenAPI 3.1 document of ``vouched serve``, generated from the pydantic models."""
+"""The OpenAPI 3.1 document of ``vouched serve``, generated from the route
+table and its pydantic models."""
 
 from __future__ import annotations
 
@@ -10,48 +11,19 @@ from pydantic.json_schema import models_json_schema
 
 import vouched
 from vouched import AnswerEventKind
-from vouched._server._models import (
-    AnswerRequest,
-    AnswerResponse,
-    ErrorResponse,
-    GateRequest,
-    GateResponse,
-    HealthResponse,
-    ScanRequest,
-    ScanResponse,
-    StreamEventBody,
-    VerifyRequest,
-    VerifyResponse,
-)
+from vouched._server._routes import ERRORS, ROUTES, SSE, Endpoint
 
 __all__ = ["openapi_document"]
 
 _REF = "#/components/schemas/{model}"
 
-# path: (summary, request model, response model, media type of the 200 answer)
-_POSTS: dict[str, tuple[str, type[BaseModel], type[BaseModel], str]] = {
-    "/v1/gate": ("Classify facts: grounded, silent or violation", GateRequest, GateResponse,
-                 "application/json"),
-    "/v1/scan": ("Scan a model's output against gated facts", ScanRequest, ScanResponse,
-                 "application/json"),
-    "/v1/verify": ("Check structured claims against a catalog of the config", VerifyRequest,
-                   VerifyResponse, "application/json"),
-    "/v1/answer": ("Answer a question from the config's sources and phraser", AnswerRequest,
-                   AnswerResponse, "application/json"),
-    "/v1/answer/stream": ("The answer as server-sent events, each sentence after it passed",
-                          AnswerRequest, StreamEventBody, "text/event-stream"),
-}  # fmt: skip
-_ERRORS = {
-    "400": "The body is not JSON (code invalid_json)",
-    "413": "The body is larger than the service takes (code body_too_large)",
-    "422": "A field is wrong (code invalid_input; field names it)",
-    "504": "No answer within the request deadline (code deadline_exceeded)",
-}
-
 
 def _schemas() -> dict[str, Any]:
-    models = {m for _, request, response, _ in _POSTS.values() for m in (request, response)}
-    models |= {ErrorResponse, HealthResponse}
+    models: set[type[BaseModel]] = set()
+    for route in ROUTES:
+        models |= {m for m in (route.request, route.response) if m is not None}
+        if route.method == "POST":
+            models.add(route.error)
     mode: Literal["validation"] = "validation"
     pairs = [(m, mode) for m in sorted(models, key=lambda m: m.__name__)]
     _, document = models_json_schema(pairs, ref_template=_REF)
@@ -63,41 +35,49 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": _REF.format(model=model.__name__)}
 
 
-def _operation(
-    summary: str, request: type[BaseModel], response: type[BaseModel], media: str
-) -> dict[str, Any]:
-    schema: dict[str, Any] = _ref(response)
-    if media == "text/event-stream":
-        # One server-sent event: its event line is the kind, its data the JSON body.
-        kinds = [str(kind) for kind in AnswerEventKind]
-        schema = {
-            "type": "object",
-            "required": ["event", "data"],
-            "properties": {
-                "event": {"type": "string", "enum": kinds},
-                "data": {
-                    "type": "string",
-                    "contentMediaType": "application/json",
-                    "contentSchema": schema,
-                },
-            },
-        }
-    responses: dict[str, Any] = {
-        "200": {"description": "OK", "content": {media: {"schema": schema}}}
+def _events(data: dict[str, Any], kinds: Sequence[str]) -> dict[str, Any]:
+    """One server-sent event: its data line is the JSON body."""
+    properties: dict[str, Any] = {
+        "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data}
     }
-    for status, description in _ERRORS.items():
-        responses[status] = {
-            "description": description,
-            "content": {"application/json": {"schema": _ref(ErrorResponse)}},
-        }
-    return {
-        "summary": summary,
-        "requestBody": {
+    if kinds is not None:
+        properties["event"] = {"type": "string", "enum": list(kinds)}
+    return {"type": "object", "required": ["data"], "properties": properties}
+
+
+def _chunk_events() -> dict[str, Any]:
+    """A ``chat.completion.chunk`` event: JSON data, or the last one, ``[DONE]``."""
+    chunk = {"contentMediaType": "application/json", "contentSchema": {"type": "object"}}
+    data = {"type": "string", "anyOf": [{"const": "[DONE]"}, chunk]}
+    return {"type": "object", "required": ["data"], "properties": {"data": data}}
+
+
+def _operation(route: Endpoint) -> dict[str, Any]:
+    content: dict[str, Any] = {}
+    if route.response is None:
+        content[route.media] = {"schema": {"type": "string" if route.media != "application/json"
+                                           else "object"}}  # fmt: skip
+    elif route.media == SSE:
+        content[SSE] = {"schema": _events(_ref(route.response), [str(k) for k in AnswerEventKind])}
+    else:
+        content[route.media] = {"schema": _ref(route.response)}
+        for media in route.alternatives:  # the chat route streams chat.completion.chunk events
+            content[media] = {"schema": _chunk_events()}
+    operation: dict[str, Any] = {
+        "summary": route.summary,
+        "responses": {"200": {"description": "OK", "content": content}},
+    }
+    if route.request is not None:
+        operation["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": _ref(request)}},
-        },
-        "responses": responses,
-    }
+            "content": {"application/json": {"schema": _ref(route.request)}},
+        }
+        for status, description in ERRORS.items():
+            operation["responses"][status] = {
+                "description": description,
+                "content": {"application/json": {"schema": _ref(route.error)}},
+            }
+    return operation
 
 
 def _names(schemas: dict[str, Any], model: str, field: str, names: Sequence[str]) -> None:
@@ -118,29 +98,10 @@ def openapi_document(
     schemas = _schemas()
     _names(schemas, "VerifyRequest", "catalog", catalogs)
     _names(schemas, "ScanRequest", "lexicon", lexicons)
-    paths: dict[str, Any] = {path: {"post": _operation(*spec)} for path, spec in _POSTS.items()}
-    paths["/healthz"] = {
-        "get": {
-            "summary": "What the service loaded at start",
-            "responses": {
-                "200": {
-                    "description": "OK",
-                    "content": {"application/json": {"schema": _ref(HealthResponse)}},
-                }
-            },
-        }
-    }
-    paths["/metrics"] = {
-        "get": {
-            "summary": "Prometheus metrics",
-            "responses": {
-                "200": {
-                    "description": "Prometheus text exposition",
-                    "content": {"text/plain": {"schema": {"type": "string"}}},
-                }
-            },
-        }
-    }
+    _names(schemas, "VouchedOptions", "lexicon", lexicons)
+    paths: dict[str, Any] = {}
+    for route in ROUTES:
+        paths.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -149,5 +110,8 @@ def openapi_document(
             "description": "Only vouched facts reach the model; everything else is typed silence.",
         },
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
     }

@@ -1,0 +1,109 @@
+"""Snapshots of answers: the one place a snapshot is made (:func:`record`), and
+the hook that writes them off the answer path (:class:`StoreHook`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from typing import Any
+
+from vouched._answer._onfail import OnFail
+from vouched._answer._result import Answer, finding_json
+from vouched._fact import Fact
+from vouched._policy import Policy
+from vouched._replay._snapshot import Snapshot
+from vouched._sources._source import Query
+
+__all__ = ["StoreHook", "record"]
+
+_log = logging.getLogger("vouched.grounder")
+
+
+class StoreHook:
+    """Writes snapshots off the answer path: on the store's own worker thread,
+    after the answer is handed back, so a slow store (a SQLite file waiting
+    for its lock) stalls neither this answer, nor the event loop, nor the
+    pool that scans other answers. A failing store is logged and counted; it
+    never breaks an answer. Writes queue without a bound on count: each
+    snapshot is small, and every answer given must keep its snapshot."""
+
+    __slots__ = ("_executor", "_lock", "_pending", "failed", "store", "written")
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.written = 0
+        self.failed = 0
+        self._lock = threading.Lock()
+        self._pending: set[asyncio.Future[None]] = set()
+        self._executor: ThreadPoolExecutor | None = None
+
+    @property
+    def pending(self) -> int:
+        """Snapshots scheduled and not yet written."""
+        return len(self._pending)
+
+    def schedule(self, build: Callable[[], object]) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._write(build)
+            return
+        if self._executor is None:  # one thread: stores write one snapshot at a time
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
+        future = loop.run_in_executor(self._executor, self._write, build)
+        self._pending.add(future)
+        future.add_done_callback(self._pending.discard)
+
+    async def settle(self) -> None:
+        """Wait for the writes scheduled so far (for sync callers and tests)."""
+        if self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
+
+    def _write(self, build: Callable[[], object]) -> None:
+        try:
+            self.store.write(build())
+        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+            with self._lock:
+                self.failed += 1
+            _log.warning("snapshot store failed; answer unaffected", exc_info=True)
+        else:
+            with self._lock:
+                self.written += 1
+
+
+def record(
+    answer: Answer,
+    *,
+    facts: Sequence[Fact],
+    query: Query,
+    policy: Policy,
+    now: datetime,
+    created_at: datetime,
+    on_fail: Sequence[OnFail],
+    redaction_key: bytes | None,
+) -> Snapshot:
+    """The snapshot of one answer: every fact as received (before the gate),
+    the policy and instant it was judged at, the prompt version, the output
+    and what the scanner found. The single place a snapshot is made."""
+    return Snapshot.build(
+        created_at=created_at,
+        question=answer.question,
+        query=query,
+        facts=facts,
+        policy=policy,
+        now=now,
+        prompt_version=answer.prompt_version,
+        phraser=answer.phraser,
+        output=answer.text,
+        trail=[attempt.record() for attempt in answer.trail],
+        findings=[finding_json(f) for f in answer.findings],
+        status=str(answer.status),
+        attempts=answer.attempts,
+        timings=answer.timings,
+        on_fail="+".join(step.value for step in on_fail),
+        redaction_key=redaction_key,
+    )

@@ -1,0 +1,88 @@
+"""The small HTTP vocabulary of the service: request errors, JSON answers,
+the capped body read, and the two error shapes (vouched's own, and OpenAI's
+on the OpenAI-compatible route)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from vouched._jsonio import dumps
+from vouched._server._models import ErrorCode
+
+__all__ = ["CHAT_PATH", "RequestError", "error_response", "json_response", "read_body"]
+
+CHAT_PATH: Final = "/v1/chat/completions"
+"""The OpenAI-compatible route: its errors are in OpenAI's shape."""
+
+# OpenAI's error "type" per status family, as its SDK reads them.
+_OPENAI_TYPES: Final = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "not_found_error",
+    413: "invalid_request_error",
+    415: "invalid_request_error",
+    422: "invalid_request_error",
+    503: "overloaded_error",
+    504: "timeout_error",
+}
+
+
+class RequestError(Exception):
+    """A request that cannot be served, as the JSON error it becomes."""
+
+    def __init__(
+        self,
+        status: int,
+        code: ErrorCode,
+        message: str,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers or {}
+
+
+def json_response(document: Any, status: int = 200) -> Response:
+    """vouched's own encoder: Decimals exact, datetimes as ISO 8601."""
+    return Response(dumps(document), status_code=status, media_type="application/json")
+
+
+def error_response(path: str, problem: RequestError) -> Response:
+    """The error as JSON: ``{"error": {"code", "message", "field"}}``, or on
+    the chat route OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
+    if path == CHAT_PATH:
+        kind = _OPENAI_TYPES.get(problem.status, "server_error")
+        detail: dict[str, Any] = {
+            "message": problem.message,
+            "type": kind,
+            "param": problem.field,
+            "code": str(problem.code),
+        }
+    else:
+        detail = {"code": str(problem.code), "message": problem.message, "field": problem.field}
+    response = json_response({"error": detail}, problem.status)
+    response.headers.update(problem.headers)
+    return response
+
+
+async def read_body(request: Request, cap: int) -> bytes:
+    """The body, counted as it is read (413 past ``cap``, whatever the
+    Content-Length says)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > cap:
+        raise RequestError(413, ErrorCode.BODY_TOO_LARGE, f"request body over {cap} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise RequestError(413, ErrorCode.BODY_TOO_LARGE, f"request body over {cap} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)

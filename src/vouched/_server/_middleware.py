@@ -1,0 +1,128 @@
+"""Pure ASGI middleware: what every request passes before a handler sees it.
+
+- the ``Host`` header must be one of the service's names (by default the
+  loopback names and the bound address): a web page a developer opens
+  cannot make a browser reach ``127.0.0.1:8787`` by a rebound DNS name;
+- a bearer token when one is configured (``/healthz`` excepted, for probes);
+- a POST body must be ``application/json`` (415 otherwise): a form or
+  ``text/plain`` POST from any web page is refused before it costs anything;
+- every request is counted and timed by endpoint and status, and logged
+  (method, path, status, time; never a body) when ``log_requests`` is set.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import time
+from collections.abc import Collection
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from vouched._server._http import RequestError, error_response
+from vouched._server._models import ErrorCode
+
+__all__ = ["Guard"]
+
+_log = logging.getLogger("vouched.server")
+_OPEN_PATHS = frozenset({"/healthz"})
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            text: str = value.decode("latin-1")
+            return text
+    return None
+
+
+def host_name(header: str) -> str:
+    """The name of a Host header, without its port (``[::1]:8787`` is ``::1``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class Guard:
+    """The checks and the metrics, around the whole app."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Collection[str],
+        token: str | None,
+        metrics: Any,
+        endpoints: Collection[str],
+        posts: Collection[str],
+        log_requests: bool,
+        service: Any = None,
+    ) -> None:
+        self.app = app
+        self.service = service  # what the app serves (tests reach its grounder)
+        self.hosts = frozenset(hosts)
+        self.token = token
+        self.metrics = metrics
+        self.endpoints = frozenset(endpoints)
+        self.posts = frozenset(posts)  # the POST routes: their bodies must be JSON
+        self.log_requests = log_requests
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+        path: str = scope["path"]
+        status = [500]
+
+        async def sent(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            problem = self._problem(scope)
+            if problem is not None:
+                await error_response(path, problem)(scope, receive, sent)
+            else:
+                await self.app(scope, receive, sent)
+        finally:
+            self._account(scope, path, status[0], time.perf_counter() - began)
+
+    def _problem(self, scope: Scope) -> RequestError | None:
+        host = host_name(_header(scope, b"host") or "")
+        if host not in self.hosts:
+            return RequestError(
+                400, ErrorCode.HOST_NOT_ALLOWED, "the Host header names no host of this service"
+            )
+        if self.token is not None and scope["path"] not in _OPEN_PATHS:
+            given = _header(scope, b"authorization") or ""
+            scheme, _, secret = given.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(
+                secret.strip().encode(), self.token.encode()
+            ):
+                return RequestError(
+                    401,
+                    ErrorCode.UNAUTHORIZED,
+                    "a bearer token is required (Authorization: Bearer ...)",
+                    headers={"www-authenticate": "Bearer"},
+                )
+        if scope["method"] == "POST" and scope["path"] in self.posts:
+            media = (_header(scope, b"content-type") or "").split(";", 1)[0].strip().lower()
+            if media != "application/json":
+                return RequestError(
+                    415,
+                    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+                    "a POST body must be application/json",
+                    "content-type",
+                )
+        return None
+
+    def _account(self, scope: Scope, path: str, status: int, spent: float) -> None:
+        name = path if path in self.endpoints else "other"
+        self.metrics.requests.labels(name, str(status)).inc()
+        self.metrics.latency.labels(name).observe(spent)
+        if self.log_requests:
+            _log.info("%s %s %d %.1f ms", scope["method"], name, status, spent * 1000)

@@ -1,0 +1,108 @@
+"""uvicorn's HTTP/1.1 protocol with the limits a service needs in front of it.
+
+uvicorn times out idle keep-alive connections, but not a connection that
+never sends its headers (a slow-loris trickle, or one that sends nothing):
+1,100 of them held every file descriptor. :func:`guarded_protocol` makes a
+protocol class that
+
+- keeps at most ``max_connections`` open (the file descriptors stay
+  bounded): past it, the connection idle the longest (no request under way)
+  is closed to make room, so silent connections never lock out a client
+  with a request (``/healthz`` stays reachable); when every connection has a
+  request under way, the new one is closed at once;
+- closes a connection that has not sent a whole request head within
+  ``header_timeout`` seconds of connecting, or of its last answer.
+
+The body has its own deadline: the app reads it under ``request_timeout``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = ["guarded_protocol", "uvicorn_settings"]
+
+
+def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11Protocol]:
+    """An :class:`H11Protocol` subclass with these limits (pass it as ``http=``)."""
+
+    class GuardedH11Protocol(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+        _idle_since = 0.0
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._idle_since = self.loop.time()
+            if len(self.connections) > max_connections and not self._make_room():
+                transport.close()  # every other connection is busy: refused
+                return
+            self._await_head()
+
+        def _idle(self) -> bool:
+            return self.cycle is None or self.cycle.response_complete
+
+        def _make_room(self) -> bool:
+            """Close the connection idle the longest; False when none is idle."""
+            idle = [
+                c
+                for c in self.connections
+                if isinstance(c, GuardedH11Protocol)
+                and c is not self
+                and c._idle()
+                and not c.transport.is_closing()
+            ]
+            if not idle:
+                return False
+            min(idle, key=lambda c: c._idle_since).transport.close()
+            return True
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.cycle is not None and not self.cycle.response_complete:
+                self._stop_waiting()  # the head arrived: the request is the app's now
+            elif self._header_timer is None:
+                self._await_head()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._idle_since = self.loop.time()
+            self._stop_waiting()  # between requests, uvicorn's keep-alive timeout holds
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_waiting()
+            super().connection_lost(exc)
+
+        def _await_head(self) -> None:
+            self._stop_waiting()
+            self._header_timer = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _stop_waiting(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.close()
+
+    return GuardedH11Protocol
+
+
+def uvicorn_settings(config: Any) -> dict[str, Any]:
+    """The ``uvicorn.Config`` keywords for a :class:`ServeConfig`."""
+    return {
+        "http": guarded_protocol(
+            max_connections=config.max_connections, header_timeout=config.header_timeout
+        ),
+        "limit_concurrency": config.max_connections + 1,  # uvicorn 503s at >= its limit
+        "timeout_keep_alive": max(int(config.keep_alive_timeout), 1),
+        "timeout_graceful_shutdown": max(int(config.shutdown_grace), 1),
+        "h11_max_incomplete_event_size": 16 * 1024,  # a request head over 16 KiB is refused
+        "log_level": "warning",
+        "access_log": False,
+        "lifespan": "on",
+    }
