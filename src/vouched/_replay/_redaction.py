@@ -36,13 +36,14 @@ import hmac
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
 from vouched._exceptions import ConfigError
 from vouched._jsonio import dumps
 from vouched._policy import Policy
+from vouched._scan._factindex import rounds_to
 from vouched._scan._reader._numbers import read_numbers
 from vouched._scan._reader._quantity import Quantity, QuantityKind
 
@@ -190,7 +191,7 @@ class Redactor:
         if quantity.kind is not QuantityKind.NUMBER:
             return None  # a time or a date is read as minutes or a packed date
         for secret, token in self._numbers.items():
-            if any(_rounds_to(secret, stated, quantity.quantum) for stated in quantity.values):
+            if any(rounds_to(secret, stated, quantity.quantum) for stated in quantity.values):
                 return token
         return None
 
@@ -285,22 +286,6 @@ def _mappings(value: Any) -> list[Mapping[str, Any]]:
     if not isinstance(value, list | tuple):
         return []
     return [item for item in value if isinstance(item, Mapping)]
-
-
-def _rounds_to(value: Decimal, stated: Decimal, quantum: Decimal) -> bool:
-    """True when ``value`` rounded to ``quantum`` is ``stated`` (as the scanner reads)."""
-    if value == stated:
-        return True
-    if quantum <= 0:
-        return False
-    try:
-        steps = value / quantum
-        return any(
-            steps.quantize(Decimal(1), rounding=mode) * quantum == stated
-            for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN)
-        )
-    except InvalidOperation:
-        return False
 
 
 @lru_cache(maxsize=1)
