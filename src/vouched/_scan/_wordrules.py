@@ -82,8 +82,9 @@ def _elsewhen(said: Said, ctx: WordContext) -> bool:
 
 
 def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
-    """A weekday stated for a subject is the weekday of one of its dates; when no subject
-    of the sentence has a date but the facts speak of one day only, of that day. A
+    """A weekday stated for a subject (the nearest named before it that has a date, else
+    the one named right after it) is the weekday of one of its dates; when no subject of
+    the sentence has a date but the facts speak of one day only, of that day. A
     weekday no date speaks for is left alone (relative days are out of scope), and so is
     one in a sentence about a later occasion when every date the facts give has passed
     ("their next game is on Friday", after a game's box score)."""
@@ -91,28 +92,26 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
     if not days:
         return None
     if _elsewhen(said, ctx):
-        return None
+        return _finding(said, _K.UNGROUNDED_CLAIM, "no fact gives the date of a later occasion")
     day = int(days[0])
     facts = ctx.facts
     subjects = subjects_before(ctx.sentence, said.start) or []
     after = subject_after(ctx.sentence, said.end)
     if after is not None:
         subjects.append(after)
-    dated = [s for s in subjects if s in facts.dates]
-    if not dated:
-        silent = next((s for s in subjects if s in facts.silent_dates), None)
-        if silent is not None:
-            return _finding(said, _K.SILENT_SPOKEN, f"{silent}'s date is silent", silent)
-        if facts.one_date is None:
-            return None
+    dated = next((s for s in subjects if s in facts.dates or s in facts.silent_dates), None)
+    if dated is not None and dated not in facts.dates:
+        return _finding(said, _K.SILENT_SPOKEN, f"{dated}'s date is silent", dated)
+    if dated is not None:
+        dates = set(facts.dates[dated])
+    elif facts.one_date is not None:
         dates = {facts.one_date}
     else:
-        dates = {d for s in dated for d in facts.dates[s]}
+        return None
     if any(d.weekday() == day for d in dates):
         return PASSED
     said_days = ", ".join(sorted(f"{d.isoformat()} ({_DAYS[d.weekday()]})" for d in dates))
-    subject = dated[0] if dated else None
-    return _finding(said, _K.VALUE_MISMATCH, f"the date is {said_days}", subject, "date")
+    return _finding(said, _K.VALUE_MISMATCH, f"the date is {said_days}", dated, "date")
 
 
 def _value_outcome(
@@ -157,8 +156,10 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     Magic"), else the nearest subject before it in the sentence, else the topic. Another
     value there is ``value_mismatch`` on the phrase; a silent one ``silent_spoken``."""
     tags = said.family(VALUE)
-    if not tags or _elsewhen(said, ctx):
+    if not tags:
         return None
+    if _elsewhen(said, ctx):
+        return _finding(said, _K.UNGROUNDED_CLAIM, "no fact speaks of a later occasion")
     attributes = [decode_value(f"{VALUE}\x00{t}")[1:] for t in tags]
     sentence = ctx.sentence
     after = linked_subject(sentence, said.start, said.end)
@@ -345,7 +346,7 @@ def _named_group(
 def _qualified(said: Said, ctx: WordContext) -> tuple[str, str] | None:
     """(subject, attribute) of the first number after the phrase in its clause whose
     attribute is clear, by the reading that vouches for it."""
-    clause_end = ctx.sentence.structure.clause(said.start)[1]
+    clause_end = ctx.sentence.structure.clause(said.end - 1)[1]  # "game - high": its last word
     for item in ctx.stated:
         quantity = item.quantity
         if quantity.start < said.end:

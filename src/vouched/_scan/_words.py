@@ -92,7 +92,8 @@ def subject_after(ctx: SentenceRead, end: int) -> str | None:
 def linked_subject(ctx: SentenceRead, start: int, end: int) -> str | None:
     """The subject a word value at ``[start, end)`` qualifies, when linking words alone
     tie them: "X is held online", "X of the Kings", "X (Kings)" (subject first), or
-    "the Kings' X", "Kings center X" (value first). None when nothing ties it."""
+    "the Kings' X", "Kings center X", "Off the bench, X" (value first). None when nothing
+    ties it."""
     starts = ctx.mention_starts
     text = ctx.text
     sentence = ctx.structure.sentence(start)
@@ -115,7 +116,7 @@ def linked_subject(ctx: SentenceRead, start: int, end: int) -> str | None:
         if (
             mention.kind == _NAMED
             and len(gap) <= 3
-            and all(w in ROLE_NOUNS or w in {"'", "s"} for w in gap)
+            and all(w in ROLE_NOUNS or w in {"'", "s", ","} for w in gap)
         ):
             return mention.names[0]
     return None
