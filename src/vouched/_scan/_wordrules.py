@@ -210,10 +210,12 @@ def _holds(left: Decimal, op: str, right: Decimal) -> bool:
 
 
 def _first_with(ctx: WordContext, said: Said, attributes: tuple[str, ...]) -> str | None:
-    """The nearest subject before the phrase that any fact of ``attributes`` speaks of."""
-    for subject in subjects_before(ctx.sentence, said.start) or []:
-        if any(ctx.index.knows(subject, a) for a in attributes):
-            return subject
+    """The subject of the phrase, the nearest named before it (or the topic), when some
+    fact of ``attributes`` speaks of it; None otherwise (the phrase is about something
+    else: "the Bucks led for most of the game" is no player's scoring rank)."""
+    subjects = subjects_before(ctx.sentence, said.start) or []
+    if subjects and any(ctx.index.knows(subjects[0], a) for a in attributes):
+        return subjects[0]
     return None
 
 
@@ -316,31 +318,43 @@ def _named_group(
     if not within:
         return None
     text = ctx.sentence.text
-    for cue in ctx.words:
-        if cue.end <= said.start:
-            gap = words_between(text, cue.end, said.start)
-        elif cue.start >= said.end:
-            gap = words_between(text, said.end, cue.start)
+    for start, end, value in _group_words(ctx):
+        if end <= said.start:
+            gap = words_between(text, end, said.start)
+        elif start >= said.end:
+            gap = words_between(text, said.end, start)
         else:
             continue
         if len(gap) > _GROUP_REACH or not all(w in _GROUP_GAP or w.isdigit() for w in gap):
             continue
-        for value in (t[2:] for t in cue.names if t[0] == STRING):
-            attributes = ctx.facts.word_attributes.get(value, set())
-            for attribute in within:
-                if attribute not in attributes:
-                    continue
-                known, own = ctx.facts.word_value(subject, attribute)
-                if known and own is not None and not _same_word(own, value):
-                    group = Said(cue.start, cue.end, text[cue.start : cue.end], cue.names)
-                    return _finding(
-                        group,
-                        _K.VALUE_MISMATCH,
-                        f"{subject}'s {attribute} is {own!r}, not {group.text!r}",
-                        subject,
-                        attribute,
-                    )
+        attributes = ctx.facts.word_attributes.get(value, set())
+        for attribute in within:
+            if attribute not in attributes:
+                continue
+            known, own = ctx.facts.word_value(subject, attribute)
+            if known and own is not None and not _same_word(own, value):
+                group = Said(start, end, text[start:end], ())
+                return _finding(
+                    group,
+                    _K.VALUE_MISMATCH,
+                    f"{subject}'s {attribute} is {own!r}, not {group.text!r}",
+                    subject,
+                    attribute,
+                )
     return None
+
+
+def _group_words(ctx: WordContext) -> list[tuple[int, int, str]]:
+    """(start, end, value) of every word in the sentence that names a group: a string
+    fact's value ("the Grizzlies"), or a mention of a subject whose name is one
+    ("Minnesota" for the Timberwolves)."""
+    found = [(cue.start, cue.end, t[2:]) for cue in ctx.words for t in cue.names if t[0] == STRING]
+    values = ctx.facts.word_attributes
+    for mention in ctx.sentence.named:
+        name = " ".join(mention.names[0].casefold().split())
+        if name in values and not any(s <= mention.start < e for s, e, _ in found):
+            found.append((mention.start, mention.end, name))
+    return found
 
 
 def _qualified(said: Said, ctx: WordContext) -> tuple[str, str] | None:
