@@ -78,6 +78,16 @@ def test_a_weekday_is_checked_against_the_subject_it_follows() -> None:
     assert scan(text, COURSES, COURSE_WORDS).findings[0].start == text.rindex("Wednesday")
 
 
+def test_a_pronoun_carries_the_subject_of_a_weekday() -> None:
+    assert kinds("The pottery class is popular. It meets on Thursday.") == [
+        ("value_mismatch", "Thursday")
+    ]
+
+
+def test_a_weekday_in_a_sentence_that_names_no_subject_is_left_alone() -> None:
+    assert kinds("The pottery class is popular. Booking closes on Friday.") == []
+
+
 def test_a_weekday_no_date_speaks_for_is_left_alone() -> None:
     assert kinds("Our office is closed on Sunday.") == []
 
@@ -139,6 +149,10 @@ def test_another_subjects_value_word_is_value_mismatch_on_the_word() -> None:
 
 def test_the_subjects_own_value_word_passes_in_any_of_its_phrases() -> None:
     assert kinds("The pottery class is held on site, the Rust course online.") == []
+
+
+def test_a_value_phrase_in_a_sentence_without_its_subject_is_left_alone() -> None:
+    assert kinds("The pottery class is popular. You can also book online.") == []
 
 
 def test_a_value_word_for_a_silent_fact_is_silent_spoken() -> None:

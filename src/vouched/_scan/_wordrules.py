@@ -95,7 +95,7 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
         return _finding(said, _K.UNGROUNDED_CLAIM, "no fact gives the date of a later occasion")
     day = int(days[0])
     facts = ctx.facts
-    subjects = subjects_before(ctx.sentence, said.start) or []
+    subjects = subjects_before(ctx.sentence, said.start, topic=False) or []
     after = subject_after(ctx.sentence, said.end)
     if after is not None:
         subjects.append(after)
@@ -153,8 +153,9 @@ def _same_word(fact: Word, stated: Word) -> bool:
 def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     """A value phrase the lexicon declares ("online", "off the bench" = false) states its
     attribute's value for the subject it qualifies: the name right after it ("the host
-    Magic"), else the nearest subject before it in the sentence, else the topic. Another
-    value there is ``value_mismatch`` on the phrase; a silent one ``silent_spoken``."""
+    Magic"), else the nearest subject before it in its sentence (a pronoun's). Another
+    value there is ``value_mismatch`` on the phrase; a silent one ``silent_spoken``. A
+    value phrase with no subject in its sentence is left alone ("book online")."""
     tags = said.family(VALUE)
     if not tags:
         return None
@@ -164,7 +165,7 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     sentence = ctx.sentence
     after = linked_subject(sentence, said.start, said.end)
     candidates = [after] if after is not None else []
-    candidates.extend(subjects_before(sentence, said.start) or [])
+    candidates.extend(subjects_before(sentence, said.start, topic=False) or [])
     for subject in candidates:
         if any(ctx.index.knows(subject, a) for a, _ in attributes):
             return _value_outcome(said, ctx, subject, attributes)

@@ -52,8 +52,9 @@ _HEDGE_REACH = 24  # characters before a phrase where a hedge is read
 
 def subjects_before(ctx: SentenceRead, start: int, *, topic: bool = True) -> list[str] | None:
     """The subjects a word at ``start`` may speak about, nearest first: those named before
-    it in its sentence (a pronoun's antecedents), then the carried topic. None when the
-    nearest mention is a name no fact is about ("Hamburg is the coldest")."""
+    it in its sentence (a pronoun's antecedents), then, with ``topic``, the subjects the
+    earlier sentences named last. None when the nearest mention is a name no fact is about
+    ("Hamburg is the coldest")."""
     sentence = ctx.structure.sentence(start)
     starts = ctx.mention_starts
     low = bisect_left(starts, sentence[0])
