@@ -127,9 +127,19 @@ BOX_WORDS = Lexicon.from_json(
 def test_a_weekday_of_a_later_occasion_after_a_past_box_score_is_ungrounded() -> None:
     # The facts describe a game that has been played; "their next game" is another one.
     text = "The Hawks defeated the Cavaliers on Friday. The Hawks will host the Bulls on Monday."
-    assert kinds(text, BOX_SCORE, BOX_WORDS) == [
+    read_after_the_game = datetime(2017, 2, 4, 12, 0, tzinfo=UTC)
+    report = scan(text, BOX_SCORE, BOX_WORDS, now=read_after_the_game)
+    assert [(str(f.kind), f.text) for f in report.findings] == [
         ("ungrounded_claim", "host"),
         ("ungrounded_claim", "Monday"),
+    ]
+
+
+def test_without_now_a_later_occasion_is_read_as_the_facts_occasion() -> None:
+    text = "The Hawks will host the Bulls on Monday."
+    assert kinds(text, BOX_SCORE, BOX_WORDS) == [
+        ("value_mismatch", "host"),
+        ("value_mismatch", "Monday"),
     ]
 
 
@@ -276,12 +286,20 @@ def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:
     assert found == [("ungrounded_claim", "free")]
 
 
-def test_a_relation_about_an_attribute_its_subject_lacks_is_left_alone() -> None:
+def test_a_relation_for_a_subject_of_the_same_kind_without_the_fact_is_ungrounded() -> None:
+    # Weaving is a course (it has a date) with no fee fact: "free" is vouched by nothing.
     facts = [*COURSES, fact("Weaving", "date", "2026-12-11")]
     words = Lexicon.from_json(
         {**COURSE_WORDS.to_json(), "subjects": {"Weaving": ["the weaving class"]}}
     )
-    assert kinds("The weaving class is free.", facts, words) == []
+    assert kinds("The weaving class is free.", facts, words) == [("ungrounded_claim", "free")]
+
+
+def test_a_relation_about_another_kind_of_subject_is_left_alone() -> None:
+    # A room shares no attribute with the courses: "free" is not a statement of a fee.
+    facts = [*COURSES, fact("Studio 4", "capacity", 12)]
+    words = Lexicon.from_json({**COURSE_WORDS.to_json(), "subjects": {"Studio 4": ["the studio"]}})
+    assert kinds("The studio is free on Mondays.", facts, words) == []
 
 
 # -- the lexicon sections -------------------------------------------------------------

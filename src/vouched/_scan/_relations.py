@@ -13,7 +13,8 @@ the scanner can check a statement in words against the facts::
   smallest (``min``) value of the attribute among the subjects that have one, or
   among those whose ``within`` fact equals X's (a player's team);
 - a threshold: "X ... <phrase>" states that at least ``count`` of X's listed
-  attributes reach ``at_least`` (or stay at or below ``at_most``).
+  attributes reach ``at_least`` (or stay at or below ``at_most``), in ``unit`` when
+  one is given (the facts' values are converted to it: 30 °F is below 0 degC).
 
 This module only reads and validates the sections; the rules that check them
 live in :mod:`vouched._scan._wordrules`.
@@ -74,6 +75,7 @@ class Threshold:
     count: int
     at_least: Decimal | None = None
     at_most: Decimal | None = None
+    unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
 
 
 Relation = Comparison | Superlative | Threshold
@@ -151,7 +153,10 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
 def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Threshold]:
     found: dict[str, Threshold] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attributes", "at_least", "at_most", "count"), at)
+        _known_keys(spec, ("attributes", "at_least", "at_most", "count", "unit"), at)
+        unit = spec.get("unit")
+        if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+            raise InputError("must be a unit such as degC", field=f"{at}.unit")
         raw = spec.get("attributes")
         if isinstance(raw, str) or not isinstance(raw, Iterable) or not raw:
             raise InputError("must be a list of attribute names", field=f"{at}.attributes")
@@ -167,6 +172,7 @@ def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Thres
             count,
             None if low is None else _number(low, f"{at}.at_least"),
             None if high is None else _number(high, f"{at}.at_most"),
+            unit,
         )
     return MappingProxyType(found)
 
@@ -187,4 +193,5 @@ def relation_json(relation: Relation) -> dict[str, Any]:
         if relation.at_least is not None
         else {"at_most": relation.at_most}
     )
-    return {"attributes": list(relation.attributes), **bound, "count": relation.count}
+    unit = {"unit": relation.unit} if relation.unit else {}
+    return {"attributes": list(relation.attributes), **bound, "count": relation.count, **unit}
