@@ -64,7 +64,7 @@ def test_word_sections_name_attributes_the_world_has(name: str) -> None:
             assert kinds[attribute] <= {_kind(value)}, (name, attribute, phrase, value)
     for phrase, rule in sections["comparisons"].items():
         assert rule["attribute"] in kinds, (name, phrase)
-        assert rule["holds"] in ("<", ">"), (name, phrase)
+        assert rule["holds"] in ("<", "<=", ">", ">=", "="), (name, phrase)
     for phrase, rule in sections["superlatives"].items():
         assert rule["attribute"] in kinds, (name, phrase)
         assert rule["rank"] in ("min", "max"), (name, phrase)
