@@ -1,8 +1,4 @@
-"""The case worlds' lexicon sections for facts stated in words are consistent with their facts.
-
-Each world states them in ``lexicon_words`` until the scanner reads them from
-``lexicon`` (issue 19); this test reads both, so it holds before and after the move.
-"""
+"""The case worlds' lexicon sections for facts stated in words are consistent with their facts."""
 
 from __future__ import annotations
 
@@ -25,14 +21,10 @@ def _data(name: str) -> dict[str, Any]:
 
 
 def _sections(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The word sections of ``lexicon`` and ``lexicon_words``, ``values`` merged per attribute."""
-    merged: dict[str, dict[str, Any]] = {"values": {}, **{s: {} for s in RELATIONS}}
-    for part in (data.get("lexicon", {}), data.get("lexicon_words", {})):
-        for attribute, phrases in part.get("values", {}).items():
-            merged["values"].setdefault(attribute, {}).update(phrases)
-        for section in RELATIONS:
-            merged[section].update(part.get(section, {}))
-    return merged
+    """The lexicon's word sections (``values`` and the three relation sections)."""
+    lexicon = data["lexicon"]
+    assert "lexicon_words" not in data  # folded into the lexicon the scanner reads
+    return {section: lexicon.get(section, {}) for section in ("values", *RELATIONS)}
 
 
 def _kind(value: object) -> str:
