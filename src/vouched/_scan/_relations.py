@@ -11,7 +11,9 @@ the scanner can check a statement in words against the facts::
 - a comparison: "X <phrase> Y" states ``attribute(X) holds attribute(Y)``;
 - a superlative: "X ... <phrase>" states that X has the largest (``max``) or the
   smallest (``min``) value of the attribute among the subjects that have one, or
-  among those whose ``within`` fact equals X's (a player's team);
+  among those whose ``within`` facts equal X's (a player's team) and whose ``among``
+  facts have the values it names ("led the bench": ``{"STARTER": false}``, which X
+  must have too);
 - a threshold: "X ... <phrase>" states that at least ``count`` of X's listed
   attributes reach ``at_least`` (or stay at or below ``at_most``), in ``unit`` when
   one is given (the facts' values are converted to it: 30 °F is below 0 degC).
@@ -64,6 +66,7 @@ class Superlative:
     attribute: str | None
     rank: str
     within: tuple[str, ...] = ()
+    among: tuple[tuple[str, str | bool], ...] = ()  # fixed group values ("the bench")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +135,14 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
 def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, Superlative]:
     found: dict[str, Superlative] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attribute", "rank", "within"), at)
+        _known_keys(spec, ("attribute", "rank", "within", "among"), at)
+        among = spec.get("among", {})
+        if not isinstance(among, Mapping) or not all(
+            isinstance(v, str | bool) for v in among.values()
+        ):
+            raise InputError(
+                "must be an object of attribute -> string or boolean", field=f"{at}.among"
+            )
         rank = spec.get("rank")
         if rank not in ("max", "min"):
             raise InputError("must be max or min", field=f"{at}.rank")
@@ -146,6 +156,7 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
             None if attribute is None else _name(attribute, f"{at}.attribute"),
             rank,
             tuple(_name(w, f"{at}.within") for w in within),
+            tuple((_name(k, f"{at}.among"), v) for k, v in sorted(among.items())),
         )
     return MappingProxyType(found)
 
@@ -187,6 +198,8 @@ def relation_json(relation: Relation) -> dict[str, Any]:
             data["attribute"] = relation.attribute
         if relation.within:
             data["within"] = list(relation.within)
+        if relation.among:
+            data["among"] = dict(relation.among)
         return data
     bound = (
         {"at_least": relation.at_least}

@@ -205,7 +205,7 @@ stated: "did not beat", "isn't held online", "fell short of a double-double"."""
 
 HEDGE_BEFORE = re.compile(
     r"\b(?:nearly|near|almost|close\s+to|one\s+of|among|tied\s+for|flirted\s+with|"
-    r"threatened|chasing|on\s+track\s+for|a\s+bid\s+for|second|third|one\s+of\s+the)"
+    r"threatened|chasing|on\s+track\s+for|a\s+bid\s+for|one\s+of\s+the)"
     r"(?:\s+(?:a|an|the|his|her|their|its))?\s*$",
     re.IGNORECASE,
 )

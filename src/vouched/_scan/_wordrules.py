@@ -148,6 +148,10 @@ def _value_outcome(
     return None
 
 
+def _same(fact: Word | None, stated: Word) -> bool:
+    return fact is not None and _same_word(fact, stated)
+
+
 def _same_word(fact: Word, stated: Word) -> bool:
     if isinstance(fact, bool) or isinstance(stated, bool):
         return fact is stated
@@ -355,10 +359,20 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     group = _named_group(said, ctx, subject, relation.within)
     if group is not None:
         return group
+    for name, value in relation.among:
+        known, own_value = ctx.facts.word_value(subject, name)
+        if known and own_value is not None and not _same_word(own_value, value):
+            return _finding(
+                said,
+                _K.RELATION_MISMATCH,
+                f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
+                subject,
+                name,
+            )
     own = _operand(ctx, subject, attribute)
     if not isinstance(own, Operand):
         return _not_grounded(said, subject, attribute, own)
-    peers = _peers(ctx, subject, attribute, relation.within, own)
+    peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
     best = max(peers) if relation.rank == "max" else min(peers)
@@ -449,20 +463,20 @@ def _qualified(said: Said, ctx: WordContext) -> tuple[str, str] | None:
 
 
 def _peers(
-    ctx: WordContext, subject: str, attribute: str, within: tuple[str, ...], own: Operand
+    ctx: WordContext, subject: str, attribute: str, relation: Superlative, own: Operand
 ) -> list[Decimal] | None:
     """The values (in ``own``'s unit) of every subject with a comparable value of the
-    attribute in ``subject``'s group."""
+    attribute in ``subject``'s group (its ``within`` values, the ``among`` ones)."""
     facts = ctx.facts
-    groups: list[tuple[str, Word]] = []
-    for name in within:
+    groups: list[tuple[str, Word]] = list(relation.among)
+    for name in relation.within:
         known, group = facts.word_value(subject, name)
         if not known or group is None:
             return None
         groups.append((name, group))
     values = []
     for other in ctx.index.subjects_of(attribute):
-        if any(facts.word_value(other, name)[1] != group for name, group in groups):
+        if any(not _same(facts.word_value(other, name)[1], group) for name, group in groups):
             continue
         value = _operand(ctx, other, attribute)
         if isinstance(value, Operand) and _comparable(value, own):
