@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Iterable
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Final
 
 from vouched._fact import Fact
@@ -87,6 +88,7 @@ class WordFacts:
         "index",
         "one_date",
         "past",
+        "peers",
         "silent_dates",
         "word_attributes",
     )
@@ -107,6 +109,8 @@ class WordFacts:
                 self.word_attributes.setdefault(key, set()).add(fact.attribute)
         self.silent_dates = {f.subject for f in index.silent if f.attribute in dated_attributes}
         self._kinds: dict[str, set[str]] | None = None
+        self.peers: dict[tuple[object, ...], list[Decimal]] = {}
+        """A rank's group values, by (attribute, kind, unit, group): read once per scanner."""
         every = {day for days in self.dates.values() for day in days}
         self.past = bool(every) and today is not None and max(every) < today
         """Every date the facts give lies before ``now`` (a game's box score, read the

@@ -474,14 +474,17 @@ def _peers(
         if not known or group is None:
             return None
         groups.append((name, group))
-    values = []
-    for other in ctx.index.subjects_of(attribute):
-        if any(not _same(facts.word_value(other, name)[1], group) for name, group in groups):
-            continue
-        value = _operand(ctx, other, attribute)
-        if isinstance(value, Operand) and _comparable(value, own):
-            values.append(value.value)
-    return values or None
+    key = (attribute, own.kind, own.unit, tuple(groups))
+    cached = facts.peers.get(key)
+    if cached is None:
+        cached = facts.peers[key] = [
+            value.value
+            for other in ctx.index.subjects_of(attribute)
+            if all(_same(facts.word_value(other, name)[1], group) for name, group in groups)
+            and isinstance(value := _operand(ctx, other, attribute), Operand)
+            and _comparable(value, own)
+        ]
+    return cached or None
 
 
 def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
