@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from vouched._answer._echoes import caller_texts, echoed_numbers
 from vouched._answer._onfail import (
@@ -49,6 +49,7 @@ from vouched._gate import GateResult, Verdict, partition, silence_for
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
+from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import Scanner
 from vouched._sources._source import Query, Source, gather
@@ -157,8 +158,8 @@ class Grounder:
     - ``on_fail``: ``"retry"`` (default: retry once, then refuse), ``"partial"``,
       ``"refuse"``, or steps such as ``("retry", "partial")``.
     - ``clock``: where time is read (``now`` for the gate, monotonic for timings).
-    - ``store``: optional; a :class:`vouched.SnapshotStore` (anything with
-      ``write(snapshot)``). Each answer's :class:`vouched.Snapshot` is built and
+    - ``store``: optional; a :class:`vouched.SnapshotStore` (its ``write``
+      is what the Grounder calls). Each answer's :class:`vouched.Snapshot` is built and
       written off the answer path; failures are logged and counted in
       :attr:`store_failures`, never raised.
     - ``observers``: :class:`AnswerObserver` objects told about every answer
@@ -191,7 +192,7 @@ class Grounder:
         lexicon: Lexicon | None = None,
         on_fail: OnFailLike = OnFail.RETRY,
         clock: Clock | None = None,
-        store: Any = None,
+        store: SnapshotStore | None = None,
         deadline: float = 2.0,
         phrase_timeout: float = 30.0,
         observers: Iterable[AnswerObserver] = (),
