@@ -271,12 +271,13 @@ class Grounder:
             span=span,
         )
         try:
-            async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
-                yield event
+            run = phrasing.run(ready.prompt, ready.gate, ready.silences)
+            async with contextlib.aclosing(run) as events:  # a reader that leaves closes it now
+                async for event in events:
+                    yield event
         except (GeneratorExit, asyncio.CancelledError):
             if phrasing.answer is None:
                 self._deliver(ready, phrasing.left(ready.prompt, ready.gate, ready.silences))
-                span.set(disconnected=True)
             raise
         if phrasing.answer is None:  # pragma: no cover - run() always ends in an answer
             raise RuntimeError("a streamed phrasing ended without an answer")

@@ -27,9 +27,10 @@ end; the Grounder owns everything before (sources, gate, prompt) and after
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import functools
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -55,7 +56,7 @@ from vouched._answer._result import (
     finding_span,
     too_long_reason,
 )
-from vouched._answer._tracing import NO_SPAN, TraceSpan, finding_kinds
+from vouched._answer._tracing import NO_SPAN, TraceSpan, finding_kinds, interrupted
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import Policy
@@ -255,7 +256,7 @@ class StreamedPhrasing:
 
     async def run(
         self, first: Prompt, gate: GateResult, silences: Sequence[Fact]
-    ) -> AsyncIterator[AnswerEvent]:
+    ) -> AsyncGenerator[AnswerEvent, None]:
         prompt = first
         compiled = self._scanner(first, silences)  # compiled once for every attempt
         for segment, step in enumerate(self._on_fail):
@@ -267,10 +268,11 @@ class StreamedPhrasing:
             attempt.set(phraser=self._name)
             reading = _Reading(compiled.stream(), self._clock.monotonic(), span=attempt)
             try:
-                async for event in self._read(prompt, segment, reading):
-                    yield event
+                async with contextlib.aclosing(self._read(prompt, segment, reading)) as events:
+                    async for event in events:  # closed at once (the model's stream with it)
+                        yield event
             except BaseException as error:  # the reader left (or a cancellation): end its span
-                attempt.fail(type(error).__name__)
+                interrupted(attempt, error)
                 attempt.end()
                 raise
             text = reading.scanner.text
@@ -324,7 +326,7 @@ class StreamedPhrasing:
 
     async def _read(
         self, prompt: Prompt, segment: int, reading: _Reading
-    ) -> AsyncIterator[AnswerEvent]:
+    ) -> AsyncGenerator[AnswerEvent, None]:
         """One attempt: the phraser's pieces through the scanner, each sentence
         that passes yielded, up to the first that does not (or the end)."""
         clock = self._clock

@@ -50,6 +50,7 @@ __all__ = [
     "TraceSpan",
     "finding_kinds",
     "in_span",
+    "interrupted",
     "silence_reasons",
     "trace_answer",
     "violation_reasons",
@@ -138,15 +139,24 @@ NO_TRACING: AnswerTracing = _NoTracing()
 
 @contextlib.contextmanager
 def in_span(span: TraceSpan) -> Iterator[TraceSpan]:
-    """``span`` until the block ends; an exception (cancellation and a reader
-    that stops reading included) marks it failed with the exception's type name."""
+    """``span`` until the block ends; an exception ends it as :func:`interrupted` says."""
     try:
         yield span
     except BaseException as error:
-        span.fail(type(error).__name__)
+        interrupted(span, error)
         raise
     finally:
         span.end()
+
+
+def interrupted(span: TraceSpan, error: BaseException) -> None:
+    """A step cut short: a reader that stopped reading a stream (``GeneratorExit``)
+    is ``disconnected``, not a failure; anything else (a cancellation, a bug)
+    marks the span failed with the exception's type name."""
+    if isinstance(error, GeneratorExit):
+        span.set(disconnected=True)
+    else:
+        span.fail(type(error).__name__)
 
 
 def _attributes(attributes: Mapping[str, AttributeValue]) -> dict[str, Any]:
