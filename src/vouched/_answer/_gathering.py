@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 
-from vouched._answer._tracing import NO_SPAN, TraceSpan, in_span, silence_reasons
+from vouched._answer._tracing import NO_SPAN, TraceSpan, in_span, trace_facts
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, silence_for
 from vouched._sources._source import Query, Source, gather
@@ -89,7 +89,7 @@ async def _gather_traced(
     with in_span(parent.child("vouched.source", source=str(name), query=index)) as span:
         with span.current():  # the source's own spans (an HTTP client's) nest under it
             facts = await gather([source], query, deadline=deadline, clock=clock)
-        span.set(facts=len(facts), silence_reasons=silence_reasons(facts))
+        trace_facts(span, facts)
     return facts
 
 

@@ -56,11 +56,10 @@ from vouched._answer._tracing import (
     NO_TRACING,
     AnswerTracing,
     TraceSpan,
-    finding_kinds,
     in_span,
-    silence_reasons,
     trace_answer,
-    violation_reasons,
+    trace_findings,
+    trace_gate,
 )
 from vouched._exceptions import ConfigError
 from vouched._fact import Fact
@@ -318,13 +317,7 @@ class Grounder:
             gate = partition(facts, self.policy, now)
             silences = stated_silences(gate)
             prompt = build_prompt(question, gate.grounded, silences, messages=messages)
-            gating.set(
-                grounded=len(gate.grounded),
-                silent=len(gate.silent),
-                violations=len(gate.violations),
-                violation_reasons=violation_reasons(v.reason for v in gate.violations),
-                silence_reasons=silence_reasons(gate.silent),
-            )
+            trace_gate(gating, gate)
         gated = clock.monotonic()
         return _Prepared(
             query=recorded,
@@ -425,7 +418,7 @@ class Grounder:
             else:
                 work = functools.partial(self._check, prompt, scanner, text, caller)
                 findings = await asyncio.get_running_loop().run_in_executor(self.executor, work)
-            scanning.set(findings=len(findings), finding_kinds=finding_kinds(findings))
+            trace_findings(scanning, findings)
         return findings
 
     def _check(
@@ -528,8 +521,7 @@ class Grounder:
                 trail.append(
                     Attempt(text, tuple(findings), phrased - began, action, prompt.version)
                 )
-                attempt.set(action=str(action), findings=len(findings),
-                            finding_kinds=finding_kinds(findings))  # fmt: skip
+                trace_findings(attempt, findings, action=str(action))
             if not findings:
                 return finish(text, AnswerStatus.OK)
             deciding = span.child("vouched.on_fail", attempt=len(trail), step=str(step.value))

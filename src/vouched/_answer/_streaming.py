@@ -56,7 +56,7 @@ from vouched._answer._result import (
     finding_span,
     too_long_reason,
 )
-from vouched._answer._tracing import NO_SPAN, TraceSpan, finding_kinds, interrupted
+from vouched._answer._tracing import NO_SPAN, TraceSpan, interrupted, trace_findings
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import Policy
@@ -434,8 +434,7 @@ class StreamedPhrasing:
         distinct = tuple(once_per_span(findings, finding_span))
         self.trail.append(Attempt(text, distinct, spent, action, prompt_version))
         span = reading.span
-        span.set(action=str(action), findings=len(distinct), finding_kinds=finding_kinds(distinct),
-                 scan_seconds=reading.scan_seconds)  # fmt: skip
+        trace_findings(span, distinct, action=str(action), scan_seconds=reading.scan_seconds)
         if reading.error is not None:
             span.fail(type(reading.error).__name__)
         if reading.too_long:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from vouched._answer._result import Answer
 from vouched._exceptions import MissingExtraError
 from vouched._fact import Fact, SilenceReason
-from vouched._gate import VerdictReason
+from vouched._gate import GateResult, VerdictReason
 from vouched._scan._scanner import FindingKind
 
 if TYPE_CHECKING:
@@ -53,6 +53,9 @@ __all__ = [
     "interrupted",
     "silence_reasons",
     "trace_answer",
+    "trace_facts",
+    "trace_findings",
+    "trace_gate",
     "violation_reasons",
 ]
 
@@ -274,3 +277,29 @@ def trace_answer(span: TraceSpan, answer: Answer) -> None:
     )
     if answer.refusal is not None:
         span.set(refusal=str(answer.refusal))
+
+
+def trace_facts(span: TraceSpan, facts: Sequence[Fact]) -> None:
+    """What a source answered: how many facts, and the silences' codes."""
+    if span.recording:
+        span.set(facts=len(facts), silence_reasons=silence_reasons(facts))
+
+
+def trace_gate(span: TraceSpan, gate: GateResult) -> None:
+    """The gate's piles as counts, and the codes of its violations and silences."""
+    if span.recording:
+        span.set(
+            grounded=len(gate.grounded),
+            silent=len(gate.silent),
+            violations=len(gate.violations),
+            violation_reasons=violation_reasons(v.reason for v in gate.violations),
+            silence_reasons=silence_reasons(gate.silent),
+        )
+
+
+def trace_findings(
+    span: TraceSpan, findings: Sequence[object], **attributes: AttributeValue
+) -> None:
+    """A scan's or an attempt's findings (count and kinds), with more codes."""
+    if span.recording:
+        span.set(findings=len(findings), finding_kinds=finding_kinds(findings), **attributes)
