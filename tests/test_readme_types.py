@@ -4,9 +4,10 @@ checker reads, with pydantic's mypy plugin and without it.
 
 Each README section's blocks are one module (later blocks use what earlier
 ones defined, as in one interpreter); a block whose lines are an excerpt of
-an example is checked as that example. One mypy run checks every module; its
-cache lives in the repository's (ignored) ``.mypy_cache``, so a rerun checks
-little more than the blocks themselves.
+an example is checked as that example. One mypy run per configuration checks
+every module; the caches live in the repository's (ignored) ``.mypy_cache``
+(the plugin run shares the one ``make lint`` writes), so a rerun checks little
+more than the blocks themselves: about 4 s warm, 30 s in a fresh clone.
 """
 
 from __future__ import annotations
@@ -86,12 +87,13 @@ def test_readme_blocks_and_examples_pass_mypy_strict(plugin: bool, tmp_path: Pat
         (tmp_path / f"example_{example.name}").write_text(
             example.read_text(encoding="utf-8"), encoding="utf-8"
         )
-    config = tmp_path / "mypy.ini"
-    config.write_text(
-        "[mypy]\nstrict = True\n" + ("plugins = pydantic.mypy\n" if plugin else ""),
-        encoding="utf-8",
-    )
-    cache = ROOT / ".mypy_cache" / ("docs-plugin" if plugin else "docs")
+    if plugin:
+        # The project's own settings (strict, pydantic's plugin), so the cache
+        # `make lint` just wrote for vouched's modules is the one read here.
+        config, cache = ROOT / "pyproject.toml", ROOT / ".mypy_cache"
+    else:
+        config, cache = tmp_path / "mypy.ini", ROOT / ".mypy_cache" / "docs"
+        config.write_text("[mypy]\nstrict = True\n", encoding="utf-8")
     mypy = [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache)]
     run = subprocess.run(
         [*mypy, "--no-error-summary", "."],
