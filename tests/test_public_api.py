@@ -14,6 +14,7 @@ EXPECTED = [
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
+    "AnswerTracing",
     "AttemptAction",
     "BreakerEvent",
     "BreakerEventKind",
@@ -42,6 +43,7 @@ EXPECTED = [
     "MissingExtraError",
     "OnFail",
     "OpenAIChatPhraser",
+    "OpenTelemetryTracing",
     "Phraser",
     "PhraserError",
     "PhraserHTTPError",
@@ -74,6 +76,7 @@ EXPECTED = [
     "StreamingPhraser",
     "SystemClock",
     "TemplatePhraser",
+    "TraceSpan",
     "Verdict",
     "VerdictKind",
     "VerdictReason",
@@ -115,12 +118,13 @@ def test_import_loads_no_optional_or_cli_dependency() -> None:
     # httpx (a core dependency) loads rich itself when click is installed
     # (schemathesis brings it): count only what importing vouched adds.
     code = (
-        "import sys, httpx\n"
-        # (redis is not listed: pybreaker itself imports it whenever it is installed)
+        "import sys, httpx, pybreaker\n"
+        # (redis is not listed: pybreaker itself imports it whenever it is installed,
+        # and redis imports opentelemetry whenever that is installed)
         "before = set(sys.modules)\n"
         "import vouched\n"
         "heavy = [m for m in ('rich', 'matplotlib', 'prometheus_client', 'vouched._cli',"
-        " 'psycopg', 'starlette', 'uvicorn', 'vouched._server')"
+        " 'psycopg', 'starlette', 'uvicorn', 'vouched._server', 'opentelemetry')"
         " if m in sys.modules and m not in before]\n"
         "print(','.join(heavy))\n"
     )

@@ -18,6 +18,7 @@ from vouched._answer._prometheus import PrometheusMetrics
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
 from vouched._answer._streaming import AnswerEvent, AnswerEventKind
+from vouched._answer._tracing import AnswerTracing, OpenTelemetryTracing, TraceSpan
 from vouched._claims._catalog import Catalog
 from vouched._claims._contract import Contract
 from vouched._claims._verify import ClaimResult, ClaimStatus, verify_answer, verify_output
@@ -87,6 +88,7 @@ __all__ = [
     "AnswerObserver",
     "AnswerRefusedError",
     "AnswerStatus",
+    "AnswerTracing",
     "AttemptAction",
     "BreakerEvent",
     "BreakerEventKind",
@@ -115,6 +117,7 @@ __all__ = [
     "MissingExtraError",
     "OnFail",
     "OpenAIChatPhraser",
+    "OpenTelemetryTracing",
     "Phraser",
     "PhraserError",
     "PhraserHTTPError",
@@ -147,6 +150,7 @@ __all__ = [
     "StreamingPhraser",
     "SystemClock",
     "TemplatePhraser",
+    "TraceSpan",
     "Verdict",
     "VerdictKind",
     "VerdictReason",

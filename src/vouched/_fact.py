@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import cached_property
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import (
     BaseModel,
@@ -25,12 +25,22 @@ from pydantic import (
 
 from vouched._exceptions import shown
 from vouched._jsonio import bounded_decimal, bounded_int, dumps, loads, seconds_number
-from vouched._time import parse_duration, parse_instant, to_utc
+from vouched._time import DurationLike, InstantLike, parse_duration, parse_instant, to_utc
 
-__all__ = ["Fact", "FactValue", "SilenceReason", "silence_reason"]
+__all__ = [
+    "Fact",
+    "FactValue",
+    "FactValueLike",
+    "SilenceReason",
+    "silence_reason",
+]
 
 FactValue = str | bool | int | Decimal | None
 """What a fact may assert. Decimal keeps the precision the source gave."""
+
+FactValueLike = str | bool | int | float | Decimal | None
+"""What :class:`Fact` accepts as ``value``: a float is kept as the Decimal of
+its shortest text (``21.4`` is ``Decimal("21.4")``)."""
 
 
 class SilenceReason(enum.StrEnum):
@@ -75,6 +85,27 @@ class Fact(BaseModel):
     citation: str | None = None
     source_version: str | None = None
     silent_reason: SilenceReason | str | None = None
+
+    if TYPE_CHECKING:
+        # What the constructor accepts, as type checkers should read it (mypy and
+        # pyright, with or without pydantic's plugin): the validators below turn
+        # floats, ISO 8601 text and seconds into the field types above. Run time
+        # never sees this; tests/core/test_typed_init.py keeps it to the fields.
+        def __init__(
+            self,
+            *,
+            subject: str,
+            attribute: str,
+            value: FactValueLike = None,
+            unit: str | None = None,
+            source: str | None = None,
+            observed_at: InstantLike | None = None,
+            confidence: float | Decimal | None = None,
+            ttl: DurationLike | None = None,
+            citation: str | None = None,
+            source_version: str | None = None,
+            silent_reason: SilenceReason | str | None = None,
+        ) -> None: ...
 
     # -- validation -----------------------------------------------------------
 
@@ -193,7 +224,7 @@ class Fact(BaseModel):
         reason: SilenceReason | str,
         *,
         source: str | None = None,
-        observed_at: datetime | None = None,
+        observed_at: InstantLike | None = None,
         unit: str | None = None,
     ) -> Fact:
         """A typed absence: no value for ``subject``'s ``attribute``, and why."""

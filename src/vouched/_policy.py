@@ -7,10 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vouched._exceptions import ConfigError
-from vouched._time import parse_duration
+from vouched._time import DurationLike, parse_duration
 
 __all__ = ["DEFAULT_POLICY", "Policy"]
 
@@ -92,6 +92,26 @@ class Policy:
     exact: frozenset[str] = field(default_factory=frozenset)
     sensitive_attributes: frozenset[str] = field(default_factory=frozenset)
     sensitive_subjects: frozenset[str] = field(default_factory=frozenset)
+
+    if TYPE_CHECKING:
+        # What the constructor accepts, as type checkers should read it: durations
+        # as seconds or ISO 8601 text, names as any collection of strings
+        # (__post_init__ normalizes them to the field types above). Run time
+        # never sees this (the dataclass writes __init__); tests/core/test_typed_init.py
+        # keeps it to the fields and their defaults.
+        def __init__(
+            self,
+            *,
+            cardinal_confidence: float | Decimal = CARDINAL_CONFIDENCE,
+            default_ttl: DurationLike = DEFAULT_TTL,
+            max_ttl: DurationLike | None = None,
+            max_clock_skew: DurationLike = MAX_CLOCK_SKEW,
+            min_confidence: float | Decimal | None = None,
+            demoted: Iterable[str] = frozenset(),
+            exact: Iterable[str] = frozenset(),
+            sensitive_attributes: Iterable[str] = frozenset(),
+            sensitive_subjects: Iterable[str] = frozenset(),
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         _set = object.__setattr__  # frozen: normalize the settings once, here

@@ -17,6 +17,8 @@ from vouched._exceptions import ConfigError, shown
 
 __all__ = [
     "Clock",
+    "DurationLike",
+    "InstantLike",
     "SystemClock",
     "format_instant",
     "parse_duration",
@@ -31,6 +33,13 @@ _DURATION = re.compile(
     r"(?:(?P<seconds>\d+(?:[.,]\d+)?)S)?)?$"
 )
 
+InstantLike = datetime | str
+"""An instant with a timezone, as constructors accept it: a ``datetime`` or
+ISO 8601 text (``"2026-11-29T12:00:00Z"``)."""
+
+DurationLike = timedelta | int | float | Decimal | str
+"""A duration, as constructors accept it: a ``timedelta``, seconds, or ISO
+8601 text (``"PT15M"``)."""
 
 _MAX_SECONDS = timedelta.max.total_seconds()
 

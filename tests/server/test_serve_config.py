@@ -10,6 +10,7 @@ from vouched import (
     GuardedSource,
     InputError,
     OpenAIChatPhraser,
+    OpenTelemetryTracing,
     RedisLastGood,
     SqliteSnapshotStore,
     TemplatePhraser,
@@ -49,7 +50,9 @@ def test_an_empty_config_binds_to_127_0_0_1() -> None:
 
 
 def test_an_unknown_section_is_named(tmp_path: Path) -> None:
-    expected = "sever: unknown key (expected server, policy, lexicons, catalogs, fleet, answer)"
+    expected = (
+        "sever: unknown key (expected server, policy, lexicons, catalogs, fleet, answer, tracing)"
+    )
     assert _error(tmp_path, "[sever]\n").endswith(f"serve.toml: {expected}")
 
 
@@ -229,4 +232,19 @@ def test_a_redis_url_shares_breakers_and_last_good_facts(tmp_path: Path) -> None
 def test_a_fleet_url_that_is_not_redis_is_named(tmp_path: Path) -> None:
     assert "fleet.redis_url: must be a redis:// URL" in _error(
         tmp_path, '[fleet]\nredis_url = "http://127.0.0.1"\n'
+    )
+
+
+def test_tracing_is_off_unless_the_config_turns_it_on(tmp_path: Path) -> None:
+    assert load_config(EXAMPLES / "serve.toml").tracing is None
+    config = load_config(_write(tmp_path, "[tracing]\nenabled = true\n"))
+    assert isinstance(config.tracing, OpenTelemetryTracing)
+
+
+def test_a_wrong_tracing_setting_is_named(tmp_path: Path) -> None:
+    assert "tracing.enabled: must be true or false" in _error(
+        tmp_path, '[tracing]\nenabled = "yes"\n'
+    )
+    assert "tracing.sample: unknown key (expected enabled)" in _error(
+        tmp_path, "[tracing]\nsample = 0.5\n"
     )

@@ -8,9 +8,13 @@ silences, findings) and writes a snapshot when given a store.
 - ``_phrasers``: ``Phraser`` protocol, ``TemplatePhraser`` (offline) and ``OpenAIChatPhraser``.
 - ``_onfail``: ``OnFail``: retry once with the findings quoted, partial, or refuse.
 - ``_result``: the ``Answer`` value and its status codes.
+- ``_gathering``: the queries, the sources' facts (one span per source when
+  traced) and the silences an answer states.
 - ``_grounder``: the ``Grounder``, which runs the whole flow for one answer.
+- ``_streaming``: the streamed answer's events and its phrasing.
 - ``_prometheus``: an answer observer exporting counters (``vouched[prometheus]``).
+- ``_tracing``: the tracing seam and ``OpenTelemetryTracing`` (``vouched[otel]``).
 
 Seams: the sources, the phraser, the clock, the policy, the lexicon, the
-store and the observers, each a constructor parameter of ``Grounder``.
+store, the observers and the tracing, each a constructor parameter of ``Grounder``.
 """

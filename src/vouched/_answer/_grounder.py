@@ -9,15 +9,23 @@ timeout becomes a refused answer with a typed reason.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from vouched._answer._echoes import caller_texts, echoed_numbers
+from vouched._answer._gathering import (
+    Queries,
+    as_queries,
+    every_source_failed,
+    gather_each,
+    stated_silences,
+)
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
     UNPHRASED_TEXT,
@@ -43,15 +51,26 @@ from vouched._answer._result import (
 )
 from vouched._answer._snapshots import StoreHook, record
 from vouched._answer._streaming import AnswerEvent, DoneEvent, StreamedPhrasing
+from vouched._answer._tracing import (
+    NO_SPAN,
+    NO_TRACING,
+    AnswerTracing,
+    TraceSpan,
+    in_span,
+    trace_answer,
+    trace_findings,
+    trace_gate,
+)
 from vouched._exceptions import ConfigError
-from vouched._fact import Fact, SilenceReason
-from vouched._gate import GateResult, Verdict, partition, silence_for
+from vouched._fact import Fact
+from vouched._gate import GateResult, Verdict, partition
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
+from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import Scanner
-from vouched._sources._source import Query, Source, gather
+from vouched._sources._source import Query, Source
 from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
@@ -80,56 +99,6 @@ class AnswerObserver(Protocol):
     def observe(self, answer: Answer, verdicts: Sequence[Verdict]) -> None: ...
 
 
-def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
-    """The silences an answer states: the gate's silences, and one silence
-    (without the value) per violation, so a stale fact is said unavailable
-    rather than dropped without a word. A (subject, attribute) that has a
-    grounded fact, or was already named, is not repeated."""
-    seen = {(fact.subject, fact.attribute) for fact in gate.grounded}
-    out: list[Fact] = []
-    for fact in gate.silent:
-        key = (fact.subject, fact.attribute)
-        if key not in seen:
-            seen.add(key)
-            out.append(fact)
-    for verdict in gate.violations:
-        key = (verdict.fact.subject, verdict.fact.attribute)
-        if key not in seen:
-            seen.add(key)
-            out.append(silence_for(verdict))
-    return tuple(out)
-
-
-Queries = Query | Sequence[Query]
-"""One query, or one per subject."""
-
-
-def as_queries(query: Queries | None) -> tuple[Query, ...]:
-    """``query`` as a non-empty tuple of queries (``None`` is one empty query)."""
-    if query is None:
-        return ({},)
-    if isinstance(query, Mapping):
-        return (query,)
-    if isinstance(query, str | bytes) or not isinstance(query, Sequence):
-        raise TypeError(f"a query is a mapping or a sequence of mappings, not {query!r}")
-    queries = tuple(query)
-    if not queries or not all(isinstance(q, Mapping) for q in queries):
-        raise TypeError("a sequence of queries must hold at least one mapping, and only mappings")
-    return queries
-
-
-async def _gather_each(
-    sources: Sequence[Source], queries: Sequence[Query], *, deadline: float, clock: Clock
-) -> list[Fact]:
-    """:func:`gather` for each query at once; facts in the order of the queries."""
-    if len(queries) == 1:
-        return await gather(sources, queries[0], deadline=deadline, clock=clock)
-    batches = await asyncio.gather(
-        *(gather(sources, q, deadline=deadline, clock=clock) for q in queries)
-    )
-    return [fact for batch in batches for fact in batch]
-
-
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """What the Grounder has before it phrases: facts, verdicts, the prompt."""
@@ -143,6 +112,7 @@ class _Prepared:
     now: datetime
     started: float
     timings: dict[str, float]
+    span: TraceSpan = NO_SPAN
 
 
 class Grounder:
@@ -157,8 +127,8 @@ class Grounder:
     - ``on_fail``: ``"retry"`` (default: retry once, then refuse), ``"partial"``,
       ``"refuse"``, or steps such as ``("retry", "partial")``.
     - ``clock``: where time is read (``now`` for the gate, monotonic for timings).
-    - ``store``: optional; a :class:`vouched.SnapshotStore` (anything with
-      ``write(snapshot)``). Each answer's :class:`vouched.Snapshot` is built and
+    - ``store``: optional; a :class:`vouched.SnapshotStore` (its ``write``
+      is what the Grounder calls). Each answer's :class:`vouched.Snapshot` is built and
       written off the answer path; failures are logged and counted in
       :attr:`store_failures`, never raised.
     - ``observers``: :class:`AnswerObserver` objects told about every answer
@@ -175,6 +145,9 @@ class Grounder:
       default executor for long texts, on the loop for stream pieces). A
       service passes its bounded pool (``vouched serve`` does); snapshot
       writes never use it: they have their own thread.
+    - ``tracing``: where each answer's trace goes (one span per answer, a
+      child per step; codes and counts, never values), e.g.
+      :class:`vouched.OpenTelemetryTracing`; default none.
 
     ``answer`` and ``answer_stream`` take ``facts=`` (the caller's facts,
     gated instead of asking the sources) and ``messages=`` (a conversation
@@ -191,13 +164,14 @@ class Grounder:
         lexicon: Lexicon | None = None,
         on_fail: OnFailLike = OnFail.RETRY,
         clock: Clock | None = None,
-        store: Any = None,
+        store: SnapshotStore | None = None,
         deadline: float = 2.0,
         phrase_timeout: float = 30.0,
         observers: Iterable[AnswerObserver] = (),
         redaction_key: bytes | None = None,
         max_output_chars: int = MAX_OUTPUT_CHARS,
         executor: Executor | None = None,
+        tracing: AnswerTracing | None = None,
     ) -> None:
         seconds_setting("Grounder deadline", deadline)
         seconds_setting("Grounder phrase_timeout", phrase_timeout)
@@ -219,6 +193,7 @@ class Grounder:
         self._store = StoreHook(store) if store is not None else None
         self.observers = tuple(observers)
         self.executor = executor
+        self.tracing = tracing if tracing is not None else NO_TRACING
 
     @property
     def store_failures(self) -> int:
@@ -239,11 +214,12 @@ class Grounder:
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
         """
-        ready = await self._prepare(question, query, facts, messages)
-        answer = await self._phrase(
-            ready.prompt, ready.gate, ready.silences, caller_texts(ready.query)
-        )
-        return self._deliver(ready, answer)
+        with in_span(self.tracing.answer(streamed=False)) as span:
+            ready = await self._prepare(question, query, facts, messages, span)
+            answer = await self._phrase(
+                ready.prompt, ready.gate, ready.silences, caller_texts(ready.query), span
+            )
+            return self._deliver(ready, answer)
 
     async def answer_stream(
         self,
@@ -263,7 +239,23 @@ class Grounder:
         stream is closed before ``done``) still leaves the answer's snapshot:
         the sentences handed on, marked partial with the reason
         ``disconnected``."""
-        ready = await self._prepare(question, query, facts, messages)
+        with in_span(self.tracing.answer(streamed=True)) as span:
+            # aclosing: a reader that leaves closes the inner stream at once (its
+            # snapshot of what was shown is written then, not when it is collected).
+            stream = self._stream(question, query, facts, messages, span)
+            async with contextlib.aclosing(stream) as events:
+                async for event in events:
+                    yield event
+
+    async def _stream(
+        self,
+        question: str,
+        query: Queries | None,
+        facts: Sequence[Fact] | None,
+        messages: Sequence[Mapping[str, str]],
+        span: TraceSpan,
+    ) -> AsyncGenerator[AnswerEvent, None]:
+        ready = await self._prepare(question, query, facts, messages, span)
         phrasing = StreamedPhrasing(
             phraser=self.phraser,
             phraser_name=phraser_name(self._phraser_given),
@@ -275,10 +267,13 @@ class Grounder:
             max_output_chars=self.max_output_chars,
             caller=caller_texts(ready.query),
             executor=self.executor,
+            span=span,
         )
         try:
-            async for event in phrasing.run(ready.prompt, ready.gate, ready.silences):
-                yield event
+            run = phrasing.run(ready.prompt, ready.gate, ready.silences)
+            async with contextlib.aclosing(run) as events:  # a reader that leaves closes it now
+                async for event in events:
+                    yield event
         except (GeneratorExit, asyncio.CancelledError):
             if phrasing.answer is None:
                 self._deliver(ready, phrasing.left(ready.prompt, ready.gate, ready.silences))
@@ -297,6 +292,7 @@ class Grounder:
         query: Queries | None,
         given: Sequence[Fact] | None = None,
         messages: Sequence[Mapping[str, str]] = (),
+        span: TraceSpan = NO_SPAN,
     ) -> _Prepared:
         """Sources (or the caller's facts), gate and prompt: everything before
         the phraser."""
@@ -307,13 +303,21 @@ class Grounder:
         if given is not None:
             facts = list(given)
         else:
-            facts = await _gather_each(self.sources, queries, deadline=self.deadline, clock=clock)
+            gathering = span.child(
+                "vouched.gather", sources=len(self.sources), queries=len(queries)
+            )
+            with in_span(gathering):
+                facts = await gather_each(
+                    self.sources, queries, deadline=self.deadline, clock=clock, span=gathering
+                )
         recorded: Query = queries[0] if len(queries) == 1 else {"queries": list(queries)}
         fetched = clock.monotonic()
         now = clock.now()
-        gate = partition(facts, self.policy, now)
-        silences = stated_silences(gate)
-        prompt = build_prompt(question, gate.grounded, silences, messages=messages)
+        with in_span(span.child("vouched.gate")) as gating:
+            gate = partition(facts, self.policy, now)
+            silences = stated_silences(gate)
+            prompt = build_prompt(question, gate.grounded, silences, messages=messages)
+            trace_gate(gating, gate)
         gated = clock.monotonic()
         return _Prepared(
             query=recorded,
@@ -325,6 +329,7 @@ class Grounder:
             now=now,
             started=started,
             timings={"sources": fetched - started, "gate": gated - fetched},
+            span=span,
         )
 
     def _deliver(
@@ -341,6 +346,7 @@ class Grounder:
             "total": self.clock.monotonic() - ready.started,
         }
         answer = replace(answer, timings=timings)
+        trace_answer(ready.span, answer)
         for observer in self.observers:
             try:
                 observer.observe(answer, ready.gate.verdicts)
@@ -397,13 +403,23 @@ class Grounder:
         )
 
     async def _check_off_loop(
-        self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str]
+        self,
+        prompt: Prompt,
+        scanner: Scanner,
+        text: str,
+        caller: Sequence[str],
+        attempt: TraceSpan = NO_SPAN,
     ) -> list[FindingLike]:
-        """:meth:`_check`, in a worker thread when the text is long."""
-        if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
-            return self._check(prompt, scanner, text, caller)
-        work = functools.partial(self._check, prompt, scanner, text, caller)
-        return await asyncio.get_running_loop().run_in_executor(self.executor, work)
+        """:meth:`_check`, in a worker thread when the text is long (a
+        ``vouched.scan`` span under the attempt's)."""
+        with in_span(attempt.child("vouched.scan")) as scanning:
+            if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
+                findings = self._check(prompt, scanner, text, caller)
+            else:
+                work = functools.partial(self._check, prompt, scanner, text, caller)
+                findings = await asyncio.get_running_loop().run_in_executor(self.executor, work)
+            trace_findings(scanning, findings)
+        return findings
 
     def _check(
         self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str] = ()
@@ -413,7 +429,12 @@ class Grounder:
         return [*found, *([] if report.passed else once_per_span(report.findings, finding_span))]
 
     async def _phrase(
-        self, first: Prompt, gate: GateResult, silences: Sequence[Fact], caller: Sequence[str]
+        self,
+        first: Prompt,
+        gate: GateResult,
+        silences: Sequence[Fact],
+        caller: Sequence[str],
+        span: TraceSpan = NO_SPAN,
     ) -> Answer:
         clock = self.clock
         trail: list[Attempt] = []
@@ -454,65 +475,85 @@ class Grounder:
             )
 
         for step in self.on_fail:
-            began = clock.monotonic()
-            try:
-                async with asyncio.timeout(self.phrase_timeout):
-                    text = await self.phraser.phrase(prompt)
-            except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
-                spent = clock.monotonic() - began
-                phrase_seconds += spent
-                trail.append(Attempt("", (), spent, AttemptAction.ERROR, prompt.version))
-                # PhraserTimeoutError is a TimeoutError too.
-                timed_out = isinstance(error, TimeoutError)
-                return finish(
-                    UNPHRASED_TEXT,
-                    AnswerStatus.REFUSED,
-                    refusal=RefusalReason.PHRASER_TIMEOUT
-                    if timed_out
-                    else RefusalReason.PHRASER_ERROR,
-                    reasons=(error_reason(error, self.phrase_timeout),),
+            attempt = span.child(
+                "vouched.phrase",
+                attempt=len(trail) + 1,
+                prompt_version=prompt.version,
+                phraser=name,
+            )
+            with in_span(attempt):
+                began = clock.monotonic()
+                try:
+                    async with asyncio.timeout(self.phrase_timeout):
+                        with attempt.current():  # the phraser's own spans nest under it
+                            text = await self.phraser.phrase(prompt)
+                except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
+                    spent = clock.monotonic() - began
+                    phrase_seconds += spent
+                    trail.append(Attempt("", (), spent, AttemptAction.ERROR, prompt.version))
+                    # PhraserTimeoutError is a TimeoutError too.
+                    timed_out = isinstance(error, TimeoutError)
+                    attempt.set(action=str(AttemptAction.ERROR))
+                    attempt.fail(type(error).__name__)
+                    return finish(
+                        UNPHRASED_TEXT,
+                        AnswerStatus.REFUSED,
+                        refusal=RefusalReason.PHRASER_TIMEOUT
+                        if timed_out
+                        else RefusalReason.PHRASER_ERROR,
+                        reasons=(error_reason(error, self.phrase_timeout),),
+                    )
+                phrased = clock.monotonic()
+                phrase_seconds += phrased - began
+                if len(text) > self.max_output_chars:
+                    trail.append(Attempt(text[: self.max_output_chars], (), phrased - began))
+                    attempt.set(action=str(AttemptAction.REFUSE),
+                                refusal=str(RefusalReason.OUTPUT_TOO_LONG))  # fmt: skip
+                    return finish(
+                        REFUSAL_TEXT,
+                        AnswerStatus.REFUSED,
+                        refusal=RefusalReason.OUTPUT_TOO_LONG,
+                        reasons=(too_long_reason(len(text), self.max_output_chars),),
+                    )
+                findings = await self._check_off_loop(prompt, compiled, text, caller, attempt)
+                scan_seconds += clock.monotonic() - phrased
+                action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
+                trail.append(
+                    Attempt(text, tuple(findings), phrased - began, action, prompt.version)
                 )
-            phrased = clock.monotonic()
-            phrase_seconds += phrased - began
-            if len(text) > self.max_output_chars:
-                trail.append(Attempt(text[: self.max_output_chars], (), phrased - began))
-                return finish(
-                    REFUSAL_TEXT,
-                    AnswerStatus.REFUSED,
-                    refusal=RefusalReason.OUTPUT_TOO_LONG,
-                    reasons=(too_long_reason(len(text), self.max_output_chars),),
-                )
-            findings = await self._check_off_loop(prompt, compiled, text, caller)
-            scan_seconds += clock.monotonic() - phrased
-            action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
-            trail.append(Attempt(text, tuple(findings), phrased - began, action, prompt.version))
+                trace_findings(attempt, findings, action=str(action))
             if not findings:
                 return finish(text, AnswerStatus.OK)
-            if step is OnFail.RETRY:
-                prompt = first.with_problems(problems_for(first, text, findings))
-                continue
-            if step is OnFail.PARTIAL:
-                checked = clock.monotonic()
-                partial = await asyncio.get_running_loop().run_in_executor(
-                    self.executor,
-                    drop_sentences,
-                    text,
-                    findings,
-                    lambda rest: self._check(first, compiled, rest, caller),
-                )
-                scan_seconds += clock.monotonic() - checked
-                extra = partial.findings[len(findings) :]
-                if partial.text:
-                    told = " ".join([partial.text, *unconfirmed(partial.findings)])
-                    return finish(told, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra)
-                return finish(
-                    REFUSAL_TEXT,
-                    AnswerStatus.REFUSED,
-                    refusal=RefusalReason.NOTHING_LEFT,
-                    reasons=finding_reasons(partial.findings),
-                    dropped=partial.dropped,
-                    extra=extra,
-                )
+            deciding = span.child("vouched.on_fail", attempt=len(trail), step=str(step.value))
+            with in_span(deciding):
+                if step is OnFail.RETRY:
+                    prompt = first.with_problems(problems_for(first, text, findings))
+                    continue
+                if step is OnFail.PARTIAL:
+                    checked = clock.monotonic()
+                    partial = await asyncio.get_running_loop().run_in_executor(
+                        self.executor,
+                        drop_sentences,
+                        text,
+                        findings,
+                        lambda rest: self._check(first, compiled, rest, caller),
+                    )
+                    scan_seconds += clock.monotonic() - checked
+                    extra = partial.findings[len(findings) :]
+                    deciding.set(dropped=len(partial.dropped))
+                    if partial.text:
+                        told = " ".join([partial.text, *unconfirmed(partial.findings)])
+                        return finish(
+                            told, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra
+                        )
+                    return finish(
+                        REFUSAL_TEXT,
+                        AnswerStatus.REFUSED,
+                        refusal=RefusalReason.NOTHING_LEFT,
+                        reasons=finding_reasons(partial.findings),
+                        dropped=partial.dropped,
+                        extra=extra,
+                    )
             break  # REFUSE
         last = trail[-1].findings if trail else ()
         return finish(
@@ -525,23 +566,3 @@ class Grounder:
     def __repr__(self) -> str:
         names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)
         return f"Grounder(sources=[{names}], phraser={phraser_name(self._phraser_given)!r})"
-
-
-_FAILURES = frozenset(
-    {
-        SilenceReason.CIRCUIT_OPEN,
-        SilenceReason.TIMEOUT,
-        SilenceReason.SOURCE_ERROR,
-        SilenceReason.SOURCE_BUG,
-        SilenceReason.MALFORMED,
-    }
-)
-
-
-def every_source_failed(gate: GateResult) -> bool:
-    """Nothing grounded, some source failed, and no source answered with a
-    silence of its own (``no_data``, ``demoted``, ...): the answer can only
-    say that nothing is available."""
-    if gate.grounded or not gate.silent:
-        return False
-    return all(fact.silent_reason in _FAILURES for fact in gate.silent)

@@ -25,12 +25,18 @@ HTTP handler.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vouched._exceptions import MissingExtraError
 from vouched._fact import SilenceReason
 from vouched._gate import VerdictKind, VerdictReason
 from vouched._scan._scanner import FindingKind
+
+if TYPE_CHECKING:
+    from vouched._answer._result import Answer
+    from vouched._gate import Verdict
+    from vouched._replay._snapshot import Snapshot
+    from vouched._sources._breaker import BreakerEvent
 
 __all__ = ["BREAKER_STATES", "CUSTOM", "LATENCY_BUCKETS", "PrometheusMetrics"]
 
@@ -129,20 +135,20 @@ class PrometheusMetrics:
         if latency_seconds is not None:
             self._latency.observe(latency_seconds)
 
-    def observe_snapshot(self, snapshot: Any) -> None:
+    def observe_snapshot(self, snapshot: Snapshot) -> None:
         """Verdicts, findings, status and ``timings["total"]`` of one snapshot."""
         self.observe_verdicts(snapshot.verdicts)
         self.observe_findings(snapshot.findings)
         self.observe_answer(snapshot.status, snapshot.timings.get("total"))
 
-    def observe(self, answer: Any, verdicts: Iterable[Any]) -> None:
+    def observe(self, answer: Answer, verdicts: Iterable[Verdict]) -> None:
         """One answer and its gate verdicts: pass this exporter to
         ``Grounder(..., observers=[metrics])``."""
         self.observe_verdicts(verdicts)
         self.observe_findings(answer.findings)
         self.observe_answer(str(answer.status), answer.timings.get("total"))
 
-    def on_breaker_event(self, event: Any) -> None:
+    def on_breaker_event(self, event: BreakerEvent) -> None:
         """A breaker listener: ``GuardedSource(..., listeners=[metrics.on_breaker_event])``
         keeps the state gauge current and counts shared-store fallbacks."""
         if str(event.kind) == "local_fallback":

@@ -9,13 +9,13 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
-from typing import Any
 
 from vouched._answer._onfail import OnFail
 from vouched._answer._result import Answer, finding_json
 from vouched._fact import Fact
 from vouched._policy import Policy
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._store import SnapshotStore
 from vouched._sources._source import Query
 
 __all__ = ["StoreHook", "record"]
@@ -33,7 +33,7 @@ class StoreHook:
 
     __slots__ = ("_executor", "_lock", "_pending", "failed", "store", "written")
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: SnapshotStore) -> None:
         self.store = store
         self.written = 0
         self.failed = 0
@@ -46,7 +46,7 @@ class StoreHook:
         """Snapshots scheduled and not yet written."""
         return len(self._pending)
 
-    def schedule(self, build: Callable[[], object]) -> None:
+    def schedule(self, build: Callable[[], Snapshot]) -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -63,7 +63,7 @@ class StoreHook:
         if self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
 
-    def _write(self, build: Callable[[], object]) -> None:
+    def _write(self, build: Callable[[], Snapshot]) -> None:
         try:
             self.store.write(build())
         except Exception:  # noqa: BLE001 - a failing store must never break an answer

@@ -27,9 +27,10 @@ end; the Grounder owns everything before (sources, gate, prompt) and after
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import functools
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -55,6 +56,7 @@ from vouched._answer._result import (
     finding_span,
     too_long_reason,
 )
+from vouched._answer._tracing import NO_SPAN, TraceSpan, interrupted, trace_findings
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import Policy
@@ -201,6 +203,8 @@ class _Reading:
     failing: str = ""
     error: Exception | None = None
     too_long: int = 0  # the characters read when the output cap was passed
+    span: TraceSpan = NO_SPAN  # the attempt's ``vouched.phrase``, ended by _attempt
+    scan_seconds: float = 0.0
 
 
 class StreamedPhrasing:
@@ -220,7 +224,9 @@ class StreamedPhrasing:
         max_output_chars: int,
         caller: Sequence[str] = (),
         executor: Executor | None = None,
+        span: TraceSpan = NO_SPAN,
     ) -> None:
+        self._span = span  # the answer's; each attempt and on-fail decision a child
         self._phraser = phraser
         self._max_chars = max_output_chars
         self._caller = tuple(caller)
@@ -250,18 +256,28 @@ class StreamedPhrasing:
 
     async def run(
         self, first: Prompt, gate: GateResult, silences: Sequence[Fact]
-    ) -> AsyncIterator[AnswerEvent]:
+    ) -> AsyncGenerator[AnswerEvent, None]:
         prompt = first
         compiled = self._scanner(first, silences)  # compiled once for every attempt
         for segment, step in enumerate(self._on_fail):
             if segment:
                 yield RetryEvent(segment)
-            reading = _Reading(compiled.stream(), self._clock.monotonic())
-            async for event in self._read(prompt, segment, reading):
-                yield event
+            attempt = self._span.child(
+                "vouched.phrase", attempt=segment + 1, prompt_version=prompt.version
+            )
+            attempt.set(phraser=self._name)
+            reading = _Reading(compiled.stream(), self._clock.monotonic(), span=attempt)
+            try:
+                async with contextlib.aclosing(self._read(prompt, segment, reading)) as events:
+                    async for event in events:  # closed at once (the model's stream with it)
+                        yield event
+            except BaseException as error:  # the reader left (or a cancellation): end its span
+                interrupted(attempt, error)
+                attempt.end()
+                raise
             text = reading.scanner.text
             if reading.error is not None:
-                self._attempt(text, (), reading.began, AttemptAction.ERROR, prompt.version)
+                self._attempt(reading, text, (), AttemptAction.ERROR, prompt.version)
                 refusal = (
                     RefusalReason.PHRASER_TIMEOUT
                     if isinstance(reading.error, TimeoutError)
@@ -273,23 +289,25 @@ class StreamedPhrasing:
                              refusal=refusal, reasons=reasons)  # fmt: skip
                 return
             if reading.too_long:
-                self._attempt(text[: self._max_chars], (), reading.began,
-                              AttemptAction.REFUSE, prompt.version)  # fmt: skip
+                self._attempt(reading, text[: self._max_chars], (), AttemptAction.REFUSE,
+                              prompt.version)  # fmt: skip
                 reasons = (too_long_reason(reading.too_long, self._max_chars),)
                 yield RefusalEvent(segment, REFUSAL_TEXT, reasons)
                 self._finish(first, gate, silences, REFUSAL_TEXT, AnswerStatus.REFUSED,
                              refusal=RefusalReason.OUTPUT_TOO_LONG, reasons=reasons)  # fmt: skip
                 return
             action = AttemptAction(step.value) if reading.failed else AttemptAction.ACCEPT
-            self._attempt(text, reading.failed, reading.began, action, prompt.version)
+            self._attempt(reading, text, reading.failed, action, prompt.version)
             shown = "".join(reading.shown).strip()
             if not reading.failed:
                 self._finish(first, gate, silences, shown, AnswerStatus.OK)
                 return
             if step is OnFail.RETRY:
+                self._decided(segment, step)
                 prompt = first.with_problems(problems_for(first, text, reading.failed))
                 continue
             dropped = (reading.failing.strip(),) if step is OnFail.PARTIAL else ()
+            self._decided(segment, step, len(dropped))
             if step is OnFail.PARTIAL and shown:
                 # What could not be confirmed, by name, then that the rest is left out.
                 named = unconfirmed(f for f in reading.failed if f.attribute)
@@ -308,7 +326,7 @@ class StreamedPhrasing:
 
     async def _read(
         self, prompt: Prompt, segment: int, reading: _Reading
-    ) -> AsyncIterator[AnswerEvent]:
+    ) -> AsyncGenerator[AnswerEvent, None]:
         """One attempt: the phraser's pieces through the scanner, each sentence
         that passes yielded, up to the first that does not (or the end)."""
         clock = self._clock
@@ -328,7 +346,7 @@ class StreamedPhrasing:
                 if read > self._max_chars:  # refused unscanned, as a whole answer is
                     reading.too_long = read
                     return
-                closed = await self._feed(scanner, piece)
+                closed = await self._feed(reading, piece)
                 for sentence in closed:
                     findings = sentence.findings or self._echoes(prompt, sentence.text)
                     if findings:
@@ -347,7 +365,7 @@ class StreamedPhrasing:
             return
         scanning = clock.monotonic()
         report = await self._off_loop(scanner.close)
-        self.scan_seconds += clock.monotonic() - scanning
+        reading.scan_seconds += clock.monotonic() - scanning
         # The last sentence (no terminator after it) is judged by the whole
         # scan; so are findings the sentence-by-sentence reading did not
         # report, should the whole text read differently.
@@ -364,10 +382,10 @@ class StreamedPhrasing:
             self._mark_first()
             yield SentenceEvent(segment, tail)
 
-    async def _feed(self, scanner: StreamScanner, piece: str) -> tuple[ScannedSentence, ...]:
+    async def _feed(self, reading: _Reading, piece: str) -> tuple[ScannedSentence, ...]:
         scanning = self._clock.monotonic()
-        closed = await self._off_loop(functools.partial(scanner.feed, piece))
-        self.scan_seconds += self._clock.monotonic() - scanning
+        closed = await self._off_loop(functools.partial(reading.scanner.feed, piece))
+        reading.scan_seconds += self._clock.monotonic() - scanning
         return closed
 
     async def _off_loop(self, work: Callable[[], _T]) -> _T:
@@ -402,16 +420,31 @@ class StreamedPhrasing:
 
     def _attempt(
         self,
+        reading: _Reading,
         text: str,
         findings: tuple[Finding, ...],
-        began: float,
         action: AttemptAction,
         prompt_version: str,
     ) -> None:
-        spent = self._clock.monotonic() - began
+        """Record one attempt (and end its span: the scan ran piece by piece
+        inside it, so its time is the span's ``scan_seconds``, not a child)."""
+        spent = self._clock.monotonic() - reading.began
         self.phrase_seconds += spent
+        self.scan_seconds += reading.scan_seconds
         distinct = tuple(once_per_span(findings, finding_span))
         self.trail.append(Attempt(text, distinct, spent, action, prompt_version))
+        span = reading.span
+        trace_findings(span, distinct, action=str(action), scan_seconds=reading.scan_seconds)
+        if reading.error is not None:
+            span.fail(type(reading.error).__name__)
+        if reading.too_long:
+            span.set(refusal=str(RefusalReason.OUTPUT_TOO_LONG))
+        span.end()
+
+    def _decided(self, segment: int, step: OnFail, dropped: int = 0) -> None:
+        """The on-fail decision after an attempt, as an instant span."""
+        self._span.child("vouched.on_fail", attempt=segment + 1, step=str(step.value),
+                         dropped=dropped).end()  # fmt: skip
 
     def _finish(
         self,

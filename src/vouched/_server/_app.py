@@ -143,6 +143,7 @@ class Service:
             redaction_key=config.redaction_key,
             max_output_chars=config.max_output_chars,
             executor=self.pool,
+            tracing=config.tracing,
         )
 
     def grounder_for(self, lexicon: str | None) -> Grounder:

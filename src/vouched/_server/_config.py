@@ -68,6 +68,9 @@
     max_tokens = 512
     max_response_bytes = 4194304     # the model's body is capped as it is read
 
+    [tracing]                  # optional: a span per answer (vouched[otel])
+    enabled = true             # through the global tracer provider the process set up
+
 Paths are relative to the config file. Every file named is read at start
 (the config itself through the same bounded input layer as every input);
 a bad one stops the start with one line naming the file and the field.
@@ -84,12 +87,15 @@ from pathlib import Path
 from typing import Any
 
 from vouched import (
+    AnswerTracing,
     Catalog,
     Contract,
     InputError,
     Lexicon,
+    MissingExtraError,
     OnFail,
     OpenAIChatPhraser,
+    OpenTelemetryTracing,
     Phraser,
     Policy,
     SnapshotStore,
@@ -106,7 +112,7 @@ from vouched._server._wiring import FileSource
 
 __all__ = ["LOOPBACK_NAMES", "CatalogEntry", "FileSource", "ServeConfig", "load_config"]
 
-_SECTIONS = ("server", "policy", "lexicons", "catalogs", "fleet", "answer")
+_SECTIONS = ("server", "policy", "lexicons", "catalogs", "fleet", "answer", "tracing")
 _SERVER_KEYS = (
     "host",
     "port",
@@ -172,6 +178,7 @@ class ServeConfig:
     max_output_chars: int = MAX_OUTPUT_CHARS
     store: SnapshotStore | None = None
     redaction_key: bytes | None = None
+    tracing: AnswerTracing | None = None
 
     def host_names(self) -> frozenset[str]:
         """The Host header names the service answers to (lower case, no port)."""
@@ -266,7 +273,20 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         max_output_chars=read.typed(answer, "max_output_chars", int, MAX_OUTPUT_CHARS, "answer"),
         store=store,
         redaction_key=redaction_key,
+        tracing=_tracing(read, read.table(data, "tracing", "tracing")),
     )
+
+
+def _tracing(read: _Reader, table: Mapping[str, Any]) -> AnswerTracing | None:
+    """``[tracing] enabled = true``: answers traced through the global tracer
+    provider (the SDK and exporter are the process's own)."""
+    read.only(table, ("enabled",), "tracing")
+    if not read.typed(table, "enabled", bool, False, "tracing"):
+        return None
+    try:
+        return OpenTelemetryTracing()
+    except MissingExtraError as error:
+        raise read.error(str(error), "tracing.enabled") from None
 
 
 def _server(read: _Reader, server: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
