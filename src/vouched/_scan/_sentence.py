@@ -20,7 +20,13 @@ from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
 
 from vouched._scan._factindex import FactIndex
-from vouched._scan._lexicon import Lexicon, Pair, PhraseMatcher, phrase_matcher
+from vouched._scan._lexicon import (
+    Lexicon,
+    Pair,
+    PhraseMatcher,
+    build_phrase_matcher,
+    phrase_matcher,
+)
 from vouched._scan._mentions import (
     Mention,
     MentionKind,
@@ -96,12 +102,14 @@ def _number_forms(phrase: str) -> list[str]:
 
 @lru_cache(maxsize=128)
 def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
-    pairs: set[tuple[str, str]] = set()
-    for subject, aliases in lexicon.subjects.items():
-        pairs.update((alias, subject) for alias in aliases)
-        pairs.add((subject, subject))
-    pairs.update((subject, subject) for subject in known)
-    return phrase_matcher(tuple(sorted(pairs)))
+    # Built from a stream of pairs, not a sorted copy: a lexicon of 150,000
+    # subjects would be held three times over.
+    pairs = (
+        (phrase, subject)
+        for subject, aliases in lexicon.subjects.items()
+        for phrase in (subject, *aliases)
+    )
+    return build_phrase_matcher(itertools.chain(pairs, ((s, s) for s in known)))
 
 
 @lru_cache(maxsize=128)
