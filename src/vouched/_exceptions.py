@@ -259,7 +259,7 @@ class SourceError(VouchedError):
     def __init__(self, *args: object, retry_after: float | None = None) -> None:
         super().__init__(*args)
         if retry_after is not None and not retry_after >= 0:
-            raise ValueError("retry_after must be seconds >= 0 (or None)")
+            raise ConfigError("SourceError.retry_after", "seconds >= 0 (or None)", got=retry_after)
         self.retry_after = retry_after
 
 
