@@ -157,3 +157,23 @@ def test_tables_are_whole_when_stdout_is_a_pipe(
     assert status == 1
     assert "confident_without_source (cardinal)" in out  # not folded over two rows
     assert "…" not in out
+
+
+def test_the_verify_table_is_whole_when_stdout_is_a_pipe(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    status, out, _ = run(
+        capsys,
+        "verify",
+        "--catalog",
+        str(examples / "catalog.csv"),
+        "--contract",
+        str(examples / "contract.toml"),
+        str(examples / "claims.jsonl"),
+    )
+    assert status == 1
+    rows = [line for line in out.splitlines() if "citation_mismatch" in line]
+    assert len(rows) == 1  # status, entity and the whole reason on one row
+    assert "citation 'CAT-001' is not the record of WS102 ('CAT-002')" in rows[0]
