@@ -174,6 +174,6 @@ def test_the_verify_table_is_whole_when_stdout_is_a_pipe(
         str(examples / "claims.jsonl"),
     )
     assert status == 1
-    rows = [line for line in out.splitlines() if "citation_mismatch" in line]
+    rows = [line for line in out.splitlines() if "│ citation_mismatch" in line]
     assert len(rows) == 1  # status, entity and the whole reason on one row
     assert "citation 'CAT-001' is not the record of WS102 ('CAT-002')" in rows[0]
