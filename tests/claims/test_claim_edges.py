@@ -68,7 +68,7 @@ def test_a_money_cell_in_another_currency_is_a_catalog_error(tmp_path: Path) -> 
     with pytest.raises(InputError) as error:
         Catalog.from_csv(path, EUR)
     assert str(error.value) == (
-        f"{path}:3: fee: '$12.00' is in USD, not the contract's currency (money:EUR) (column 3)"
+        f"{path}:3: fee: '$12.00' is in USD (column 3), not the contract's currency (money:EUR)"
     )
 
 
@@ -86,8 +86,7 @@ def test_a_blank_catalog_cell_is_a_catalog_error_not_a_model_failure(
     path = write(tmp_path, "c.csv", f"code,record,fee,format\nA,R1,10.00,x\nB,R2,{blank},y\n")
     with pytest.raises(InputError) as error:
         Catalog.from_csv(path, EUR)
-    assert str(error.value).startswith(f"{path}:3: fee: is blank")
-    assert str(error.value).endswith("(column 3)")
+    assert str(error.value).startswith(f"{path}:3: fee: is blank (column 3): every row needs")
 
 
 def test_a_blank_cell_in_rows_names_the_row(tmp_path: Path) -> None:
@@ -115,6 +114,6 @@ def test_verify_refuses_a_catalog_in_another_currency_with_exit_2(
     out, err = capsys.readouterr()
     assert (status, out) == (2, "")
     assert err == (
-        f"vouched verify: {catalog}:2: fee: '$12.00' is in USD, "
-        "not the contract's currency (money:EUR) (column 3)\n"
+        f"vouched verify: {catalog}:2: fee: '$12.00' is in USD (column 3), "
+        "not the contract's currency (money:EUR)\n"
     )

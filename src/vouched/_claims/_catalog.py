@@ -200,27 +200,23 @@ class Catalog:
             for entity in self._rows:
                 value = self.normalized(entity, attribute, normalizer)
                 cell = self._rows[entity].get(attribute)
+                where = f" (column {positions.get(attribute, '?')})" if at == "line" else ""
                 if _blank(cell):
                     problem = (
-                        "is blank: every row needs a value for each contract attribute "
+                        f"is blank{where}: every row needs a value for each contract attribute "
                         "(a blank cell would count claims about it as model failures)"
                     )
                 elif isinstance(value, InvalidCatalogValue):
-                    problem = f"{shown(cell)} is not a valid {kind} value: {value.detail}"
+                    problem = f"{shown(cell)} is not a valid {kind} value{where}: {value.detail}"
                 elif currency and isinstance(value, Money) and value.currency != currency:
                     problem = (
-                        f"{shown(cell)} is in {value.currency}, "
+                        f"{shown(cell)} is in {value.currency}{where}, "
                         f"not the contract's currency ({kind})"
                     )
                 else:
                     continue
-                where = f" (column {positions.get(attribute, '?')})" if at == "line" else ""
                 raise InputError(
-                    problem + where,
-                    file=self._name,
-                    line=lines.get(entity),
-                    field=attribute,
-                    location=at,
+                    problem, file=self._name, line=lines.get(entity), field=attribute, location=at
                 )
 
     # -- reading ----------------------------------------------------------
