@@ -7,7 +7,6 @@
     |                            wrong (also ValueError); names the setting and what
     |                            it accepts
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
-    +-- ConfigError              a setting that cannot work (also ValueError)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
     +-- PhraserError             the model could not phrase an answer
     |   +-- PhraserTimeoutError      it did not answer within the timeout
@@ -22,6 +21,10 @@
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
+
+Whatever a message echoes of its input goes through :func:`printable` (control
+and bidi characters escaped) and is cut to about 80 characters with its length
+named (:func:`shown`, :func:`one_line`).
 """
 
 from __future__ import annotations

@@ -177,3 +177,23 @@ def test_the_verify_table_is_whole_when_stdout_is_a_pipe(
     rows = [line for line in out.splitlines() if "│ citation_mismatch" in line]
     assert len(rows) == 1  # status, entity and the whole reason on one row
     assert "citation 'CAT-001' is not the record of WS102 ('CAT-002')" in rows[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("y" * 5000,),
+        ("replay", "--store", "x.db", "--engine", "\x1b" * 3000),
+        ("gate", "--now", "2026-" + "1" * 5000, "facts.json"),
+    ],
+    ids=["command", "choice", "option-value"],
+)
+def test_every_usage_error_echoes_input_cut_and_escaped(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert err.count("\n") == 1
+    assert_nothing_raw(err)
+    assert "characters)" in err
+    assert len(err.split(" (usage: ")[0]) < 300, err
