@@ -56,13 +56,25 @@ def _run_capped(*argv: str, stdin: object = subprocess.DEVNULL) -> tuple[int, st
     return done.returncode, "\n".join(errors), int(peak[0].split("=")[1]) / 1024
 
 
-def test_a_5_mb_lexicon_is_read_under_200_mb(tmp_path: Path) -> None:
-    alias = "the alias {k} of subject {n} in the big lexicon"
-    subjects = {
-        f"Subject number {n}": [alias.format(k=k, n=n) for k in range(3)] for n in range(33_000)
-    }
+def _big_lexicon(shape: str) -> dict[str, object]:
+    """Over 5 MB of subjects with aliases, or of one attribute's phrases (each
+    also read in the plural, so the matcher holds three per phrase)."""
+    if shape == "subjects":
+        alias = "the alias {k} of subject {n} in the big lexicon"
+        return {
+            "subjects": {
+                f"Subject number {n}": [alias.format(k=k, n=n) for k in range(3)]
+                for n in range(33_000)
+            }
+        }
+    phrases = [f"the reading {n} of the temperature here" for n in range(130_000)]
+    return {"attributes": {"temperature": phrases}}
+
+
+@pytest.mark.parametrize("shape", ["subjects", "attributes"])
+def test_a_5_mb_lexicon_is_read_under_200_mb(tmp_path: Path, shape: str) -> None:
     lexicon = tmp_path / "lexicon.json"
-    lexicon.write_text(json.dumps({"subjects": subjects}), encoding="utf-8")
+    lexicon.write_text(json.dumps(_big_lexicon(shape)), encoding="utf-8")
     assert lexicon.stat().st_size > 5 * 1024 * 1024
     answer = tmp_path / "answer.txt"
     answer.write_text("The temperature in Berlin is 21.4 °C.", encoding="utf-8")
