@@ -242,12 +242,19 @@ def _holds(left: Decimal, op: str, right: Decimal) -> bool:
 def _subject_with(
     ctx: WordContext, said: Said, attributes: tuple[str, ...], *, after: bool = True
 ) -> str | Finding | None:
-    """The subject of a relation phrase (:func:`subject_of`) when some fact of
-    ``attributes`` speaks of it. A subject no fact is about, or one of the same kind as
-    those that have the attributes but without them (a currency with no spread fact), is
-    an ``ungrounded_claim``; another kind of subject leaves the phrase alone ("the Bucks
-    led for most of the game" is no player's scoring rank)."""
-    subject = subject_of(ctx.sentence, said.start, said.end, after=after)
+    """The subject of a relation phrase (:func:`subject_of`), checked by :func:`_checked`."""
+    return _checked(ctx, said, subject_of(ctx.sentence, said.start, said.end, after=after),
+                    attributes)  # fmt: skip
+
+
+def _checked(
+    ctx: WordContext, said: Said, subject: str | None, attributes: tuple[str, ...]
+) -> str | Finding | None:
+    """``subject`` when some fact of ``attributes`` speaks of it. A subject no fact is
+    about, or one of the same kind as those that have the attributes but without them (a
+    currency with no spread fact), is an ``ungrounded_claim``; another kind of subject
+    leaves the phrase alone ("the Bucks led for most of the game" is no player's scoring
+    rank)."""
     if subject is None:
         return None
     if subject != NOBODY and any(ctx.index.knows(subject, a) for a in attributes):
@@ -256,21 +263,6 @@ def _subject_with(
         name = subject or "a subject no fact is about"
         return _finding(
             said, _K.UNGROUNDED_CLAIM, f"no grounded {attributes[0]} for {name}", subject or None
-        )
-    return None
-
-
-def _operand_subject(ctx: WordContext, said: Said, subject: str | None, attribute: str
-                     ) -> str | Finding | None:  # fmt: skip
-    """The other side of a comparison, checked as :func:`_subject_with` checks its first."""
-    if subject is None:
-        return None
-    if subject != NOBODY and ctx.index.knows(subject, attribute):
-        return subject
-    if subject == NOBODY or ctx.facts.same_kind(subject, (attribute,)):
-        name = subject or "a subject no fact is about"
-        return _finding(
-            said, _K.UNGROUNDED_CLAIM, f"no grounded {attribute} for {name}", subject or None
         )
     return None
 
@@ -307,7 +299,7 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     left = _subject_with(ctx, said, (attribute,), after=False)
     if not isinstance(left, str):
         return left
-    right = _operand_subject(ctx, said, subject_after(ctx.sentence, said.end), attribute)
+    right = _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
     if not isinstance(right, str):
         return right
     if left == right:
@@ -349,7 +341,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     else:
         attribute = relation.attribute
         found = (
-            _operand_subject(ctx, said, subject_after(ctx.sentence, said.end), attribute)
+            _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
             if said.text.lower().endswith(" by")
             else _subject_with(ctx, said, (attribute,))
         )
