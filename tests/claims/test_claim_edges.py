@@ -18,10 +18,15 @@ EUR = Contract(
 )
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short relative names: messages are compared whole
+
+
 def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+    """``name`` written in ``tmp_path`` (the working directory), as a relative path."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return Path(name)
 
 
 @pytest.mark.parametrize(

@@ -44,11 +44,12 @@ def test_null_means_the_section_is_absent(section: str) -> None:
 
 
 def test_scan_exits_2_on_a_wrongly_typed_section(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lexicon = tmp_path / "lexicon.json"
+    monkeypatch.chdir(tmp_path)  # a short relative name: the line is compared whole
+    lexicon = Path("lexicon.json")
     lexicon.write_text(json.dumps({"attributes": []}), encoding="utf-8")
-    answer = tmp_path / "answer.txt"
+    answer = Path("answer.txt")
     answer.write_text("The temperature in Berlin is 21.4 °C.", encoding="utf-8")
     argv = ["scan", "--facts", str(EXAMPLES / "facts.json"), "--lexicon", str(lexicon)]
     status = main([*argv, "--now", "2026-11-29T12:05:00Z", str(answer)])
