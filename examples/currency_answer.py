@@ -6,9 +6,10 @@ first answer with a weekly change no source reported; the scanner catches
 it, the Grounder retries once with the finding quoted, and the second answer
 passes. The wrong number is never swapped for a right one behind your back.
 
-To phrase with a real model instead, point VOUCHED_MODEL_URL at any
-OpenAI-compatible server (e.g. http://127.0.0.1:11434/v1 for Ollama) and set
-VOUCHED_MODEL (and OPENAI_API_KEY if it needs one).
+To phrase with a real model instead, point OPENAI_BASE_URL at any
+OpenAI-compatible server (e.g. http://127.0.0.1:11434/v1 for Ollama), as the
+OpenAI SDK and OpenAIChatPhraser read it, and set VOUCHED_MODEL (and
+OPENAI_API_KEY if it needs one).
 
     python examples/currency_answer.py
 """
@@ -83,11 +84,10 @@ async def embellishing_model(prompt: Prompt) -> str:
 
 
 def phraser() -> OpenAIChatPhraser | Callable[[Prompt], Awaitable[str]]:
-    url = os.environ.get("VOUCHED_MODEL_URL")
-    if not url:
+    if not os.environ.get("OPENAI_BASE_URL"):
         return embellishing_model
-    model = os.environ.get("VOUCHED_MODEL", "llama3.1")
-    return OpenAIChatPhraser(url, model, os.environ.get("OPENAI_API_KEY"))
+    # None: the phraser reads OPENAI_BASE_URL and OPENAI_API_KEY itself.
+    return OpenAIChatPhraser(None, os.environ.get("VOUCHED_MODEL", "llama3.1"))
 
 
 async def main() -> None:

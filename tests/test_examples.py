@@ -13,7 +13,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 # The child's environment is ours (PATH, locale, the virtualenv, CI's settings)
 # minus what would switch an example off its offline path.
-_ONLINE = ("VOUCHED_MODEL_URL", "VOUCHED_MODEL", "OPENAI_API_KEY")
+_ONLINE = ("OPENAI_BASE_URL", "VOUCHED_MODEL_URL", "VOUCHED_MODEL", "OPENAI_API_KEY")
 
 
 def _offline_env() -> dict[str, str]:

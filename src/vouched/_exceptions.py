@@ -7,7 +7,6 @@
     |                            wrong (also ValueError); names the setting and what
     |                            it accepts
     +-- InputError               bad input: a file, a line, a field (CLI exit 2)
-    +-- ConfigError              a setting that cannot work (also ValueError)
     +-- MissingExtraError        an optional extra is not installed (also ImportError)
     +-- PhraserError             the model could not phrase an answer
     |   +-- PhraserTimeoutError      it did not answer within the timeout
@@ -22,10 +21,15 @@
 
 Later layers add their own subclasses here (never elsewhere), so users never
 need to import pybreaker, httpx or pydantic to catch what we raise.
+
+Whatever a message echoes of its input goes through :func:`printable` (control
+and bidi characters escaped) and is cut to about 80 characters with its length
+named (:func:`shown`, :func:`one_line`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 __all__ = [
@@ -42,6 +46,8 @@ __all__ = [
     "SourceError",
     "StoreError",
     "VouchedError",
+    "one_line",
+    "printable",
     "shown",
     "shown_list",
 ]
@@ -50,11 +56,48 @@ _SHOWN = 80
 _LINE_MAX = 270  # with "vouched COMMAND: " in front, a line stays within 300
 
 
+# C0 controls but tab and newline (ESC starts a terminal's escape sequences), DEL,
+# C1 controls (U+009B is a one-character CSI), the bidi controls that reorder
+# what a reader sees (U+202E "right-to-left override"), line/paragraph separators.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: control characters (ESC, C1) and
+    bidi controls (U+202E) shown as escapes (``\\x1b``, ``\\u202e``), never
+    sent; tabs and newlines kept. Every place that prints input uses it."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    return ascii(match.group())[1:-1]
+
+
+def one_line(text: str, limit: int = _LINE_MAX, *, cut_words: bool = True) -> str:
+    """A message as one printable line: escaped (:func:`printable`), whitespace
+    collapsed, every word longer than ~80 characters cut (unless ``cut_words``
+    is false), and the whole cut at ``limit`` characters, each cut naming the
+    full length."""
+    words = printable(text).split()
+    if cut_words:
+        words = [w if len(w) <= _SHOWN else _cut_word(w) for w in words]
+    line = " ".join(words)
+    if len(line) > limit:  # a backstop: the messages cut what they echo
+        line = line[: limit - 30] + f"… ({len(line):,} characters)"
+    return line
+
+
+def _cut_word(word: str) -> str:
+    return f"{word[: _SHOWN - 20]}… ({len(word):,} characters)"
+
+
 def shown(value: object, limit: int = _SHOWN) -> str:
     """A value echoed in a message: its repr, cut to about ``limit`` characters,
     with the full length named when cut (``'2026-…' (5,242,880 characters)``),
     and never more than one line."""
-    text = value if isinstance(value, str) else str(value)
+    text = value if isinstance(value, str) else printable(str(value))
     if len(text) <= limit:
         return repr(text) if isinstance(value, str) else " ".join(text.split())
     head = text[: max(limit - 20, 8)]
@@ -92,7 +135,7 @@ class ConfigError(VouchedError, ValueError):
         text = setting if accepted is None else f"{setting} must be {accepted}"
         if got is not ...:
             text += f", got {shown(got)}"
-        super().__init__(text)
+        super().__init__(printable(text))
 
 
 class InputError(VouchedError, ValueError):
@@ -128,11 +171,8 @@ class InputError(VouchedError, ValueError):
                 f"{self.location} {self.line}" if self.location != "line" else str(self.line)
             )
         head = ":".join(_cut(w) for w in where)
-        body = f"{_cut(self.field)}: {self.message}" if self.field else self.message
-        text = " ".join(f"{head}: {body}".split() if head else body.split())  # one line
-        if len(text) > _LINE_MAX:  # a backstop: the messages cut what they echo
-            text = text[: _LINE_MAX - 30] + f"… ({len(text):,} characters)"
-        return text
+        body = one_line(f"{_cut(self.field)}: {self.message}" if self.field else self.message)
+        return one_line(f"{head}: {body}", _LINE_MAX, cut_words=False) if head else body
 
     def at(
         self, *, file: str | None = None, line: int | None = None, location: str | None = None
@@ -148,8 +188,10 @@ class InputError(VouchedError, ValueError):
 
 
 def _cut(text: str) -> str:
-    """A file name or field for the head of a message: as is when short."""
-    return text if len(text) <= _SHOWN else shown(text)
+    """A file name or field for the head of a message: escaped, on one line,
+    and cut when long (naming its length)."""
+    text = " ".join(printable(text).split())
+    return text if len(text) <= _SHOWN else _cut_word(text)
 
 
 class MissingExtraError(VouchedError, ImportError):
@@ -220,7 +262,7 @@ class SourceError(VouchedError):
     def __init__(self, *args: object, retry_after: float | None = None) -> None:
         super().__init__(*args)
         if retry_after is not None and not retry_after >= 0:
-            raise ValueError("retry_after must be seconds >= 0 (or None)")
+            raise ConfigError("SourceError.retry_after", "seconds >= 0 (or None)", got=retry_after)
         self.retry_after = retry_after
 
 

@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializationInfo,
     field_serializer,
     field_validator,
     model_validator,
@@ -193,8 +194,13 @@ class Fact(BaseModel):
     # -- serialisation --------------------------------------------------------
 
     @field_serializer("ttl")
-    def _ttl_seconds(self, ttl: timedelta | None) -> int | Decimal | None:
-        return None if ttl is None else seconds_number(ttl)
+    def _ttl_seconds(self, ttl: timedelta | None, info: SerializationInfo) -> FactValue | float:
+        seconds = None if ttl is None else seconds_number(ttl)
+        return _json_number(seconds) if info.mode_is_json() else seconds
+
+    @field_serializer("value", when_used="json")
+    def _value_json(self, value: FactValue) -> FactValue | float:
+        return _json_number(value)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy (pydantic's), with the derived values computed afresh."""
@@ -274,3 +280,18 @@ class Fact(BaseModel):
             "source_version": self.source_version,
             "silent_reason": None if self.silent_reason is None else str(self.silent_reason),
         }
+
+
+def _json_number(value: FactValue) -> FactValue | float:
+    """A Decimal as ``model_dump(mode="json")`` gives it: a JSON number, not
+    pydantic's string. An integer as an int; otherwise a float when the float
+    holds the same value (``21.40`` -> ``21.4``: the same amount); a number more
+    precise than a float can hold stays its exact text, never rounded.
+    :meth:`Fact.model_dump_json` writes every digit as given (``21.40``)."""
+    if not isinstance(value, Decimal):
+        return value
+    exponent = value.as_tuple().exponent  # an int: facts hold finite numbers only
+    if isinstance(exponent, int) and exponent >= 0:
+        return int(value)
+    number = float(value)
+    return number if Decimal(repr(number)) == value else str(value)

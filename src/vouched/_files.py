@@ -29,6 +29,7 @@ from vouched._jsonio import DuplicateKeyError, loads
 
 __all__ = [
     "INPUT_LIMITS",
+    "LINE_LIMITS",
     "STDIN",
     "input_errors",
     "input_lines",
@@ -58,6 +59,13 @@ INPUT_LIMITS: Final = {
 }
 """Default size caps in bytes, by input kind. Streamed inputs (claims, JSON Lines
 snapshots) keep memory flat whatever their size; the cap bounds the time."""
+
+LINE_LIMITS: Final = {"claims": 16 * _MIB}
+"""Size caps in bytes of one line, for inputs read line by line whose lines are
+small records (a claim is one model output: the cap of an ``output`` file).
+Memory holds one line, so this bounds it: ``verify - </dev/zero`` is refused
+after 16 MiB, not after the 1 GiB of the whole file. A lower file cap
+(``--max-input-bytes``) lowers it too."""
 
 _CHUNK = 1 << 16
 
@@ -173,9 +181,11 @@ def input_lines(
     path: str | Path, *, kind: str, max_bytes: int | None = None
 ) -> Iterator[tuple[int, str]]:
     """(line number, text) for every line of a regular file (or ``-``), streamed:
-    memory holds one line at a time (a line is capped like the whole input).
-    A leading byte-order mark is dropped; undecodable lines name their number."""
+    memory holds one line at a time (a line is capped like the whole input, and
+    by :data:`LINE_LIMITS` for its kind). A leading byte-order mark is dropped;
+    undecodable lines name their number."""
     limit = _kind_limit(kind, max_bytes)
+    line_limit = min(limit, LINE_LIMITS.get(kind, limit))
     name = "<stdin>" if str(path) == STDIN else str(path)
     own = str(path) != STDIN
     handle = open_regular(path) if own else _stdin_bytes()
@@ -183,13 +193,19 @@ def input_lines(
     try:
         number = 0
         while True:
-            raw = handle.readline(limit - total + 1)
+            raw = handle.readline(min(limit - total, line_limit) + 1)
             if not raw:
                 return
             number += 1
             total += len(raw)
             if total > limit:
                 raise _too_big(kind, limit, file=name)
+            if len(raw) > line_limit:
+                raise InputError(
+                    f"line longer than the {line_limit:,}-byte limit for a line of {kind}",
+                    file=name,
+                    line=number,
+                )
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError:

@@ -121,7 +121,7 @@ def test_a_catch_all_silence_never_names_the_source_id() -> None:
     ("attribute", "sentence"),
     [
         ("wind_gusts", "The wind gusts of Berlin are 31.7 km/h."),
-        ("uv_index", "The uv index of Berlin is 31.7 km/h."),
+        ("aqi_readings", "The AQI readings of Berlin are 31.7 km/h."),
         ("status", "The status of Berlin is 31.7 km/h."),
     ],
 )

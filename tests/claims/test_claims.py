@@ -262,6 +262,23 @@ def test_a_reply_in_a_fenced_json_block_is_read_as_its_json(
     assert verify_output(wrapped, catalog, contract) == verify_output(inner, catalog, contract)
 
 
-def test_text_around_a_fence_is_still_invalid_json(catalog: Catalog, contract: Contract) -> None:
-    wrapped = "Here you go:\n```json\n" + claim("WS101", "format", "x", "CAT-001") + "\n```"
-    assert verify_output(wrapped, catalog, contract).status is ClaimStatus.INVALID_JSON
+def test_prose_around_one_fenced_block_reads_the_block(
+    catalog: Catalog, contract: Contract
+) -> None:
+    inner = claim("WS101", "format", "In person", "CAT-001")
+    for wrapped in (
+        "Here you go:\n```json\n" + inner + "\n```",
+        "Here you go:\n\n```\n" + inner + "\n```\nAnything else?",
+        "```python\nprint(1)\n```\nThe claim:\n```json\n" + inner + "\n```",
+    ):
+        assert verify_output(wrapped, catalog, contract) == verify_output(inner, catalog, contract)
+        assert verify_output(wrapped, catalog, contract).status is ClaimStatus.VERIFIED
+
+
+def test_two_fenced_json_blocks_are_not_guessed_between(
+    catalog: Catalog, contract: Contract
+) -> None:
+    one = claim("WS101", "format", "In person", "CAT-001")
+    two = claim("WS102", "format", "Online", "CAT-002")
+    reply = f"First:\n```json\n{one}\n```\nor:\n```json\n{two}\n```"
+    assert verify_output(reply, catalog, contract).status is ClaimStatus.INVALID_JSON

@@ -86,7 +86,14 @@ def test_bool_reads_true_false_yes_no(value: object, expected: bool) -> None:
     assert normalize_bool(value) is expected
 
 
-@pytest.mark.parametrize("value", ["maybe", "1", 1, 0, "", None])
+@pytest.mark.parametrize(
+    ("value", "expected"), [(1, True), (0, False), ("1", True), (" 0 ", False)]
+)
+def test_bool_reads_one_and_zero_as_spreadsheets_write_them(value: object, expected: bool) -> None:
+    assert normalize_bool(value) is expected
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", 2, -1, "01", "", None, 1.0])
 def test_bool_refuses_anything_else(value: object) -> None:
     with pytest.raises(ValueError, match="yes/no"):
         normalize_bool(value)

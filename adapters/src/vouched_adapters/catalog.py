@@ -18,7 +18,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from vouched import Fact, MalformedPayloadError, Query, SilenceReason, SourceError
+from vouched import (
+    ConfigError,
+    Fact,
+    MalformedPayloadError,
+    Query,
+    SilenceReason,
+    SourceError,
+)
 
 __all__ = ["CsvCatalogSource"]
 
@@ -49,7 +56,7 @@ class CsvCatalogSource:
         self.citation_field = citation_field
         self.attributes = tuple(attributes)
         if not self.attributes:
-            raise ValueError("a catalog source needs at least one allowed attribute")
+            raise ConfigError("CsvCatalogSource.attributes", "at least one allowed attribute")
         self.units = dict(units or {})
         self.name = name
         self.observed_at = observed_at

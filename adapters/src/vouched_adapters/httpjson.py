@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 import httpx
 
-from vouched import Fact, MalformedPayloadError, Query, SilenceReason
+from vouched import ConfigError, Fact, MalformedPayloadError, Query, SilenceReason
 from vouched_adapters._http import MAX_BODY_BYTES, SubjectNotFoundError, get_json
 from vouched_adapters._values import instant
 
@@ -48,7 +48,7 @@ class Field:
 
     def __post_init__(self) -> None:
         if self.pointer and not self.pointer.startswith("/"):
-            raise ValueError(f"a JSON pointer starts with '/': {self.pointer!r}")
+            raise ConfigError("Field.pointer", "a JSON pointer starting with '/'", got=self.pointer)
 
 
 def resolve_pointer(document: Any, pointer: str) -> Any:
@@ -106,7 +106,7 @@ class HttpJsonSource:
         max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         if not fields:
-            raise ValueError("an HTTP JSON source needs at least one field")
+            raise ConfigError("HttpJsonSource.fields", "at least one field", got=fields)
         self.max_body_bytes = max_body_bytes
         self.name = name
         self.url = url
@@ -130,7 +130,9 @@ class HttpJsonSource:
         try:
             name, url = data.pop("name"), data.pop("url")
         except KeyError as error:
-            raise ValueError(f"an HTTP JSON mapping needs {error.args[0]!r}") from None
+            raise ConfigError(
+                f"HttpJsonSource mapping {error.args[0]!r}", "given (a name and a url are needed)"
+            ) from None
         return cls(name, url, client=client, **data)
 
     def expects(self, query: Query) -> list[tuple[str, str]]:

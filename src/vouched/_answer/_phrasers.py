@@ -46,6 +46,7 @@ from vouched._sources._source import ANY_ATTRIBUTE
 from vouched._time import seconds_setting
 
 __all__ = [
+    "ACRONYMS",
     "DEFAULT_TEMPLATES",
     "DEFAULT_UNITS",
     "MAX_RESPONSE_BYTES",
@@ -55,6 +56,7 @@ __all__ = [
     "StreamingPhraser",
     "TemplatePhraser",
     "as_phraser",
+    "attribute_words",
     "phraser_name",
     "stream_of",
 ]
@@ -144,12 +146,20 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "relative_humidity": "The relative humidity in {subject} is {value}.",
     "humidity": "The humidity in {subject} is {value}.",
     "wind_speed": "The wind speed in {subject} is {value}.",
+    "uv_index": "The UV index in {subject} is {value}.",
     "precipitation": "The precipitation in {subject} is {value}.",
     "rate": "The {subject} exchange rate is {value}.",
 }
 """Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words),
 ``{value}`` (with its unit) and ``{verb}`` (``is``, or ``are`` for a plural
 attribute such as "wind gusts") are filled in."""
+
+ACRONYMS: Mapping[str, str] = {
+    word.casefold(): word
+    for word in ("UV", "AQI", "CO2", "NO2", "PM10", "PM2.5", "ID", "URL", "API", "ETA", "VAT")
+}
+"""Words of an attribute name written in capitals when it is said in words
+(``uv_index`` -> "UV index", never "uv index")."""
 
 _DEFAULT_TEMPLATE = "The {attribute} of {subject} {verb} {value}."
 _SILENCE_TEMPLATE = "The {attribute} of {subject} {verb} {value}."
@@ -172,6 +182,12 @@ def verb_for(attribute_words: str) -> str:
     last = attribute_words.rsplit(" ", 1)[-1].casefold()
     plural = len(last) > 2 and last.endswith("s") and not last.endswith(_NOT_PLURAL)
     return "are" if plural else "is"
+
+
+def attribute_words(attribute: str) -> str:
+    """An attribute name as words: ``_`` as spaces, acronyms in capitals
+    (:data:`ACRONYMS`): ``uv_index`` -> "UV index"."""
+    return " ".join(ACRONYMS.get(word.casefold(), word) for word in attribute.split("_") if word)
 
 
 def _value_text(value: FactValue) -> str:
@@ -213,7 +229,7 @@ class TemplatePhraser:
     def sentence(self, fact: Fact) -> str:
         """The sentence for one grounded fact."""
         template = self._templates.get(fact.attribute, self._default)
-        words = fact.attribute.replace("_", " ")
+        words = attribute_words(fact.attribute)
         return template.format(
             subject=fact.subject,
             attribute=words,
@@ -231,7 +247,7 @@ class TemplatePhraser:
         template = self._templates.get(fact.attribute, self._default)
         if template.count("{value}") != 1 or "{reason}" in template:
             template = _SILENCE_TEMPLATE
-        words = fact.attribute.replace("_", " ")
+        words = attribute_words(fact.attribute)
         return template.replace("{value}", "unavailable right now ({reason})").format(
             subject=fact.subject,
             attribute=words,

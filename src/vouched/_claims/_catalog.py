@@ -6,11 +6,12 @@ Everything that could make a check meaningless is refused when the catalog is
 built, never when a claim is checked: an empty file, a repeated or missing
 entity or citation column, a contract attribute the catalog has no column for,
 a row without an entity key or a citation, a duplicate entity key (with the
-file and line of both rows), and a cell its attribute's normalizer refuses
-(file, line and column): a bad catalog cell would otherwise turn correct
-claims into ``invalid_value``, counted as model failures. A blank cell is the
-catalog saying it has no value: it loads, and claims about it stay
-``invalid_value``.
+file and line of both rows), a cell its attribute's normalizer refuses, a
+blank cell of a contract attribute, and a money cell in another currency than
+the contract's (``$12.00`` under ``money:EUR``), each naming the file, line,
+column and field: a bad catalog cell would otherwise turn correct claims into
+``invalid_value``, counted as model failures, or vouch for a dollar claim
+against a euro contract.
 
 ``catalog.version`` is a content hash (``sha256:...``) of the rows in entity
 order, so the same data gives the same version whether it came from a CSV file
@@ -187,23 +188,36 @@ class Catalog:
         return catalog
 
     def _check_cells(self, contract: Contract, lines: Mapping[str, int], at: str) -> None:
-        """Normalize every attribute cell now (kept in the memo): a cell the
-        normalizer refuses is an InputError naming the line and column."""
+        """Normalize every attribute cell now (kept in the memo): a blank cell, a
+        cell the normalizer refuses, or an amount in another currency than the
+        contract's is an InputError naming the line and column."""
+        from vouched._claims._normalize import Money  # noqa: PLC0415 - no cycle at import
+
         positions = {column: number for number, column in enumerate(self._columns, start=1)}
         for attribute, normalizer in contract.normalizers.items():
+            kind = _normalizer_name(contract, attribute)
+            currency = kind.partition(":")[2] if kind.startswith("money:") else None
             for entity in self._rows:
                 value = self.normalized(entity, attribute, normalizer)
                 cell = self._rows[entity].get(attribute)
-                if isinstance(value, InvalidCatalogValue) and not _blank(cell):
-                    where = f"column {positions.get(attribute, '?')}" if at == "line" else ""
-                    raise InputError(
-                        f"{shown(cell)} is not a valid {_normalizer_name(contract, attribute)} "
-                        f"value{' (' + where + ')' if where else ''}: {value.detail}",
-                        file=self._name,
-                        line=lines.get(entity),
-                        field=attribute,
-                        location=at,
+                where = f" (column {positions.get(attribute, '?')})" if at == "line" else ""
+                if _blank(cell):
+                    problem = (
+                        f"is blank{where}: every row needs a value for each contract attribute "
+                        "(a blank cell would count claims about it as model failures)"
                     )
+                elif isinstance(value, InvalidCatalogValue):
+                    problem = f"{shown(cell)} is not a valid {kind} value{where}: {value.detail}"
+                elif currency and isinstance(value, Money) and value.currency != currency:
+                    problem = (
+                        f"{shown(cell)} is in {value.currency}{where}, "
+                        f"not the contract's currency ({kind})"
+                    )
+                else:
+                    continue
+                raise InputError(
+                    problem, file=self._name, line=lines.get(entity), field=attribute, location=at
+                )
 
     # -- reading ----------------------------------------------------------
 

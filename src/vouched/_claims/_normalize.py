@@ -16,7 +16,8 @@ What a real catalog writes is read as written: a decimal comma (``19,90``),
 thousands separators only together with the decimal separator
 (``1,234.50``, ``1.234,50``; a lone ``1,000`` is refused as ambiguous),
 times as ``9:30 am`` or ``09:30:00``, dates as ``5 December 2026`` or
-``December 5, 2026``. Money with a currency (``€19.90``, ``19,90 €``,
+``December 5, 2026`` (after a weekday, which must be the date's own),
+booleans as ``1``/``0`` too. Money with a currency (``€19.90``, ``19,90 €``,
 ``EUR 19.90``, ``$12.00``) needs a contract that names its currency,
 ``money:EUR``: amounts without a marker are then in that currency, and an
 amount in another one compares unequal (a ``value_mismatch``, never equal
@@ -96,7 +97,27 @@ _CURRENCY: Final = r"(?:[€$£]|[A-Z]{3})"
 _MONEY_TEXT: Final = re.compile(
     rf"(?P<before>{_CURRENCY})?\s*(?P<amount>[+-]?[\d.,]+)\s*(?P<after>{_CURRENCY})?"
 )
-_BOOL_WORDS: Final = MappingProxyType({"true": True, "yes": True, "false": False, "no": False})
+_BOOL_WORDS: Final = MappingProxyType(
+    {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+)
+_BOOL_EXPECTED: Final = "expected a boolean: true/false, yes/no or 1/0"
+_TIME_EXPECTED: Final = (
+    "expected a time: HH:MM (09:30, 9:30), HH:MM:00 or the 12-hour clock (9:30 am, 9 pm)"
+)
+_DATE_EXPECTED: Final = (
+    "expected a date: ISO YYYY-MM-DD, 5 December 2026 or December 5, 2026, "
+    "optionally after its weekday (Saturday, 5 December 2026)"
+)
+_WEEKDAYS: Final = MappingProxyType(
+    {
+        name: number
+        for number, full in enumerate(
+            ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+        )
+        for name in (full, full[:3])
+    }
+)
+_WEEKDAY_PREFIX: Final = re.compile(r"([a-z]+)\.?,?\s+(?=\S)", re.I)
 
 
 def normalize_text(value: object) -> str:
@@ -247,14 +268,17 @@ def normalize_integer(value: object) -> int:
 
 
 def normalize_bool(value: object) -> bool:
-    """True or False from a boolean or from true/false/yes/no in any case."""
+    """True or False from a boolean, from true/false, yes/no or 1/0 in any case,
+    or from the integers 1 and 0 (as spreadsheets and SQL write them)."""
     if isinstance(value, bool):
         return value
+    if isinstance(value, int) and value in (0, 1):
+        return value == 1
     if isinstance(value, str):
         word = _BOOL_WORDS.get(value.strip().casefold())
         if word is not None:
             return word
-    raise ValueError("expected true/false or yes/no")
+    raise ValueError(_BOOL_EXPECTED)
 
 
 def normalize_time(value: object) -> str:
@@ -265,10 +289,10 @@ def normalize_time(value: object) -> str:
     """
     if isinstance(value, time):
         if value.second or value.microsecond or value.tzinfo is not None:
-            raise ValueError("expected a time in HH:MM form")
+            raise ValueError(f"{_TIME_EXPECTED}, got seconds or a time zone")
         return f"{value.hour:02d}:{value.minute:02d}"
     if not isinstance(value, str):
-        raise ValueError("expected a time in HH:MM form")
+        raise ValueError(_TIME_EXPECTED)
     text = value.strip()
     match = _TIME_TEXT.fullmatch(text)
     if match is not None:
@@ -276,20 +300,22 @@ def normalize_time(value: object) -> str:
     elif (only_hour := _HOUR_TEXT.fullmatch(text)) is not None:
         hour, minute, second, half = int(only_hour[1]), 0, None, only_hour[2]
     else:
-        raise ValueError("expected a time in HH:MM form")
+        raise ValueError(_TIME_EXPECTED)
     if second is not None and int(second) != 0:
-        raise ValueError("expected a time in HH:MM form, got seconds that are not zero")
+        raise ValueError(f"{_TIME_EXPECTED}, got seconds that are not zero")
     if half is not None:
         if not 1 <= hour <= 12 or minute > 59:
             raise ValueError("expected a 12-hour time, 12:00 am to 11:59 pm")
         hour = hour % 12 + (12 if half.casefold() == "p" else 0)
     if hour > 23 or minute > 59:
-        raise ValueError("expected a time in HH:MM form, 00:00 to 23:59")
+        raise ValueError(f"{_TIME_EXPECTED}, from 00:00 to 23:59")
     return f"{hour:02d}:{minute:02d}"
 
 
 def normalize_date(value: object) -> date:
-    """A calendar date from ISO ``YYYY-MM-DD`` text (or a date, not a datetime)."""
+    """A calendar date from ISO ``YYYY-MM-DD`` text, a written date (``5 December
+    2026``, ``December 5, 2026``, with an optional weekday in front that must be
+    the date's own: ``Saturday, 5 December 2026``), or a date (not a datetime)."""
     if isinstance(value, datetime):
         raise ValueError("expected a date, got a date and time")
     if isinstance(value, date):
@@ -300,26 +326,49 @@ def normalize_date(value: object) -> date:
             try:
                 return date.fromisoformat(text)
             except ValueError:
-                raise ValueError("expected an ISO date YYYY-MM-DD, got no such day") from None
+                raise ValueError(f"{_DATE_EXPECTED}, got no such day") from None
         return _written_date(text)
-    raise ValueError("expected an ISO date YYYY-MM-DD")
+    raise ValueError(_DATE_EXPECTED)
 
 
 def _written_date(text: str) -> date:
-    """``5 December 2026``, ``5 Dec 2026``, ``December 5, 2026`` (English months)."""
+    """``5 December 2026``, ``5 Dec 2026``, ``December 5, 2026`` (English months),
+    optionally after a weekday (``Saturday,``, ``Sat``) that must match the date."""
+    weekday = None
+    prefix = _WEEKDAY_PREFIX.match(text)
+    if prefix is not None and prefix[1].casefold() in _WEEKDAYS:
+        weekday = prefix[1]
+        text = text[prefix.end() :]
+    if _DATE_TEXT.fullmatch(text):
+        try:
+            found = date.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{_DATE_EXPECTED}, got no such day") from None
+        return _same_weekday(found, weekday)
     if (match := _DAY_MONTH_YEAR.fullmatch(text)) is not None:
         day, month_name, year = match[1], match[2], match[3]
     elif (match := _MONTH_DAY_YEAR.fullmatch(text)) is not None:
         month_name, day, year = match[1], match[2], match[3]
     else:
-        raise ValueError("expected an ISO date YYYY-MM-DD or a date like 5 December 2026")
+        raise ValueError(_DATE_EXPECTED)
     month = _MONTHS.get(month_name.casefold())
     if month is None:
-        raise ValueError(f"expected a date, got an unknown month {month_name!r}")
+        raise ValueError(f"{_DATE_EXPECTED}, got an unknown month {month_name!r}")
     try:
-        return date(int(year), month, int(day))
+        found = date(int(year), month, int(day))
     except ValueError:
-        raise ValueError("expected a date, got no such day") from None
+        raise ValueError(f"{_DATE_EXPECTED}, got no such day") from None
+    return _same_weekday(found, weekday)
+
+
+def _same_weekday(found: date, weekday: str | None) -> date:
+    """``found``, when the weekday written before it (if any) is its own."""
+    if weekday is not None and _WEEKDAYS[weekday.casefold()] != found.weekday():
+        raise ValueError(
+            f"expected a date whose weekday is its own, got {weekday!r} "
+            f"for {found.isoformat()}, a {found:%A}"
+        )
+    return found
 
 
 NORMALIZERS: Final[Mapping[str, Normalizer]] = MappingProxyType(

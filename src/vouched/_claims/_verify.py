@@ -6,7 +6,8 @@ the status, and each has its own code:
 
 1. ``invalid_json``: the text is not JSON (NaN and Infinity are not JSON, and
    an object that repeats a key is refused naming the key; a reply wrapped in
-   one ```json code block is read as the JSON inside)
+   one ```json code block, with or without prose around it, is read as the
+   JSON inside; two code blocks are not guessed between)
 2. ``invalid_shape``: not an object with exactly the four claim keys
 3. ``unknown_entity``: the entity is not a catalog key
 4. ``unsupported_attribute``: the contract does not allow the attribute (even
@@ -126,6 +127,8 @@ def _parse(raw_text: object, version: str) -> tuple[Any, ClaimResult | None]:
     fenced = _FENCE.fullmatch(raw_text)
     if fenced is not None:  # a reply in a ```json code block is read as its JSON
         raw_text = fenced["body"]
+    elif (block := _one_fenced_block(raw_text)) is not None:
+        raw_text = block  # "Here you go:\n```json\n{...}\n```": prose around one block
     try:
         return DECODER.decode(raw_text), None
     except json.JSONDecodeError as error:
@@ -137,6 +140,30 @@ def _parse(raw_text: object, version: str) -> tuple[Any, ClaimResult | None]:
     except RecursionError:
         reason = "output is not valid JSON: nested too deeply"
     return None, ClaimResult(_INVALID_JSON, reason, None, None, None, version)
+
+
+def _one_fenced_block(text: str) -> str | None:
+    """The body of the one fenced code block (```json or bare ```) in a reply
+    with prose around it; None when there is none, or more than one (which
+    of two to check is not ours to guess). One pass over the lines."""
+    if "```" not in text:
+        return None
+    found: str | None = None
+    lines = text.split("\n")
+    opened: int | None = None  # the line of the open block's fence
+    counts = False  # whether the open block is JSON (```json or bare ```)
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if opened is None:
+            if stripped.startswith("```"):
+                opened, counts = number, stripped[3:].strip() in {"", "json", "JSON"}
+        elif stripped == "```":
+            if counts:
+                if found is not None:
+                    return None
+                found = "\n".join(lines[opened + 1 : number])
+            opened = None
+    return found
 
 
 def verify_output(raw_text: str, catalog: Catalog, contract: Contract) -> ClaimResult:

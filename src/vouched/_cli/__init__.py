@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Said by the command that was given, with its usage, not by the top level.
         command = getattr(args, "command", None)
         owner = parser if command is None else parser.subcommand(command)
-        owner.error(f"unrecognized arguments: {' '.join(unknown)}")
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}")  # error() cuts it
     handler = getattr(args, "handler", None)
     if handler is None:
         names = ", ".join(args.command_names)

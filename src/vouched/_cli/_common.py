@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import re
 import sys
 import tempfile
 import traceback
@@ -13,9 +12,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any, Final, NoReturn
 
-from vouched._exceptions import InputError, VouchedError, shown
+from vouched._exceptions import InputError, VouchedError, one_line, printable, shown
 from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
 from vouched._scan._lexicon import Lexicon
@@ -25,6 +24,7 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "PIPE_WIDTH",
     "CliParser",
     "add_input_limit",
     "atomic_output",
@@ -52,8 +52,7 @@ class CliParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         usage = " ".join(self.format_usage().split()).removeprefix("usage: ")
         sys.stderr.write(
-            f"{self.prog}: error: {' '.join(message.split())} "
-            f"(usage: {usage}; see '{self.prog} --help')\n"
+            f"{self.prog}: error: {one_line(message)} (usage: {usage}; see '{self.prog} --help')\n"
         )
         raise SystemExit(EXIT_USAGE)
 
@@ -116,20 +115,28 @@ def load_lexicon(path: str | None, *, max_bytes: int | None = None) -> Lexicon |
         raise error.at(file=name) from None
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-
-
 def cell(text: object) -> Any:
     """A string for a table as plain rich Text: never read as markup (``[/]``),
-    with terminal control characters (``ESC[2J``) shown as escapes, not sent."""
+    with terminal control characters (``ESC[2J``) and bidi controls (U+202E)
+    shown as escapes, not sent (:func:`vouched._exceptions.printable`)."""
     from rich.text import Text  # noqa: PLC0415 - the CLI's renderer, loaded on use
 
-    value = "" if text is None else str(text)
-    return Text(_CONTROL.sub(lambda m: ascii(m.group(0))[1:-1], value))
+    return Text(printable("" if text is None else str(text)))
 
 
-def console() -> Any:
+PIPE_WIDTH: Final = 1000
+"""The width tables are laid out in when standard output is not a terminal
+(a pipe, a file) and ``COLUMNS`` is not set: wide enough that no column is
+cut or folded ("snaps…"), so ``| grep`` and ``| less -S`` see whole rows. A
+table takes only the width its cells need."""
+
+
+def console(file: IO[str] | None = None) -> Any:
     """The rich Console a command prints its table on (rich loaded on use).
+
+    On a terminal, the terminal's width; into a pipe or a file,
+    :data:`PIPE_WIDTH` (or ``COLUMNS`` when set), never rich's 80 columns.
+    ``file``: where to write instead (a spool), laid out for standard output.
 
     A reader that goes away (``| head``) silences the rest of the output and
     the command goes on to its real exit status, as JSON output does, instead
@@ -140,7 +147,14 @@ def console() -> Any:
         def on_broken_pipe(self) -> None:
             silence_stdout()
 
-    return _Console()
+    out = _Console()
+    if not out.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
+        out.width = PIPE_WIDTH
+    if file is None:
+        return out
+    return _Console(
+        file=file, width=out.width, force_terminal=out.is_terminal, no_color=out.no_color
+    )
 
 
 def silence_stdout() -> None:
@@ -179,7 +193,7 @@ def run_guarded(handler: Callable[[argparse.Namespace], int], args: argparse.Nam
         sys.stderr.write(f"vouched {args.command}: {error}\n")
         return EXIT_USAGE
     except VouchedError as error:
-        sys.stderr.write(f"vouched {args.command}: {' '.join(str(error).split())}\n")
+        sys.stderr.write(f"vouched {args.command}: {one_line(str(error))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write(f"vouched {args.command}: interrupted\n")
@@ -206,8 +220,7 @@ _WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 def _unexpected(args: argparse.Namespace, error: Exception) -> int:
     if getattr(args, "debug", False):
         traceback.print_exception(error)
-    detail = " ".join(str(error).split())
-    detail = detail if len(detail) <= 120 else shown(detail, 120)
+    detail = one_line(str(error), 120)
     sys.stderr.write(
         f"vouched {args.command}: unexpected {type(error).__name__}: {detail} "
         "(run with --debug for the traceback)\n"

@@ -15,6 +15,7 @@ from vouched._cli._common import (
     emit_json,
     parse_now,
 )
+from vouched._exceptions import printable
 from vouched._factio import load_facts
 from vouched._gate import GateResult, VerdictKind, partition
 from vouched._policy import Policy
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if not facts:
         # An empty list vouches for nothing: a rate of 1.0 with exit 0 would
         # read as "all good" to a script whose export came out empty.
-        sys.stderr.write(f"{name}: no facts: nothing was vouched for (exit 1)\n")
+        sys.stderr.write(f"{printable(name)}: no facts: nothing was vouched for (exit 1)\n")
         return EXIT_FAILED
     return EXIT_FAILED if result.violations else EXIT_OK
 

@@ -31,6 +31,7 @@ from vouched._cli._common import (
     atomic_output,
     cell,
     check_output_path,
+    console,
     silence_stdout,
 )
 from vouched._exceptions import InputError
@@ -215,15 +216,7 @@ class _TableWriter:
     """Readable tables of results, in chunks so memory stays flat."""
 
     def __init__(self, out: IO[str], catalog: Catalog, claims_name: str) -> None:
-        from rich.console import Console  # noqa: PLC0415 - the CLI's renderer, loaded on use
-
-        real = Console()
-        self._console = Console(
-            file=out,
-            width=real.width,
-            force_terminal=real.is_terminal,
-            no_color=real.no_color,
-        )
+        self._console = console(out)
         self._catalog = catalog
         self._title: str | None = f"{claims_name} against {catalog.name} ({catalog.version[:19]})"
         self._rows: list[tuple[str, ...]] = []

@@ -27,14 +27,13 @@ name count as phrases without being listed. The last three sections are optional
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from vouched._exceptions import InputError
 from vouched._scan._reader._words import word_tokens, word_tokens_list
@@ -49,7 +48,7 @@ from vouched._scan._relations import (
     thresholds_of,
 )
 
-__all__ = ["Lexicon", "Pair", "PhraseMatcher", "Word", "phrase_matcher"]
+__all__ = ["Lexicon", "Pair", "PhraseMatcher", "Word", "build_phrase_matcher", "phrase_matcher"]
 
 _KEYS = (
     "attributes",
@@ -62,8 +61,26 @@ _KEYS = (
     "superlatives",
     "thresholds",
 )
+_OBJECT = "an object of phrase -> its declaration"
+_SECTION_TYPES: dict[str, tuple[type, str]] = {
+    "attributes": (dict, "an object of attribute -> list of phrases"),
+    "subjects": (dict, "an object of subject -> list of aliases"),
+    "internal": (list, "a list of strings"),
+    "pairs": (list, "a list of objects"),
+    "values": (dict, "an object of attribute -> {phrase: value}"),
+    "countable": (list, "a list of attribute names"),
+    "comparisons": (dict, _OBJECT),
+    "superlatives": (dict, _OBJECT),
+    "thresholds": (dict, _OBJECT),
+}
 Word = str | bool
 """A value a phrase states in words: a string fact's value or a boolean."""
+
+
+def _json_kind(value: Any) -> str:
+    from vouched._files import json_kind  # noqa: PLC0415 - keeps this module light
+
+    return json_kind(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +171,7 @@ def _values(
 
 
 def _phrase_list(name: str, values: Any, where: str) -> tuple[str, ...]:
-    if isinstance(values, str) or not isinstance(values, Iterable):
+    if isinstance(values, str | Mapping) or not isinstance(values, Iterable):
         raise InputError("must be a list of strings", field=where)
     phrases: list[str] = []
     for value in values:
@@ -266,7 +283,10 @@ class Lexicon:
 
     @classmethod
     def from_json(cls, data: Any) -> Lexicon:
-        """A lexicon from parsed JSON; an :class:`InputError` names the bad field."""
+        """A lexicon from parsed JSON; an :class:`InputError` names the bad field.
+
+        A section of the wrong type (``"attributes": []``) is an error naming it,
+        never read as empty; ``null`` is the same as leaving the section out."""
         if not isinstance(data, Mapping):
             raise InputError("a lexicon must be a JSON object")
         unknown = sorted(set(data) - set(_KEYS))
@@ -275,17 +295,12 @@ class Lexicon:
                 f"unknown key (expected {', '.join(_KEYS)})",
                 field=unknown[0],
             )
-        return cls(
-            attributes=data.get("attributes") or {},
-            subjects=data.get("subjects") or {},
-            internal=data.get("internal") or (),
-            pairs=data.get("pairs") or (),
-            values=data.get("values") or {},
-            countable=data.get("countable") or (),
-            comparisons=data.get("comparisons") or {},
-            superlatives=data.get("superlatives") or {},
-            thresholds=data.get("thresholds") or {},
-        )
+        sections = {key: data[key] for key in _KEYS if data.get(key) is not None}
+        for key, value in sections.items():
+            shape, accepted = _SECTION_TYPES[key]
+            if not isinstance(value, shape):
+                raise InputError(f"must be {accepted}, got {_json_kind(value)}", field=key)
+        return cls(**sections)
 
     @classmethod
     def load(cls, path: str | Path) -> Lexicon:
@@ -293,7 +308,7 @@ class Lexicon:
         from vouched._files import parse_json, read_text  # noqa: PLC0415 - keeps this module light
 
         name = str(path)
-        data = parse_json(read_text(path), file=name)
+        data = parse_json(read_text(path, kind="lexicon"), file=name)
         try:
             return cls.from_json(data)
         except InputError as error:
@@ -326,11 +341,9 @@ class Lexicon:
         return data
 
 
-class _Entry(NamedTuple):
-    phrase: str  # lower-case, single-spaced
-    names: tuple[str, ...]
-    left: bool  # needs a word boundary before
-    right: bool  # needs a word boundary after
+def _bounded(char: str) -> bool:
+    """Whether a phrase starting (or ending) with ``char`` needs a word boundary there."""
+    return char.isalnum() or char == "_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,23 +352,25 @@ class PhraseMatcher:
 
     Phrases are keyed by their first word: only phrases whose first word occurs
     in the text are searched for (``str.find``, no big alternation), so the
-    cost follows the text and the few phrases it contains.
+    cost follows the text and the few phrases it contains. Each phrase is held
+    once (a string, and its names in ``owners``): a lexicon of 750,000 phrases
+    and plurals costs ~100 MB, not a regular expression's gigabytes.
     """
 
-    by_key: Mapping[str, tuple[_Entry, ...]]
-    pattern: re.Pattern[str] | None
-    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    by_key: Mapping[str, tuple[str, ...]]  # first word -> phrases, longest first
+    owners: Mapping[str, tuple[str, ...]]  # phrase (lower-case, single-spaced) -> names
 
     def find(
         self, text: str, lowered: str | None = None, tokens: set[str] | None = None
     ) -> list[tuple[int, int, tuple[str, ...]]]:
         """``(start, end, names)`` of every mention, longest phrase first, no overlaps."""
-        if self.pattern is None:
+        if not self.by_key:
             return []
         if lowered is None:
             lowered = text.lower()
-        if len(lowered) != len(text):  # rare: lower() changed the length, use the regex
-            return self._find_regex(text)
+        if len(lowered) != len(text):  # rare ("İ" lowers to two): one character each
+            lowered = "".join(char.lower()[0] for char in text)
+            tokens = None
         if tokens is None:
             tokens = word_tokens(lowered)
         # (start, -end, names): sorting puts the longest phrase first at each start
@@ -365,9 +380,12 @@ class PhraseMatcher:
         length = len(lowered)
         by_key = self.by_key
         for key in tokens.intersection(by_key):
-            for phrase, names, left, right in by_key[key]:
-                size = len(phrase)
+            for phrase in by_key[key]:
                 start = find(phrase)
+                if start == -1:
+                    continue
+                size = len(phrase)
+                left, right = _bounded(phrase[0]), _bounded(phrase[-1])
                 while start != -1:
                     end = start + size
                     if left and start > 0:
@@ -380,7 +398,7 @@ class PhraseMatcher:
                         if after.isalnum() or after == "_":
                             start = find(phrase, start + 1)
                             continue
-                    found.append((start, -end, names))
+                    found.append((start, -end, self.owners[phrase]))
                     start = find(phrase, start + 1)
         if len(found) > 1:
             found.sort()
@@ -392,44 +410,39 @@ class PhraseMatcher:
                 hits.append((start, last_end, names))
         return hits
 
-    def _find_regex(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
-        if self.pattern is None:
-            return []
-        names = self.names
-        found = []
-        for m in self.pattern.finditer(text):
-            owners = names.get(" ".join(m.group().lower().split()))
-            if owners:
-                found.append((m.start(), m.end(), owners))
-        return found
-
 
 @lru_cache(maxsize=256)
 def phrase_matcher(pairs: tuple[tuple[str, str], ...]) -> PhraseMatcher:
     """A matcher for ``(phrase, name)`` pairs (cached: lexicons repeat)."""
-    names: dict[str, list[str]] = {}
+    return build_phrase_matcher(pairs)
+
+
+def build_phrase_matcher(pairs: Iterable[tuple[str, str]]) -> PhraseMatcher:
+    """A matcher for ``(phrase, name)`` pairs, uncached: for a lexicon's own
+    matchers, cached by their caller, so a big lexicon is not held twice.
+
+    No regular expression: an alternation of every phrase costs memory and time
+    in the size of the lexicon (a 5 MB lexicon: 1.3-4 GB and 55-97 s to compile)."""
+    owners: dict[str, tuple[str, ...]] = {}
+    alone: dict[str, tuple[str, ...]] = {}  # one shared (name,) per name
     for phrase, name in pairs:
         key = " ".join(phrase.lower().split())
         if not key:
             continue
-        bucket = names.setdefault(key, [])
-        if name not in bucket:
-            bucket.append(name)
-    if not names:
-        return PhraseMatcher({}, None, {})
-    parts = []
-    by_key: dict[str, list[_Entry]] = {}
-    for key in sorted(names, key=len, reverse=True):
-        body = r"\s+".join(re.escape(word) for word in key.split(" "))
-        left = key[0].isalnum() or key[0] == "_"
-        right = key[-1].isalnum() or key[-1] == "_"
-        parts.append((r"(?<![\w])" if left else "") + body + (r"(?![\w])" if right else ""))
+        if key == phrase:
+            key = phrase  # the lexicon's own string, not a copy
+        names = owners.get(key)
+        if names is None:
+            owners[key] = alone.get(name) or alone.setdefault(name, (name,))
+        elif name not in names:
+            owners[key] = tuple(sorted((*names, name)))
+    by_key: dict[str, list[str]] = {}
+    for key in sorted(owners, key=len, reverse=True):
         words = word_tokens_list(key)
         if words:
-            by_key.setdefault(words[0], []).append(_Entry(key, tuple(names[key]), left, right))
-    pattern = re.compile("|".join(parts), re.IGNORECASE)
+            by_key.setdefault(words[0], []).append(key)
+        else:
+            del owners[key]  # no word to find it by
     return PhraseMatcher(
-        MappingProxyType({k: tuple(v) for k, v in by_key.items()}),
-        pattern,
-        {k: tuple(v) for k, v in names.items()},
+        MappingProxyType({k: tuple(v) for k, v in by_key.items()}), MappingProxyType(owners)
     )

@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
 
 from vouched._scan._factindex import FactIndex
-from vouched._scan._lexicon import Lexicon, Pair, PhraseMatcher, phrase_matcher
+from vouched._scan._lexicon import (
+    Lexicon,
+    Pair,
+    PhraseMatcher,
+    build_phrase_matcher,
+    phrase_matcher,
+)
 from vouched._scan._mentions import (
     Mention,
     MentionKind,
@@ -66,17 +72,18 @@ class Forced(NamedTuple):
 
 @lru_cache(maxsize=128)
 def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
-    pairs: set[tuple[str, str]] = set()
-    for attribute, phrases in lexicon.attributes.items():
-        if attribute in known:
-            pairs.update((phrase, attribute) for phrase in phrases)
-    for attribute in known:
-        pairs.add((attribute, attribute))
-        if "_" in attribute:
-            pairs.add((attribute.replace("_", " "), attribute))
-    # a reader takes "prices" for "price"
-    pairs.update({(variant, a) for phrase, a in list(pairs) for variant in _number_forms(phrase)})
-    return phrase_matcher(tuple(sorted(pairs)))
+    # A stream of pairs (see _subject_matcher): the phrases of the attributes the
+    # facts have, each attribute's own name, and each in the plural, since a
+    # reader takes "prices" for "price".
+    def pairs() -> Iterator[tuple[str, str]]:
+        for attribute in known:
+            own = (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
+            for phrase in (*lexicon.attributes.get(attribute, ()), *own):
+                yield phrase, attribute
+                for variant in _number_forms(phrase):
+                    yield variant, attribute
+
+    return build_phrase_matcher(pairs())
 
 
 def _number_forms(phrase: str) -> list[str]:
@@ -97,12 +104,14 @@ def _number_forms(phrase: str) -> list[str]:
 
 @lru_cache(maxsize=128)
 def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
-    pairs: set[tuple[str, str]] = set()
-    for subject, aliases in lexicon.subjects.items():
-        pairs.update((alias, subject) for alias in aliases)
-        pairs.add((subject, subject))
-    pairs.update((subject, subject) for subject in known)
-    return phrase_matcher(tuple(sorted(pairs)))
+    # Built from a stream of pairs, not a sorted copy: a lexicon of 150,000
+    # subjects would be held three times over.
+    pairs = (
+        (phrase, subject)
+        for subject, aliases in lexicon.subjects.items()
+        for phrase in (subject, *aliases)
+    )
+    return build_phrase_matcher(itertools.chain(pairs, ((s, s) for s in known)))
 
 
 @lru_cache(maxsize=128)

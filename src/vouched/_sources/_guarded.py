@@ -165,6 +165,16 @@ class GuardedSource:
         last_good: SharedLastGood | None = None,
         coalesce: bool = True,
     ) -> None:
+        if not callable(getattr(source, "fetch", None)):
+            raise ConfigError(
+                "GuardedSource source", "a Source: a name and an async fetch(query)", got=source
+            )
+        if name is None:
+            name = getattr(source, "name", None)
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigError(
+                "GuardedSource name", "a non-empty string (or the source's)", got=name
+            )
         if deadline is not None:
             seconds_setting("GuardedSource deadline", deadline, none_means="no deadline")
         limit = max_in_flight
@@ -175,7 +185,7 @@ class GuardedSource:
         self.max_in_flight = max_in_flight
         self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self.source = source
-        self.name: str = name if name is not None else source.name
+        self.name: str = name
         self.deadline = deadline
         self.cache_settings = cache
         self._clock: Clock = clock if clock is not None else SystemClock()

@@ -144,6 +144,8 @@ class RedisLastGood:
                 raise ConfigError(f"RedisLastGood.{name}", "seconds > 0", got=value)
         if not prefix or not isinstance(prefix, str):
             raise ConfigError("RedisLastGood.prefix", "a non-empty string", got=prefix)
+        if type(remember) is not int or remember < 1:
+            raise ConfigError("RedisLastGood.remember", "a whole number >= 1", got=remember)
         self.client = client
         self.prefix = prefix
         self.keep_for = float(keep_for)

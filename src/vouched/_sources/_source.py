@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Coroutine, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from datetime import datetime
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 import httpx
 
@@ -27,6 +27,7 @@ from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
     "ANY_ATTRIBUTE",
+    "GATHER_DEADLINE",
     "DescribedSource",
     "Key",
     "Query",
@@ -238,6 +239,10 @@ async def _fetch_safely(source: Source, query: Query, clock: Clock) -> list[Fact
 DEADLINE_MARGIN = 0.002
 """Seconds before a gather's deadline at which the guarded sources inside it time out."""
 
+GATHER_DEADLINE: Final = 2.0
+"""Seconds :func:`gather` waits for all sources together when no ``deadline``
+is given: a hanging source never costs its caller more."""
+
 _BUDGET: ContextVar[float | None] = ContextVar("vouched_gather_budget", default=None)
 
 
@@ -257,12 +262,13 @@ async def gather(
     sources: Iterable[Source],
     query: Query,
     *,
-    deadline: float,
+    deadline: float = GATHER_DEADLINE,
     clock: Clock | None = None,
 ) -> list[Fact]:
     """Ask every source at once; facts and silences in the order of ``sources``.
 
-    Returns within ``deadline`` seconds even if several sources hang: a source
+    Returns within ``deadline`` seconds (:data:`GATHER_DEADLINE`, 2 s, when not
+    given) even if several sources hang: a source
     still running then is cancelled and answers with ``timeout`` silences. A
     :class:`~vouched.GuardedSource` shortens its own deadline to the gather's
     (minus :data:`DEADLINE_MARGIN`), so its timeout counts against its breaker and its
@@ -330,7 +336,11 @@ def fetch_sync(source: Source, query: Query) -> list[Fact]:
 
 
 def gather_sync(
-    sources: Iterable[Source], query: Query, *, deadline: float, clock: Clock | None = None
+    sources: Iterable[Source],
+    query: Query,
+    *,
+    deadline: float = GATHER_DEADLINE,
+    clock: Clock | None = None,
 ) -> list[Fact]:
     """:func:`gather` for synchronous callers (runs its own event loop)."""
     return _run(gather(sources, query, deadline=deadline, clock=clock), "gather_sync")
