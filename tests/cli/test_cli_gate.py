@@ -1,4 +1,6 @@
-"""`vouched gate` run as a user runs it: a subprocess, files on disk."""
+"""`vouched gate` as a user runs it, on files on disk: in this process through
+the CLI's main() with its streams captured (vouched.testing.run_cli), and as a
+real process where the process is the point (a reader that goes away)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from vouched.testing import CliResult, run_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOW = "2026-11-29T12:10:00Z"
@@ -24,15 +28,8 @@ GOOD = {
 }
 
 
-def vouched(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        timeout=60,
-        check=False,
-    )
+def vouched(*args: str, stdin: str = "") -> CliResult:
+    return run_cli(args, stdin=stdin)
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -187,7 +184,9 @@ def test_a_reader_that_goes_away_ends_quietly_with_the_real_exit_status(
 ) -> None:
     # `vouched gate F | head` under `set -o pipefail` must still fail on a violation.
     path = tmp_path / "many.jsonl"
-    path.write_text("\n".join([json.dumps(GOOD)] * 5_000 + [json.dumps(last)]), encoding="utf-8")
+    # 1,500 rows print about 120 KB as a table, 190 KB as JSON: more than a pipe
+    # holds (64 KiB), so the writer is still writing when the reader leaves.
+    path.write_text("\n".join([json.dumps(GOOD)] * 1_500 + [json.dumps(last)]), encoding="utf-8")
     with subprocess.Popen(
         [sys.executable, "-m", "vouched", "gate", str(path), "--now", NOW, *output],
         stdout=subprocess.PIPE,

@@ -29,16 +29,20 @@ class CliResult(NamedTuple):
     stderr: str
 
 
-def run_cli(argv: Sequence[str | os.PathLike[str]], *, stdin: str | bytes = b"") -> CliResult:
+def run_cli(
+    argv: Sequence[str | os.PathLike[str]], *, stdin: str | bytes = b"", columns: int = 80
+) -> CliResult:
     """Run ``vouched ARGV...`` in this process, as the console script runs it.
 
     Standard input reads ``stdin`` (bytes as given, text as UTF-8); standard
     output and error are captured as text. The exit status is what the
     command returns or exits with (argparse's ``--help`` and usage errors
     included), so ``returncode``, ``stdout`` and ``stderr`` say what a user
-    would see, in a fraction of the time a new interpreter takes. The streams
-    are put back afterwards, whatever happens. What needs a real process (a
-    signal, a reader that goes away, a memory cap) still needs one.
+    would see, in a fraction of the time a new interpreter takes. Tables and
+    help are laid out ``columns`` wide (``COLUMNS``; 80 is what a process
+    whose output is piped gets). The streams and ``COLUMNS`` are put back
+    afterwards, whatever happens. What needs a real process (a signal, a
+    reader that goes away, a memory cap) still needs one.
 
     >>> import json
     >>> from vouched.testing import run_cli
@@ -55,7 +59,8 @@ def run_cli(argv: Sequence[str | os.PathLike[str]], *, stdin: str | bytes = b"")
 
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out, err = io.StringIO(), io.StringIO()
-    with _streams(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"), out, err):
+    stdin_stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    with _columns(columns), _streams(stdin_stream, out, err):
         try:
             code: object = main([os.fspath(arg) for arg in argv])
         except SystemExit as exit_:
@@ -71,6 +76,19 @@ def _status(code: object, err: TextIO) -> int:
         return code
     err.write(f"{code}\n")
     return 1
+
+
+@contextmanager
+def _columns(columns: int) -> Iterator[None]:
+    saved = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(columns)
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = saved
 
 
 @contextmanager
