@@ -43,6 +43,7 @@ def test_every_section_with_a_runnable_snippet_is_found() -> None:
         "Snapshots and replay #1",
         "Sources #1",
         "Streamed answers #1",
+        "Testing your own code #1",
     ]
 
 
