@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import doctest
+import json
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +98,22 @@ def test_run_cli_reports_help_as_a_user_sees_it() -> None:
     assert result.returncode == 0
     assert result.stdout.startswith("usage: vouched")
     assert result.stderr == ""
+
+
+def test_run_cli_with_a_timeout_fails_a_run_that_outlasts_it(tmp_path: Path) -> None:
+    facts = tmp_path / "many.jsonl"
+    fact = json.dumps({"subject": "Berlin", "attribute": "t", "value": 1, "source": "s",
+                       "observed_at": "2026-11-29T12:00:00Z"})  # fmt: skip
+    facts.write_text("\n".join([fact] * 20_000), encoding="utf-8")
+    before = sys.stdout
+    with pytest.raises(TimeoutError, match=r"did not end within 0\.001 s"):
+        run_cli(["gate", str(facts), "--json"], timeout=0.001)
+    # The run goes on, on its own thread, until it ends and puts the streams back.
+    for worker in threading.enumerate():
+        if worker.name == "vouched run_cli":
+            worker.join(60)
+    assert sys.stdout is before
+
+
+def test_run_cli_with_a_timeout_returns_what_the_run_gave() -> None:
+    assert run_cli(["--version"], timeout=60) == run_cli(["--version"])

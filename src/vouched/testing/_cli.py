@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import NamedTuple, TextIO
@@ -30,7 +31,11 @@ class CliResult(NamedTuple):
 
 
 def run_cli(
-    argv: Sequence[str | os.PathLike[str]], *, stdin: str | bytes = b"", columns: int = 80
+    argv: Sequence[str | os.PathLike[str]],
+    *,
+    stdin: str | bytes = b"",
+    columns: int = 80,
+    timeout: float | None = None,
 ) -> CliResult:
     """Run ``vouched ARGV...`` in this process, as the console script runs it.
 
@@ -41,7 +46,10 @@ def run_cli(
     would see, in a fraction of the time a new interpreter takes. Tables and
     help are laid out ``columns`` wide (``COLUMNS``; 80 is what a process
     whose output is piped gets). The streams and ``COLUMNS`` are put back
-    afterwards, whatever happens. What needs a real process (a signal, a
+    afterwards, whatever happens. With ``timeout`` (seconds) the command runs
+    on a daemon thread and a run that has not ended by then raises
+    :class:`TimeoutError` (a hang fails the test instead of stalling the
+    suite; the thread is left behind). What needs a real process (a signal, a
     reader that goes away, a memory cap) still needs one.
 
     >>> import json
@@ -55,14 +63,37 @@ def run_cli(
     >>> run_cli(["gate", "-"], stdin="[]").stderr
     '<stdin>: no facts: nothing was vouched for (exit 1)\\n'
     """
+    args = [os.fspath(arg) for arg in argv]
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    if timeout is None:
+        return _run(args, data, columns)
+    results: list[CliResult] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(_run(args, data, columns))
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+            errors.append(error)
+
+    worker = threading.Thread(target=run, name="vouched run_cli", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if errors:
+        raise errors[0]
+    if not results:
+        raise TimeoutError(f"vouched {' '.join(args)[:200]} did not end within {timeout} s")
+    return results[0]
+
+
+def _run(args: list[str], stdin: bytes, columns: int) -> CliResult:
     from vouched._cli import main  # noqa: PLC0415 - the CLI is loaded only by those who run it
 
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     out, err = io.StringIO(), io.StringIO()
-    stdin_stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    stdin_stream = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     with _columns(columns), _streams(stdin_stream, out, err):
         try:
-            code: object = main([os.fspath(arg) for arg in argv])
+            code: object = main(args)
         except SystemExit as exit_:
             code = exit_.code
     return CliResult(_status(code, err), out.getvalue(), err.getvalue())
