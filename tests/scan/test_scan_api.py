@@ -95,6 +95,8 @@ def test_finding_kinds_are_the_documented_codes() -> None:
         "unsupported_quote",
         "subject_mismatch",
         "attribute_mismatch",
+        "relation_mismatch",
+        "ungrounded_claim",
     ]
 
 

@@ -520,6 +520,10 @@ class FactIndex:
                 found.append((attribute, value, canonical_unit(facts[0].unit)))
         return found
 
+    def facts_of(self, subject: str, attribute: str) -> tuple[Fact, ...]:
+        """The grounded facts of one (subject, attribute) pair, in order."""
+        return self._pair_facts.get((subject, attribute), ())
+
     def numeric_value(self, subject: str, attribute: str) -> Decimal | None:
         """The one grounded number of a pair (None when there is none or several)."""
         facts = self._pair_facts.get((subject, attribute), ())

@@ -24,6 +24,8 @@ class FindingKind(enum.StrEnum):
     UNSUPPORTED_QUOTE = "unsupported_quote"
     SUBJECT_MISMATCH = "subject_mismatch"
     ATTRIBUTE_MISMATCH = "attribute_mismatch"
+    RELATION_MISMATCH = "relation_mismatch"
+    UNGROUNDED_CLAIM = "ungrounded_claim"
 
 
 @dataclass(frozen=True, slots=True)

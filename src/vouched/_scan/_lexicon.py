@@ -38,10 +38,32 @@ from typing import Any, NamedTuple
 
 from vouched._exceptions import InputError
 from vouched._scan._reader._words import word_tokens, word_tokens_list
+from vouched._scan._relations import (
+    Comparison,
+    Relation,
+    Superlative,
+    Threshold,
+    comparisons_of,
+    relation_json,
+    superlatives_of,
+    thresholds_of,
+)
 
-__all__ = ["Lexicon", "Pair", "PhraseMatcher", "phrase_matcher"]
+__all__ = ["Lexicon", "Pair", "PhraseMatcher", "Word", "phrase_matcher"]
 
-_KEYS = ("attributes", "subjects", "internal", "pairs", "values", "countable")
+_KEYS = (
+    "attributes",
+    "subjects",
+    "internal",
+    "pairs",
+    "values",
+    "countable",
+    "comparisons",
+    "superlatives",
+    "thresholds",
+)
+Word = str | bool
+"""A value a phrase states in words: a string fact's value or a boolean."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,28 +113,44 @@ def _pairs(values: Any, where: str) -> tuple[Pair, ...]:
     return tuple(pairs)
 
 
-def _values(mapping: Any, where: str) -> Mapping[str, Mapping[str, Decimal]]:
+def _values(
+    mapping: Any, where: str
+) -> tuple[Mapping[str, Mapping[str, Decimal]], Mapping[str, Mapping[str, Word]]]:
+    """The ``values`` section split by what a phrase states: a number (read as a
+    quantity: "sold out" = 0) or a word value, a string or a boolean ("online",
+    "off the bench" = false), checked by the word rules."""
     if not isinstance(mapping, Mapping):
-        raise InputError("must be an object of attribute -> {phrase: number}", field=where)
-    frozen: dict[str, Mapping[str, Decimal]] = {}
+        raise InputError("must be an object of attribute -> {phrase: value}", field=where)
+    numbers: dict[str, Mapping[str, Decimal]] = {}
+    words: dict[str, Mapping[str, Word]] = {}
     for attribute, phrases in mapping.items():
         at = f"{where}.{attribute}"
         if not isinstance(attribute, str) or not attribute.strip():
             raise InputError("attribute names must be non-empty strings", field=where)
         if not isinstance(phrases, Mapping):
-            raise InputError("must be an object of phrase -> number", field=at)
-        values: dict[str, Decimal] = {}
+            raise InputError("must be an object of phrase -> value", field=at)
+        numeric: dict[str, Decimal] = {}
+        worded: dict[str, Word] = {}
         for phrase, value in phrases.items():
             if not isinstance(phrase, str) or not phrase.strip():
                 raise InputError("phrases must be non-empty strings", field=at)
-            if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
-                raise InputError(f"the value of {phrase!r} must be a number", field=at)
+            key = " ".join(phrase.split())
+            if isinstance(value, bool) or (isinstance(value, str) and value.strip()):
+                worded[key] = value
+                continue
+            if not isinstance(value, int | float | Decimal):
+                raise InputError(
+                    f"the value of {phrase!r} must be a number, a string or true/false", field=at
+                )
             number = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
             if not number.is_finite():
                 raise InputError(f"the value of {phrase!r} must be finite", field=at)
-            values[" ".join(phrase.split())] = number
-        frozen[attribute] = MappingProxyType(values)
-    return MappingProxyType(frozen)
+            numeric[key] = number
+        if numeric:
+            numbers[attribute] = MappingProxyType(numeric)
+        if worded:
+            words[attribute] = MappingProxyType(worded)
+    return MappingProxyType(numbers), MappingProxyType(words)
 
 
 def _phrase_list(name: str, values: Any, where: str) -> tuple[str, ...]:
@@ -147,6 +185,10 @@ class Lexicon:
     pairs: tuple[Pair, ...] = field(default=())
     values: Mapping[str, Mapping[str, Decimal]] = field(default_factory=dict)
     countable: frozenset[str] = field(default=frozenset())
+    words: Mapping[str, Mapping[str, Word]] = field(default_factory=dict)
+    comparisons: Mapping[str, Comparison] = field(default_factory=dict)
+    superlatives: Mapping[str, Superlative] = field(default_factory=dict)
+    thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     _hash: int = field(default=0, repr=False, compare=False)
 
     def __init__(
@@ -156,14 +198,22 @@ class Lexicon:
         internal: Iterable[str] = (),
         *,
         pairs: Iterable[Pair | Mapping[str, Any]] = (),
-        values: Mapping[str, Mapping[str, int | float | Decimal]] | None = None,
+        values: Mapping[str, Mapping[str, int | float | Decimal | str | bool]] | None = None,
         countable: Iterable[str] = (),
+        comparisons: Mapping[str, Any] | None = None,
+        superlatives: Mapping[str, Any] | None = None,
+        thresholds: Mapping[str, Any] | None = None,
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
         object.__setattr__(self, "internal", _phrase_list("internal", internal, "internal"))
         object.__setattr__(self, "pairs", _pairs(pairs, "pairs"))
-        object.__setattr__(self, "values", _values(values or {}, "values"))
+        numbers, words = _values(values or {}, "values")
+        object.__setattr__(self, "values", numbers)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "comparisons", comparisons_of(comparisons or {}))
+        object.__setattr__(self, "superlatives", superlatives_of(superlatives or {}))
+        object.__setattr__(self, "thresholds", thresholds_of(thresholds or {}))
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
@@ -177,7 +227,16 @@ class Lexicon:
             self.pairs,
             tuple(sorted((k, tuple(sorted(v.items()))) for k, v in self.values.items())),
             tuple(sorted(self.countable)),
+            tuple(sorted((k, tuple(sorted(v.items(), key=repr))) for k, v in self.words.items())),
+            tuple(sorted(self.comparisons.items())),
+            tuple(sorted(self.superlatives.items())),
+            tuple(sorted(self.thresholds.items())),
         )
+
+    @property
+    def relations(self) -> Mapping[str, Relation]:
+        """Every declared relation phrase (comparisons, superlatives, thresholds)."""
+        return {**self.thresholds, **self.superlatives, **self.comparisons}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Lexicon):
@@ -195,6 +254,12 @@ class Lexicon:
             extra += f", values={ {k: dict(v) for k, v in self.values.items()}!r}"
         if self.countable:
             extra += f", countable={sorted(self.countable)!r}"
+        if self.words:
+            extra += f", words={ {k: dict(v) for k, v in self.words.items()}!r}"
+        for name in ("comparisons", "superlatives", "thresholds"):
+            section = getattr(self, name)
+            if section:
+                extra += f", {name}={dict(section)!r}"
         return (
             f"Lexicon(attributes={dict(self.attributes)!r}, "
             f"subjects={dict(self.subjects)!r}, internal={list(self.internal)!r}{extra})"
@@ -208,7 +273,7 @@ class Lexicon:
         unknown = sorted(set(data) - set(_KEYS))
         if unknown:
             raise InputError(
-                "unknown key (expected attributes, subjects, internal, pairs, values, countable)",
+                f"unknown key (expected {', '.join(_KEYS)})",
                 field=unknown[0],
             )
         return cls(
@@ -218,6 +283,9 @@ class Lexicon:
             pairs=data.get("pairs") or (),
             values=data.get("values") or {},
             countable=data.get("countable") or (),
+            comparisons=data.get("comparisons") or {},
+            superlatives=data.get("superlatives") or {},
+            thresholds=data.get("thresholds") or {},
         )
 
     @classmethod
@@ -244,10 +312,18 @@ class Lexicon:
                 | ({"bracketed": True} if p.bracketed else {})
                 for p in self.pairs
             ]
-        if self.values:
-            data["values"] = {k: dict(v) for k, v in self.values.items()}
+        if self.values or self.words:
+            values: dict[str, dict[str, Any]] = {}
+            for section in (self.values, self.words):
+                for attribute, phrases in section.items():
+                    values.setdefault(attribute, {}).update(phrases)
+            data["values"] = values
         if self.countable:
             data["countable"] = sorted(self.countable)
+        for name in ("comparisons", "superlatives", "thresholds"):
+            section = getattr(self, name)
+            if section:
+                data[name] = {phrase: relation_json(r) for phrase, r in section.items()}
         return data
 
 

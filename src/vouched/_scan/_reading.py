@@ -50,6 +50,8 @@ from vouched._scan._textchecks import (
     find_placeholders,
     internal_terms,
 )
+from vouched._scan._wordmatch import WordFacts
+from vouched._scan._wordrules import WordContext, judge_words
 
 __all__ = ["Compiled", "TextReading"]
 
@@ -95,7 +97,16 @@ def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]
 class Compiled:
     """What depends only on the scanner's inputs, built once."""
 
-    __slots__ = ("asked", "capitals", "corpus", "index", "lexicon", "matchers", "terms")
+    __slots__ = (
+        "asked",
+        "capitals",
+        "corpus",
+        "index",
+        "lexicon",
+        "matchers",
+        "terms",
+        "words",
+    )
 
     def __init__(
         self,
@@ -110,7 +121,8 @@ class Compiled:
         lexicon = lexicon or _EMPTY
         self.index = index
         self.lexicon = lexicon
-        self.matchers: Matchers = compile_matchers(lexicon, index)
+        self.words = WordFacts(index)
+        self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
         self.terms = internal_terms(lexicon.internal, index.identifiers)
         self.corpus = [
@@ -138,6 +150,11 @@ class _Masks:
             return True
         j = bisect_left(self.starts, start)
         return j < len(self.starts) and self.starts[j] < end
+
+
+def _beside(words: list[Finding], numbers: list[Finding]) -> list[Finding]:
+    """The word findings whose spans no number finding already covers (one per span)."""
+    return [w for w in words if not any(n.start < w.end and w.start < n.end for n in numbers)]
 
 
 class TextReading:
@@ -238,7 +255,15 @@ class TextReading:
         if extra:
             quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
         binder.prepare(quantities)
-        number_findings, checked = self._numbers(quantities, binder, masks)
+        number_findings, checked, stated = self._numbers(quantities, binder, masks)
+        if found.words:
+            # words inside placeholders and quotes are not statements; names may be
+            unsaid = _Masks([*holes, *((q.start, q.end) for q in quotes)])
+            words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
+            context = WordContext(binder, compiled.words, compiled.lexicon, stated)
+            word_findings, said = judge_words(words, context)
+            number_findings.extend(_beside(word_findings, number_findings))
+            checked += said
         self._claims += checked + len(findings)
         self._hand_on(binder)
         return findings + number_findings
@@ -288,9 +313,9 @@ class TextReading:
 
     def _numbers(
         self, quantities: list[Quantity], binder: Binder, masks: _Masks
-    ) -> tuple[list[Finding], int]:
-        """Every quantity that is a claim through the rules table; the findings and how
-        many quantities were checked."""
+    ) -> tuple[list[Finding], int, list[Stated]]:
+        """Every quantity that is a claim through the rules table; the findings, how
+        many quantities were checked, and each checked one with its outcome."""
         ctx = SentenceContext(binder, self._compiled.index, self._carry)
         findings: list[Finding] = []
         stated: list[Stated] = []
@@ -315,4 +340,4 @@ class TextReading:
         for rule in CLAUSE_RULES:
             stated = rule.check(stated, ctx)
         findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
-        return findings, len(stated)
+        return findings, len(stated), stated

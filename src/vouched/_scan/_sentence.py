@@ -30,6 +30,7 @@ from vouched._scan._mentions import (
 )
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._vocabulary import COMPUTE_WORDS, GAP_WORDS
+from vouched._scan._wordmatch import WordFacts, word_matcher
 
 __all__ = [
     "Cue",
@@ -137,9 +138,12 @@ class Matchers(NamedTuple):
     pair_table: tuple[Pair, ...]
     values: PhraseMatcher | None
     digit_names: PhraseMatcher | None
+    words: PhraseMatcher | None  # facts stated in words (vouched._scan._words)
 
 
-def compile_matchers(lexicon: Lexicon, index: FactIndex) -> Matchers:
+def compile_matchers(
+    lexicon: Lexicon, index: FactIndex, words: WordFacts | None = None
+) -> Matchers:
     attributes = frozenset(index.attributes)
     pairs, pair_table = _pair_matcher(lexicon, attributes)
     with_digits = index.strings_with_digits
@@ -150,6 +154,7 @@ def compile_matchers(lexicon: Lexicon, index: FactIndex) -> Matchers:
         pair_table,
         _value_matcher(lexicon, attributes) if lexicon.values else None,
         phrase_matcher(tuple((n, n) for n in with_digits)) if with_digits else None,
+        word_matcher(lexicon, words or WordFacts(index)),
     )
 
 
@@ -168,6 +173,7 @@ class Found(NamedTuple):
     value_phrases: list[Cue]
     digit_names: list[tuple[int, int]]
     quantities: list[Quantity]
+    words: list[Cue]
 
     def within(self, start: int, end: int) -> Found:
         """What lies wholly inside ``[start, end)``, moved to start at 0 (one sentence)."""
@@ -191,6 +197,12 @@ class Found(NamedTuple):
                 q._replace(start=q.start - start, end=q.end - start)
                 for q in _inside(self.quantities, start, end)
             ],
+            [
+                c._replace(start=c.start - start, end=c.end - start)
+                for c in _inside(self.words, start, end)
+            ]
+            if self.words
+            else self.words,
         )
 
 
@@ -225,6 +237,9 @@ def find_all(
         if matchers.digit_names is not None
         else [],
         quantities,
+        [Cue(s, e, n) for s, e, n in matchers.words.find(text, lowered, tokens)]
+        if matchers.words is not None
+        else [],
     )
 
 

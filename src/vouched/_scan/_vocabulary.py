@@ -33,19 +33,24 @@ __all__ = [
     "FALL_CHAIN",
     "FILLER_AFTER",
     "GAP_WORDS",
+    "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
     "LINKING",
     "LINK_MARKS",
     "MARGIN_NOUN",
     "MINUS_MARK",
+    "NEGATION",
     "PAIR_GAP",
     "REFERENCE",
     "RESPECTIVELY",
+    "ROLE_NOUNS",
+    "STATE_LINKS",
     "SUBJECT_JOIN",
     "SUM_WORDS",
     "THAN",
     "VALUE_JOIN",
+    "WEEKDAYS",
     "WORD_AFTER",
     "pattern_words",
 ]
@@ -177,3 +182,65 @@ def pattern_words(*patterns: re.Pattern[str]) -> frozenset[str]:
 
 
 COMPUTE_WORDS = pattern_words(DIFFERENCE_AFTER, DIFFERENCE_BEFORE, SUM_WORDS) | {"all"}
+
+
+# -- facts stated in words (vouched._scan._words) ------------------------------------
+
+WEEKDAYS = {
+    day: number
+    for number, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+    for day in (name, name + "s")  # "meets on Thursdays"
+}
+"""Weekday names (and their plurals) by ISO weekday - 1: Monday is 0."""
+
+NEGATION = re.compile(
+    r"\b(?:not|never|no|nor|neither|without|hardly|barely|cannot|\w+n[\'\u2019]t|"
+    r"no\s+longer|fail(?:s|ed)?\s+to|unable\s+to|short\s+of|shy\s+of|miss(?:es|ed)?)\b",
+    re.IGNORECASE,
+)
+"""A statement in words after one of these in its clause is denied or missed, not
+stated: "did not beat", "isn't held online", "fell short of a double-double"."""
+
+HEDGE_BEFORE = re.compile(
+    r"\b(?:nearly|near|almost|close\s+to|one\s+of|among|tied\s+for|flirted\s+with|"
+    r"threatened|chasing|on\s+track\s+for|a\s+bid\s+for|second|third|one\s+of\s+the)"
+    r"(?:\s+(?:a|an|the|his|her|their|its))?\s*$",
+    re.IGNORECASE,
+)
+"""Words right before a relation phrase that hedge it ("one of the coldest", "a near
+triple-double"): the relation is not stated."""
+
+STATE_LINKS = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "being", "remains", "remained",
+        "stays", "stayed", "currently", "now", "still", "held", "runs", "run",
+        "running", "takes", "took", "place", "meets", "meet", "listed", "marked",
+        "reported", "reports", "shown", "showing", "as", "set", "scheduled", "will",
+        "also", "today", "fully", "entirely", "of", "the", "'", "s", ",", "(", ":",
+        "from", "for", "with", "operating", "operates", "taught", "offered",
+    }
+)  # fmt: skip
+"""Words that may stand between a subject and a word value that states its fact
+("the Rust course is held online", "Cousins of the Kings", "Kings' Cousins")."""
+
+ROLE_NOUNS = frozenset(
+    {
+        "guard", "forward", "center", "centre", "point", "shooting", "small", "power",
+        "big", "man", "star", "rookie", "veteran", "coach", "head", "reserve", "starter",
+        "teammate", "player", "captain", "instructor", "tutor", "course", "class",
+        "workshop", "service", "team", "driver", "conductor",
+    }
+)  # fmt: skip
+"""Nouns that may stand between a word value and the subject it qualifies ("Kings
+center DeMarcus Cousins")."""
+
+LATER_OCCASION = re.compile(
+    r"\b(?:will|shall|next|upcoming|again|awaits?|on\s+deck|going\s+to|looks?\s+to|"
+    r"set\s+to|slated|heads?\s+(?:back|home)|travels?\s+to|returns?\s+home)\b|\w[\'\u2019]ll\b",
+    re.IGNORECASE,
+)
+"""Words that move a sentence to a later occasion ("will host", "their next game", "head
+back home"): where every date the facts give had passed when observed (a box score), a
+weekday or a value word in such a sentence is about another occasion than the facts'."""
