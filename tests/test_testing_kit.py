@@ -104,7 +104,7 @@ def test_run_cli_with_a_timeout_fails_a_run_that_outlasts_it(tmp_path: Path) -> 
     facts = tmp_path / "many.jsonl"
     fact = json.dumps({"subject": "Berlin", "attribute": "t", "value": 1, "source": "s",
                        "observed_at": "2026-11-29T12:00:00Z"})  # fmt: skip
-    facts.write_text("\n".join([fact] * 20_000), encoding="utf-8")
+    facts.write_text("\n".join([fact] * 2_000), encoding="utf-8")  # far past a millisecond
     before = sys.stdout
     with pytest.raises(TimeoutError, match=r"did not end within 0\.001 s"):
         run_cli(["gate", str(facts), "--json"], timeout=0.001)
