@@ -117,3 +117,8 @@ def test_run_cli_with_a_timeout_fails_a_run_that_outlasts_it(tmp_path: Path) -> 
 
 def test_run_cli_with_a_timeout_returns_what_the_run_gave() -> None:
     assert run_cli(["--version"], timeout=60) == run_cli(["--version"])
+
+
+def test_run_cli_refuses_one_string_for_a_list_of_arguments() -> None:
+    with pytest.raises(TypeError, match="list of arguments"):
+        run_cli("gate --help")  # a str is a sequence of str: the mistake under test

@@ -63,6 +63,8 @@ def run_cli(
     >>> run_cli(["gate", "-"], stdin="[]").stderr
     '<stdin>: no facts: nothing was vouched for (exit 1)\\n'
     """
+    if isinstance(argv, str | bytes):
+        raise TypeError(f"run_cli takes a list of arguments, not one string: [{argv!r}, ...]")
     args = [os.fspath(arg) for arg in argv]
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     if timeout is None:
