@@ -180,6 +180,8 @@ class GateResult:
     grounded: tuple[Fact, ...] = field(init=False)
     silent: tuple[Fact, ...] = field(init=False)
     violations: tuple[Verdict, ...] = field(init=False)
+    at: datetime | None = field(default=None, compare=False)
+    """The instant the facts were judged at (``partition``'s ``now``)."""
 
     def __post_init__(self) -> None:
         grounded: list[Fact] = []
@@ -228,7 +230,7 @@ class GateResult:
 def partition(facts: Iterable[Fact], policy: Policy, now: datetime) -> GateResult:
     """Classify every fact at ``now`` and sort them into the three piles."""
     now = to_utc(now)
-    return GateResult(tuple(classify(fact, policy, now) for fact in facts))
+    return GateResult(tuple(classify(fact, policy, now) for fact in facts), at=now)
 
 
 def grounding_rate(verdicts: GateResult | Iterable[Verdict] | Mapping[str, int]) -> float:

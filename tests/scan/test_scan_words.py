@@ -127,9 +127,19 @@ BOX_WORDS = Lexicon.from_json(
 def test_a_weekday_of_a_later_occasion_after_a_past_box_score_is_ungrounded() -> None:
     # The facts describe a game that has been played; "their next game" is another one.
     text = "The Hawks defeated the Cavaliers on Friday. The Hawks will host the Bulls on Monday."
-    assert kinds(text, BOX_SCORE, BOX_WORDS) == [
+    read_after_the_game = datetime(2017, 2, 4, 12, 0, tzinfo=UTC)
+    report = scan(text, BOX_SCORE, BOX_WORDS, now=read_after_the_game)
+    assert [(str(f.kind), f.text) for f in report.findings] == [
         ("ungrounded_claim", "host"),
         ("ungrounded_claim", "Monday"),
+    ]
+
+
+def test_without_now_a_later_occasion_is_read_as_the_facts_occasion() -> None:
+    text = "The Hawks will host the Bulls on Monday."
+    assert kinds(text, BOX_SCORE, BOX_WORDS) == [
+        ("value_mismatch", "host"),
+        ("value_mismatch", "Monday"),
     ]
 
 
@@ -247,6 +257,78 @@ def test_a_superlative_ranks_within_the_subjects_group() -> None:
     ]
 
 
+def test_a_superlative_among_a_named_group_needs_the_subject_in_it() -> None:
+    facts = [
+        fact("Ann", "PTS", 20),
+        fact("Ann", "TEAM", "Kings"),
+        fact("Ann", "STARTER", True),
+        fact("Bo", "PTS", 12),
+        fact("Bo", "TEAM", "Kings"),
+        fact("Bo", "STARTER", False),
+        fact("Cy", "PTS", 9),
+        fact("Cy", "TEAM", "Kings"),
+        fact("Cy", "STARTER", False),
+    ]
+    words = Lexicon.from_json(
+        {
+            "attributes": {"PTS": ["points"]},
+            "superlatives": {
+                "led the bench": {
+                    "attribute": "PTS",
+                    "rank": "max",
+                    "within": ["TEAM"],
+                    "among": {"STARTER": False},
+                }
+            },
+        }
+    )
+    assert kinds("Bo led the bench with 12 points.", facts, words) == []
+    assert kinds("Cy led the bench with 9 points.", facts, words) == [
+        ("relation_mismatch", "led the bench")
+    ]
+    # Ann has the most points of all, but she started: she is not on the bench.
+    assert kinds("Ann led the bench with 20 points.", facts, words) == [
+        ("relation_mismatch", "led the bench")
+    ]
+
+
+def test_a_threshold_in_a_unit_converts_the_facts_values() -> None:
+    facts = [
+        fact("New York", "temperature", 30, unit="degF"),
+        fact("Oslo", "temperature", 2, unit="degC"),
+    ]
+    words = Lexicon.from_json(
+        {
+            "thresholds": {
+                "below freezing": {
+                    "attributes": ["temperature"],
+                    "at_most": 0,
+                    "count": 1,
+                    "unit": "degC",
+                }
+            }
+        }
+    )
+    assert kinds("New York is below freezing.", facts, words) == []
+    assert kinds("Oslo is below freezing.", facts, words) == [
+        ("relation_mismatch", "below freezing")
+    ]
+
+
+def test_a_comparison_converts_units_before_it_compares() -> None:
+    facts = [
+        fact("New York", "temperature", 48.2, unit="degF"),
+        fact("Munich", "temperature", 17.8, unit="degC"),
+    ]
+    words = Lexicon.from_json(
+        {"comparisons": {"colder than": {"attribute": "temperature", "holds": "<"}}}
+    )
+    assert kinds("New York is colder than Munich.", facts, words) == []
+    assert kinds("Munich is colder than New York.", facts, words) == [
+        ("relation_mismatch", "colder than")
+    ]
+
+
 def test_a_threshold_counts_the_attributes_that_reach_the_bound() -> None:
     facts = [fact("Gordon", "PTS", 10), fact("Gordon", "REB", 12), fact("Gordon", "AST", 1)]
     words = Lexicon.from_json(
@@ -276,12 +358,20 @@ def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:
     assert found == [("ungrounded_claim", "free")]
 
 
-def test_a_relation_about_an_attribute_its_subject_lacks_is_left_alone() -> None:
+def test_a_relation_for_a_subject_of_the_same_kind_without_the_fact_is_ungrounded() -> None:
+    # Weaving is a course (it has a date) with no fee fact: "free" is vouched by nothing.
     facts = [*COURSES, fact("Weaving", "date", "2026-12-11")]
     words = Lexicon.from_json(
         {**COURSE_WORDS.to_json(), "subjects": {"Weaving": ["the weaving class"]}}
     )
-    assert kinds("The weaving class is free.", facts, words) == []
+    assert kinds("The weaving class is free.", facts, words) == [("ungrounded_claim", "free")]
+
+
+def test_a_relation_about_another_kind_of_subject_is_left_alone() -> None:
+    # A room shares no attribute with the courses: "free" is not a statement of a fee.
+    facts = [*COURSES, fact("Studio 4", "capacity", 12)]
+    words = Lexicon.from_json({**COURSE_WORDS.to_json(), "subjects": {"Studio 4": ["the studio"]}})
+    assert kinds("The studio is free on Mondays.", facts, words) == []
 
 
 # -- the lexicon sections -------------------------------------------------------------
@@ -303,6 +393,8 @@ def test_the_new_sections_round_trip_through_json() -> None:
         ({"thresholds": {"hot": {"attributes": ["t"], "at_least": 1, "count": 2}}}, "count"),
         ({"values": {"format": {"online": None}}}, "values.format"),
         ({"superlatives": {"x": {"rank": "max", "colour": 1}}}, "colour"),
+        ({"superlatives": {"x": {"rank": "max", "among": {"STARTER": 1}}}}, "among"),
+        ({"thresholds": {"x": {"attributes": ["t"], "at_most": 0, "unit": 3}}}, "unit"),
     ],
 )
 def test_a_wrong_relation_section_names_its_field(section: dict[str, Any], field: str) -> None:

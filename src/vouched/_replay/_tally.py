@@ -142,7 +142,7 @@ class Tally:
                     str(new.reason),
                 )
             ] += 1
-        gate = GateResult(now) if rules else None
+        gate = GateResult(now, at=at) if rules else None
         first_now = self._grade_attempts(snapshot, gate, rules)
         passed_then = snapshot.passed
         passed_now = not violations_now and first_now

@@ -189,6 +189,8 @@ class Lexicon:
     comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     superlatives: Mapping[str, Superlative] = field(default_factory=dict)
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
+    relations: Mapping[str, Relation] = field(default_factory=dict, repr=False, compare=False)
+    """Every declared relation phrase (comparisons, superlatives, thresholds)."""
     _hash: int = field(default=0, repr=False, compare=False)
 
     def __init__(
@@ -217,6 +219,8 @@ class Lexicon:
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
+        relations = {**self.thresholds, **self.superlatives, **self.comparisons}
+        object.__setattr__(self, "relations", MappingProxyType(relations))
         object.__setattr__(self, "_hash", hash(self._key()))
 
     def _key(self) -> tuple[object, ...]:
@@ -232,11 +236,6 @@ class Lexicon:
             tuple(sorted(self.superlatives.items())),
             tuple(sorted(self.thresholds.items())),
         )
-
-    @property
-    def relations(self) -> Mapping[str, Relation]:
-        """Every declared relation phrase (comparisons, superlatives, thresholds)."""
-        return {**self.thresholds, **self.superlatives, **self.comparisons}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Lexicon):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from vouched._fact import Fact
@@ -43,14 +44,14 @@ from vouched._scan._rules import (
     judge,
     membership,
 )
-from vouched._scan._sentence import Found, find_all
+from vouched._scan._sentence import Cue, Found, find_all
 from vouched._scan._textchecks import (
     find_fallbacks,
     find_internal,
     find_placeholders,
     internal_terms,
 )
-from vouched._scan._wordmatch import WordFacts
+from vouched._scan._wordmatch import RELATION, WordFacts
 from vouched._scan._wordrules import WordContext, judge_words
 
 __all__ = ["Compiled", "TextReading"]
@@ -115,13 +116,17 @@ class Compiled:
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
+        *,
+        now: datetime | None = None,
     ) -> None:
         grounded, silent, rejected = _split_facts(facts)
         index = FactIndex.build(grounded, silent, policy.exact, rejected)
         lexicon = lexicon or _EMPTY
         self.index = index
         self.lexicon = lexicon
-        self.words = WordFacts(index)
+        if now is None and isinstance(facts, GateResult):
+            now = facts.at
+        self.words = WordFacts(index, now)
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
         self.terms = internal_terms(lexicon.internal, index.identifiers)
@@ -150,6 +155,11 @@ class _Masks:
             return True
         j = bisect_left(self.starts, start)
         return j < len(self.starts) and self.starts[j] < end
+
+
+def _is_relation(word: Cue) -> bool:
+    """A relation phrase ("more punctual than"): the words inside it state no value."""
+    return any(tag[0] == RELATION for tag in word.names)
 
 
 def _beside(words: list[Finding], numbers: list[Finding]) -> list[Finding]:
@@ -249,7 +259,10 @@ class TextReading:
         binder = Binder(
             part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
         )
-        masks = _Masks([*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes)])
+        relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
+        masks = _Masks(
+            [*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes), *relations]
+        )
         quantities = found.quantities
         extra = binder.extra_quantities()
         if extra:

@@ -11,9 +11,12 @@ the scanner can check a statement in words against the facts::
 - a comparison: "X <phrase> Y" states ``attribute(X) holds attribute(Y)``;
 - a superlative: "X ... <phrase>" states that X has the largest (``max``) or the
   smallest (``min``) value of the attribute among the subjects that have one, or
-  among those whose ``within`` fact equals X's (a player's team);
+  among those whose ``within`` facts equal X's (a player's team) and whose ``among``
+  facts have the values it names ("led the bench": ``{"STARTER": false}``, which X
+  must have too);
 - a threshold: "X ... <phrase>" states that at least ``count`` of X's listed
-  attributes reach ``at_least`` (or stay at or below ``at_most``).
+  attributes reach ``at_least`` (or stay at or below ``at_most``), in ``unit`` when
+  one is given (the facts' values are converted to it: 30 °F is below 0 degC).
 
 This module only reads and validates the sections; the rules that check them
 live in :mod:`vouched._scan._wordrules`.
@@ -63,6 +66,7 @@ class Superlative:
     attribute: str | None
     rank: str
     within: tuple[str, ...] = ()
+    among: tuple[tuple[str, str | bool], ...] = ()  # fixed group values ("the bench")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,7 @@ class Threshold:
     count: int
     at_least: Decimal | None = None
     at_most: Decimal | None = None
+    unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
 
 
 Relation = Comparison | Superlative | Threshold
@@ -130,7 +135,14 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
 def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, Superlative]:
     found: dict[str, Superlative] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attribute", "rank", "within"), at)
+        _known_keys(spec, ("attribute", "rank", "within", "among"), at)
+        among = spec.get("among", {})
+        if not isinstance(among, Mapping) or not all(
+            isinstance(v, str | bool) for v in among.values()
+        ):
+            raise InputError(
+                "must be an object of attribute -> string or boolean", field=f"{at}.among"
+            )
         rank = spec.get("rank")
         if rank not in ("max", "min"):
             raise InputError("must be max or min", field=f"{at}.rank")
@@ -144,6 +156,7 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
             None if attribute is None else _name(attribute, f"{at}.attribute"),
             rank,
             tuple(_name(w, f"{at}.within") for w in within),
+            tuple((_name(k, f"{at}.among"), v) for k, v in sorted(among.items())),
         )
     return MappingProxyType(found)
 
@@ -151,7 +164,10 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
 def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Threshold]:
     found: dict[str, Threshold] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attributes", "at_least", "at_most", "count"), at)
+        _known_keys(spec, ("attributes", "at_least", "at_most", "count", "unit"), at)
+        unit = spec.get("unit")
+        if unit is not None and (not isinstance(unit, str) or not unit.strip()):
+            raise InputError("must be a unit such as degC", field=f"{at}.unit")
         raw = spec.get("attributes")
         if isinstance(raw, str) or not isinstance(raw, Iterable) or not raw:
             raise InputError("must be a list of attribute names", field=f"{at}.attributes")
@@ -167,6 +183,7 @@ def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Thres
             count,
             None if low is None else _number(low, f"{at}.at_least"),
             None if high is None else _number(high, f"{at}.at_most"),
+            unit,
         )
     return MappingProxyType(found)
 
@@ -181,10 +198,13 @@ def relation_json(relation: Relation) -> dict[str, Any]:
             data["attribute"] = relation.attribute
         if relation.within:
             data["within"] = list(relation.within)
+        if relation.among:
+            data["among"] = dict(relation.among)
         return data
     bound = (
         {"at_least": relation.at_least}
         if relation.at_least is not None
         else {"at_most": relation.at_most}
     )
-    return {"attributes": list(relation.attributes), **bound, "count": relation.count}
+    unit = {"unit": relation.unit} if relation.unit else {}
+    return {"attributes": list(relation.attributes), **bound, "count": relation.count, **unit}

@@ -21,6 +21,7 @@ run on the same sentence. Numbers in the question may be repeated.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from vouched._fact import Fact
 from vouched._gate import GateResult
@@ -50,7 +51,9 @@ class Scanner:
     facts already gated by the caller (facts with a value vouch; silence facts
     mark pairs). ``sources``: texts quotes may come from. ``question``: its
     numbers may be repeated. ``policy.exact``: attributes that must match as
-    written (no rounding).
+    written (no rounding). ``now``: when the text is read (default: the instant a
+    :class:`GateResult` was judged at); where every date the facts give lies before
+    it, a weekday or value word about a later occasion is an ungrounded claim.
 
     >>> from vouched import Fact
     >>> fact = Fact(subject="Berlin", attribute="temperature", value="4.3", unit="degC",
@@ -69,8 +72,10 @@ class Scanner:
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
+        *,
+        now: datetime | None = None,
     ) -> None:
-        self._compiled = Compiled(facts, lexicon, sources, question, policy)
+        self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now)
 
     def scan(self, text: str) -> ScanReport:
         """Scan one text (each sentence read once, in order)."""
@@ -95,7 +100,9 @@ def scan(  # noqa: PLR0917 - positional order is the documented public contract
     sources: Iterable[str] = (),
     question: str | None = None,
     policy: Policy = DEFAULT_POLICY,
+    *,
+    now: datetime | None = None,
 ) -> ScanReport:
     """Scan a model's ``text`` against the facts that may vouch for it:
-    ``Scanner(facts, lexicon, sources, question, policy).scan(text)``."""
-    return Scanner(facts, lexicon, sources, question, policy).scan(text)
+    ``Scanner(facts, lexicon, sources, question, policy, now=now).scan(text)``."""
+    return Scanner(facts, lexicon, sources, question, policy, now=now).scan(text)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from vouched._fact import Fact
 from vouched._gate import GateResult
@@ -70,8 +71,10 @@ class StreamScanner:
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
+        *,
+        now: datetime | None = None,
     ) -> None:
-        self._start(Compiled(facts, lexicon, sources, question, policy))
+        self._start(Compiled(facts, lexicon, sources, question, policy, now=now))
 
     @classmethod
     def compiled(cls, compiled: Compiled) -> StreamScanner:

@@ -205,7 +205,7 @@ stated: "did not beat", "isn't held online", "fell short of a double-double"."""
 
 HEDGE_BEFORE = re.compile(
     r"\b(?:nearly|near|almost|close\s+to|one\s+of|among|tied\s+for|flirted\s+with|"
-    r"threatened|chasing|on\s+track\s+for|a\s+bid\s+for|second|third|one\s+of\s+the)"
+    r"threatened|chasing|on\s+track\s+for|a\s+bid\s+for|one\s+of\s+the)"
     r"(?:\s+(?:a|an|the|his|her|their|its))?\s*$",
     re.IGNORECASE,
 )
@@ -244,3 +244,12 @@ LATER_OCCASION = re.compile(
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
+
+MANNER_OF = re.compile(
+    r"\b(?:book(?:s|ed|ing)?|regist(?:er|ers|ered|ering|ration)|sign(?:s|ed|ing)?\s+up|"
+    r"enrol(?:l|ls|s|led|ling)?|pay(?:s|ing|ment)?|paid|buy(?:s|ing)?|bought|order(?:s|ed|ing)?|"
+    r"reserv(?:e|es|ed|ing|ation)|apply|applied|tickets?|stream(?:s|ed|ing)?|watch(?:ed)?)\b",
+    re.IGNORECASE,
+)
+"""Verbs and nouns whose manner a value word may describe instead of its subject: "book
+the pottery class online" says how to book, not where the class is held."""

@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Final
 
 from vouched._fact import Fact
@@ -81,31 +82,57 @@ def decode_value(tag: str) -> tuple[str, str, Word]:
 class WordFacts:
     """The facts as the word rules read them (built once per scanner)."""
 
-    __slots__ = ("dates", "index", "one_date", "past", "silent_dates", "word_attributes")
+    __slots__ = (
+        "_kinds",
+        "dates",
+        "index",
+        "one_date",
+        "past",
+        "peers",
+        "silent_dates",
+        "word_attributes",
+    )
 
-    def __init__(self, index: FactIndex) -> None:
+    def __init__(self, index: FactIndex, now: datetime | None = None) -> None:
         self.index = index
         self.dates: dict[str, list[date]] = {}
         dated_attributes: set[str] = set()
-        self.past = True
-        """Every date the facts give had passed when it was observed (a game's box score):
-        a sentence about a later occasion cannot be checked against them."""
+        today = now.date() if now is not None else None
         self.word_attributes: dict[str, set[str]] = {}  # casefolded value -> attributes
         for fact in index.grounded:
             day = date_of(fact)
             if day is not None:
                 self.dates.setdefault(fact.subject, []).append(day)
-                seen = fact.observed_at
-                self.past = self.past and seen is not None and day <= seen.date()
                 dated_attributes.add(fact.attribute)
             elif _is_word_value(fact.value) and isinstance(fact.value, str):
                 key = " ".join(fact.value.casefold().split())
                 self.word_attributes.setdefault(key, set()).add(fact.attribute)
         self.silent_dates = {f.subject for f in index.silent if f.attribute in dated_attributes}
+        self._kinds: dict[str, set[str]] | None = None
+        self.peers: dict[tuple[object, ...], list[Decimal]] = {}
+        """A rank's group values, by (attribute, kind, unit, group): read once per scanner."""
         every = {day for days in self.dates.values() for day in days}
-        self.past = self.past and bool(every)
+        self.past = bool(every) and today is not None and max(every) < today
+        """Every date the facts give lies before ``now`` (a game's box score, read the
+        day after): a sentence about a later occasion is about another occasion."""
         self.one_date = next(iter(every)) if len(every) == 1 else None
         """The one date every dated fact states (the facts speak of one day), if any."""
+
+    def same_kind(self, subject: str, attributes: tuple[str, ...]) -> bool:
+        """Is ``subject`` of the kind of subjects that have ``attributes`` (do they share
+        any attribute)? A currency without a spread fact is; a team is no player."""
+        if self._kinds is None:
+            kinds: dict[str, set[str]] = {}
+            index = self.index
+            for fact in (*index.grounded, *index.silent, *index.rejected):
+                kinds.setdefault(fact.subject, set()).add(fact.attribute)
+            self._kinds = kinds
+        own = self._kinds.get(subject, set())
+        return any(
+            own & others
+            for other, others in self._kinds.items()
+            if other != subject and not others.isdisjoint(attributes)
+        )
 
     def word_value(self, subject: str, attribute: str) -> tuple[bool, Word | None]:
         """(known, value) of a pair as a word: known is False when no fact speaks of it;

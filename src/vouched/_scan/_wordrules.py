@@ -20,16 +20,20 @@ from typing import NamedTuple, TypeVar
 from vouched._scan._factindex import FactIndex, rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Lexicon, Word
-from vouched._scan._reader._numbers import Quantity
+from vouched._scan._reader._numbers import Quantity, QuantityKind
+from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
 from vouched._scan._rules import PASSED, Outcome, Rule, Stated
 from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._wordmatch import DAY, RELATION, STRING, VALUE, WordFacts, decode_value
 from vouched._scan._words import (
+    NOBODY,
     denied,
     later_occasion,
     linked_subject,
+    manner_of,
     subject_after,
+    subject_of,
     subjects_before,
 )
 
@@ -144,6 +148,10 @@ def _value_outcome(
     return None
 
 
+def _same(fact: Word | None, stated: Word) -> bool:
+    return fact is not None and _same_word(fact, stated)
+
+
 def _same_word(fact: Word, stated: Word) -> bool:
     if isinstance(fact, bool) or isinstance(stated, bool):
         return fact is stated
@@ -163,6 +171,8 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
         return _finding(said, _K.UNGROUNDED_CLAIM, "no fact speaks of a later occasion")
     attributes = [decode_value(f"{VALUE}\x00{t}")[1:] for t in tags]
     sentence = ctx.sentence
+    if manner_of(sentence, said.start):
+        return None  # "book the class online": how to book, not the class
     after = linked_subject(sentence, said.start, said.end)
     candidates = [after] if after is not None else []
     candidates.extend(subjects_before(sentence, said.start, topic=False) or [])
@@ -178,7 +188,7 @@ def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
     "Cousins of the Hawks") states that subject's value: another value is
     ``value_mismatch`` on the word."""
     values = said.family(STRING)
-    if not values or _elsewhen(said, ctx):
+    if not values or _elsewhen(said, ctx) or manner_of(ctx.sentence, said.start):
         return None
     subject = linked_subject(ctx.sentence, said.start, said.end)
     if subject is None:
@@ -187,12 +197,31 @@ def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
     return _value_outcome(said, ctx, subject, [(a, values[0]) for a in attributes])
 
 
-def _operand(ctx: WordContext, subject: str, attribute: str) -> Decimal | str:
-    """A subject's number for an attribute, or why there is none: "silent" or "none"."""
-    value = ctx.index.numeric_value(subject, attribute)
-    if value is not None:
-        return value
-    return "silent" if (subject, attribute) in ctx.index.silent_pairs else "none"
+class Operand(NamedTuple):
+    """A subject's value of an attribute as a relation compares it: in its dimension's
+    base unit (a time as minutes of the day, a date as a day number)."""
+
+    value: Decimal
+    unit: str | None
+    kind: QuantityKind
+
+
+def _operand(ctx: WordContext, subject: str, attribute: str) -> Operand | str:
+    """A subject's one value of an attribute, or why there is none: "silent" (the pair is
+    silent), "none" (no grounded value) or "many" (several values: not comparable)."""
+    readings = ctx.index.pair_readings(subject, attribute)
+    if not readings:
+        return "silent" if (subject, attribute) in ctx.index.silent_pairs else "none"
+    found = {(r.kind, r.value, r.unit) for r in readings}
+    if len(found) != 1:
+        return "many"
+    kind, value, unit = found.pop()
+    based, base = in_base_unit(value, unit)
+    return Operand(based, base, kind)
+
+
+def _comparable(a: Operand, b: Operand) -> bool:
+    return a.kind is b.kind and a.unit == b.unit
 
 
 def quantity_matches_value(quantity: Quantity, value: Decimal) -> bool:
@@ -210,17 +239,45 @@ def _holds(left: Decimal, op: str, right: Decimal) -> bool:
     }[op]
 
 
-def _first_with(ctx: WordContext, said: Said, attributes: tuple[str, ...]) -> str | None:
-    """The subject of the phrase, the nearest named before it (or the topic), when some
-    fact of ``attributes`` speaks of it; None otherwise (the phrase is about something
-    else: "the Bucks led for most of the game" is no player's scoring rank)."""
-    subjects = subjects_before(ctx.sentence, said.start) or []
-    if subjects and any(ctx.index.knows(subjects[0], a) for a in attributes):
-        return subjects[0]
+def _subject_with(
+    ctx: WordContext, said: Said, attributes: tuple[str, ...], *, after: bool = True
+) -> str | Finding | None:
+    """The subject of a relation phrase (:func:`subject_of`), checked by :func:`_checked`."""
+    return _checked(ctx, said, subject_of(ctx.sentence, said.start, said.end, after=after),
+                    attributes)  # fmt: skip
+
+
+def _checked(
+    ctx: WordContext, said: Said, subject: str | None, attributes: tuple[str, ...]
+) -> str | Finding | None:
+    """``subject`` when some fact of ``attributes`` speaks of it. A subject no fact is
+    about, or one of the same kind as those that have the attributes but without them (a
+    currency with no spread fact), is an ``ungrounded_claim``; another kind of subject
+    leaves the phrase alone ("the Bucks led for most of the game" is no player's scoring
+    rank)."""
+    if subject is None:
+        return None
+    if subject != NOBODY and any(ctx.index.knows(subject, a) for a in attributes):
+        return subject
+    if subject == NOBODY or ctx.facts.same_kind(subject, attributes):
+        name = subject or "a subject no fact is about"
+        return _finding(
+            said, _K.UNGROUNDED_CLAIM, f"no grounded {attributes[0]} for {name}", subject or None
+        )
     return None
 
 
-def _not_grounded(said: Said, subject: str, attribute: str, why: str) -> Finding:
+def _shown(ctx: WordContext, subject: str, attribute: str) -> str:
+    facts = ctx.index.facts_of(subject, attribute)
+    if not facts:
+        return "unknown"
+    fact = facts[0]
+    return f"{fact.value} {fact.unit}" if fact.unit else str(fact.value)
+
+
+def _not_grounded(said: Said, subject: str, attribute: str, why: str) -> Finding | None:
+    if why == "many":
+        return None  # several values: not one to compare
     if why == "silent":
         return _finding(
             said, _K.SILENT_SPOKEN, f"{subject}'s {attribute} is silent", subject, attribute
@@ -239,21 +296,28 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     if relation is None:
         return None
     attribute = relation.attribute
-    left = _first_with(ctx, said, (attribute,))
-    right = subject_after(ctx.sentence, said.end)
-    if left is None or right is None or left == right:
+    left = _subject_with(ctx, said, (attribute,), after=False)
+    if not isinstance(left, str):
+        return left
+    right = _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
+    if not isinstance(right, str):
+        return right
+    if left == right:
         return None
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
-    if not isinstance(a, Decimal):
+    if not isinstance(a, Operand):
         return _not_grounded(said, left, attribute, a)
-    if not isinstance(b, Decimal):
+    if not isinstance(b, Operand):
         return _not_grounded(said, right, attribute, b)
-    if _holds(a, relation.holds, b):
+    if not _comparable(a, b):
+        return None  # values in other currencies or kinds: nothing to compare
+    if _holds(a.value, relation.holds, b.value):
         return PASSED
     return _finding(
         said,
         _K.RELATION_MISMATCH,
-        f"{left}'s {attribute} is {a}, {right}'s is {b}: {relation.holds!s} does not hold",
+        f"{left}'s {attribute} is {_shown(ctx, left, attribute)}, {right}'s is "
+        f"{_shown(ctx, right, attribute)}: {relation.holds} does not hold",
         left,
         attribute,
     )
@@ -277,30 +341,41 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     else:
         attribute = relation.attribute
         found = (
-            subject_after(ctx.sentence, said.end)
+            _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
             if said.text.lower().endswith(" by")
-            else _first_with(ctx, said, (attribute,))
+            else _subject_with(ctx, said, (attribute,))
         )
-        if found is None or not ctx.index.knows(found, attribute):
-            return None
+        if not isinstance(found, str):
+            return found
         subject = found
     group = _named_group(said, ctx, subject, relation.within)
     if group is not None:
         return group
+    for name, value in relation.among:
+        known, own_value = ctx.facts.word_value(subject, name)
+        if known and own_value is not None and not _same_word(own_value, value):
+            return _finding(
+                said,
+                _K.RELATION_MISMATCH,
+                f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
+                subject,
+                name,
+            )
     own = _operand(ctx, subject, attribute)
-    if not isinstance(own, Decimal):
+    if not isinstance(own, Operand):
         return _not_grounded(said, subject, attribute, own)
-    peers = _peers(ctx, subject, attribute, relation.within)
+    peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
     best = max(peers) if relation.rank == "max" else min(peers)
-    if own == best:
+    if own.value == best:
         return PASSED
     where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
     return _finding(
         said,
         _K.RELATION_MISMATCH,
-        f"{subject}'s {attribute} is {own}; the {relation.rank}{where} is {best}",
+        f"{subject}'s {attribute} is {_shown(ctx, subject, attribute)}; another's is "
+        f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
         subject,
         attribute,
     )
@@ -380,24 +455,28 @@ def _qualified(said: Said, ctx: WordContext) -> tuple[str, str] | None:
 
 
 def _peers(
-    ctx: WordContext, subject: str, attribute: str, within: tuple[str, ...]
+    ctx: WordContext, subject: str, attribute: str, relation: Superlative, own: Operand
 ) -> list[Decimal] | None:
+    """The values (in ``own``'s unit) of every subject with a comparable value of the
+    attribute in ``subject``'s group (its ``within`` values, the ``among`` ones)."""
     facts = ctx.facts
-    groups: list[tuple[str, Word]] = []
-    for name in within:
+    groups: list[tuple[str, Word]] = list(relation.among)
+    for name in relation.within:
         known, group = facts.word_value(subject, name)
         if not known or group is None:
             return None
         groups.append((name, group))
-    index = ctx.index
-    values = []
-    for other in index.subjects_of(attribute):
-        if any(facts.word_value(other, name)[1] != group for name, group in groups):
-            continue
-        value = index.numeric_value(other, attribute)
-        if value is not None:
-            values.append(value)
-    return values or None
+    key = (attribute, own.kind, own.unit, tuple(groups))
+    cached = facts.peers.get(key)
+    if cached is None:
+        cached = facts.peers[key] = [
+            value.value
+            for other in ctx.index.subjects_of(attribute)
+            if all(_same(facts.word_value(other, name)[1], group) for name, group in groups)
+            and isinstance(value := _operand(ctx, other, attribute), Operand)
+            and _comparable(value, own)
+        ]
+    return cached or None
 
 
 def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
@@ -407,14 +486,28 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     relation = _relation(said, ctx, Threshold)
     if relation is None:
         return None
-    subject = _first_with(ctx, said, relation.attributes)
-    if subject is None:
-        return None
-    values = [ctx.index.numeric_value(subject, a) for a in relation.attributes]
+    subject = _subject_with(ctx, said, relation.attributes)
+    if not isinstance(subject, str):
+        return subject
+    low, high = relation.at_least, relation.at_most
+    unit = canonical_unit(relation.unit)
+    if unit is not None:  # the bound in its dimension's base unit, as the operands are
+        low = None if low is None else in_base_unit(low, unit)[0]
+        high = None if high is None else in_base_unit(high, unit)[0]
+        unit = in_base_unit(Decimal(0), unit)[1]
+    values: list[Decimal | None] = []
+    for attribute in relation.attributes:
+        operand = _operand(ctx, subject, attribute)
+        if not isinstance(operand, Operand) or (unit is not None and operand.unit != unit):
+            values.append(None)
+        elif unit is None:
+            values.append(ctx.index.numeric_value(subject, attribute))
+        else:
+            values.append(operand.value)
     known = [v for v in values if v is not None]
     if not known:
-        return _not_grounded(said, subject, relation.attributes[0], "none")
-    low, high = relation.at_least, relation.at_most
+        silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
+        return _not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
     reached = sum(
         1 for v in known if (low is not None and v >= low) or (high is not None and v <= high)
     )

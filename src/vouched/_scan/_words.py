@@ -27,6 +27,7 @@ from vouched._scan._subjects import topic_of
 from vouched._scan._vocabulary import (
     HEDGE_BEFORE,
     LATER_OCCASION,
+    MANNER_OF,
     NEGATION,
     ROLE_NOUNS,
     STATE_LINKS,
@@ -34,10 +35,13 @@ from vouched._scan._vocabulary import (
 
 __all__ = [
     "LINK_WINDOW",
+    "NOBODY",
     "denied",
     "later_occasion",
     "linked_subject",
+    "manner_of",
     "subject_after",
+    "subject_of",
     "subjects_before",
 ]
 
@@ -78,16 +82,43 @@ def subjects_before(ctx: SentenceRead, start: int, *, topic: bool = True) -> lis
     return found
 
 
+NOBODY = ""
+"""What :func:`subject_after` and :func:`subject_of` say for a subject the lexicon names
+but no fact is about ("the Calligraphy workshop")."""
+
+
 def subject_after(ctx: SentenceRead, end: int) -> str | None:
-    """The subject named first after ``end`` in its sentence ("colder than Geneva")."""
+    """The subject named first after ``end`` in its sentence ("colder than Geneva");
+    :data:`NOBODY` when that is a name no fact is about."""
     sentence = ctx.structure.sentence(max(0, end - 1))
     starts = ctx.mention_starts
     i = bisect_left(starts, end)
-    if i < len(ctx.mentions):
+    while i < len(ctx.mentions) and ctx.mentions[i].start < sentence[1]:
         mention = ctx.mentions[i]
-        if mention.start < sentence[1] and mention.kind == _NAMED:
+        if mention.kind == _NAMED:
             return mention.names[0]
+        if mention.kind == _UNKNOWN:
+            return NOBODY  # "cheaper than the Calligraphy workshop": no fact is about it
+        i += 1
     return None
+
+
+def subject_of(ctx: SentenceRead, start: int, end: int, *, after: bool = True) -> str | None:
+    """The subject a relation phrase at ``[start, end)`` speaks of: the nearest named
+    before it in its sentence (a pronoun's antecedent), else, with ``after``, the one
+    named after it ("the shortest of them is the watercolour class"), else the topic of
+    earlier sentences. :data:`NOBODY` for a subject no fact is about."""
+    before = subjects_before(ctx, start, topic=False)
+    if before is None:
+        return NOBODY
+    if before:
+        return before[0]
+    if after:
+        found = subject_after(ctx, end)
+        if found is not None:
+            return found
+    topic = subjects_before(ctx, start)
+    return topic[0] if topic else None
 
 
 def linked_subject(ctx: SentenceRead, start: int, end: int) -> str | None:
@@ -137,3 +168,10 @@ def later_occasion(ctx: SentenceRead, end: int) -> bool:
     """Does the sentence up to ``end`` speak of a later occasion ("will", "next")?"""
     sentence = ctx.structure.sentence(max(0, end - 1))
     return bool(LATER_OCCASION.search(ctx.text, sentence[0], end))
+
+
+def manner_of(ctx: SentenceRead, start: int) -> bool:
+    """Does a word at ``start`` follow, in its clause, a verb or noun whose manner it may
+    describe ("book the class online", "tickets online")?"""
+    clause = ctx.structure.clause(start)
+    return bool(MANNER_OF.search(ctx.text, clause[0], start))

@@ -8,6 +8,7 @@ judged, a bare "$" fits any dollar, "degrees" fits both scales).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import lru_cache
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "CURRENCY_UNITS",
     "KNOWN_UNITS",
     "canonical_unit",
+    "in_base_unit",
     "same_dimension",
     "unit_of",
     "units_compatible",
@@ -213,3 +215,38 @@ def unit_of(unit_text: str) -> str | None:
     if lowered.startswith("deg") and " " in lowered:
         return canonical_unit(lowered.split(" ", 1)[1])
     return canonical_unit(spelled)
+
+
+_TO_BASE: dict[str, tuple[str, Decimal, Decimal]] = {
+    # unit: (base unit, factor, offset): base = value * factor + offset
+    "degC": ("degC", Decimal(1), Decimal(0)),
+    "deg": ("degC", Decimal(1), Decimal(0)),
+    "degF": ("degC", Decimal(5) / Decimal(9), Decimal(-160) / Decimal(9)),
+    "m/s": ("m/s", Decimal(1), Decimal(0)),
+    "km/h": ("m/s", Decimal(1) / Decimal("3.6"), Decimal(0)),
+    "mph": ("m/s", Decimal("0.44704"), Decimal(0)),
+    "kn": ("m/s", Decimal(1852) / Decimal(3600), Decimal(0)),
+    "m": ("m", Decimal(1), Decimal(0)),
+    "km": ("m", Decimal(1000), Decimal(0)),
+    "cm": ("m", Decimal("0.01"), Decimal(0)),
+    "mm": ("m", Decimal("0.001"), Decimal(0)),
+    "mi": ("m", Decimal("1609.344"), Decimal(0)),
+    "s": ("s", Decimal(1), Decimal(0)),
+    "ms": ("s", Decimal("0.001"), Decimal(0)),
+    "min": ("s", Decimal(60), Decimal(0)),
+    "h": ("s", Decimal(3600), Decimal(0)),
+    "d": ("s", Decimal(86400), Decimal(0)),
+    "MB": ("MB", Decimal(1), Decimal(0)),
+    "GB": ("MB", Decimal(1000), Decimal(0)),
+}
+
+
+def in_base_unit(value: Decimal, unit: str | None) -> tuple[Decimal, str | None]:
+    """A value in its dimension's base unit, to compare values stated in different units
+    (48.2 °F is 9 °C; 12 km/h is 3.3 m/s). A unit without a fixed conversion (a
+    currency, an unknown unit) comes back unchanged: only equal units compare then."""
+    known = _TO_BASE.get(unit) if unit is not None else None
+    if known is None:
+        return value, unit
+    base, factor, offset = known
+    return value * factor + offset, base
