@@ -14,7 +14,7 @@ $(BIN)/python:
 
 # Reinstall whenever the project's declared dependencies change.
 $(STAMP): $(BIN)/python pyproject.toml $(wildcard adapters/pyproject.toml)
-	$(BIN)/python -m pip install --quiet -e ".[test,lint,chart,prometheus,redis,postgres,ray,server,otel]"
+	$(BIN)/python -m pip install --quiet -e ".[test,lint,chart,prometheus,redis,postgres,ray,server,otel,testing]"
 	if [ -f adapters/pyproject.toml ]; then $(BIN)/python -m pip install --quiet -e ./adapters; fi
 	touch $(STAMP)
 

@@ -1,12 +1,18 @@
-"""The examples run as they stand (subprocess, offline) and say what the docs say."""
+"""The examples run as they stand (subprocess, offline) and say what the docs say;
+the README's commands run on them through the CLI's main() (vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from vouched.testing import run_cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -20,6 +26,7 @@ def _offline_env() -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if k not in _ONLINE}, "PYTHONUTF8": "1"}
 
 
+@functools.cache  # an example says the same each time: two tests read one run
 def _run(name: str) -> str:
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / name)],
@@ -65,16 +72,9 @@ def test_catalog_example_shows_each_status() -> None:
     ]
 
 
-def _vouched(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=EXAMPLES.parent,  # the README's commands run from the repository root
-        env=_offline_env(),
-    )
+@pytest.fixture
+def at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(EXAMPLES.parent)  # the README's commands run from the repository root
 
 
 def _readme_command(start: str) -> list[str]:
@@ -89,8 +89,9 @@ def test_readme_contract_is_the_example_contract() -> None:
     assert block == (EXAMPLES / "contract.toml").read_text("utf-8")
 
 
+@pytest.mark.usefixtures("at_the_root")
 def test_readme_verify_command_on_the_examples_flags_two_claims() -> None:
-    run = _vouched(*_readme_command("vouched verify --catalog examples/"), "--json")
+    run = run_cli([*_readme_command("vouched verify --catalog examples/"), "--json"])
     assert run.returncode == 1, run.stderr
     results = json.loads(run.stdout)["results"]
     assert [(r["id"], r["status"]) for r in results] == [
@@ -101,8 +102,9 @@ def test_readme_verify_command_on_the_examples_flags_two_claims() -> None:
     ]
 
 
+@pytest.mark.usefixtures("at_the_root")
 def test_readme_scan_command_on_the_examples_finds_the_silent_wind() -> None:
-    run = _vouched(*_readme_command("vouched scan --facts examples/"), "--json")
+    run = run_cli([*_readme_command("vouched scan --facts examples/"), "--json"])
     assert run.returncode == 1, run.stderr
     findings = json.loads(run.stdout)["findings"]
     assert [(f["kind"], f["text"]) for f in findings] == [("silent_spoken", "12 km/h")]

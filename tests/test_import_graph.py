@@ -38,6 +38,10 @@ STAGES: Mapping[str, str] = {
     "vouched._replay": "replay",
     "vouched._answer": "answer",
     "vouched.testing": "testing",
+    "vouched.testing._clock": "fakes",
+    "vouched.testing._scripted": "fakes",
+    "vouched.testing._stores": "fakes",
+    "vouched.testing._virtual": "fakes",
     "vouched._server": "server",
     "vouched._cli": "cli",
     "vouched": "face",
@@ -51,9 +55,10 @@ RANKS: Mapping[str, int] = {
     "replay": 2,  # replay re-scans stored outputs
     "answer": 3,  # the answer path writes snapshots
     "face": 4,  # the public names, re-exported
-    "testing": 5,  # fakes for users' tests; the CLI's demo uses them
+    "fakes": 5,  # the test kit's fakes and twins; the CLI's demo uses them
     "server": 5,  # the HTTP service, over the public face
     "cli": 6,  # a thin layer over the public face
+    "testing": 7,  # the test kit's face and its CLI runner, over the CLI it runs
     "main": 7,
 }
 

@@ -6,7 +6,7 @@ test_breaker_freezegun.py). Deadlines against the real server are real and
 small, and no test compares wall-clock margins: a stalled response is held
 until the test ends, so only the deadline can answer it. How long a deadline
 takes is measured on virtual loop time, with the adapter on an
-httpx.MockTransport (tests/virtualtime.py).
+httpx.MockTransport (vouched.testing.virtual_time).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from adapterkit import BERLIN, Script, Stall, fixture_json, json_response, refus
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-import virtualtime
 from vouched import (
     BreakerEvent,
     BreakerSettings,
@@ -32,7 +31,7 @@ from vouched import (
     gather,
     partition,
 )
-from vouched.testing import FakeClock
+from vouched.testing import FakeClock, virtual_time
 from vouched_adapters import OpenMeteoSource, make_client
 
 OBSERVED = "2026-11-29T12:00:00Z"  # the fixture's current.time (13:00 at UTC+1)
@@ -124,7 +123,9 @@ def _answering_after(seconds: float) -> httpx.AsyncClient:
 
 def test_a_hanging_response_costs_exactly_the_deadline(clock: FakeClock) -> None:
     source = guarded("http://127.0.0.1", clock, client=_answering_after(3600), deadline=0.2)
-    facts, elapsed = virtualtime.run(source.fetch(BERLIN))
+    with virtual_time() as loop:
+        facts = loop.run(source.fetch(BERLIN))
+    elapsed = loop.elapsed
     assert reasons(facts) == {"timeout"}
     assert elapsed == pytest.approx(0.2)
 
@@ -170,7 +171,9 @@ def test_an_empty_result_is_no_data(server: HTTPServer, clock: FakeClock) -> Non
 
 def test_a_slow_response_just_under_the_deadline_succeeds(clock: FakeClock) -> None:
     source = guarded("http://127.0.0.1", clock, client=_answering_after(0.59), deadline=0.6)
-    facts, elapsed = virtualtime.run(source.fetch(BERLIN))
+    with virtual_time() as loop:
+        facts = loop.run(source.fetch(BERLIN))
+    elapsed = loop.elapsed
     assert reasons(facts) == {None}
     assert len(facts) == ATTRIBUTES
     assert elapsed == pytest.approx(0.59)

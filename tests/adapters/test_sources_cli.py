@@ -1,23 +1,19 @@
-"""`vouched sources` lists the adapters found through the entry-point group."""
+"""`vouched sources` lists the adapters found through the entry-point group
+(the CLI's main() in this process: vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+from vouched.testing import CliResult, run_cli
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", "sources", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def sources(*args: str) -> CliResult:
+    return run_cli(["sources", *args])
 
 
 def test_the_five_adapters_are_listed_by_name_as_json() -> None:
-    result = run_cli("--json")
+    result = sources("--json")
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["group"] == "vouched.sources"
@@ -27,7 +23,7 @@ def test_the_five_adapters_are_listed_by_name_as_json() -> None:
 
 
 def test_each_listed_adapter_imports_and_says_what_it_is() -> None:
-    rows = json.loads(run_cli("--json").stdout)["sources"]
+    rows = json.loads(sources("--json").stdout)["sources"]
     weather = next(r for r in rows if r["name"] == "open-meteo")
     assert weather["target"] == "vouched_adapters.weather:OpenMeteoSource"
     assert weather["error"] is None
@@ -36,7 +32,7 @@ def test_each_listed_adapter_imports_and_says_what_it_is() -> None:
 
 
 def test_summaries_are_plain_text_without_rest_markup() -> None:
-    rows = json.loads(run_cli("--json").stdout)["sources"]
+    rows = json.loads(sources("--json").stdout)["sources"]
     rates = next(r for r in rows if r["name"] == "frankfurter")
     assert rates["summary"] == (
         "ECB euro reference rates through the Frankfurter API (/latest?from=EUR&to=USD,GBP)"
@@ -44,7 +40,7 @@ def test_summaries_are_plain_text_without_rest_markup() -> None:
 
 
 def test_the_table_names_every_adapter() -> None:
-    result = run_cli()
+    result = sources()
     assert result.returncode == 0
     for name in ("open-meteo", "frankfurter", "csv-catalog", "sqlite", "http-json"):
         assert name in result.stdout

@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator, Sequence
 from decimal import Decimal
 from typing import Any
 
-import looptime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +19,7 @@ from vouched import (
     Prompt,
 )
 from vouched._answer._onfail import REFUSAL_TEXT, RefusalReason
-from vouched.testing import FakeClock, ScriptedPhraser
+from vouched.testing import FakeClock, MemorySnapshotStore, ScriptedPhraser, virtual_time
 
 NOW = "2026-11-29T12:10:00Z"
 GOOD = ["The temperature in Berlin is 21.4 °C.", "The relative humidity in Berlin is 63%."]
@@ -184,12 +183,9 @@ def test_a_stream_that_hangs_is_refused_at_the_phrase_timeout() -> None:
             await asyncio.Event().wait()
             yield "never"
 
-    loop = looptime.new_event_loop(start=0)
-    try:
-        events = loop.run_until_complete(_events(_grounder(_Hangs(), phrase_timeout=5)))
-        spent = loop.time()
-    finally:
-        loop.close()
+    with virtual_time() as loop:
+        events = loop.run(_events(_grounder(_Hangs(), phrase_timeout=5)))
+    spent = loop.elapsed
     assert _kinds(events) == [("sentence", 0), ("refusal", 0), ("done", 0)]
     answer = events[-1].answer
     assert answer is not None
@@ -203,14 +199,7 @@ def test_a_phraser_that_cannot_stream_is_still_handed_on_sentence_by_sentence() 
 
 
 def test_the_snapshot_is_written_as_for_answer() -> None:
-    class _Store:
-        def __init__(self) -> None:
-            self.written: list[Any] = []
-
-        def write(self, snapshot: Any) -> None:
-            self.written.append(snapshot)
-
-    store = _Store()
+    store = MemorySnapshotStore()
     grounder = _grounder(ScriptedPhraser([FABRICATED]), on_fail="partial", store=store)
 
     async def main() -> list[AnswerEvent]:
@@ -219,7 +208,7 @@ def test_the_snapshot_is_written_as_for_answer() -> None:
         return events
 
     events = asyncio.run(main())
-    (snapshot,) = store.written
+    (snapshot,) = store.iter()
     assert snapshot.output == f"{GOOD[0]} {events[1].text}"  # what was shown, note included
     assert snapshot.status == "partial"
 

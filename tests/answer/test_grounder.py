@@ -19,7 +19,7 @@ from vouched import (
     Prompt,
 )
 from vouched._answer._onfail import REFUSAL_TEXT, RefusalReason
-from vouched.testing import FakeClock, ScriptedPhraser
+from vouched.testing import FakeClock, MemorySnapshotStore, ScriptedPhraser
 
 NOW = "2026-11-29T12:10:00Z"
 TRUE = "The temperature in Berlin is 21.4 °C. The relative humidity in Berlin is 63%."
@@ -214,27 +214,24 @@ def test_grounding_rate_counts_the_gate_not_the_stated_silences() -> None:
     assert answer.grounding_rate == 0.0
 
 
-class _Store:
-    def __init__(self, fail: bool = False) -> None:
-        self.fail = fail
-        self.written: list[object] = []
-
+class _FullDisk:
     def write(self, snapshot: object) -> None:
-        if self.fail:
-            raise OSError("disk full")
-        self.written.append(snapshot)
+        raise OSError("disk full")
 
 
 def test_each_answer_is_written_to_the_store() -> None:
-    store = _Store()
+    store = MemorySnapshotStore()
     grounder = _grounder(store=store)
-    _ask(grounder)
-    _ask(grounder)
-    assert len(store.written) == 2
+    _ask(grounder, "How is the weather in Berlin?")
+    _ask(grounder, "And how is the weather in Berlin now?")
+    assert sorted(s.question for s in store.iter()) == [  # one instant: in id order
+        "And how is the weather in Berlin now?",
+        "How is the weather in Berlin?",
+    ]
 
 
 def test_a_failing_store_never_breaks_the_answer_and_is_counted() -> None:
-    grounder = _grounder(store=_Store(fail=True))
+    grounder = _grounder(store=_FullDisk())
     answer = _ask(grounder)
     assert answer.status is AnswerStatus.OK
     assert grounder.store_failures == 1

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from vouched import AnswerStatus, Fact, Grounder
-from vouched.testing import FakeClock
+from vouched.testing import FakeClock, MemorySnapshotStore
 
 NOW = "2026-11-29T12:10:00Z"
 TEMPERATURES = {"Berlin": Decimal("21.4"), "Munich": Decimal("17.8")}
@@ -63,17 +63,10 @@ def test_a_single_query_is_still_sent_as_it_was_given() -> None:
 
 
 def test_the_snapshot_records_every_query() -> None:
-    class _Store:
-        def __init__(self) -> None:
-            self.written: list[Any] = []
-
-        def write(self, snapshot: Any) -> None:
-            self.written.append(snapshot)
-
-    store = _Store()
+    store = MemorySnapshotStore()
     queries = [{"subject": "Berlin"}, {"subject": "Munich"}]
     _grounder(_PerSubject(), store).answer_sync("Berlin and Munich?", queries)
-    (snapshot,) = store.written
+    (snapshot,) = store.iter()
     assert snapshot.to_json()["query"] == {"queries": queries}
 
 

@@ -9,7 +9,6 @@ from decimal import Decimal
 from typing import Any
 
 import httpx
-import looptime
 import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -27,6 +26,7 @@ from vouched import (
     StreamEnd,
     build_prompt,
 )
+from vouched.testing import virtual_time
 
 PATH = "/v1/chat/completions"
 
@@ -142,11 +142,8 @@ def _stalling(pieces: list[bytes], *, break_off: bool = False) -> httpx.MockTran
 
 
 def _virtual(coroutine: Any) -> Any:
-    loop = looptime.new_event_loop(start=0)
-    try:
-        return loop.run_until_complete(coroutine)
-    finally:
-        loop.close()
+    with virtual_time() as loop:
+        return loop.run(coroutine)
 
 
 def test_a_stream_that_stalls_is_a_timeout_naming_the_stall() -> None:
@@ -177,7 +174,7 @@ def test_a_stream_that_trickles_past_the_whole_deadline_is_a_timeout() -> None:
         while True:
             for piece in events([chunk("word ")]):
                 yield piece
-            await asyncio.sleep(1)  # virtual: looptime
+            await asyncio.sleep(1)  # virtual time
 
     async def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, content=body())

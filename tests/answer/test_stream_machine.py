@@ -13,7 +13,7 @@ from vouched import AnswerEvent, AnswerEventKind, AnswerStatus, Fact, Grounder
 from vouched._answer._onfail import RefusalReason
 from vouched._answer._streaming import DISCONNECTED
 from vouched._jsonio import dumps
-from vouched.testing import FakeClock, ScriptedPhraser
+from vouched.testing import FakeClock, MemorySnapshotStore, ScriptedPhraser
 
 NOW = "2026-11-29T12:10:00Z"
 GOOD = "The temperature in Berlin is 21.4 °C."
@@ -35,14 +35,6 @@ class _Static:
                 ttl=900,
             )
         ]
-
-
-class _Store:
-    def __init__(self) -> None:
-        self.written: list[Any] = []
-
-    def write(self, snapshot: Any) -> None:
-        self.written.append(snapshot)
 
 
 def _grounder(texts: list[str], **kw: Any) -> Grounder:
@@ -94,9 +86,9 @@ def test_the_done_event_as_json_carries_no_word_of_a_failing_sentence() -> None:
 
 
 def test_the_snapshot_keeps_the_failing_sentence() -> None:
-    store = _Store()
+    store = MemorySnapshotStore()
     _run(_grounder([f"{GOOD} {BAD}"], on_fail="partial", store=store))
-    (snapshot,) = store.written
+    (snapshot,) = store.iter()
     assert any("18 km/h" in attempt.text for attempt in snapshot.trail)
 
 
@@ -107,7 +99,7 @@ def test_a_partial_stream_names_what_could_not_be_confirmed() -> None:
 
 
 def test_a_reader_that_leaves_still_leaves_a_snapshot_of_what_it_was_sent() -> None:
-    store = _Store()
+    store = MemorySnapshotStore()
     grounder = _grounder([f"{GOOD} It is a mild day. {GOOD}"], store=store)
 
     async def main() -> AnswerEvent:
@@ -118,7 +110,7 @@ def test_a_reader_that_leaves_still_leaves_a_snapshot_of_what_it_was_sent() -> N
         return first
 
     first = asyncio.run(main())
-    (snapshot,) = store.written
+    (snapshot,) = store.iter()
     assert snapshot.status == "partial"
     assert snapshot.output == first.text.strip()
     assert snapshot.trail == ()  # no attempt finished

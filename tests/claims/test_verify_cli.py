@@ -1,14 +1,16 @@
-"""`vouched verify` as users run it: a subprocess, exit codes, table, JSON, chart."""
+"""`vouched verify` as users run it: exit codes, table, JSON, chart (in this
+process, through the CLI's main() with its streams captured: vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from vouched.testing import CliResult, run_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CATALOG = FIXTURES / "catalog.csv"
@@ -26,21 +28,11 @@ STATUSES = [
 ]
 
 
-def vouched(*args: str | Path, code: str | None = None) -> subprocess.CompletedProcess[str]:
-    prefix = ["-c", code] if code else ["-m", "vouched"]
-    return subprocess.run(
-        [sys.executable, *prefix, *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
-    )
+def vouched(*args: str | Path) -> CliResult:
+    return run_cli(args, columns=200)
 
 
-def verify(
-    claims: Path, *extra: str | Path, catalog: Path = CATALOG
-) -> subprocess.CompletedProcess[str]:
+def verify(claims: Path, *extra: str | Path, catalog: Path = CATALOG) -> CliResult:
     return vouched("verify", "--catalog", catalog, "--contract", CONTRACT, *extra, claims)
 
 
@@ -134,22 +126,21 @@ def test_chart_path_that_is_a_directory_is_one_line_before_any_output(tmp_path: 
     assert list(tmp_path.iterdir()) == []
 
 
-def test_chart_without_matplotlib_names_the_extra(tmp_path: Path) -> None:
-    code = (
-        "import sys; sys.modules['matplotlib'] = None\n"
-        "from vouched._cli import main; sys.exit(main(sys.argv[1:]))"
-    )
+def test_chart_without_matplotlib_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
     chart = tmp_path / "out.png"
-    run = vouched(
-        "verify", "--catalog", CATALOG, "--contract", CONTRACT, "--chart", chart, CASES, code=code
-    )
+    run = vouched("verify", "--catalog", CATALOG, "--contract", CONTRACT, "--chart", chart, CASES)
     assert run.returncode == 2
     assert "pip install 'vouched[chart]'" in run.stderr
     assert run.stdout == ""
     assert not chart.exists()
 
 
-def one_error_line(run: subprocess.CompletedProcess[str]) -> str:
+def one_error_line(run: CliResult) -> str:
     assert run.returncode == 2
     assert run.stdout == ""  # nothing half-written
     assert "Traceback" not in run.stderr

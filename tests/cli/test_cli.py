@@ -1,23 +1,18 @@
-"""``vouched`` itself, before any command: its help and a missing command."""
+"""``vouched`` itself, before any command: its help and a missing command
+(in this process, through main(); test_cli_process.py runs the real command)."""
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from vouched.testing import CliResult, run_cli
 
 COMMANDS = ("gate", "scan", "verify", "replay", "sources", "serve", "demo")
 
 
-def vouched(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+def vouched(*args: str) -> CliResult:
+    return run_cli(args)
 
 
 def test_help_lists_every_command_and_the_exit_statuses() -> None:

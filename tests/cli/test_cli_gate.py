@@ -1,13 +1,19 @@
-"""`vouched gate` run as a user runs it: a subprocess, files on disk."""
+"""`vouched gate` as a user runs it, on files on disk: in this process through
+the CLI's main() with its streams captured (vouched.testing.run_cli), and as a
+real process where the process is the point (a reader that goes away)."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from vouched.testing import CliResult, run_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOW = "2026-11-29T12:10:00Z"
@@ -24,15 +30,8 @@ GOOD = {
 }
 
 
-def vouched(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        timeout=60,
-        check=False,
-    )
+def vouched(*args: str, stdin: str = "") -> CliResult:
+    return run_cli(args, stdin=stdin)
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -186,17 +185,25 @@ def test_a_reader_that_goes_away_ends_quietly_with_the_real_exit_status(
     tmp_path: Path, output: list[str], last: dict[str, object], status: int
 ) -> None:
     # `vouched gate F | head` under `set -o pipefail` must still fail on a violation.
+    # The output must outgrow the pipe, so that the writer is still writing when
+    # the reader leaves: 200 rows (16 KB as a table) in a pipe cut to one page
+    # (Linux), or 1,500 rows (120 KB) past a default pipe's 64 KiB elsewhere.
+    read_end, write_end = os.pipe()
+    rows = 1_500
+    if hasattr(fcntl, "F_SETPIPE_SZ"):
+        fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
+        rows = 200
     path = tmp_path / "many.jsonl"
-    path.write_text("\n".join([json.dumps(GOOD)] * 5_000 + [json.dumps(last)]), encoding="utf-8")
+    path.write_text("\n".join([json.dumps(GOOD)] * rows + [json.dumps(last)]), encoding="utf-8")
     with subprocess.Popen(
         [sys.executable, "-m", "vouched", "gate", str(path), "--now", NOW, *output],
-        stdout=subprocess.PIPE,
+        stdout=write_end,
         stderr=subprocess.PIPE,
     ) as child:
-        assert child.stdout is not None
+        os.close(write_end)
         assert child.stderr is not None
-        child.stdout.read(100)  # like `| head -c 100`
-        child.stdout.close()
+        with open(read_end, "rb") as reader:
+            reader.read(100)  # like `| head -c 100`
         stderr = child.stderr.read()
         assert child.wait(timeout=60) == status
     assert stderr == b""

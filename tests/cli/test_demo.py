@@ -1,24 +1,19 @@
-"""`vouched demo`: four scenarios, offline, as a subprocess of the real CLI."""
+"""`vouched demo`: four scenarios, offline, through the real CLI's main() in this
+process (vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from vouched.testing import CliResult, run_cli
 
-def _demo(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", "demo", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+
+def _demo(*args: str) -> CliResult:
+    return run_cli(["demo", *args])
 
 
 @pytest.fixture(scope="module")

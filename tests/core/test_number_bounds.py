@@ -7,8 +7,6 @@ refused at once, in JSON, in ``Fact`` and in the CLI (exit 2, one line).
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from pydantic import ValidationError
 
 from factories import make_fact
 from vouched._jsonio import MAX_EXPONENT, MAX_NUMBER_DIGITS, NumberBoundsError, loads
+from vouched.testing import run_cli
 
 
 @pytest.mark.parametrize(
@@ -58,13 +57,7 @@ def test_cli_gate_refuses_a_huge_exponent_with_one_line(tmp_path: Path) -> None:
         ' "observed_at": "2026-01-01T00:00:00Z"}]',
         encoding="utf-8",
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "vouched", "gate", str(facts)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    run = run_cli(["gate", str(facts)])
     assert run.returncode == 2
     assert run.stdout == ""
     assert run.stderr.count("\n") == 1

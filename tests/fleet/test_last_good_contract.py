@@ -20,8 +20,8 @@ from sourcefacts import START, weather_fact
 
 from fleet.services import REDIS_URL
 from vouched import Fact, GuardedSource, RedisLastGood, SourceError
-from vouched._sources._lastgood import MemoryLastGood, SharedLastGood
-from vouched.testing import FakeClock, ScriptedSource
+from vouched._sources._lastgood import SharedLastGood
+from vouched.testing import FakeClock, MemoryLastGood, ScriptedSource
 
 QUERY = {"subject": "Berlin"}
 ATTRIBUTES = ("temperature", "humidity", "wind")

@@ -3,7 +3,8 @@ for the fleet, no round trip on a closed breaker's happy path, and Redis
 failing degrades to this process's own state, never to an invented value.
 
 Each "worker" here is a GuardedSource with its own client and store, as a
-process has; the multi-process test is test_fleet_processes.py. Time is a
+process has; the multi-process test is test_fleet_processes.py, and what every
+shared store does (the in-memory twin too) is in test_breaker_store_contract.py. Time is a
 FakeClock shared by the workers (the fleet shares wall time).
 """
 
@@ -23,7 +24,6 @@ from vouched import (
     BreakerEvent,
     BreakerEventKind,
     BreakerSettings,
-    BreakerState,
     Fact,
     GuardedSource,
     RedisBreakerStore,
@@ -80,77 +80,6 @@ def worker(
 
 def reasons(answers: list[list[Fact]]) -> list[str | None]:
     return [a[0].silent_reason for a in answers]
-
-
-def test_a_breaker_opened_by_one_worker_rejects_in_another(prefix: str) -> None:
-    clock = FakeClock(START)
-    failing = ScriptedSource("weather", [SourceError("HTTP 500")])
-    other = ScriptedSource("weather", [[weather_fact()]])
-
-    async def go() -> list[Fact]:
-        async with (
-            redis.asyncio.Redis.from_url(REDIS_URL) as a,
-            redis.asyncio.Redis.from_url(REDIS_URL) as b,
-        ):
-            first = worker(a, prefix, clock, failing)
-            second = worker(b, prefix, clock, other)
-            await second.fetch(QUERY)  # the second worker knows the breaker closed
-            for _ in range(3):
-                await first.fetch(QUERY)
-            clock.advance(seconds=1)  # past the second worker's sync_every
-            return await second.fetch(QUERY)
-
-    answer = run(go)
-    assert failing.calls == 3
-    assert other.calls == 1  # the call before the breaker opened; none after
-    assert answer[0].silent_reason == "circuit_open"
-
-
-def test_failures_of_several_workers_add_up_to_fail_max(prefix: str) -> None:
-    clock = FakeClock(START)
-    scripts = [ScriptedSource("weather", [SourceError()]) for _ in range(3)]
-
-    async def go() -> list[BreakerState]:
-        clients = [redis.asyncio.Redis.from_url(REDIS_URL) for _ in scripts]
-        workers = [worker(c, prefix, clock, s) for c, s in zip(clients, scripts, strict=True)]
-        for w in workers:
-            await w.fetch(QUERY)
-            clock.advance(seconds=1)  # a trial reserved for the worker's next call lapses
-        states = [w.state for w in workers]
-        for c in clients:
-            await c.aclose()
-        return states
-
-    assert run(go)[-1] == BreakerState.OPEN
-    assert [s.calls for s in scripts] == [1, 1, 1]
-
-
-def test_after_the_reset_timeout_exactly_one_worker_of_the_fleet_probes(prefix: str) -> None:
-    clock = FakeClock(START)
-    scripts = [
-        ScriptedSource("weather", [SourceError()] * 3 + [Delay(0.05, [weather_fact()])])
-        for _ in range(4)
-    ]
-
-    async def go() -> list[list[Fact]]:
-        clients = [redis.asyncio.Redis.from_url(REDIS_URL) for _ in scripts]
-        workers = [worker(c, prefix, clock, s) for c, s in zip(clients, scripts, strict=True)]
-        for _ in range(3):
-            await workers[0].fetch(QUERY)
-        clock.advance(seconds=30)
-        answers = await asyncio.gather(*(w.fetch(QUERY) for w in workers))
-        for c in clients:
-            await c.aclose()
-        return [list(a) for a in answers]
-
-    answers = run(go)
-    assert sum(s.calls for s in scripts) == 3 + 1
-    assert sorted(map(str, reasons(answers))) == [
-        "None",
-        "circuit_open",
-        "circuit_open",
-        "circuit_open",
-    ]
 
 
 def test_a_probe_whose_worker_died_frees_the_fleet_after_its_lease(prefix: str) -> None:

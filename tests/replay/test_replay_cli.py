@@ -1,10 +1,9 @@
-"""``vouched replay`` as a user runs it: a subprocess over a real SQLite file."""
+"""``vouched replay`` as a user runs it over a real SQLite file (in this process,
+through the CLI's main() with its streams captured: vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,16 +11,11 @@ import pytest
 
 from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Snapshot, SqliteSnapshotStore
+from vouched.testing import CliResult, run_cli
 
 
-def vouched(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", "replay", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+def vouched(*args: str) -> CliResult:
+    return run_cli(["replay", *args])
 
 
 @pytest.fixture

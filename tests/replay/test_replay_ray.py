@@ -18,6 +18,7 @@ import pytest
 from fleet.services import require_postgres, unique
 from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Policy, PostgresSnapshotStore, SqliteSnapshotStore, StoreError, replay
+from vouched.testing import run_cli
 
 
 def _ray() -> Any:
@@ -134,7 +135,9 @@ def test_the_cli_on_a_local_ray_prints_the_json_report_of_the_local_engine(
 def test_a_ray_address_without_the_ray_engine_is_one_line_naming_the_flags(
     tmp_path: Path,
 ) -> None:
-    result = _cli("--store", "s.db", "--ray-address", "127.0.0.1:6380", cwd=tmp_path)
+    # A usage error before any Ray: the CLI's main() in this process.
+    store = str(tmp_path / "s.db")
+    result = run_cli(["replay", "--store", store, "--ray-address", "127.0.0.1:6380"])
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert "--ray-address" in result.stderr

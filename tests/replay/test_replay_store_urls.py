@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -15,17 +13,11 @@ import pytest
 from fleet.services import closed_port, require_postgres, unique
 from replay.population import T0, SnapshotFactory
 from vouched import PostgresSnapshotStore, SqliteSnapshotStore, open_snapshot_store
+from vouched.testing import CliResult, run_cli
 
 
-def vouched(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", "replay", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=cwd,
-    )
+def vouched(*args: str) -> CliResult:
+    return run_cli(["replay", *args])
 
 
 @pytest.fixture
@@ -53,10 +45,13 @@ def test_replay_reads_a_postgresql_url(
     assert json.loads(result.stdout)["snapshots"] == 4
 
 
-def test_replay_reads_a_relative_sqlite_url(tmp_path: Path, make_snapshot: SnapshotFactory) -> None:
+def test_replay_reads_a_relative_sqlite_url(
+    tmp_path: Path, make_snapshot: SnapshotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with SqliteSnapshotStore(tmp_path / "s.db") as store:
         store.write(make_snapshot())
-    result = vouched("--store", "sqlite:///s.db", "--json", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = vouched("--store", "sqlite:///s.db", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["snapshots"] == 1
 
@@ -143,13 +138,7 @@ def test_the_demo_writes_to_the_same_postgresql_url_replay_reads(
 ) -> None:
     url, schema = postgres_schema
     target = f"{url}?schema={schema}"
-    demo = subprocess.run(
-        [sys.executable, "-m", "vouched", "demo", "--store", target],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    demo = run_cli(["demo", "--store", target])
     assert demo.returncode == 0, demo.stderr
     result = vouched("--store", target, "--json")
     assert result.returncode == 0, result.stderr

@@ -1,5 +1,7 @@
-"""One contract for every snapshot store: SQLite and PostgreSQL (the real server
-on 127.0.0.1) run the same tests, so the two cannot drift."""
+"""One contract for every snapshot store: SQLite, PostgreSQL (the real server
+on 127.0.0.1) and the in-memory twin (vouched.testing.MemorySnapshotStore) run
+the same tests, so they cannot drift. Schema versions and read-only opening
+are the two stores on disk's alone."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from vouched import (
     StoreError,
     replay,
 )
+from vouched.testing import MemorySnapshotStore
 
 
 @dataclass
@@ -35,6 +38,15 @@ class Backend:
     open: Callable[..., Any]
     bodies: Callable[[], list[str]]
     set_version: Callable[[int], None]
+
+
+def _memory() -> Iterator[Backend]:
+    store = MemorySnapshotStore()  # every open is the same store, as with one file
+
+    def set_version(version: int) -> None:
+        raise AssertionError("the in-memory twin has no schema")
+
+    yield Backend("memory", lambda: store, lambda: list(store.iter_json()), set_version)
 
 
 def _sqlite(tmp_path: Path) -> Iterator[Backend]:
@@ -90,12 +102,24 @@ def _postgres() -> Iterator[Backend]:
         run(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
-    if request.param == "sqlite":
+def _open_backend(kind: str, tmp_path: Path) -> Iterator[Backend]:
+    if kind == "sqlite":
         yield from _sqlite(tmp_path)
-    else:
+    elif kind == "postgres":
         yield from _postgres()
+    else:
+        yield from _memory()
+
+
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    yield from _open_backend(request.param, tmp_path)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def disk_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """The stores with a schema on disk (the twin has none)."""
+    yield from _open_backend(request.param, tmp_path)
 
 
 @pytest.fixture
@@ -180,18 +204,19 @@ def test_a_sensitive_raw_value_never_reaches_the_table(
     assert body == snapshot.canonical_json()  # the same tokens in every store
 
 
-def test_a_new_store_is_at_the_newest_schema_version(opened: Any) -> None:
-    assert opened.schema_version >= 2
+def test_a_new_store_is_at_the_newest_schema_version(disk_backend: Backend) -> None:
+    with disk_backend.open() as opened:
+        assert opened.schema_version >= 2
 
 
-def test_a_store_written_by_a_newer_vouched_is_refused(backend: Backend) -> None:
-    backend.open().close()
-    backend.set_version(99)
+def test_a_store_written_by_a_newer_vouched_is_refused(disk_backend: Backend) -> None:
+    disk_backend.open().close()
+    disk_backend.set_version(99)
     with pytest.raises(StoreError, match="newer than this vouched reads"):
-        backend.open()
+        disk_backend.open()
 
 
-def test_two_writers_opening_a_new_store_at_once_migrate_it_once(backend: Backend) -> None:
+def test_two_writers_opening_a_new_store_at_once_migrate_it_once(disk_backend: Backend) -> None:
     stores: list[Any] = []
     errors: list[BaseException] = []
     start = threading.Barrier(3)
@@ -199,7 +224,7 @@ def test_two_writers_opening_a_new_store_at_once_migrate_it_once(backend: Backen
     def open_one() -> None:
         start.wait()
         try:
-            stores.append(backend.open())
+            stores.append(disk_backend.open())
         except BaseException as error:  # noqa: BLE001 - the test reports it below
             errors.append(error)
 
@@ -216,9 +241,9 @@ def test_two_writers_opening_a_new_store_at_once_migrate_it_once(backend: Backen
     assert len(versions) == 1
 
 
-def test_a_read_only_store_that_does_not_exist_is_refused(backend: Backend) -> None:
+def test_a_read_only_store_that_does_not_exist_is_refused(disk_backend: Backend) -> None:
     with pytest.raises((StoreError, ValueError)):
-        backend.open(read_only=True)
+        disk_backend.open(read_only=True)
 
 
 def test_replay_grades_the_store(opened: Any, make_snapshot: SnapshotFactory) -> None:

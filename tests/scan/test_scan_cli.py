@@ -1,11 +1,12 @@
-"""``vouched scan`` run as users run it: a subprocess, real files, exit codes."""
+"""``vouched scan`` run as users run it: real files, exit codes, stdin (in this
+process, through the CLI's main() with its streams captured: vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from vouched.testing import CliResult, run_cli
 
 from ._cases import WORLDS
 
@@ -21,15 +22,8 @@ def _world_files(tmp_path: Path) -> tuple[Path, Path]:
     return facts, lexicon
 
 
-def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "vouched", "scan", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        check=False,
-        timeout=60,
-    )
+def _run(*args: str, stdin: str = "") -> CliResult:
+    return run_cli(["scan", *args], stdin=stdin)
 
 
 def test_clean_output_exits_0_with_json(tmp_path: Path) -> None:

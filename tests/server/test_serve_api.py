@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -17,7 +15,7 @@ from chatstream import completion_events
 from vouched import OpenAIChatPhraser
 from vouched._server._app import create_app
 from vouched._server._config import ServeConfig, load_config
-from vouched.testing import FakeClock
+from vouched.testing import FakeClock, run_cli
 
 from ._serving import EXAMPLES, NOW, InProcess, sse
 
@@ -37,9 +35,7 @@ def base() -> InProcess:
 
 
 def _cli(*args: str) -> dict[str, object]:
-    run = subprocess.run(
-        [sys.executable, "-m", "vouched", *args], capture_output=True, text=True, check=False
-    )
+    run = run_cli(args)
     assert run.returncode in (0, 1), run.stderr
     return json.loads(run.stdout)
 

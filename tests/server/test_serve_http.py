@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
+
+from vouched.testing import run_cli
 
 from ._serving import EXAMPLES
 
@@ -37,31 +40,24 @@ def test_vouched_serve_listens_on_127_0_0_1_and_answers() -> None:
             process.stderr.close()
 
 
+# What stops the start is said before anything listens: in this process through
+# main() (a run that started serving instead would fail at the timeout).
+
+
 def test_a_bad_config_stops_the_start_with_one_line_and_exit_2(tmp_path: Path) -> None:
     config = tmp_path / "serve.toml"
     config.write_text('[answer]\non_fail = "shrug"\n', encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "vouched", "serve", "--config", str(config)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    run = run_cli(["serve", "--config", str(config)], timeout=60)
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1
     assert f"{config}: answer.on_fail: on_fail must be one of retry, partial, refuse" in run.stderr
 
 
-def test_without_the_server_extra_the_command_names_the_install(tmp_path: Path) -> None:
-    # uvicorn made unimportable, as on a machine without vouched[server].
-    code = (
-        "import sys; sys.modules['uvicorn'] = None\n"
-        "from vouched._cli import main\n"
-        f"sys.exit(main(['serve', '--config', {str(EXAMPLES / 'serve.toml')!r}]))\n"
-    )
-    run = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
+def test_without_the_server_extra_the_command_names_the_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as on a machine without vouched[server]
+    run = run_cli(["serve", "--config", str(EXAMPLES / "serve.toml")], timeout=60)
     assert run.returncode == 2
     assert run.stderr == (
         "vouched serve: this feature needs uvicorn: pip install 'vouched[server]'\n"
@@ -69,14 +65,7 @@ def test_without_the_server_extra_the_command_names_the_install(tmp_path: Path) 
 
 
 def test_an_empty_host_on_the_command_line_is_exit_2_not_every_interface() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "vouched", "serve", "--config", str(EXAMPLES / "serve.toml"),
-         "--host", ""],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )  # fmt: skip
+    run = run_cli(["serve", "--config", str(EXAMPLES / "serve.toml"), "--host", ""], timeout=60)
     assert run.returncode == 2
     assert run.stderr == (
         "vouched serve: --host: must name an address: an empty host would bind every interface\n"

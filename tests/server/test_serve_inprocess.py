@@ -8,12 +8,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import httpx
-import looptime
 
 from vouched import Grounder, SqliteSnapshotStore
 from vouched._server._app import create_app
 from vouched._server._config import load_config
-from vouched.testing import FakeClock, ScriptedSource
+from vouched.testing import FakeClock, ScriptedSource, virtual_time
 
 from ._serving import EXAMPLES, NOW
 
@@ -35,11 +34,8 @@ def test_a_request_past_its_deadline_is_504_deadline_exceeded() -> None:
             response = await client.post("/v1/answer", json={"question": "Berlin?"})
             return response, loop.time() - began
 
-    loop = looptime.new_event_loop(start=0)
-    try:
-        response, spent = loop.run_until_complete(ask())
-    finally:
-        loop.close()
+    with virtual_time() as loop:
+        response, spent = loop.run(ask())
     assert response.status_code == 504
     assert response.json()["error"]["code"] == "deadline_exceeded"
     assert spent == 5.0

@@ -8,9 +8,8 @@ from collections.abc import Sequence
 import pytest
 from sourcefacts import weather_fact
 
-import virtualtime
 from vouched import BreakerSettings, Fact, GuardedSource, Query, fetch_sync, gather
-from vouched.testing import FakeClock, ScriptedSource
+from vouched.testing import FakeClock, ScriptedSource, virtual_time
 
 QUERY = {"subject": "Berlin"}
 
@@ -40,7 +39,8 @@ def test_at_most_max_in_flight_calls_reach_the_source_and_all_are_answered() -> 
         queries = [{"subject": "Berlin", "n": n} for n in range(12)]  # distinct: no single flight
         return [list(a) for a in await asyncio.gather(*(guarded.fetch(q) for q in queries))]
 
-    answers, _ = virtualtime.run(burst())
+    with virtual_time() as loop:
+        answers = loop.run(burst())
     assert source.peak == 3
     assert all(a == [weather_fact()] for a in answers)
 
@@ -52,7 +52,8 @@ def test_without_a_limit_every_call_goes_in_at_once() -> None:
     async def burst() -> None:
         await asyncio.gather(*(guarded.fetch({"subject": "Berlin", "n": n}) for n in range(12)))
 
-    virtualtime.run(burst())
+    with virtual_time() as loop:
+        loop.run(burst())
     assert source.peak == 12
 
 
@@ -75,7 +76,9 @@ def test_waiting_past_the_deadline_is_a_timeout_but_not_a_breaker_failure() -> N
             await holder
         return waited
 
-    answer, elapsed = virtualtime.run(run())
+    with virtual_time() as loop:
+        answer = loop.run(run())
+    elapsed = loop.elapsed
     assert [f.silent_reason for f in answer] == ["timeout"]
     assert elapsed <= 0.01 + 0.05  # the wait ended by the gather's deadline
     assert script.calls == 1

@@ -7,9 +7,8 @@ import asyncio
 import pytest
 from sourcefacts import weather_fact
 
-import virtualtime
 from vouched import BreakerSettings, GuardedSource, SourceError, fetch_sync, gather, gather_sync
-from vouched.testing import Delay, FakeClock, ScriptedSource
+from vouched.testing import Delay, FakeClock, ScriptedSource, virtual_time
 
 QUERY = {"subject": "Berlin"}
 
@@ -21,7 +20,9 @@ def test_results_follow_the_order_of_the_sources_not_of_completion() -> None:
         ScriptedSource("slow", [Delay(0.05, [first])]),
         ScriptedSource("fast", [[second]]),
     ]
-    answer, elapsed = virtualtime.run(gather(sources, QUERY, deadline=1.0))
+    with virtual_time() as loop:
+        answer = loop.run(gather(sources, QUERY, deadline=1.0))
+    elapsed = loop.elapsed
     assert answer == [first, second]
     assert elapsed == pytest.approx(0.05)  # the slow one answered; no deadline was waited
 
@@ -29,7 +30,9 @@ def test_results_follow_the_order_of_the_sources_not_of_completion() -> None:
 def test_one_hanging_source_costs_exactly_the_deadline() -> None:
     fact = weather_fact()
     sources = [ScriptedSource("ok", [[fact]]), ScriptedSource("hangs", [ScriptedSource.HANG])]
-    answer, elapsed = virtualtime.run(gather(sources, QUERY, deadline=0.2))
+    with virtual_time() as loop:
+        answer = loop.run(gather(sources, QUERY, deadline=0.2))
+    elapsed = loop.elapsed
     assert answer[0] == fact
     assert [(f.source, f.silent_reason) for f in answer[1:]] == [("hangs", "timeout")]
     assert elapsed == pytest.approx(0.2)
@@ -37,7 +40,9 @@ def test_one_hanging_source_costs_exactly_the_deadline() -> None:
 
 def test_several_hanging_sources_still_cost_only_the_deadline() -> None:
     sources = [ScriptedSource(f"h{i}", [ScriptedSource.HANG]) for i in range(5)]
-    answer, elapsed = virtualtime.run(gather(sources, QUERY, deadline=0.2))
+    with virtual_time() as loop:
+        answer = loop.run(gather(sources, QUERY, deadline=0.2))
+    elapsed = loop.elapsed
     assert elapsed == pytest.approx(0.2)
     assert [f.silent_reason for f in answer] == ["timeout"] * 5
 
@@ -95,7 +100,9 @@ def test_cancelling_gather_cancels_every_source() -> None:
         others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
         return len([t for t in others if not t.done()])
 
-    still_running, elapsed = virtualtime.run(run())
+    with virtual_time() as loop:
+        still_running = loop.run(run())
+    elapsed = loop.elapsed
     assert still_running == 0
     assert elapsed < 10  # cancelled, not timed out
 
@@ -135,13 +142,17 @@ def test_a_guarded_source_cut_by_gather_serves_its_last_good_facts() -> None:
         clock=FakeClock("2026-11-29T12:00:00Z"),
     )
     assert gather_sync([guarded], QUERY, deadline=0.05) == [fact]
-    answer, elapsed = virtualtime.run(gather([guarded], QUERY, deadline=0.1))
+    with virtual_time() as loop:
+        answer = loop.run(gather([guarded], QUERY, deadline=0.1))
+    elapsed = loop.elapsed
     assert answer == [fact]
     assert elapsed < 0.1  # the guarded source gave up just before the gather's deadline
 
 
 def test_a_guarded_deadline_shorter_than_the_gathers_still_applies() -> None:
     guarded = GuardedSource(ScriptedSource("hangs", [ScriptedSource.HANG]), deadline=0.05)
-    answer, elapsed = virtualtime.run(gather([guarded], QUERY, deadline=2.0))
+    with virtual_time() as loop:
+        answer = loop.run(gather([guarded], QUERY, deadline=2.0))
+    elapsed = loop.elapsed
     assert [f.silent_reason for f in answer] == ["timeout"]
     assert elapsed == pytest.approx(0.05)

@@ -8,7 +8,6 @@ from datetime import timedelta
 import pytest
 from sourcefacts import weather_fact
 
-import virtualtime
 from vouched import (
     BreakerSettings,
     CacheSettings,
@@ -22,7 +21,7 @@ from vouched import (
     fetch_sync,
     partition,
 )
-from vouched.testing import FakeClock, ScriptedSource
+from vouched.testing import FakeClock, ScriptedSource, virtual_time
 
 QUERY = {"subject": "Berlin"}
 KEYS = [("Berlin", "temperature"), ("Berlin", "humidity")]
@@ -75,7 +74,9 @@ def test_without_declared_keys_a_silence_names_the_query_subject(clock: FakeCloc
 
 def test_a_hanging_source_costs_the_deadline_and_no_more(clock: FakeClock) -> None:
     source = guarded(ScriptedSource("s", [ScriptedSource.HANG]), clock, deadline=0.2)
-    answer, elapsed = virtualtime.run(source.fetch(QUERY))
+    with virtual_time() as loop:
+        answer = loop.run(source.fetch(QUERY))
+    elapsed = loop.elapsed
     assert [f.silent_reason for f in answer] == ["timeout"]
     assert elapsed == pytest.approx(0.2)
 

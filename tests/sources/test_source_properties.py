@@ -7,7 +7,6 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import virtualtime
 from vouched import (
     BreakerSettings,
     CacheSettings,
@@ -16,7 +15,7 @@ from vouched import (
     MalformedPayloadError,
     gather,
 )
-from vouched.testing import FakeClock, ScriptedSource
+from vouched.testing import FakeClock, ScriptedSource, virtual_time
 
 REASONS = {"circuit_open", "timeout", "source_error", "source_bug", "malformed", "no_data"}
 
@@ -71,7 +70,8 @@ def test_every_item_is_a_fact_from_a_success_or_a_silence_with_a_reason(
     for outcome, pause in script:
         if isinstance(outcome, list):
             delivered.update(outcome)
-        answer, _ = virtualtime.run(guarded.fetch({"subject": "Berlin"}))
+        with virtual_time() as loop:
+            answer = loop.run(guarded.fetch({"subject": "Berlin"}))
         assert answer, "an answer is never empty"
         for item in answer:
             if item.is_silent:
@@ -101,7 +101,8 @@ def test_gather_keeps_source_order_and_answers_only_with_facts_or_reasoned_silen
         ScriptedSource(f"s{i}", [(lambda q, v=o: v) if isinstance(o, str) else o])  # type: ignore[misc]  # a default binds the loop value
         for i, o in enumerate(scripted)
     ]
-    answer, _ = virtualtime.run(gather(sources, {"subject": "Berlin"}, deadline=0.02))
+    with virtual_time() as loop:
+        answer = loop.run(gather(sources, {"subject": "Berlin"}, deadline=0.02))
     owners = [int(str(f.source).removeprefix("s")) for f in answer]
     assert owners == sorted(owners), "facts come in the order of the sources"
     assert set(owners) == set(range(len(plays))), "every source answers"

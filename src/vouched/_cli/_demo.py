@@ -90,7 +90,9 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
         DemoWeather,
         recorded_routes,
     )
-    from vouched.testing import FakeClock, RecordedServer, ScriptedPhraser  # noqa: PLC0415
+    from vouched._sources._recorded import RecordedServer  # noqa: PLC0415
+    from vouched.testing._clock import FakeClock  # noqa: PLC0415
+    from vouched.testing._scripted import ScriptedPhraser  # noqa: PLC0415
 
     counts: Counter[str] = Counter()
     out: list[Scenario] = []

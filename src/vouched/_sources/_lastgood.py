@@ -179,7 +179,22 @@ class MemoryLastGood:
     in a dict (pass one ``entries`` dict to several instances for several workers).
 
     Each entry holds ``(position, expires ms, fact)`` per field: ``load`` returns
-    the live facts in their saved order, as Redis does.
+    the live facts in their saved order, as Redis does. Exposed as
+    :class:`vouched.testing.MemoryLastGood`. Two workers, the second of which
+    never saw the source up:
+
+    >>> from vouched import Fact, GuardedSource, fetch_sync
+    >>> from vouched.testing import FakeClock, MemoryLastGood, ScriptedSource
+    >>> clock, entries = FakeClock("2026-11-29T12:00:00Z"), {}
+    >>> fact = Fact(subject="Berlin", attribute="temperature", value=4.3, source="weather",
+    ...             observed_at="2026-11-29T11:58:00Z", ttl=900)
+    >>> def worker(outcome: object) -> GuardedSource:
+    ...     return GuardedSource(ScriptedSource("weather", [outcome]), clock=clock,
+    ...                          last_good=MemoryLastGood(entries, clock=clock))
+    >>> fetch_sync(worker([fact]), {"subject": "Berlin"}) == [fact]
+    True
+    >>> fetch_sync(worker(TimeoutError()), {"subject": "Berlin"}) == [fact]
+    True
     """
 
     def __init__(

@@ -39,6 +39,15 @@ class RecordedServer:
     context manager (or :meth:`start` / :meth:`stop`); ``url`` is the base URL.
     ``down(path, status)`` makes every request under ``path`` fail with
     ``status`` until ``up(path)``; ``hits`` counts requests by path.
+
+    >>> import httpx
+    >>> from vouched.testing import RecordedServer
+    >>> with RecordedServer({"/v1/forecast": {"temperature": 4.3}}) as server:
+    ...     first = httpx.get(f"{server.url}/v1/forecast").json()
+    ...     server.down("/v1/forecast", 503)
+    ...     then = httpx.get(f"{server.url}/v1/forecast").status_code
+    >>> first, then, server.hits["/v1/forecast"]
+    ({'temperature': 4.3}, 503, 2)
     """
 
     def __init__(self, routes: Mapping[str, object]) -> None:

@@ -1,69 +1,18 @@
-"""Fakes for users' own tests (and ours): drive time without sleeping.
-
->>> from vouched.testing import FakeClock
->>> clock = FakeClock("2026-11-29T12:00:00Z")
->>> clock.advance(seconds=901).now().isoformat()
-'2026-11-29T12:15:01+00:00'
-
-A scripted phraser says what it is told (``ScriptedPhraser(["text", error])``);
-a scripted source plays outcomes in order (the last one repeats)::
-
-    source = ScriptedSource("weather", [[fact], TimeoutError(), ScriptedSource.HANG])
-"""
+"""Scripted fakes: a phraser that says what it is told, a source that plays outcomes."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar, Final
 
 from vouched._answer._prompt import Prompt
 from vouched._exceptions import PhraserError
 from vouched._fact import Fact
-from vouched._sources._recorded import RecordedServer
 from vouched._sources._source import Key, Query
-from vouched._time import parse_instant, to_utc
 
-__all__ = ["Delay", "FakeClock", "RecordedServer", "ScriptedPhraser", "ScriptedSource"]
-
-
-class FakeClock:
-    """A :class:`vouched.Clock` that moves only when told to.
-
-    ``now()`` and ``monotonic()`` advance together, so code that mixes wall
-    time (freshness) and monotonic time (caches, deadlines) stays consistent.
-    Pass ``clock.monotonic`` wherever a cache timer is expected.
-    """
-
-    def __init__(self, start: datetime | str = "2026-01-01T00:00:00Z") -> None:
-        self._now = parse_instant(start) if isinstance(start, str) else to_utc(start)
-        self._monotonic = 0.0
-
-    def now(self) -> datetime:
-        return self._now
-
-    def monotonic(self) -> float:
-        return self._monotonic
-
-    def advance(self, delta: timedelta | float = 0.0, *, seconds: float = 0.0) -> FakeClock:
-        """Move both clocks forward; returns the clock for chaining."""
-        step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
-        step += timedelta(seconds=seconds)
-        if step < timedelta(0):
-            raise ValueError("a clock does not go backwards; use set() for the wall clock")
-        self._now += step
-        self._monotonic += step.total_seconds()
-        return self
-
-    def set(self, instant: datetime | str) -> FakeClock:
-        """Jump the wall clock (monotonic time is unchanged)."""
-        self._now = parse_instant(instant) if isinstance(instant, str) else to_utc(instant)
-        return self
-
-    def __repr__(self) -> str:
-        return f"FakeClock({self._now.astimezone(UTC).isoformat()!r})"
+__all__ = ["Delay", "Outcome", "ScriptedPhraser", "ScriptedSource"]
 
 
 class ScriptedPhraser:
@@ -75,6 +24,17 @@ class ScriptedPhraser:
     retry quoted the findings). When the script runs out it raises
     :class:`vouched.PhraserError`, unless ``cycle=True``. It streams too
     (``phrase_stream``): each text in pieces of ``piece_size`` characters.
+
+    >>> from vouched import Fact, Grounder
+    >>> from vouched.testing import FakeClock, ScriptedPhraser, ScriptedSource
+    >>> fact = Fact(subject="Berlin", attribute="temperature", value=4.3, unit="°C",
+    ...             source="weather", observed_at="2026-11-29T11:58:00Z", ttl=900)
+    >>> model = ScriptedPhraser(["It is 9 °C in Berlin.", "It is 4.3 °C in Berlin."])
+    >>> grounder = Grounder([ScriptedSource("weather", [[fact]])], phraser=model,
+    ...                     clock=FakeClock("2026-11-29T12:00:00Z"))
+    >>> answer = grounder.answer_sync("How warm is Berlin?")
+    >>> answer.text, answer.attempts, model.calls
+    ('It is 4.3 °C in Berlin.', 2, 2)
     """
 
     name = "scripted"
@@ -132,7 +92,11 @@ _HANG: Final = _Hang()
 
 @dataclass(frozen=True, slots=True)
 class Delay:
-    """An outcome that arrives after ``seconds`` of real (event-loop) time."""
+    """An outcome that arrives after ``seconds`` of event-loop time.
+
+    >>> from vouched.testing import Delay, ScriptedSource
+    >>> slow = ScriptedSource("weather", [Delay(5.0, TimeoutError())])
+    """
 
     seconds: float
     then: Outcome
@@ -152,6 +116,16 @@ class ScriptedSource:
     When the script runs out, the last outcome repeats. ``calls`` counts
     fetches; ``queries`` keeps what was asked. ``expects`` (optional) is what
     the source declares it answers, so silences name those keys.
+
+    >>> from vouched import GuardedSource, fetch_sync
+    >>> from vouched.testing import ScriptedSource
+    >>> script = ScriptedSource("weather", [TimeoutError(), []],
+    ...                         expects=[("Berlin", "temperature")])
+    >>> source = GuardedSource(script)
+    >>> [(f.attribute, str(f.silent_reason)) for f in fetch_sync(source, {"subject": "Berlin"})]
+    [('temperature', 'timeout')]
+    >>> [str(f.silent_reason) for f in fetch_sync(source, {"subject": "Berlin"})], script.calls
+    (['no_data'], 2)
     """
 
     HANG: ClassVar[_Hang] = _HANG
