@@ -13,6 +13,19 @@ from vouched import Fact
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
+BERLIN_JSON: dict[str, Any] = {
+    "subject": "Berlin",
+    "attribute": "temperature",
+    "value": 21.4,
+    "unit": "degC",
+    "source": "open-meteo",
+    "observed_at": "2026-11-29T12:00:00Z",
+    "confidence": 0.95,
+    "ttl": 900,
+}
+"""One grounded fact as a facts file holds it (the CLI tests' good input)."""
+
+
 def make_fact(**overrides: Any) -> Fact:
     """A grounded-looking fact at NOW; override any field."""
     fields: dict[str, Any] = {

@@ -9,20 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from factories import BERLIN_JSON
 from vouched._cli import main
 from vouched._exceptions import InputError, one_line, printable
 
 NOW = "2026-11-29T12:05:00Z"
-FACT = {
-    "subject": "Berlin",
-    "attribute": "temperature",
-    "value": 21.4,
-    "unit": "degC",
-    "source": "open-meteo",
-    "observed_at": "2026-11-29T12:00:00Z",
-    "confidence": 0.95,
-    "ttl": 900,
-}
+FACT = BERLIN_JSON
 RLO = "\u202e"  # right-to-left override: "txt.exe" shows as "exe.txt"
 HOSTILE = f"Ber{RLO}lin\x1b[2J\x9b31m"
 

@@ -13,21 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from factories import BERLIN_JSON
 from vouched.testing import CliResult, run_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOW = "2026-11-29T12:10:00Z"
 
-GOOD = {
-    "subject": "Berlin",
-    "attribute": "temperature",
-    "value": 21.4,
-    "unit": "degC",
-    "source": "open-meteo",
-    "observed_at": "2026-11-29T12:00:00Z",
-    "confidence": 0.95,
-    "ttl": 900,
-}
+GOOD = BERLIN_JSON
 
 
 def vouched(*args: str, stdin: str = "") -> CliResult:

@@ -16,19 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from factories import BERLIN_JSON
 from vouched.testing import run_cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOW = "2026-11-29T12:10:00Z"
-GOOD = {
-    "subject": "Berlin",
-    "attribute": "temperature",
-    "value": 21.4,
-    "unit": "degC",
-    "source": "open-meteo",
-    "observed_at": "2026-11-29T12:00:00Z",
-    "ttl": 900,
-}
+GOOD = BERLIN_JSON
 
 
 def python_m_vouched(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -12,19 +12,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Final
 
+from factories import BERLIN_JSON
+
 FIFO: Final = object()
 BIG = 5 * 1024 * 1024
 
-GOOD_FACT: Final = {
-    "subject": "Berlin",
-    "attribute": "temperature",
-    "value": 21.4,
-    "unit": "degC",
-    "source": "open-meteo",
-    "observed_at": "2026-11-29T12:00:00Z",
-    "confidence": 0.95,
-    "ttl": 900,
-}
+GOOD_FACT: Final = BERLIN_JSON
 NOW: Final = "2026-11-29T12:05:00Z"
 
 

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 from sourcefacts import weather_fact
 
-import virtualtime
 from vouched import ConfigError, GuardedSource, SourceError, gather
 from vouched._sources._source import GATHER_DEADLINE
-from vouched.testing import ScriptedSource
+from vouched.testing import ScriptedSource, virtual_time
 
 QUERY = {"subject": "Berlin"}
 
@@ -21,7 +20,9 @@ QUERY = {"subject": "Berlin"}
 def test_gather_without_a_deadline_waits_the_default_and_no_longer() -> None:
     fact = weather_fact()
     sources = [ScriptedSource("ok", [[fact]]), ScriptedSource("hangs", [ScriptedSource.HANG])]
-    answer, elapsed = virtualtime.run(gather(sources, QUERY))
+    with virtual_time() as loop:
+        answer = loop.run(gather(sources, QUERY))
+    elapsed = loop.elapsed
     assert GATHER_DEADLINE == 2.0
     assert elapsed == pytest.approx(GATHER_DEADLINE)
     assert [(f.source, f.silent_reason) for f in answer] == [
