@@ -72,6 +72,7 @@ def test_every_readme_block_is_checked_as_a_module_or_an_examples_excerpt() -> N
         "readme_snapshots_and_replay",
         "readme_sources",
         "readme_streamed_answers",
+        "readme_testing_your_own_code",
         "readme_tracing",
         "readme_vouched_serve",
     ]
