@@ -59,17 +59,20 @@ def test_retry_after_seconds_opens_the_breaker_at_once_for_that_long(
 def test_retry_after_as_an_http_date_is_read_against_the_responses_date(
     server: HTTPServer,
 ) -> None:
-    # The server's Date header is its own (real) clock; the breaker's is a FakeClock
-    # three days away: only the gap between the two headers counts.
+    # The server's Date header is its own (real) clock, stamped in whole seconds when
+    # the response is written; the breaker's is a FakeClock days away: only the gap
+    # between the two headers counts. Retry-After names a whole second 91 s after the
+    # one the handler runs in, so the gap is 91 s, or 90 s when the Date is stamped a
+    # second later (it would take a whole second of writing to make it 89).
     def answer(request: Request) -> Response:
-        until = datetime.now(UTC) + timedelta(seconds=90)
+        until = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=91)
         return busy(503, format_datetime(until, usegmt=True))
 
     server.expect_request("/v1/forecast").respond_with_handler(answer)
     clock = FakeClock(NOW)
     source = guarded(server, clock)
     asyncio.run(source.fetch(BERLIN))
-    clock.advance(seconds=89)  # HTTP dates are whole seconds: the gap is 90 or 91
+    clock.advance(seconds=89)
     assert source.state == BreakerState.OPEN
     clock.advance(seconds=3)
     assert source.state == BreakerState.HALF_OPEN

@@ -70,7 +70,7 @@ from vouched._replay._redaction import require_key
 from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import Scanner
-from vouched._sources._source import Query, Source
+from vouched._sources._source import GATHER_DEADLINE, Query, Source
 from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
@@ -165,7 +165,7 @@ class Grounder:
         on_fail: OnFailLike = OnFail.RETRY,
         clock: Clock | None = None,
         store: SnapshotStore | None = None,
-        deadline: float = 2.0,
+        deadline: float = GATHER_DEADLINE,
         phrase_timeout: float = 30.0,
         observers: Iterable[AnswerObserver] = (),
         redaction_key: bytes | None = None,
