@@ -344,6 +344,10 @@ def test_a_threshold_counts_the_attributes_that_reach_the_bound() -> None:
         ("relation_mismatch", "triple-double")
     ]
     assert kinds("Gordon fell just short of a triple-double.", facts, words) == []
+    # the ordinal that counts it is stated with it, and wrong with it
+    assert kinds("It was his second triple-double in a row.", facts, words) == [
+        ("relation_mismatch", "second triple-double")
+    ]
 
 
 def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:

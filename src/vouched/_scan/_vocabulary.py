@@ -41,6 +41,7 @@ __all__ = [
     "MARGIN_NOUN",
     "MINUS_MARK",
     "NEGATION",
+    "ORDINAL_BEFORE",
     "PAIR_GAP",
     "REFERENCE",
     "RESPECTIVELY",
@@ -253,3 +254,11 @@ MANNER_OF = re.compile(
 )
 """Verbs and nouns whose manner a value word may describe instead of its subject: "book
 the pottery class online" says how to book, not where the class is held."""
+
+ORDINAL_BEFORE = re.compile(
+    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))"
+    r"\s+$",
+    re.IGNORECASE,
+)
+"""An ordinal right before a phrase ("his second double-double"): it counts what the
+phrase states."""

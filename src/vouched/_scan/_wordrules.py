@@ -25,6 +25,7 @@ from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
 from vouched._scan._rules import PASSED, Outcome, Rule, Stated
 from vouched._scan._sentence import Cue, SentenceRead, words_between
+from vouched._scan._vocabulary import ORDINAL_BEFORE
 from vouched._scan._wordmatch import DAY, RELATION, STRING, VALUE, WordFacts, decode_value
 from vouched._scan._words import (
     NOBODY,
@@ -517,13 +518,22 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
         return None  # the missing values could make it hold
     bound = f">= {low}" if low is not None else f"<= {high}"
     return _finding(
-        said,
+        _with_ordinal(said, ctx.sentence.text),
         _K.RELATION_MISMATCH,
         f"{subject} has {reached} of {', '.join(relation.attributes)} {bound}, "
         f"not {relation.count}",
         subject,
         relation.attributes[0],
     )
+
+
+def _with_ordinal(said: Said, text: str) -> Said:
+    """The phrase with the ordinal that counts it ("his second double-double"): the
+    count is part of what is stated, and wrong with it."""
+    found = ORDINAL_BEFORE.search(text, max(0, said.start - 12), said.start)
+    if found is None:
+        return said
+    return said._replace(start=found.start(), text=text[found.start() : said.end])
 
 
 _R = TypeVar("_R", Comparison, Superlative, Threshold)
