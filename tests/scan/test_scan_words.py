@@ -345,7 +345,7 @@ def test_a_threshold_counts_the_attributes_that_reach_the_bound() -> None:
     ]
     assert kinds("Gordon fell just short of a triple-double.", facts, words) == []
     # the ordinal that counts it is stated with it, and wrong with it
-    assert kinds("It was his second triple-double in a row.", facts, words) == [
+    assert kinds("Gordon was busy. It was his second triple-double in a row.", facts, words) == [
         ("relation_mismatch", "second triple-double")
     ]
 

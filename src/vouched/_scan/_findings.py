@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["Finding", "FindingKind", "ScanReport", "report_of", "shifted"]
+__all__ = ["Finding", "FindingKind", "ScanReport", "in_order", "report_of", "shifted"]
 
 
 class FindingKind(enum.StrEnum):
@@ -88,9 +88,14 @@ def shifted(finding: Finding, offset: int) -> Finding:
     return replace(finding, start=finding.start + offset, end=finding.end + offset)
 
 
+def in_order(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings in the one order a report gives them: by span, then kind."""
+    return sorted(findings, key=lambda f: (f.start, f.end, str(f.kind)))
+
+
 def report_of(findings: Iterable[Finding], claims: int) -> ScanReport:
     """The report of ``findings`` among ``claims`` checked claims (ordered by span)."""
-    ordered = sorted(findings, key=lambda f: (f.start, f.end, str(f.kind)))
+    ordered = in_order(findings)
     bad = len({(f.start, f.end) for f in ordered})
     score = 1.0 if not ordered else max(0.0, (claims - bad) / claims) if claims else 0.0
     return ScanReport(passed=not ordered, score=score, findings=tuple(ordered))

@@ -28,7 +28,14 @@ from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._scan._binding import Binder, Matchers, compile_matchers
 from vouched._scan._factindex import FactIndex
-from vouched._scan._findings import Finding, FindingKind, ScanReport, report_of, shifted
+from vouched._scan._findings import (
+    Finding,
+    FindingKind,
+    ScanReport,
+    in_order,
+    report_of,
+    shifted,
+)
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
 from vouched._scan._quotes import find_quotes, normalise, unsupported_among
@@ -215,7 +222,8 @@ class TextReading:
                 own = [f for f in checks if low <= f.start and f.end <= high]
                 own_holes = [(a - low, b - low) for a, b in holes if low <= a and b <= high]
                 read = self._read(sentence, found.within(low, high), tokens, own, own_holes, low)
-                moved = tuple(shifted(f, start + low + offset) for f in read)
+                # a sentence's findings in the report's order: words come after numbers
+                moved = tuple(in_order(shifted(f, start + low + offset) for f in read))
             else:
                 moved = ()
             self._findings.extend(moved)

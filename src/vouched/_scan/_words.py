@@ -71,7 +71,7 @@ def subjects_before(ctx: SentenceRead, start: int, *, topic: bool = True) -> lis
             continue
         names = ctx.resolved.get(mention.start, ()) if mention.kind == _PRONOUN else mention.names
         if mention.kind == _PRONOUN and not names and not found:
-            return None
+            return []  # "he" before anyone is named: no subject, and no name no fact is about
         for name in names[:1]:
             if name not in found:
                 found.append(name)
