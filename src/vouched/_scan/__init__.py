@@ -10,8 +10,13 @@ Pure: no clock, file or network.
 - ``_lexicon``: the ``Lexicon``: attribute cues, subject aliases, internal terms.
 - ``_factindex``: the grounded facts indexed for vouching a stated number.
 - ``_binding``: which (subject, attribute) each stated number speaks about.
+- ``_rules``: the rules table of stated numbers (quantity rules, revisions, clause rules).
+- ``_wordmatch``, ``_words``, ``_wordrules``: facts stated in words (weekdays, value
+  words, comparisons, superlatives, thresholds; ``_relations`` reads their lexicon
+  sections) and ``WORD_RULES``, their rules table.
 - ``_textchecks``: placeholders, internal vocabulary, canned fallbacks.
 - ``_quotes``: quoted spans checked against source texts.
 
-Seams: the lexicon and the policy (exact attributes), passed as values.
+Seams: the lexicon, the policy (exact attributes) and ``now`` (when the text is
+read: it tells a later occasion from the facts' own), passed as values.
 """
