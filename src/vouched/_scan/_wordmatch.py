@@ -84,6 +84,7 @@ class WordFacts:
 
     __slots__ = (
         "_kinds",
+        "_same",
         "dates",
         "index",
         "one_date",
@@ -109,6 +110,7 @@ class WordFacts:
                 self.word_attributes.setdefault(key, set()).add(fact.attribute)
         self.silent_dates = {f.subject for f in index.silent if f.attribute in dated_attributes}
         self._kinds: dict[str, set[str]] | None = None
+        self._same: dict[tuple[str, tuple[str, ...]], bool] = {}
         self.peers: dict[tuple[object, ...], list[Decimal]] = {}
         """A rank's group values, by (attribute, kind, unit, group): read once per scanner."""
         every = {day for days in self.dates.values() for day in days}
@@ -120,19 +122,24 @@ class WordFacts:
 
     def same_kind(self, subject: str, attributes: tuple[str, ...]) -> bool:
         """Is ``subject`` of the kind of subjects that have ``attributes`` (do they share
-        any attribute)? A currency without a spread fact is; a team is no player."""
-        if self._kinds is None:
-            kinds: dict[str, set[str]] = {}
-            index = self.index
-            for fact in (*index.grounded, *index.silent, *index.rejected):
-                kinds.setdefault(fact.subject, set()).add(fact.attribute)
-            self._kinds = kinds
-        own = self._kinds.get(subject, set())
-        return any(
-            own & others
-            for other, others in self._kinds.items()
-            if other != subject and not others.isdisjoint(attributes)
-        )
+        any attribute)? A currency without a spread fact is; a team is no player.
+        Answered once per (subject, attributes) for a scanner."""
+        key = (subject, attributes)
+        known = self._same.get(key)
+        if known is None:
+            if self._kinds is None:
+                kinds: dict[str, set[str]] = {}
+                index = self.index
+                for fact in (*index.grounded, *index.silent, *index.rejected):
+                    kinds.setdefault(fact.subject, set()).add(fact.attribute)
+                self._kinds = kinds
+            own = self._kinds.get(subject, set())
+            known = self._same[key] = any(
+                own & others
+                for other, others in self._kinds.items()
+                if other != subject and not others.isdisjoint(attributes)
+            )
+        return known
 
     def word_value(self, subject: str, attribute: str) -> tuple[bool, Word | None]:
         """(known, value) of a pair as a word: known is False when no fact speaks of it;
