@@ -67,16 +67,6 @@ def test_table_output_shows_the_four_verdicts_and_the_rate() -> None:
     assert "refused" in done.stdout
 
 
-def test_a_piped_table_is_as_wide_as_its_cells_not_the_pipe() -> None:
-    # Into a pipe a table may be 1,000 columns wide so nothing is cut; the demo's
-    # columns must not stretch to fill that width with blanks.
-    result = run_cli(["demo"], columns=1000)
-    widths = [len(line.rstrip()) for line in result.stdout.splitlines()]
-    assert result.returncode == 0
-    assert max(widths) < 1000
-    assert all(len(line) < 1000 for line in result.stdout.splitlines())
-
-
 def test_store_keeps_every_answer_and_a_second_run_adds_nothing(tmp_path: Path) -> None:
     from vouched import SqliteSnapshotStore  # noqa: PLC0415
 

@@ -212,9 +212,9 @@ def render(results: list[Scenario], counts: Counter[str]) -> None:
     table = Table(title=f"vouched demo: four scenarios at {DEMO_NOW}", show_lines=True)
     table.add_column("#", justify="right")
     table.add_column("scenario")
-    table.add_column("answer")
+    table.add_column("answer", ratio=3)
     table.add_column("status")
-    table.add_column("verdict")
+    table.add_column("verdict", ratio=2)
     styles = {"ok": "green", "partial": "yellow", "unavailable": "yellow", "refused": "red"}
     for number, scenario in enumerate(results, start=1):
         status = str(scenario.answer.status)
