@@ -72,8 +72,13 @@ class Said(NamedTuple):
         return [t[2:] for t in self.tags if t[0] == family]
 
 
-def _finding(said: Said, kind: FindingKind, detail: str, subject: str | None = None,
-             attribute: str | None = None) -> Finding:  # fmt: skip
+def _finding(
+    said: Said,
+    kind: FindingKind,
+    detail: str,
+    subject: str | None = None,
+    attribute: str | None = None,
+) -> Finding:
     return Finding(kind, said.start, said.end, said.text, detail, subject, attribute)
 
 
@@ -90,9 +95,10 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
     """A weekday stated for a subject (the nearest named before it that has a date, else
     the one named right after it) is the weekday of one of its dates; when no subject of
     the sentence has a date but the facts speak of one day only, of that day. A
-    weekday no date speaks for is left alone (relative days are out of scope), and so is
-    one in a sentence about a later occasion when every date the facts give has passed
-    ("their next game is on Friday", after a game's box score)."""
+    weekday no date speaks for is left alone (relative days are out of scope). One in a
+    sentence about a later occasion, when every date the facts give lies before ``now``
+    ("their next game is on Friday", after a game's box score), is ``ungrounded_claim``:
+    no fact speaks of that occasion."""
     days = said.family(DAY)
     if not days:
         return None
@@ -164,7 +170,9 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     attribute's value for the subject it qualifies: the name right after it ("the host
     Magic"), else the nearest subject before it in its sentence (a pronoun's). Another
     value there is ``value_mismatch`` on the phrase; a silent one ``silent_spoken``. A
-    value phrase with no subject in its sentence is left alone ("book online")."""
+    value phrase with no subject in its sentence, or that describes the manner of a verb
+    ("book the class online"), is left alone; one about a later occasion after past
+    facts is ``ungrounded_claim``."""
     tags = said.family(VALUE)
     if not tags:
         return None
@@ -244,8 +252,8 @@ def _subject_with(
     ctx: WordContext, said: Said, attributes: tuple[str, ...], *, after: bool = True
 ) -> str | Finding | None:
     """The subject of a relation phrase (:func:`subject_of`), checked by :func:`_checked`."""
-    return _checked(ctx, said, subject_of(ctx.sentence, said.start, said.end, after=after),
-                    attributes)  # fmt: skip
+    subject = subject_of(ctx.sentence, said.start, said.end, after=after)
+    return _checked(ctx, said, subject, attributes)
 
 
 def _checked(
