@@ -281,8 +281,8 @@ class TextReading:
             # words inside placeholders and quotes are not statements; names may be
             unsaid = _Masks([*holes, *((q.start, q.end) for q in quotes)])
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
-            context = WordContext(binder, compiled.words, compiled.lexicon, stated)
-            word_findings, said = judge_words(words, context)
+            context = WordContext(binder, compiled.words, compiled.lexicon, stated, words)
+            word_findings, said = judge_words(context)
             number_findings.extend(_beside(word_findings, number_findings))
             checked += said
         self._claims += checked + len(findings)

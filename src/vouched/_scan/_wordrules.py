@@ -13,7 +13,7 @@ reads the sentence, the facts and the lexicon, and returns a value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
@@ -52,7 +52,7 @@ class WordContext:
     facts: WordFacts
     lexicon: Lexicon
     stated: list[Stated]  # the sentence's checked quantities, in order
-    words: list[Cue] = field(default_factory=list)  # the sentence's words that state facts
+    words: list[Cue]  # the sentence's words that state facts
 
     @property
     def index(self) -> FactIndex:
@@ -574,13 +574,12 @@ WORD_RULES: tuple[Rule, ...] = (
 """Applied in order to each word that states a fact; the first with an opinion decides."""
 
 
-def judge_words(words: list[Cue], ctx: WordContext) -> tuple[list[Finding], int]:
+def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
     """The findings of a sentence's words that state facts, and how many were checked."""
     findings: list[Finding] = []
     checked = 0
     text = ctx.sentence.text
-    ctx.words = words
-    for cue in words:
+    for cue in ctx.words:
         said = Said(cue.start, cue.end, text[cue.start : cue.end], cue.names)
         if denied(ctx.sentence, said.start, said.end):
             continue
