@@ -18,7 +18,14 @@ from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._subjects import WINDOW, names_of
-from vouched._scan._vocabulary import FILLER_AFTER, GAP_WORDS, LINK_MARKS, LINKING, WORD_AFTER
+from vouched._scan._vocabulary import (
+    FILLER_AFTER,
+    GAP_WORDS,
+    LINK_MARKS,
+    LINKING,
+    WHEN_AFTER,
+    WORD_AFTER,
+)
 
 __all__ = [
     "AttributeReading",
@@ -198,7 +205,7 @@ def governed_attributes(
         or quantity.unit is not None
         or quantity.kind is not QuantityKind.NUMBER
         or not subjects
-        or WORD_AFTER.match(ctx.text, quantity.end) is not None  # "3 stations", a list
+        or _word_after(ctx, quantity)  # "3 stations": the number counts something else
     ):
         return []
     best = min(cost for cost, _, _ in subjects)
@@ -212,6 +219,13 @@ def governed_attributes(
         if names:
             found.append((0.4 if len(names) == 1 else 0.6, tuple(names), len(names) == 1))
     return found
+
+
+def _word_after(ctx: SentenceRead, quantity: Quantity) -> bool:
+    """Is ``quantity`` followed by a word ("3 stations", "0.9312 Swiss francs") other than
+    one that says when ("1.0842 today", "at 1.0842 right now", "this morning")?"""
+    text, end = ctx.text, quantity.end
+    return WORD_AFTER.match(text, end) is not None and WHEN_AFTER.match(text, end) is None
 
 
 def cue_after(

@@ -52,6 +52,7 @@ __all__ = [
     "THAN",
     "VALUE_JOIN",
     "WEEKDAYS",
+    "WHEN_AFTER",
     "WORD_AFTER",
     "pattern_words",
 ]
@@ -96,6 +97,14 @@ HELD_BEFORE = re.compile(
 )
 HELD_AFTER = re.compile(r"(?:\s*\(.*?\))?\s+(?:to|into|under)\b", re.I)
 WORD_AFTER = re.compile(r"\s*[^\W\d_]")
+WHEN_AFTER = re.compile(
+    r"\s*(?:as\s+of\s+)?(?:today|tonight|tomorrow|yesterday|(?:right\s+)?now|currently"
+    r"|at\s+(?:the\s+)?(?:moment|present|minute)|so\s+far"
+    r"|this\s+(?:morning|afternoon|evening|week|month|year))\b",
+    re.IGNORECASE,
+)
+"""Words after a number that say when, not what ("1.0842 today", "at 7 °C right now",
+"0.8571 at the moment"): the number is still its subject's."""
 BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
 CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
