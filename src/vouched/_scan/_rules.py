@@ -26,7 +26,7 @@ from vouched._scan._binding import Binder, Binding, Derived
 from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches, rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._reader._units import same_dimension, units_compatible
+from vouched._scan._reader._units import same_dimension, units_compatible, vouches_in_unit
 
 __all__ = [
     "CLAUSE_RULES",
@@ -333,13 +333,13 @@ def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -
 
 def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome:
     """A number no subject governs needs some grounded fact of a fitting kind and unit
-    to vouch for it; the right value in another unit of the same dimension is
-    ``unit_mismatch``."""
+    to vouch for it (a number with a unit, a fact whose unit measures the same thing);
+    the right value in another unit of the same dimension is ``unit_mismatch``."""
     del binding  # membership reads no binding: it is the last resort
     matching: list[Reading] = []
     for reading in ctx.index.candidates(quantity):
         if quantity_matches(quantity, reading):
-            if units_compatible(quantity.unit, reading.unit):
+            if _unit_vouches(quantity, reading, ctx):
                 return PASSED
             if same_dimension(quantity.unit, reading.unit):
                 matching.append(reading)
@@ -357,6 +357,16 @@ def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Ou
     return _finding(
         quantity, _K.UNGROUNDED_NUMBER, f"no grounded fact vouches for {quantity.text!r}"
     )
+
+
+def _unit_vouches(quantity: Quantity, reading: Reading, ctx: SentenceContext) -> bool:
+    """A fact vouches for a number with a unit only when its unit measures the same thing
+    ("3 °F" is no unitless UV index of 3), unless the unit is the phrase that names a
+    unitless attribute ("12 minutes" for minutes played): then the number is as bare."""
+    if vouches_in_unit(quantity.unit, reading.unit):
+        return True
+    span = ctx.binder.cue_spans.get(quantity.start)
+    return reading.unit is None and span is not None and span[0] < quantity.end
 
 
 QUANTITY_RULES: tuple[Rule, ...] = (

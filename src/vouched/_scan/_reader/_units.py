@@ -20,6 +20,7 @@ __all__ = [
     "same_dimension",
     "unit_of",
     "units_compatible",
+    "vouches_in_unit",
 ]
 
 CURRENCY_CODES = [
@@ -204,6 +205,21 @@ def units_compatible(stated: str | None, fact: str | None) -> bool:
     if "¥" in pair:
         return pair <= {"¥", "JPY", "CNY"}
     return False
+
+
+def vouches_in_unit(stated: str | None, fact: str | None) -> bool:
+    """May a fact in unit ``fact`` vouch for a number stated in unit ``stated``, by value
+    alone? A bare number may be any fact's; a number in a unit that measures something
+    (°F, mph, km, €) only a fact whose unit measures the same thing: a unitless UV index
+    of 3 vouches for no "3 °F". A percentage and a bare degree sign (an angle as often as
+    a temperature) may be a unitless fact's: shares and bearings are often stored bare."""
+    if stated is None or stated in _PLAIN or stated not in _DIMENSIONS:
+        return units_compatible(stated, fact)
+    return same_dimension(stated, fact) and units_compatible(stated, fact)
+
+
+_PLAIN = frozenset({"%", "deg"})
+"""Stated units a unitless fact may still vouch for (see :func:`vouches_in_unit`)."""
 
 
 @lru_cache(maxsize=512)

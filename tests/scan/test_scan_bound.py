@@ -1,0 +1,58 @@
+"""How a number is bound (issue 27): what may vouch for a number, on small fact sets.
+
+The six worlds' cases (``cases/*_bound.toml``) state each rule in an assistant's
+words; these tests pin the edges the worlds do not have (unitless box-score columns).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vouched import Fact, FindingKind, Lexicon, scan
+from vouched._scan._reader._units import vouches_in_unit
+
+
+def _fact(subject: str, attribute: str, value: float, unit: str | None = None) -> Fact:
+    return Fact(
+        subject=subject,
+        attribute=attribute,
+        value=value,
+        unit=unit,
+        source="box-score",
+        observed_at="2026-11-29T12:00:00Z",
+    )
+
+
+@pytest.mark.parametrize(
+    ("stated", "fact", "vouches"),
+    [
+        (None, None, True),
+        (None, "degC", True),  # a bare number may be any fact's
+        ("degF", None, False),  # a unitless fact vouches for no temperature
+        ("mph", None, False),
+        ("EUR", None, False),
+        ("degF", "degC", False),  # another scale: a unit mismatch, not a vouch
+        ("degC", "degC", True),
+        ("$", "USD", True),
+        ("%", None, True),  # a share is often stored bare (a shooting percentage)
+        ("deg", None, True),  # a bare degree sign may be a bearing
+        ("pips", None, True),  # a unit the reader does not know is not judged
+    ],
+)
+def test_a_unit_is_vouched_only_by_a_fact_of_its_dimension(
+    stated: str | None, fact: str | None, vouches: bool
+) -> None:
+    assert vouches_in_unit(stated, fact) is vouches
+
+
+def test_a_unitless_fact_does_not_vouch_for_a_temperature() -> None:
+    facts = [_fact("Berlin", "uv_index", 3)]
+    report = scan("Berlin is 3 °F.", facts)
+    assert [(f.kind, f.text) for f in report.findings] == [(FindingKind.UNGROUNDED_NUMBER, "3 °F")]
+
+
+def test_a_unit_that_names_a_unitless_attribute_reads_as_bare() -> None:
+    # "minutes" is the phrase of the unitless MIN column: "12 minutes" is a count of it
+    facts = [_fact("Smith", "MIN", 12), _fact("Smith", "PTS", 3)]
+    lexicon = Lexicon(attributes={"MIN": ["minutes"], "PTS": ["points"]})
+    assert scan("The home side pulled away over the final 12 minutes.", facts, lexicon).passed
