@@ -56,3 +56,33 @@ def test_a_unit_that_names_a_unitless_attribute_reads_as_bare() -> None:
     facts = [_fact("Smith", "MIN", 12), _fact("Smith", "PTS", 3)]
     lexicon = Lexicon(attributes={"MIN": ["minutes"], "PTS": ["points"]})
     assert scan("The home side pulled away over the final 12 minutes.", facts, lexicon).passed
+
+
+BERLIN = [_fact("Berlin", "temperature", 21.4, "degC"), _fact("Berlin", "humidity", 63, "%")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In Munich it is 21.4 °C right now.",
+        "It is 21.4 °C in Berlin and 21.4 °C in Munich.",
+        "Munich is 21.4 °C.",
+    ],
+)
+def test_a_subject_no_fact_is_about_is_not_vouched_by_another(text: str) -> None:
+    report = scan(text, BERLIN)
+    assert [(f.kind, f.text) for f in report.findings] == [
+        (FindingKind.UNGROUNDED_NUMBER, "21.4 °C")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Berlin, Germany is at 21.4 °C.",  # an apposition names no other subject
+        "The Berlin weather station at Tempelhof reads 21.4 °C.",
+        "Berlin is 21.4 °C in Friday's update.",  # a weekday is no subject
+    ],
+)
+def test_a_name_that_governs_nothing_leaves_the_number_to_its_subject(text: str) -> None:
+    assert scan(text, BERLIN).passed

@@ -28,8 +28,21 @@ from vouched._scan._derived import comparison, derived, signed
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._sentence import Matchers, SentenceRead, compile_matchers
 from vouched._scan._structures import extra_quantities, in_pair, masked_spans, prepare
-from vouched._scan._subjects import SubjectReading, subject_readings, unknown_in
-from vouched._scan._values import MARGIN, UNBOUND, Binding, Derived, Reading, dedupe
+from vouched._scan._subjects import (
+    SubjectReading,
+    subject_readings,
+    unknown_governs,
+    unknown_in,
+)
+from vouched._scan._values import (
+    MARGIN,
+    UNBOUND,
+    UNKNOWN_SUBJECT,
+    Binding,
+    Derived,
+    Reading,
+    dedupe,
+)
 
 __all__ = ["MARGIN", "Binder", "Binding", "Derived", "Matchers", "Reading", "compile_matchers"]
 
@@ -42,6 +55,8 @@ def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
     candidates = _candidates(ctx, quantity, sentence, clause)
     if candidates is None:
         return UNBOUND
+    if isinstance(candidates, Binding):
+        return candidates  # a name no fact is about governs it
     attributes, subjects, governed = candidates
     readings, mention_of = _pairings(ctx, attributes, subjects)
     if not readings:
@@ -67,9 +82,10 @@ def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
 
 def _candidates(
     ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
-) -> tuple[list[AttributeReading], list[SubjectReading], bool] | None:
+) -> tuple[list[AttributeReading], list[SubjectReading], bool] | Binding | None:
     """The attribute and subject candidates (a structure's forced ones first), and whether
-    the attribute was read from the named subject's facts; None when unbound."""
+    the attribute was read from the named subject's facts; None when unbound, and
+    :data:`UNKNOWN_SUBJECT` when a name no fact is about governs the quantity."""
     forced = ctx.forced.get(quantity.start)
     if forced is not None and forced.attributes:
         attributes: list[AttributeReading] = [(0.0, forced.attributes, True)]
@@ -81,8 +97,8 @@ def _candidates(
             attributes = unit_attributes(ctx, quantity, [s for _, s, _ in subjects])
     else:
         found = subject_readings(ctx, quantity, sentence, clause)
-        if found is None:  # an unknown subject governs: unbound
-            return None
+        if found is None:  # an unknown name is nearest: unbound, or its own if it governs
+            return UNKNOWN_SUBJECT if unknown_governs(ctx, quantity, sentence) else None
         subjects = found
     if attributes:
         return attributes, subjects, False

@@ -19,7 +19,14 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["Mention", "MentionKind", "Structure", "read_structure"]
+__all__ = [
+    "Mention",
+    "MentionKind",
+    "Structure",
+    "is_name",
+    "names_a_subject",
+    "read_structure",
+]
 
 
 class MentionKind:
@@ -198,6 +205,8 @@ def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
         if word is not None and not _inside(known_starts, known, word.start()):
             run.append(word)
             continue
+        if len(run) > 1 and run[0].group().lower() in _OPENING_WORDS:
+            run = run[1:]  # "In Munich it is", "The Norwegian krone": not part of the name
         if run:
             start, end = run[0].start(), run[-1].end()
             first = run[0].group().lower()
@@ -215,6 +224,55 @@ def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
                 role = ("subject",) if at_start else ()
                 unknown.append(Mention(start, end, role, MentionKind.UNKNOWN))
             run = []
+
+
+_BE_VERBS = frozenset(
+    {"is", "was", "are", "were", "has", "had", "sees", "saw", "stands", "stood", "sits", "sat",
+     "feels", "looks", "remains", "s", "\u2019s", "'s"}
+)  # fmt: skip
+
+
+def names_a_subject(text: str, mention: Mention, clause: int, sentence: int) -> bool:
+    """Does the name at ``mention`` open its sentence, or a clause after a conjunction
+    (``clause``, ``sentence``: where they start), as its subject or place: a subject's
+    verb after it ("Cologne is", "while Initech closed", "The Norwegian krone is"), or
+    "in"/"at" before it ("In Munich it is")? A name inside a clause ("arrival in Munich
+    is", ", at Golden 1 Center", "Hof, Germany will") and a capitalised common word
+    ("Shares", "Friday's") govern nothing."""
+    if not is_name(text[mention.start : mention.end]):
+        return False
+    opening = _OPENS_CLAUSE.fullmatch(text, clause, mention.start)
+    if opening is None:
+        return False
+    if clause > sentence and not opening.group("conjunction"):
+        return False  # "temperatures in Hof, Germany will ...": an apposition
+    if opening.group("place"):
+        return True
+    after = _TWO_WORDS_AFTER.match(text, mention.end)
+    if after is None:
+        return False
+    first, second = after.group(1), after.group(2) or ""
+    # "Cologne is", "Initech closed", "The Norwegian krone is"
+    return first.lower() in _SUBJECT_VERBS or (first.islower() and second in _BE_VERBS)
+
+
+def is_name(text: str) -> bool:
+    """Could ``text``, capitalised, name a subject (not "Friday's", "Shares", "The")?"""
+    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    first = re.sub(r"['\u2019]s$", "", first)
+    return first not in _NOT_NAMES and first not in _REFERENCE_NOUNS
+
+
+_OPENS_CLAUSE = re.compile(
+    r"[\s\"'(\u201c,;:\u2013\u2014-]*"
+    r"(?:(?P<conjunction>and|but|while|whereas|whilst|although|though|yet|or)\s+)?"
+    r"(?:(?P<place>in|at)\s+)?(?:(?:the|a|an)\s+)?",
+    re.IGNORECASE,
+)
+_TWO_WORDS_AFTER = re.compile(r"\W*([^\W\d_]+)(?:\s+([^\W\d_]+))?")
+_BE_VERBS = frozenset({"is", "was", "are", "were", "has", "had"})
+_OPENING_WORDS = frozenset({"in", "at", "the", "a", "an"})
+"""Capitalised words that open a sentence before a name ("In Munich", "The Norwegian krone")."""
 
 
 def _next_to_digit(text: str, start: int, end: int) -> bool:

@@ -200,6 +200,20 @@ def named_subject(quantity: Quantity, binding: Binding, ctx: SentenceContext) ->
     )
 
 
+def unknown_subject(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number stated for a subject no fact is about ("In Munich it is 21.4 °C" with
+    only Berlin's facts) is ``ungrounded_number``: another subject's equal value never
+    vouches for it."""
+    del ctx  # the binding says it all
+    if not binding.unknown:
+        return None
+    return _finding(
+        quantity,
+        _K.UNGROUNDED_NUMBER,
+        f"{quantity.text!r} is stated for a subject no fact is about",
+    )
+
+
 def guessed_attribute(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
     """An attribute only guessed (no cue, no unit) is never enough for a mismatch: some
     grounded fact must vouch for the number."""
@@ -374,6 +388,7 @@ QUANTITY_RULES: tuple[Rule, ...] = (
     Rule("stated_bound", stated_bound, (_K.VALUE_MISMATCH,)),
     Rule("plausible_reading", plausible_reading, ()),
     Rule("named_subject", named_subject, (_K.UNGROUNDED_NUMBER,)),
+    Rule("unknown_subject", unknown_subject, (_K.UNGROUNDED_NUMBER,)),
     Rule("guessed_attribute", guessed_attribute, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
     Rule(
         "clear_reading",

@@ -12,10 +12,23 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from vouched._scan._mentions import Mention, MentionKind, object_pronoun
+from vouched._scan._mentions import (
+    Mention,
+    MentionKind,
+    is_name,
+    names_a_subject,
+    object_pronoun,
+)
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._sentence import SentenceRead
-from vouched._scan._vocabulary import BRACKET_AFTER, CONNECTIVE, HELD_AFTER, HELD_BEFORE
+from vouched._scan._vocabulary import (
+    BRACKET_AFTER,
+    CONNECTIVE,
+    HELD_AFTER,
+    HELD_BEFORE,
+    PLACE_AFTER,
+    VALUE_PLACE_BEFORE,
+)
 
 __all__ = [
     "WINDOW",
@@ -24,6 +37,7 @@ __all__ = [
     "names_of",
     "subject_readings",
     "topic_of",
+    "unknown_governs",
     "unknown_in",
 ]
 
@@ -44,6 +58,66 @@ def unknown_in(ctx: SentenceRead, sentence: tuple[int, int], position: int) -> b
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, position)
     return ctx.unknown_before[high] > ctx.unknown_before[low]
+
+
+def unknown_governs(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]) -> bool:
+    """Is ``quantity`` stated for a name no fact is about: the name right after it joined
+    by "in"/"at"/"for" ("21.4 °C in Munich"), or the name that opens its clause as its
+    subject or place ("Cologne is 17.8 °C", "In Munich it is 21.4 °C")? Not when a known
+    subject of the sentence may be the number's ("Acme slid to $187.42 in Friday's
+    session", "The Bucks beat the Magic 93 - 89 at BMO Harris Bradley Center")."""
+    return _unknown_after(ctx, quantity, sentence) or _unknown_before(ctx, quantity, sentence)
+
+
+def _known(ctx: SentenceRead, mention: Mention) -> bool:
+    return mention.kind == _NAMED or (
+        mention.kind == _PRONOUN and bool(ctx.resolved.get(mention.start))
+    )
+
+
+def _unknown_after(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]) -> bool:
+    starts, mentions, text = ctx.mention_starts, ctx.mentions, ctx.text
+    after = bisect_left(starts, quantity.end)
+    if after >= len(mentions):
+        return False
+    name = mentions[after]
+    if (
+        name.kind != _UNKNOWN
+        or name.start >= sentence[1]
+        or PLACE_AFTER.fullmatch(text, quantity.end, name.start) is None
+        or not is_name(text[name.start : name.end])
+    ):
+        return False
+    low = bisect_left(starts, sentence[0])
+    return not any(  # "21.4 °C in Berlin and 21.4 °C in Munich": Berlin is the first's
+        _known(ctx, m) and VALUE_PLACE_BEFORE.search(text, max(0, m.start - 24), m.start) is None
+        for m in mentions[low:after]
+    )
+
+
+def _unknown_before(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]) -> bool:
+    starts, mentions = ctx.mention_starts, ctx.mentions
+    low = bisect_left(starts, sentence[0])
+    i = bisect_left(starts, quantity.start, low) - 1
+    while i >= low and mentions[i].kind == _PRONOUN and _stands_for_previous(ctx, i, low):
+        i -= 1  # "In Munich it is 21.4 °C": "it" is Munich
+    if i < low or mentions[i].kind != _UNKNOWN:
+        return False
+    name = mentions[i]
+    if not names_a_subject(ctx.text, name, ctx.structure.clause(name.start)[0], sentence[0]):
+        return False
+    end = min(sentence[1], ctx.structure.clause(quantity.end)[1])
+    high = bisect_left(starts, end)
+    # "Trading was busy: 3,254,100 Acme shares": a known subject after it in its clause
+    return not any(_known(ctx, m) and m.start > quantity.start for m in mentions[i:high])
+
+
+def _stands_for_previous(ctx: SentenceRead, i: int, low: int) -> bool:
+    """Is the pronoun ``i`` one that refers to nothing, or one right after the name before
+    it ("In Munich, it is")?"""
+    if not ctx.resolved.get(ctx.mentions[i].start):
+        return True
+    return i > low and not ctx.text[ctx.mentions[i - 1].end : ctx.mentions[i].start].strip(" ,")
 
 
 def topic_of(ctx: SentenceRead, position: int) -> tuple[str, ...]:

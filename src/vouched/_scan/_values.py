@@ -45,9 +45,12 @@ class Binding(NamedTuple):
     firm: bool = False  # one subject named in the sentence, clear attribute: for inconsistency
     subjectless: bool = False  # the text names no subject it could be about
     governed: bool = False  # no attribute word: read from the named subject's facts
+    unknown: bool = False  # a name no fact is about governs it ("Cologne is 17.8 °C")
 
 
 UNBOUND = Binding((), None, False)
+UNKNOWN_SUBJECT = Binding((), None, False, unknown=True)
+"""The binding of a number stated for a subject no fact is about."""
 
 
 def dedupe(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:

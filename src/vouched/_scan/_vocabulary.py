@@ -43,6 +43,7 @@ __all__ = [
     "NEGATION",
     "ORDINAL_BEFORE",
     "PAIR_GAP",
+    "PLACE_AFTER",
     "REFERENCE",
     "RESPECTIVELY",
     "ROLE_NOUNS",
@@ -51,6 +52,7 @@ __all__ = [
     "SUM_WORDS",
     "THAN",
     "VALUE_JOIN",
+    "VALUE_PLACE_BEFORE",
     "WEEKDAYS",
     "WHEN_AFTER",
     "WORD_AFTER",
@@ -106,6 +108,13 @@ WHEN_AFTER = re.compile(
 """Words after a number that say when, not what ("1.0842 today", "at 7 °C right now",
 "0.8571 at the moment"): the number is still its subject's."""
 BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
+PLACE_AFTER = re.compile(r"\s*(?:in|at|for)\s+(?:the\s+)?", re.IGNORECASE)
+"""The words between a value and the place or subject it is stated for ("21 °C in Munich")."""
+VALUE_PLACE_BEFORE = re.compile(
+    r"[\d%°$€£¥]\s*(?:[^\W\d_]{1,5}(?:/[^\W\d_]{1,2})?\s*)?(?:in|at|for)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""A value and its unit right before a subject it is stated for ("21.4 °C in Berlin")."""
 CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
 GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 PAIR_GAP = re.compile(r"\s*(?:[-\u2013\u2014]|to)\s*|\s*-?\s*(?:for|of)\s*-?\s*", re.I)
