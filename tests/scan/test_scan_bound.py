@@ -6,10 +6,16 @@ words; these tests pin the edges the worlds do not have (unitless box-score colu
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from vouched import Fact, FindingKind, Lexicon, scan
+from vouched._scan._reader._numbers import read_numbers
 from vouched._scan._reader._units import vouches_in_unit
+from vouched._scan._sentences import SentenceSplitter, sentence_spans
+
+from ._cases import world
 
 
 def _fact(subject: str, attribute: str, value: float, unit: str | None = None) -> Fact:
@@ -86,3 +92,63 @@ def test_a_subject_no_fact_is_about_is_not_vouched_by_another(text: str) -> None
 )
 def test_a_name_that_governs_nothing_leaves_the_number_to_its_subject(text: str) -> None:
     assert scan(text, BERLIN).passed
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "quantum"),
+    [
+        ("9.9e1", "99", "1"),
+        ("3.7e6", "3700000", "100000"),
+        ("2.14E+01", "21.4", "0.1"),
+        ("4.5e-1", "0.45", "0.01"),
+        ("1e999999999", "1e1000", "1e1000"),  # the exponent is bounded
+        ("1e-999999999", "1e-1000", "1e-1000"),
+    ],
+)
+def test_scientific_notation_is_read_with_the_precision_shown(
+    text: str, value: str, quantum: str
+) -> None:
+    (quantity,) = read_numbers(f"It is {text} today.")
+    assert (quantity.text, quantity.value, quantity.quantum) == (
+        text,
+        Decimal(value),
+        Decimal(quantum),
+    )
+
+
+WORLDS = ("weather", "currency", "stock", "trains", "workshops", "services")
+LONG_RUN = "7" * 3000  # past the splitter's hard cut (2,400 characters)
+
+
+@pytest.mark.parametrize("name", WORLDS)
+def test_a_digit_run_of_any_length_is_a_number_that_matches_nothing(name: str) -> None:
+    # beside the case suite: a 1,300-digit literal has no place in a readable case file
+    w = world(name)
+    text = f"The latest figure is {LONG_RUN} today."
+    report = scan(text, w.gated, w.lexicon, sources=w.sources, policy=w.policy)
+    assert [(f.kind, f.text) for f in report.findings] == [
+        (FindingKind.UNGROUNDED_NUMBER, LONG_RUN)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"It is {LONG_RUN} °C in Berlin. Then it rains.",
+        "It is " + "7" * 1300 + " °C in Berlin. Then it rains.",  # the 1,300 digits
+        "It is 1" + ",000" * 1000 + " °C. Then it rains.",
+        "7" * 3000 + ".5 is it. Then it rains.",
+        "It is " + "9" * 3000 + "e5 °C. Then it rains.",
+        "7" * 7000,
+    ],
+)
+def test_a_long_number_is_one_sentence_fed_whole_or_in_pieces(text: str) -> None:
+    whole = [end for _, end in sentence_spans(text)]
+    for size in (1, 7, 500):
+        splitter = SentenceSplitter()
+        ends: list[int] = []
+        for at in range(size, len(text) + size, size):
+            ends += splitter.ends(text[:at])
+        ends += splitter.ends(text, final=True)
+        assert ends == whole
+    assert read_numbers(text)[0].end <= whole[0]  # the number, unit too, is not cut

@@ -6,8 +6,9 @@ A sentence ends
   brackets right after it, when whitespace follows (or the text ends);
 - at a newline (the newline opens the next sentence);
 - and, so that a sentence is never held hostage by one that does not end,
-  at the first clause mark (``,`` ``;`` ``:``) or space after
-  :data:`LONG_SENTENCE` characters, and anywhere after twice that.
+  at the first clause mark (``,`` ``;`` ``:``) or space not right after a digit
+  after :data:`LONG_SENTENCE` characters (any space, when twice that passes without
+  one), and anywhere after twice that.
 
 It does not end at an ellipsis (``..``, ``…``: "around 16:00 CET ... for"),
 inside an open quote, or after a list marker ("1." or "b)" alone).
@@ -36,7 +37,10 @@ LONG_SENTENCE = 1200
 """A sentence longer than this ends at its next clause mark or space (see above)."""
 
 _CANDIDATE = re.compile(rf"[{re.escape(TERMINATORS)}\n]")
-_LONG_BREAK = re.compile(r"[,;:]\s|\s")
+_LONG_BREAK = re.compile(r"[,;:]\s|(?<!\d)\s")
+"""Where an over-long sentence ends: a clause mark, or a space not right after a digit (a
+number stays whole with its unit: "21.4 °C", a 1,300-digit run and its "°C")."""
+_ANY_SPACE = re.compile(r"\s")
 _LIST_MARKER = re.compile(r"\s*(?:\d{1,3}|[A-Za-z])[.)]")
 
 
@@ -74,8 +78,12 @@ class SentenceSplitter:
             match = _CANDIDATE.search(text, self._at)
             limit = self._start + LONG_SENTENCE
             stop = match.start() if match is not None else size
-            if stop > limit and self._long_break(text, limit, stop, found):
-                continue
+            if stop > limit:
+                broke = self._long_break(text, limit, stop, found, final)
+                if broke is None:  # a long number near the end of what was fed
+                    break
+                if broke:
+                    continue
             if match is None:
                 self._count_quotes(text, self._at, size)
                 self._at = size
@@ -123,15 +131,25 @@ class SentenceSplitter:
         before = text[position - 1] if position > self._start else " "
         return not (before.isdigit() or before.isspace())
 
-    def _long_break(self, text: str, limit: int, stop: int, found: list[int]) -> bool:
-        """End an over-long sentence at a clause mark or space after ``limit``."""
+    def _long_break(
+        self, text: str, limit: int, stop: int, found: list[int], final: bool
+    ) -> bool | None:
+        """End an over-long sentence at a clause mark or space after ``limit`` (True); False
+        when it does not end here; None when a number near the end of what was fed must
+        be read whole first."""
         at = max(limit, self._at)
         hard = self._start + 2 * LONG_SENTENCE
         mark = _LONG_BREAK.search(text, at, min(stop, hard))
+        if mark is None and stop > hard:  # no such mark before the hard end: any space
+            mark = _ANY_SPACE.search(text, limit, hard)
         if mark is not None:
             end = mark.end()
         elif stop > hard:
-            end = hard
+            end = _past_number(text, hard)
+            if end > hard and end >= stop:
+                return False  # the number runs to a terminator: the terminator decides
+            if end > hard and not final and end + _TAIL_MARGIN > len(text):
+                return None
         else:
             return False
         self._count_quotes(text, self._at, end)
@@ -154,6 +172,24 @@ class SentenceSplitter:
     def _in_quote(self) -> bool:
         straight, opening, closing = self._quotes
         return straight % 2 == 1 or opening > closing
+
+
+def _past_number(text: str, at: int) -> int:
+    """``at``, or past the number it falls in and a short unit after it: a digit run of
+    any length is one number ("1,300 digits °C"), never cut in two."""
+    before = text[at - 1 : at]
+    if not (before.isdigit() or (before in {".", ","} and text[at : at + 1].isdigit())):
+        return at
+    end = _NUMBER_TAIL.match(text, at).end()  # type: ignore[union-attr]  # matches empty
+    unit = _UNIT_TAIL.match(text, end)
+    return unit.end() if unit is not None else end
+
+
+_TAIL_MARGIN = 12
+"""How far past a number and its unit the text must reach before a cut after them is sure
+(the unit could still grow: "7 k" to "7 km/h")."""
+_NUMBER_TAIL = re.compile(r"(?:[.,]?\d)*(?:[eE][-+]?\d+)?")
+_UNIT_TAIL = re.compile(r"[ \u00a0]?(?:°\s?[CF]?|%|[^\W\d_]{1,5}(?:/[^\W\d_]{1,2})?)(?![\w/])")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -112,8 +112,26 @@ def _quantum_of(digits: str) -> Decimal:
     return ONE
 
 
+EXPONENT_LIMIT = 1000
+"""The largest power of ten a number in scientific notation keeps ("1e999999999" reads as
+1e1000: a number no fact is, without arithmetic on a billion-digit value)."""
+
+
+def _parse_scientific(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]]:
+    """Value and quantum of ``9.9e1``, ``2.14E+01`` (the last digit shown: 21.4's 0.1), its
+    exponent held within :data:`EXPONENT_LIMIT`."""
+    mantissa, _, exponent = raw.lower().partition("e")
+    power = int(exponent[:8]) if len(exponent.lstrip("+-")) <= 6 else None
+    if power is None or abs(power) > EXPONENT_LIMIT:
+        power = EXPONENT_LIMIT if not exponent.startswith("-") else -EXPONENT_LIMIT
+    base = Decimal(mantissa)
+    return base.scaleb(power), _quantum_of(mantissa).scaleb(power), ()
+
+
 def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
     """Value, quantum and alternative readings of a digit string as written."""
+    if "e" in raw or "E" in raw:
+        return _parse_scientific(raw)
     if raw.isascii():
         if raw.isdigit():
             return Decimal(raw), ONE, ()  # the common case: plain digits

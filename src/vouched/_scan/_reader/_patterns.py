@@ -77,7 +77,8 @@ NOT_ID_PREFIXES = frozenset(CURRENCY_CODES) | {
 # wins and the scan resumes after it, so identifiers swallow their digits.
 
 DIGITS = (
-    r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,234 / 1,234.56
+    r"(?:\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])"  # 9.9e1 / 2.14E+01 / 1e999999999
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?"  # 1,234 / 1,234.56
     r"|\d{1,3}(?:\.\d{3})+(?:,\d+)?"  # 1.234.567 / 1.234,56
     r"|\d{1,3}(?:[\u00a0\u202f\u2009']\d{3})+(?:[.,]\d+)?"  # 1 234,5 / 1'234.5
     r"|\d+(?:[.,]\d+)?"  # 21 / 21.4 / 21,4
