@@ -152,3 +152,24 @@ def test_a_long_number_is_one_sentence_fed_whole_or_in_pieces(text: str) -> None
         ends += splitter.ends(text, final=True)
         assert ends == whole
     assert read_numbers(text)[0].end <= whole[0]  # the number, unit too, is not cut
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ('He said "a b\nc d" and left.\nNext.', [27, 33]),  # the quote runs over the line
+        ('He said "a b\n\nc d" and left.', [12, 28]),  # a blank line ends it all the same
+        ('Line one.\nHe said "a b" then.\nNext.', [9, 29, 35]),  # closed quotes: lines end
+    ],
+)
+def test_a_newline_inside_an_open_quote_does_not_end_the_sentence(
+    text: str, ends: list[int]
+) -> None:
+    assert [end for _, end in sentence_spans(text)] == ends
+    for size in (1, 3):
+        splitter = SentenceSplitter()
+        found: list[int] = []
+        for at in range(size, len(text) + size, size):
+            found += splitter.ends(text[:at])
+        found += splitter.ends(text, final=True)
+        assert found == ends

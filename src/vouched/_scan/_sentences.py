@@ -41,6 +41,7 @@ _LONG_BREAK = re.compile(r"[,;:]\s|(?<!\d)\s")
 """Where an over-long sentence ends: a clause mark, or a space not right after a digit (a
 number stays whole with its unit: "21.4 °C", a 1,300-digit run and its "°C")."""
 _ANY_SPACE = re.compile(r"\s")
+_LINE_GAP = re.compile(r"[ \t\r]*")
 _LIST_MARKER = re.compile(r"\s*(?:\d{1,3}|[A-Za-z])[.)]")
 
 
@@ -106,7 +107,9 @@ class SentenceSplitter:
     def _end_at(self, text: str, position: int, final: bool) -> int | None:
         """The sentence end a candidate at ``position`` makes: -1 none, None undecided."""
         if text[position] == "\n":
-            return position if position > self._start else -1
+            if position <= self._start:
+                return -1
+            return self._line_end(text, position, final)
         end = position + 1
         size = len(text)
         while end < size and text[end] in TERMINATORS:
@@ -123,6 +126,18 @@ class SentenceSplitter:
         if _LIST_MARKER.fullmatch(text, self._start, end):
             return -1
         return end
+
+    def _line_end(self, text: str, position: int, final: bool) -> int | None:
+        """A newline ends its sentence, unless a straight double quote is open and no blank
+        line follows: a quotation runs over line breaks within its paragraph (the quote
+        reader pairs straight quotes per paragraph). -1 none, None undecided."""
+        if self._quotes[0] % 2 == 0:
+            return position
+        after = _LINE_GAP.match(text, position + 1)
+        gap_end = after.end() if after is not None else position + 1
+        if gap_end < len(text):
+            return position if text[gap_end] == "\n" else -1
+        return position if final else None
 
     def _eager(self, text: str, position: int) -> bool:
         """A terminator that ends what was fed, right after a word or a unit ("°C."), closes
