@@ -57,7 +57,7 @@ class Case:
     question: str | None
     findings: tuple[tuple[str, str], ...]
     lexicon: bool
-    xfail: str | None = None  # "v2": expected to fail until scanner v2 lands (issue 11)
+    xfail: str | None = None  # what the scanner reads today, where the case waits for more
 
     @property
     def id(self) -> str:

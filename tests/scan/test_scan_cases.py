@@ -3,8 +3,10 @@
 Cases live in ``cases/*.toml`` (data, not code); each names the behaviour it
 pins and lists the findings it expects as ``[kind, offending text]`` pairs.
 An empty list means the answer is clean and must pass. A case marked
-``xfail = "v2"`` states what scanner v2 (issue 11) must find; it runs as a
-strict xfail, so it turns red the moment it passes and the mark must go.
+``xfail = "<what the scanner reads today>"`` states a behaviour the scanner does
+not have yet; it runs as a strict xfail on ``AssertionError`` only (a crash is a
+failure, not an expected one), so it turns red the moment it passes and the mark
+must go.
 """
 
 from __future__ import annotations
@@ -16,15 +18,14 @@ from vouched import FindingKind, scan
 from ._cases import Case, load_cases, world
 
 CASES = load_cases()
-# Finding kinds that only scanner v2 reports; cases may expect them while marked xfail.
-V2_KINDS = {"subject_mismatch"}
 
 
 def _param(case: Case) -> object:
     if case.xfail is None:
         return case
-    reason = f"needs scanner {case.xfail}: {case.pins}"
-    return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True))
+    reason = f"waits for: {case.pins} (today: {case.xfail})"
+    mark = pytest.mark.xfail(reason=reason, strict=True, raises=AssertionError)
+    return pytest.param(case, marks=mark)
 
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES], ids=[c.id for c in CASES])
@@ -64,10 +65,11 @@ def test_suite_is_large_and_covers_every_kind() -> None:
 
 
 def test_every_expected_kind_is_known() -> None:
-    known = {str(k) for k in FindingKind} | V2_KINDS
+    known = {str(k) for k in FindingKind}
     assert {kind for c in CASES for kind, _ in c.findings} <= known
 
 
-def test_xfail_marks_name_a_known_reason() -> None:
-    # "v2: what the scanner does not read yet": a known gap, named, reported in the note
-    assert all(c.xfail is None or c.xfail.startswith("v2: ") for c in CASES)
+def test_xfail_marks_name_what_the_scanner_reads_today() -> None:
+    # a known gap, named by what the scanner does now, never by a version to wait for
+    marked = [c for c in CASES if c.xfail is not None]
+    assert all(c.xfail and not c.xfail.startswith(("v2", "needs")) for c in marked)
