@@ -19,10 +19,11 @@ in the text.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
@@ -60,8 +61,9 @@ from vouched._scan._textchecks import (
 )
 from vouched._scan._wordmatch import RELATION, WordFacts
 from vouched._scan._wordrules import WordContext, judge_words
+from vouched._time import parse_instant
 
-__all__ = ["Compiled", "TextReading"]
+__all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon"]
 
 _K = FindingKind
 _EMPTY = Lexicon()
@@ -102,6 +104,36 @@ def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]
     return frozenset(values)
 
 
+def as_lexicon(lexicon: object) -> Lexicon | None:
+    """A :class:`Lexicon` from what a caller passes: a lexicon, its JSON form as a
+    mapping, or None; anything else is a one-line ``TypeError`` naming ``lexicon``."""
+    if lexicon is None or isinstance(lexicon, Lexicon):
+        return lexicon
+    if isinstance(lexicon, Mapping):
+        try:
+            return Lexicon.from_json(lexicon)
+        except InputError as error:
+            raise InputError(
+                error.message, field=f"lexicon.{error.field or ''}".rstrip(".")
+            ) from None
+    raise TypeError(f"lexicon: expected a Lexicon or a mapping, not {type(lexicon).__name__}")
+
+
+def as_instant(now: object) -> datetime | None:
+    """``now`` as a datetime: one given (as it is), or ISO 8601 text with an offset (in
+    UTC); anything else is a one-line error naming ``now``."""
+    if now is None:
+        return None
+    if isinstance(now, str):
+        try:
+            return parse_instant(now)
+        except ValueError as error:
+            raise InputError(str(error), field="now") from None
+    if isinstance(now, datetime):
+        return now
+    raise TypeError(f"now: expected a datetime or ISO 8601 text, not {type(now).__name__}")
+
+
 class Compiled:
     """What depends only on the scanner's inputs, built once."""
 
@@ -119,16 +151,17 @@ class Compiled:
     def __init__(
         self,
         facts: GateResult | Iterable[Fact],
-        lexicon: Lexicon | None = None,
+        lexicon: Lexicon | Mapping[str, Any] | None = None,
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
         *,
-        now: datetime | None = None,
+        now: datetime | str | None = None,
     ) -> None:
         grounded, silent, rejected = _split_facts(facts)
         index = FactIndex.build(grounded, silent, policy.exact, rejected)
-        lexicon = lexicon or _EMPTY
+        lexicon = as_lexicon(lexicon) or _EMPTY
+        now = as_instant(now)
         self.index = index
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
