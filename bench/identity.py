@@ -28,12 +28,14 @@ import random
 import re
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from scan import LEXICON, NOW, make_answer, make_facts
 from vouched import Policy, StreamScanner, partition, scan
+from vouched._scan._rules._rule import audited
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -129,8 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write every report to this JSON file")
     parser.add_argument("--compare", type=Path, help="compare every report with this dump")
     args = parser.parse_args(argv)
-    reports = dump()
+    with audited() as undeclared:
+        reports = dump()
     print(f"{len(reports)} reports, digest {digest(reports)}")
+    print(f"findings of a kind their rule did not declare: {len(undeclared)}")
+    for (rule, kind), count in Counter((u.rule, str(u.kind)) for u in undeclared).items():
+        print(f"  {rule} -> {kind}: {count}")
     if args.save:
         args.save.write_text(json.dumps(reports, sort_keys=True, indent=1), encoding="utf-8")
         print(f"saved to {args.save}")

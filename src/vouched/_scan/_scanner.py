@@ -12,7 +12,7 @@ any text.
 How a text is read (:mod:`vouched._scan._reading`): the one sentence splitter
 (:mod:`vouched._scan._sentences`) cuts it; each sentence is read once: its
 quantities (:mod:`vouched._scan._reader`), its mentions and their bindings
-(:mod:`vouched._scan._binding`), then the rules table
+(:mod:`vouched._scan._binding`), then the rule registry
 (:mod:`vouched._scan._rules`), the order of which is the priority. Text
 checks (placeholders, internal words, canned fallbacks, unsupported quotes)
 run on the same sentence. Numbers in the question may be repeated.
