@@ -154,17 +154,22 @@ def dump(out: Path) -> None:
     out.write_text(json.dumps(reports, ensure_ascii=False, indent=0), encoding="utf-8")
 
 
-def _before(ref: str, tmp: Path, out: Path) -> None:
-    archive = subprocess.run(
+def _before(ref: str, tmp: Path, out: Path) -> bool:
+    """Dump the reports of ``ref``'s code into ``out``; False when git cannot give it."""
+    run = subprocess.run(
         ["git", "-C", str(ROOT), "archive", ref, "src"],  # noqa: S607 - git on PATH
         capture_output=True,
-        check=True,
-    ).stdout
+        check=False,
+    )
+    if run.returncode != 0:
+        return False
+    archive = run.stdout
     subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)  # noqa: S607
     env = {**os.environ, "PYTHONPATH": str(tmp / "src")}
     subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--dump", str(out)], env=env, check=True
     )
+    return True
 
 
 def _short(report: dict[str, Any]) -> str:
@@ -201,7 +206,9 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="reports-") as name:
         tmp = Path(name)
-        _before(args.against, tmp, tmp / "before.json")
+        if not _before(args.against, tmp, tmp / "before.json"):
+            print(f"skipped: git cannot archive {args.against!r} here (no such commit)")
+            return 0
         dump(tmp / "after.json")
         before = json.loads((tmp / "before.json").read_text(encoding="utf-8"))
         after = json.loads((tmp / "after.json").read_text(encoding="utf-8"))
