@@ -27,6 +27,7 @@ from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._scan._binding import Binder, Matchers, compile_matchers
+from vouched._scan._explain import EXPLANATION_RULES
 from vouched._scan._factindex import FactIndex
 from vouched._scan._findings import (
     Finding,
@@ -358,7 +359,7 @@ class TextReading:
             if outcome is PASSED:
                 ctx.passed.append(quantity)
             stated.append(Stated(quantity, binding, outcome))
-        for rule in CLAUSE_RULES:
+        for rule in (*CLAUSE_RULES, *EXPLANATION_RULES):
             stated = rule.check(stated, ctx)
         findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
         return findings, len(stated), stated

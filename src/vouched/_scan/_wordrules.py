@@ -13,11 +13,14 @@ reads the sentence, the facts and the lexicon, and returns a value.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
+from vouched._scan._explain import self_compared
 from vouched._scan._factindex import FactIndex, rounds_to
+from vouched._scan._mentions import MentionKind
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Lexicon, Word
 from vouched._scan._reader._numbers import Quantity, QuantityKind
@@ -312,7 +315,7 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     if not isinstance(right, str):
         return right
     if left == right:
-        return None
+        return _compared_with_itself(said, ctx, left)
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
     if not isinstance(a, Operand):
         return _not_grounded(said, left, attribute, a)
@@ -330,6 +333,21 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         left,
         attribute,
     )
+
+
+def _compared_with_itself(said: Said, ctx: WordContext, subject: str) -> Finding | None:
+    """ "the Hawks defeated the Hawks": both sides named, the same subject; the second
+    name is the word to change (:func:`~vouched._scan._explain.self_compared`)."""
+    sentence = ctx.sentence
+    mentions = sentence.mentions
+    i = bisect_left(sentence.mention_starts, said.start) - 1
+    if i < 0 or mentions[i].kind != MentionKind.NAMED or mentions[i].names[:1] != (subject,):
+        return None  # the left side is a pronoun or a topic: not named twice
+    j = bisect_left(sentence.mention_starts, said.end)
+    if j >= len(mentions) or mentions[j].kind != MentionKind.NAMED:
+        return None
+    second = mentions[j]
+    return self_compared(second.start, second.end, sentence.text[second.start : second.end], subject)
 
 
 def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
@@ -562,7 +580,7 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "stated_comparison",
         stated_comparison,
-        (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN),
+        (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN, _K.SUBJECT_MISMATCH),
     ),
     Rule("stated_rank", stated_rank, (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN)),
     Rule(

@@ -1,0 +1,247 @@
+"""The sentence explained: the fewest changed words that make it true.
+
+Annotators of model output mark the fewest words whose change makes a sentence
+true; a scanner that judges each number alone marks every number of a line stated
+for the wrong name, and misses the name. This module chooses, per subject named in
+a sentence, the explanation with the fewest changed tokens.
+
+The cost model (what a change costs, what a coincidence is worth):
+
+- A statement is a number, or a pair of whole counts written as one phrase
+  ("9-for-12", "( 20 - 14 )"): one record or one shooting line is one thing said, and
+  one change. The two ends of a range of prices are two statements.
+- Keeping the text's reading costs one change per statement no plausible reading of
+  its subject vouches for.
+- Changing the name to another subject ``T`` costs one for the name, plus one per
+  statement that ``T``'s facts of the same attributes do not vouch for.
+- The cheapest explanation wins; on a tie the text's own reading wins, so a new name
+  must save at least one change: two statements wrong for the name and right for ``T``.
+- A new name may leave at most :data:`MAX_STILL_WRONG` statement wrong: a line wrong
+  in several places under either name is a line of wrong numbers.
+- A coincidence is worth nothing: when two or more subjects reach the same lowest
+  cost, the numbers point at no one (small counts fit many rows of a box score) and
+  the text's reading is kept.
+
+Under the chosen explanation the name is one ``subject_mismatch`` (on the name), each
+number still wrong for the new subject a ``value_mismatch``, and every other number
+passes. A subject compared with itself ("the Hawks defeated the Hawks", "Lyon is
+colder than Lyon") is a changed name whatever the values: the second mention, the
+word a reader corrects (:func:`self_compared`).
+
+The search is bounded per sentence: at most :data:`MAX_NUMBERS` numbers per name and
+:data:`MAX_SUBJECTS` other subjects tried, so one name costs at most
+``MAX_NUMBERS x MAX_SUBJECTS`` fits, and a sentence at most that times its names
+(its numbers bound the names that have any): linear in the text.
+"""
+
+from __future__ import annotations
+
+from vouched._scan._factindex import FactIndex, quantity_matches
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._mentions import MentionKind
+from vouched._scan._reader._numbers import Quantity
+from vouched._scan._reader._units import units_compatible
+from vouched._scan._rules import PASSED, Rule, SentenceContext, Stated
+
+__all__ = [
+    "EXPLANATION_RULES",
+    "MAX_NUMBERS",
+    "MAX_SUBJECTS",
+    "explained_names",
+    "self_compared",
+]
+
+_K = FindingKind
+MAX_NUMBERS = 16
+"""The most numbers stated for one name that the search weighs (the first ones)."""
+MAX_SUBJECTS = 64
+"""The most other subjects tried as the name's replacement (sorted by name)."""
+MAX_STILL_WRONG = 0
+"""The most statements a new name may leave wrong. Measured on the Rotowire training
+texts, every line a new name explained but for one number was a line of wrong numbers
+to the annotators (three of three): a new name must explain the whole line."""
+_WEIGHED = (_K.VALUE_MISMATCH,)
+
+
+def _fits(index: FactIndex, item: Stated, subject: str) -> bool:
+    quantity = item.quantity
+    attribute = item.binding.readings[0].attribute
+    return any(
+        quantity_matches(quantity, r) and units_compatible(quantity.unit, r.unit)
+        for r in index.pair_readings(subject, attribute)
+    )
+
+
+def _groups(stated: list[Stated]) -> dict[int, list[Stated]]:
+    """The numbers stated for each named mention whose attribute is clear."""
+    groups: dict[int, list[Stated]] = {}
+    for item in stated:
+        binding = item.binding
+        if binding.mention >= 0 and binding.readings and binding.clear:
+            groups.setdefault(binding.mention, []).append(item)
+    return groups
+
+
+def _weighable(group: list[Stated]) -> bool:
+    """Every outcome is a pass or a wrong value (an ungrounded or silent number, a unit,
+    is another question), and the group names one subject."""
+    named = group[0].binding.readings[0].subject
+    return all(
+        (item.outcome is PASSED or getattr(item.outcome, "kind", None) in _WEIGHED)
+        and item.binding.readings[0].subject == named
+        for item in group
+    )
+
+
+def _statements(group: list[Stated], ctx: SentenceContext) -> list[list[int]]:
+    """The group's statements, as positions in it: each number one, the two halves of a
+    pair of whole counts written as one phrase ("9-for-12", "( 20 - 14 )") one together;
+    the ends of a range of prices ("$63.02 to $64.90") stay two."""
+    statements: list[list[int]] = []
+    open_pair = False
+    for position, item in enumerate(group):
+        if ctx.binder.in_pair(item.quantity) and _whole(item.quantity):
+            if open_pair:
+                statements[-1].append(position)
+                open_pair = False
+                continue
+            open_pair = True
+        else:
+            open_pair = False
+        statements.append([position])
+    return statements
+
+
+def _whole(quantity: Quantity) -> bool:
+    return quantity.value == quantity.value.to_integral_value()
+
+
+def _best_other(
+    group: list[Stated], named: str, ctx: SentenceContext
+) -> tuple[str, list[bool]] | None:
+    """The one subject whose reading costs least and less than the text's, with which
+    numbers it vouches for; None when the text's reading is as cheap, or a tie."""
+    index = ctx.index
+    statements = _statements(group, ctx)
+    wrong = [any(group[i].outcome is not PASSED for i in s) for s in statements]
+    kept = wrong.count(True)
+    if kept < 2:  # a new name costs one: it must save at least one more
+        return None
+    candidates: set[str] = set()
+    for attribute in {item.binding.readings[0].attribute for item in group}:
+        candidates.update(index.subjects_of(attribute))
+    candidates.discard(named)
+    table: dict[str, list[bool]] = {}
+    for subject in sorted(candidates)[:MAX_SUBJECTS]:
+        fits = [_fits(index, item, subject) for item in group]
+        if fits.count(True) >= 2:
+            table[subject] = fits
+    best: list[str] = []
+    lowest = kept  # the text's reading: a tie keeps it
+    for subject, fits in table.items():
+        right = [all(fits[i] for i in s) for s in statements]
+        cost = 1 + right.count(False)
+        if cost > 1 + MAX_STILL_WRONG:
+            continue  # a line mostly wrong for the new name too: its numbers are wrong
+        if cost < lowest:
+            lowest, best = cost, [subject]
+        elif cost == lowest:
+            best.append(subject)
+    if len(best) != 1:
+        return None  # no cheaper reading, or a coincidence shared by several subjects
+    return best[0], table[best[0]]
+
+
+def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, int] | None:
+    """The span of the mention at ``start``; for a pronoun, its antecedent's name when the
+    sentence names it before (the word to change is the name, not the pronoun)."""
+    mentions = ctx.binder.mentions
+    mention = next((m for m in mentions if m.start == start), None)
+    if mention is None:
+        return None
+    if mention.kind == MentionKind.PRONOUN:
+        for earlier in reversed(mentions):
+            if (
+                0 <= earlier.start < start
+                and earlier.kind == MentionKind.NAMED
+                and named in earlier.names[:1]
+            ):
+                return earlier.start, earlier.end
+    return mention.start, mention.end
+
+
+def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """A name whose numbers another subject explains with fewer changes (see the module's
+    cost model) is one ``subject_mismatch`` on the name; the numbers that subject's facts
+    vouch for pass, the others stay wrong."""
+    binder = ctx.binder
+    replaced: dict[int, list[Stated]] = {}
+    for start, group in _groups(stated).items():
+        group = group[:MAX_NUMBERS]
+        if not _weighable(group):
+            continue
+        named = group[0].binding.readings[0].subject
+        found = _best_other(group, named, ctx)
+        span = _name_mention(ctx, start, named)
+        if found is None or span is None:
+            continue
+        other, fits = found
+        text = binder.text[span[0] : span[1]]
+        swap = Finding(
+            _K.SUBJECT_MISMATCH,
+            span[0],
+            span[1],
+            text,
+            f"the values stated for {named} are {other}'s"
+            + (f" ({fits.count(False)} still wrong)" if not all(fits) else ""),
+            named,
+            None,
+        )
+        for position, (item, fit) in enumerate(zip(group, fits, strict=True)):
+            # the name's finding rides on the first number; a wrong one stays beside it
+            named_here = [item._replace(outcome=swap)] if position == 0 else []
+            if fit:
+                replaced[id(item)] = named_here or [item._replace(outcome=PASSED)]
+            elif item.outcome is PASSED:
+                wrong = item._replace(outcome=_wrong_for(item, other, ctx))
+                replaced[id(item)] = [*named_here, wrong]
+            else:
+                replaced[id(item)] = [*named_here, item]
+    if not replaced:
+        return stated
+    return [new for item in stated for new in replaced.get(id(item), [item])]
+
+
+def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
+    quantity = item.quantity
+    attribute = item.binding.readings[0].attribute
+    facts = ctx.index.pair_readings(subject, attribute)
+    shown = f" ({facts[0].value})" if facts else ""
+    return Finding(
+        _K.VALUE_MISMATCH,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} read as {subject} {attribute} does not match{shown}",
+        subject,
+        attribute,
+    )
+
+
+def self_compared(start: int, end: int, text: str, subject: str) -> Finding:
+    """The second mention of a subject compared with itself: the changed name."""
+    return Finding(
+        _K.SUBJECT_MISMATCH,
+        start,
+        end,
+        text,
+        f"{subject} is compared with itself: one of the two names is another subject",
+        subject,
+        None,
+    )
+
+
+EXPLANATION_RULES: tuple[Rule, ...] = (
+    Rule("explained_names", explained_names, (_K.SUBJECT_MISMATCH, _K.VALUE_MISMATCH)),
+)
+"""The explanation family, applied after the clause rules to a sentence's quantities."""
