@@ -176,8 +176,8 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     vouch for pass, the others stay wrong."""
     binder = ctx.binder
     replaced: dict[int, list[Stated]] = {}
-    for start, group in _groups(stated).items():
-        group = group[:MAX_NUMBERS]
+    for start, named_group in _groups(stated).items():
+        group = named_group[:MAX_NUMBERS]
         if not _weighable(group):
             continue
         named = group[0].binding.readings[0].subject

@@ -20,9 +20,9 @@ from typing import NamedTuple, TypeVar
 
 from vouched._scan._explain import self_compared
 from vouched._scan._factindex import FactIndex, rounds_to
-from vouched._scan._mentions import MentionKind
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Lexicon, Word
+from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
@@ -347,7 +347,8 @@ def _compared_with_itself(said: Said, ctx: WordContext, subject: str) -> Finding
     if j >= len(mentions) or mentions[j].kind != MentionKind.NAMED:
         return None
     second = mentions[j]
-    return self_compared(second.start, second.end, sentence.text[second.start : second.end], subject)
+    said_again = sentence.text[second.start : second.end]
+    return self_compared(second.start, second.end, said_again, subject)
 
 
 def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
