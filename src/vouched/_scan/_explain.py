@@ -36,12 +36,15 @@ The search is bounded per sentence: at most :data:`MAX_NUMBERS` numbers per name
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from vouched._scan._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._reader._units import units_compatible
 from vouched._scan._rules import PASSED, Rule, SentenceContext, Stated
+from vouched._scan._sentence import SentenceRead
 
 __all__ = [
     "EXPLANATION_RULES",
@@ -228,13 +231,24 @@ def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
     )
 
 
-def self_compared(start: int, end: int, text: str, subject: str) -> Finding:
-    """The second mention of a subject compared with itself: the changed name."""
+def self_compared(sentence: SentenceRead, start: int, end: int, subject: str) -> Finding | None:
+    """ "the Hawks defeated the Hawks": a relation phrase at ``[start, end)`` between two
+    names of the same subject. One of them is another subject; the second is the word a
+    reader corrects: ``subject_mismatch`` on it. None when the left side is a pronoun or
+    the topic (not named twice)."""
+    mentions = sentence.mentions
+    i = bisect_left(sentence.mention_starts, start) - 1
+    if i < 0 or mentions[i].kind != MentionKind.NAMED or mentions[i].names[:1] != (subject,):
+        return None
+    j = bisect_left(sentence.mention_starts, end)
+    if j >= len(mentions) or mentions[j].kind != MentionKind.NAMED:
+        return None
+    second = mentions[j]
     return Finding(
         _K.SUBJECT_MISMATCH,
-        start,
-        end,
-        text,
+        second.start,
+        second.end,
+        sentence.text[second.start : second.end],
         f"{subject} is compared with itself: one of the two names is another subject",
         subject,
         None,

@@ -13,7 +13,6 @@ reads the sentence, the facts and the lexicon, and returns a value.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
@@ -22,7 +21,6 @@ from vouched._scan._explain import self_compared
 from vouched._scan._factindex import FactIndex, rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Lexicon, Word
-from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
@@ -315,7 +313,7 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     if not isinstance(right, str):
         return right
     if left == right:
-        return _compared_with_itself(said, ctx, left)
+        return self_compared(ctx.sentence, said.start, said.end, left)
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
     if not isinstance(a, Operand):
         return _not_grounded(said, left, attribute, a)
@@ -333,22 +331,6 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         left,
         attribute,
     )
-
-
-def _compared_with_itself(said: Said, ctx: WordContext, subject: str) -> Finding | None:
-    """ "the Hawks defeated the Hawks": both sides named, the same subject; the second
-    name is the word to change (:func:`~vouched._scan._explain.self_compared`)."""
-    sentence = ctx.sentence
-    mentions = sentence.mentions
-    i = bisect_left(sentence.mention_starts, said.start) - 1
-    if i < 0 or mentions[i].kind != MentionKind.NAMED or mentions[i].names[:1] != (subject,):
-        return None  # the left side is a pronoun or a topic: not named twice
-    j = bisect_left(sentence.mention_starts, said.end)
-    if j >= len(mentions) or mentions[j].kind != MentionKind.NAMED:
-        return None
-    second = mentions[j]
-    said_again = sentence.text[second.start : second.end]
-    return self_compared(second.start, second.end, said_again, subject)
 
 
 def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
