@@ -39,6 +39,7 @@ from vouched._scan._findings import (
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
+from vouched._scan._occasions import OCCASION_RULES, later_names, span_words
 from vouched._scan._quotes import find_quotes, normalise, unsupported_among
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
@@ -134,7 +135,7 @@ class Compiled:
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
             now = facts.at
-        self.words = WordFacts(index, now)
+        self.words = WordFacts(index, now, policy.other_occasions)
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
         self.terms = internal_terms(lexicon.internal, index.identifiers)
@@ -286,6 +287,13 @@ class TextReading:
             word_findings, said = judge_words(context)
             number_findings.extend(_beside(word_findings, number_findings))
             checked += said
+        words_facts = compiled.words
+        occasion = [
+            *later_names(binder, words_facts.past, words_facts.occasions),
+            *span_words(binder, words_facts.occasions, number_findings),
+        ]
+        number_findings.extend(_beside(occasion, number_findings))
+        checked += len(occasion)
         self._claims += checked + len(findings)
         self._hand_on(binder)
         return findings + number_findings
@@ -338,7 +346,8 @@ class TextReading:
     ) -> tuple[list[Finding], int, list[Stated]]:
         """Every quantity that is a claim through the rules table; the findings, how
         many quantities were checked, and each checked one with its outcome."""
-        ctx = SentenceContext(binder, self._compiled.index, self._carry)
+        occasions = self._compiled.words.occasions
+        ctx = SentenceContext(binder, self._compiled.index, self._carry, occasions=occasions)
         findings: list[Finding] = []
         stated: list[Stated] = []
         for read in quantities:
@@ -359,7 +368,7 @@ class TextReading:
             if outcome is PASSED:
                 ctx.passed.append(quantity)
             stated.append(Stated(quantity, binding, outcome))
-        for rule in (*CLAUSE_RULES, *EXPLANATION_RULES):
+        for rule in (*CLAUSE_RULES, *OCCASION_RULES, *EXPLANATION_RULES):
             stated = rule.check(stated, ctx)
         findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
         return findings, len(stated), stated

@@ -89,6 +89,14 @@ def _elsewhen(said: Said, ctx: WordContext) -> bool:
     return ctx.facts.past and later_occasion(ctx.sentence, said.end)
 
 
+def _unbacked(said: Said, ctx: WordContext, detail: str) -> Finding | None:
+    """``ungrounded_claim`` on a word about a later occasion, unless the policy leaves
+    other occasions alone."""
+    if ctx.facts.occasions != "flag":
+        return None
+    return _finding(said, _K.UNGROUNDED_CLAIM, detail)
+
+
 # -- the rules, in order ---------------------------------------------------------
 
 
@@ -104,7 +112,7 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
     if not days:
         return None
     if _elsewhen(said, ctx):
-        return _finding(said, _K.UNGROUNDED_CLAIM, "no fact gives the date of a later occasion")
+        return _unbacked(said, ctx, "no fact gives the date of a later occasion")
     day = int(days[0])
     facts = ctx.facts
     subjects = subjects_before(ctx.sentence, said.start, topic=False) or []
@@ -178,7 +186,7 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     if not tags:
         return None
     if _elsewhen(said, ctx):
-        return _finding(said, _K.UNGROUNDED_CLAIM, "no fact speaks of a later occasion")
+        return _unbacked(said, ctx, "no fact speaks of a later occasion")
     attributes = [decode_value(f"{VALUE}\x00{t}")[1:] for t in tags]
     sentence = ctx.sentence
     if manner_of(sentence, said.start):
