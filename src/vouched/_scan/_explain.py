@@ -231,11 +231,14 @@ def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
     )
 
 
-def self_compared(sentence: SentenceRead, start: int, end: int, subject: str) -> Finding | None:
+def self_compared(
+    sentence: SentenceRead, start: int, end: int, subject: str, *, first: bool = False
+) -> Finding | None:
     """ "the Hawks defeated the Hawks": a relation phrase at ``[start, end)`` between two
-    names of the same subject. One of them is another subject; the second is the word a
-    reader corrects: ``subject_mismatch`` on it. None when the left side is a pronoun or
-    the topic (not named twice)."""
+    names of the same subject. One of them is another subject: the first when ``first``
+    (the relation holds with another subject in its place, and not in the second's),
+    else the second, the word a reader corrects: ``subject_mismatch`` on it. None when
+    the left side is a pronoun or the topic (not named twice)."""
     mentions = sentence.mentions
     i = bisect_left(sentence.mention_starts, start) - 1
     if i < 0 or mentions[i].kind != MentionKind.NAMED or mentions[i].names[:1] != (subject,):
@@ -243,12 +246,12 @@ def self_compared(sentence: SentenceRead, start: int, end: int, subject: str) ->
     j = bisect_left(sentence.mention_starts, end)
     if j >= len(mentions) or mentions[j].kind != MentionKind.NAMED:
         return None
-    second = mentions[j]
+    changed = mentions[i] if first else mentions[j]
     return Finding(
         _K.SUBJECT_MISMATCH,
-        second.start,
-        second.end,
-        sentence.text[second.start : second.end],
+        changed.start,
+        changed.end,
+        sentence.text[changed.start : changed.end],
         f"{subject} is compared with itself: one of the two names is another subject",
         subject,
         None,

@@ -118,8 +118,8 @@ def span_words(
     sentence: SentenceRead, occasions: str, judged: Sequence[Finding] = ()
 ) -> list[Finding]:
     """The count or record word of a span of occasions ("three straight", "a
-    season-high"): ``ungrounded_claim`` on the count when one is written, else on the
-    span word. A span word right after a finding of its clause ("his second
+    season-high"): ``ungrounded_claim`` on the count when one is written, else on a
+    record word ("season-high"). A span word right after a finding of its clause ("his second
     double-double in a row", the ordinal already judged with its phrase) adds nothing."""
     if occasions != FLAG:
         return []
@@ -136,6 +136,8 @@ def span_words(
                 start, end = count.start(), count.start() + word.end()
         elif count is not None:
             continue  # a digit count is a number: read and judged as one
+        elif not match.group().lower().startswith(("season", "career")):
+            continue  # "a double-double in a row": the phrase before it is the claim
         findings.append(
             Finding(
                 _K.UNGROUNDED_CLAIM,

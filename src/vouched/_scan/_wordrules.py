@@ -321,7 +321,8 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     if not isinstance(right, str):
         return right
     if left == right:
-        return self_compared(ctx.sentence, said.start, said.end, left)
+        first = _first_is_other(ctx, left, attribute, relation.holds)
+        return self_compared(ctx.sentence, said.start, said.end, left, first=first)
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
     if not isinstance(a, Operand):
         return _not_grounded(said, left, attribute, a)
@@ -339,6 +340,24 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         left,
         attribute,
     )
+
+
+def _first_is_other(ctx: WordContext, subject: str, attribute: str, op: str) -> bool:
+    """For "X <phrase> X": does the relation hold with another subject first ("the
+    Pelicans defeated the Suns") and not with it second? Then the first name is wrong."""
+    own = _operand(ctx, subject, attribute)
+    if not isinstance(own, Operand):
+        return False
+    for other in ctx.index.subjects_of(attribute)[:_OTHERS_WEIGHED]:
+        value = _operand(ctx, other, attribute)
+        if other == subject or not isinstance(value, Operand) or not _comparable(value, own):
+            continue
+        if _holds(value.value, op, own.value) and not _holds(own.value, op, value.value):
+            return True
+    return False
+
+
+_OTHERS_WEIGHED = 64  # subjects tried as the other side of a self-comparison
 
 
 def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
