@@ -21,6 +21,15 @@ from vouched._scan._explain import self_compared
 from vouched._scan._factindex import FactIndex, rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Lexicon, Word
+from vouched._scan._margins import (
+    first_is_other,
+    in_period,
+    margin_holds,
+    named_before,
+    other_side,
+    stated_relation,
+)
+from vouched._scan._periods import period_parts
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
@@ -307,9 +316,13 @@ def _not_grounded(said: Said, subject: str, attribute: str, why: str) -> Finding
 
 def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     """ "X <phrase> Y" states attribute(X) <op> attribute(Y): X the nearest subject before
-    the phrase that has the attribute, Y the subject named right after it. One that does
-    not hold is ``relation_mismatch`` on the phrase; an operand with no grounded value
-    ``ungrounded_claim`` (``silent_spoken`` when it is silent)."""
+    the phrase that has the attribute, Y the subject named right after it (for a phrase
+    that takes no object, ``versus = "other"``: the one other subject with the attribute).
+    With a declared margin the difference must lie within it ("edged": by at most a few);
+    with a period named in the phrase's clause ("in the second half") the sides are the
+    sums of that period's parts. One that does not hold is ``relation_mismatch`` on the
+    phrase; an operand with no grounded value ``ungrounded_claim`` (``silent_spoken``
+    when it is silent)."""
     relation = _relation(said, ctx, Comparison)
     if relation is None:
         return None
@@ -317,12 +330,24 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     left = _subject_with(ctx, said, (attribute,), after=False)
     if not isinstance(left, str):
         return left
-    right = _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
+    if relation.versus is not None:
+        if not named_before(ctx.sentence, said.start, left):
+            return None  # "allowing them to coast": a pronoun's antecedent is a guess here
+        named = other_side(ctx.index, left, attribute)
+        if named is None:
+            return None
+    else:
+        named = subject_after(ctx.sentence, said.end)
+    right = _checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
     if left == right:
-        first = _first_is_other(ctx, left, attribute, relation.holds)
+        first = first_is_other(ctx.index, left, attribute, relation.holds)
         return self_compared(ctx.sentence, said.start, said.end, left, first=first)
+    clause = ctx.sentence.structure.clause(said.start)
+    parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
+    if parts is not None:
+        return _in_period(said, ctx, relation, (left, right), parts)
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
     if not isinstance(a, Operand):
         return _not_grounded(said, left, attribute, a)
@@ -330,34 +355,33 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         return _not_grounded(said, right, attribute, b)
     if not _comparable(a, b):
         return None  # values in other currencies or kinds: nothing to compare
-    if _holds(a.value, relation.holds, b.value):
+    if _holds(a.value, relation.holds, b.value) and margin_holds(relation, a.value, b.value):
         return PASSED
     return _finding(
         said,
         _K.RELATION_MISMATCH,
         f"{left}'s {attribute} is {_shown(ctx, left, attribute)}, {right}'s is "
-        f"{_shown(ctx, right, attribute)}: {relation.holds} does not hold",
+        f"{_shown(ctx, right, attribute)}: {stated_relation(relation)} does not hold",
         left,
         attribute,
     )
 
 
-def _first_is_other(ctx: WordContext, subject: str, attribute: str, op: str) -> bool:
-    """For "X <phrase> X": does the relation hold with another subject first ("the
-    Pelicans defeated the Suns") and not with it second? Then the first name is wrong."""
-    own = _operand(ctx, subject, attribute)
-    if not isinstance(own, Operand):
-        return False
-    for other in ctx.index.subjects_of(attribute)[:_OTHERS_WEIGHED]:
-        value = _operand(ctx, other, attribute)
-        if other == subject or not isinstance(value, Operand) or not _comparable(value, own):
-            continue
-        if _holds(value.value, op, own.value) and not _holds(own.value, op, value.value):
-            return True
-    return False
-
-
-_OTHERS_WEIGHED = 64  # subjects tried as the other side of a self-comparison
+def _in_period(
+    said: Said,
+    ctx: WordContext,
+    relation: Comparison,
+    sides: tuple[str, str],
+    parts: tuple[str, ...],
+) -> Outcome | None:
+    """The comparison within a period: each side the sum of its parts (left alone when a
+    part is missing)."""
+    verdict = in_period(ctx.index, relation, sides, parts)
+    if verdict is None:
+        return None
+    if verdict is True:
+        return PASSED
+    return _finding(said, _K.RELATION_MISMATCH, verdict, sides[0], relation.attribute)
 
 
 def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
