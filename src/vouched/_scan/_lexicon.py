@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._exceptions import InputError
+from vouched._scan._counts import Count, count_json, counts_of
 from vouched._scan._periods import Periods, period_json, periods_of
 from vouched._scan._reader._words import word_tokens, word_tokens_list
 from vouched._scan._relations import (
@@ -62,6 +63,7 @@ _KEYS = (
     "superlatives",
     "thresholds",
     "periods",
+    "counts",
 )
 _OBJECT = "an object of phrase -> its declaration"
 _SECTION_TYPES: dict[str, tuple[type, str]] = {
@@ -75,6 +77,7 @@ _SECTION_TYPES: dict[str, tuple[type, str]] = {
     "superlatives": (dict, _OBJECT),
     "thresholds": (dict, _OBJECT),
     "periods": (dict, "an object of phrase -> {attribute: [parts]}"),
+    "counts": (dict, _OBJECT),
 }
 Word = str | bool
 """A value a phrase states in words: a string fact's value or a boolean."""
@@ -213,6 +216,8 @@ class Lexicon:
     """Every declared relation phrase (comparisons, superlatives, thresholds)."""
     periods: Periods = field(default_factory=dict)
     """Period phrases: the attributes whose sum an attribute is within them."""
+    counts: Mapping[str, Count] = field(default_factory=dict)
+    """Count phrases: how many of a group meet the threshold named beside them."""
     _hash: int = field(default=0, repr=False, compare=False)
 
     def __init__(
@@ -228,6 +233,7 @@ class Lexicon:
         superlatives: Mapping[str, Any] | None = None,
         thresholds: Mapping[str, Any] | None = None,
         periods: Mapping[str, Any] | None = None,
+        counts: Mapping[str, Any] | None = None,
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
@@ -240,10 +246,11 @@ class Lexicon:
         object.__setattr__(self, "superlatives", superlatives_of(superlatives or {}))
         object.__setattr__(self, "thresholds", thresholds_of(thresholds or {}))
         object.__setattr__(self, "periods", periods_of(periods or {}))
+        object.__setattr__(self, "counts", counts_of(counts or {}))
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
-        relations = {**self.thresholds, **self.superlatives, **self.comparisons}
+        relations = {**self.counts, **self.thresholds, **self.superlatives, **self.comparisons}
         object.__setattr__(self, "relations", MappingProxyType(relations))
         object.__setattr__(self, "_hash", hash(self._key()))
 
@@ -260,6 +267,7 @@ class Lexicon:
             tuple(sorted(self.superlatives.items())),
             tuple(sorted(self.thresholds.items())),
             tuple(sorted((k, tuple(sorted(v.items()))) for k, v in self.periods.items())),
+            tuple(sorted(self.counts.items(), key=repr)),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -348,6 +356,8 @@ class Lexicon:
                 data[name] = {phrase: relation_json(r) for phrase, r in section.items()}
         if self.periods:
             data["periods"] = period_json(self.periods)
+        if self.counts:
+            data["counts"] = {phrase: count_json(c) for phrase, c in self.counts.items()}
         return data
 
 

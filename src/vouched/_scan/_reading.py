@@ -38,7 +38,7 @@ from vouched._scan._findings import (
     shifted,
 )
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._mentions import Mention
+from vouched._scan._mentions import Mention, MentionKind
 from vouched._scan._occasions import OCCASION_RULES, later_names, span_words
 from vouched._scan._quotes import find_quotes, normalise, unsupported_among
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
@@ -179,7 +179,7 @@ def _beside(words: list[Finding], numbers: list[Finding]) -> list[Finding]:
 class TextReading:
     """One text read a closed sentence at a time (:meth:`sentence`), in order."""
 
-    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings")
+    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings", "_named")
 
     def __init__(self, compiled: Compiled) -> None:
         self._compiled = compiled
@@ -187,6 +187,7 @@ class TextReading:
         self._carry = Carry()
         self._claims = 0
         self._findings: list[Finding] = []
+        self._named: set[str] = set()
 
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
@@ -283,7 +284,9 @@ class TextReading:
             # words inside placeholders and quotes are not statements; names may be
             unsaid = _Masks([*holes, *((q.start, q.end) for q in quotes)])
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
-            context = WordContext(binder, compiled.words, compiled.lexicon, stated, words)
+            context = WordContext(
+                binder, compiled.words, compiled.lexicon, stated, words, frozenset(self._named)
+            )
             word_findings, said = judge_words(context)
             number_findings.extend(_beside(word_findings, number_findings))
             checked += said
@@ -299,8 +302,11 @@ class TextReading:
         return findings + number_findings
 
     def _hand_on(self, binder: Binder) -> None:
-        """Keep the last subjects named, renumbered before the next sentence's start."""
-        named = [*self._carried, *binder.subject_mentions()][-CARRIED:]
+        """Keep the last subjects named, renumbered before the next sentence's start, and
+        every subject the text named (for counts: "the only other")."""
+        said = binder.subject_mentions()
+        self._named.update(m.names[0] for m in said if m.kind == MentionKind.NAMED and m.names)
+        named = [*self._carried, *said][-CARRIED:]
         count = len(named)
         self._carried = [
             Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)

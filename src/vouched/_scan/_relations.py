@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._exceptions import InputError
+from vouched._scan._counts import Count, count_json
 
 __all__ = [
     "HOLDS",
@@ -87,7 +88,7 @@ class Threshold:
     unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
 
 
-Relation = Comparison | Superlative | Threshold
+Relation = Comparison | Superlative | Threshold | Count
 
 
 def _phrase(phrase: Any, where: str) -> str:
@@ -223,6 +224,8 @@ def relation_json(relation: Relation) -> dict[str, Any]:
             if value is not None
         }
         return {"attribute": relation.attribute, "holds": relation.holds, **sized}
+    if isinstance(relation, Count):
+        return count_json(relation)
     if isinstance(relation, Superlative):
         data: dict[str, Any] = {"rank": relation.rank}
         if relation.attribute is not None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
+from vouched._scan._counts import MAX_MEMBERS, Count, unmet
 from vouched._scan._explain import self_compared
 from vouched._scan._factindex import FactIndex, rounds_to
 from vouched._scan._findings import Finding, FindingKind
@@ -63,6 +64,7 @@ class WordContext:
     lexicon: Lexicon
     stated: list[Stated]  # the sentence's checked quantities, in order
     words: list[Cue]  # the sentence's words that state facts
+    earlier: frozenset[str] = frozenset()  # the subjects earlier sentences named
 
     @property
     def index(self) -> FactIndex:
@@ -596,7 +598,69 @@ def _with_ordinal(said: Said, text: str) -> Said:
     return said._replace(start=found.start(), text=text[found.start() : said.end])
 
 
-_R = TypeVar("_R", Comparison, Superlative, Threshold)
+def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
+    """ "X was the only other starter in double figures", "all five starters ...": the
+    members of X's group (those sharing X's ``within`` and the ``among`` values) that
+    meet the threshold named after the phrase in its clause must be as many as the
+    phrase says (:mod:`vouched._scan._counts`); otherwise ``relation_mismatch`` on the
+    phrase. X is the subject before the phrase (after it for "the only other X to ...")."""
+    count = _relation(said, ctx, Count)
+    if count is None:
+        return None
+    threshold = _threshold_after(said, ctx)
+    if threshold is None:
+        return None
+    subject = _subject_with(ctx, said, threshold.attributes)
+    if not isinstance(subject, str):
+        return None  # the threshold's own rule judges a subject no fact is about
+    group: list[tuple[str, Word]] = list(count.among)
+    for name in count.within:
+        known, value = ctx.facts.word_value(subject, name)
+        if not known or value is None:
+            return None
+        group.append((name, value))
+    members = [
+        other
+        for other in ctx.index.subjects_of(threshold.attributes[0])[:MAX_MEMBERS]
+        if all(_same(ctx.facts.word_value(other, name)[1], value) for name, value in group)
+    ]
+    if subject not in members:
+        return None  # X is not of the group the phrase names: another word is wrong
+    meeting = [m for m in members if _meets(ctx, m, threshold)]
+    if subject not in meeting:
+        return None  # X itself misses it: the threshold's finding says so
+    before = {*ctx.earlier, *(subjects_before(ctx.sentence, said.start, topic=False) or ())}
+    why = unmet(count, subject, meeting, len(members), before)
+    if why is None:
+        return PASSED
+    return _finding(said, _K.RELATION_MISMATCH, why, subject, threshold.attributes[0])
+
+
+def _threshold_after(said: Said, ctx: WordContext) -> Threshold | None:
+    """The threshold phrase that follows the count phrase in its clause."""
+    clause_end = ctx.sentence.structure.clause(said.start)[1]
+    for cue in ctx.words:
+        if said.end <= cue.start < clause_end:
+            for tag in cue.names:
+                relation = ctx.lexicon.relations.get(tag[2:]) if tag[0] == RELATION else None
+                if isinstance(relation, Threshold):
+                    return relation
+    return None
+
+
+def _meets(ctx: WordContext, subject: str, threshold: Threshold) -> bool:
+    reached = 0
+    for attribute in threshold.attributes:
+        value = ctx.index.numeric_value(subject, attribute)
+        if value is None:
+            continue
+        low, high = threshold.at_least, threshold.at_most
+        if (low is not None and value >= low) or (high is not None and value <= high):
+            reached += 1
+    return reached >= threshold.count
+
+
+_R = TypeVar("_R", Comparison, Superlative, Threshold, Count)
 
 
 def _relation(said: Said, ctx: WordContext, kind: type[_R]) -> _R | None:
@@ -617,6 +681,7 @@ WORD_RULES: tuple[Rule, ...] = (
         (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN, _K.SUBJECT_MISMATCH),
     ),
     Rule("stated_rank", stated_rank, (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN)),
+    Rule("stated_count", stated_count, (_K.RELATION_MISMATCH,)),
     Rule(
         "stated_threshold",
         stated_threshold,
