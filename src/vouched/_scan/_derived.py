@@ -125,8 +125,16 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
             )
         )
         return found if said else None
-    if SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20):
-        values = [q.value for q in stated if q.start >= sentence[0] and q.kind is quantity.kind]
+    word = SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20)
+    if word is not None:
+        # the addends come before the sum word ("A and B combined for C"); numbers after
+        # it are a list the word introduces ("totaling 25 points and six rebounds")
+        upto = min(word.start(), quantity.start)
+        values = [
+            q.value
+            for q in stated
+            if sentence[0] <= q.start and q.end <= upto and q.kind is quantity.kind
+        ]
         if len(values) >= 2:
             total = sum(values, Decimal(0))
             ok = _rounds(total, quantity)

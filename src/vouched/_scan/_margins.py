@@ -116,15 +116,16 @@ def in_period(
     )
 
 
-def first_is_other(index: FactIndex, subject: str, attribute: str, op: str) -> bool:
+def first_is_other(index: FactIndex, subject: str, parts: tuple[str, ...], op: str) -> bool:
     """For "X <phrase> X": does the relation hold with another subject first ("the
     Pelicans defeated the Suns") and not with it second? Then the first name is wrong.
+    Each side is the sum of ``parts`` (the attribute itself, or a period's parts).
     Looks at no more than :data:`MAX_WEIGHED` other subjects."""
-    own = index.numeric_value(subject, attribute)
+    own = summed(index, subject, parts)
     if own is None:
         return False
-    for other in index.subjects_of(attribute)[:MAX_WEIGHED]:
-        value = index.numeric_value(other, attribute)
+    for other in index.subjects_of(parts[0])[:MAX_WEIGHED]:
+        value = summed(index, other, parts)
         if other == subject or value is None:
             continue
         if _holds(value, op, own) and not _holds(own, op, value):

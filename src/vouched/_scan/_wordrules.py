@@ -343,11 +343,11 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     right = _checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
-    if left == right:
-        first = first_is_other(ctx.index, left, attribute, relation.holds)
-        return self_compared(ctx.sentence, said.start, said.end, left, first=first)
     clause = ctx.sentence.structure.clause(said.start)
     parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
+    if left == right:
+        first = first_is_other(ctx.index, left, parts or (attribute,), relation.holds)
+        return self_compared(ctx.sentence, said.start, said.end, left, first=first)
     if parts is not None:
         return _in_period(said, ctx, relation, (left, right), parts)
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
