@@ -134,18 +134,21 @@ def _best_other(
     for attribute in {item.binding.readings[0].attribute for item in group}:
         candidates.update(index.subjects_of(attribute))
     candidates.discard(named)
+    # the wrong statements first: most subjects miss one of them, and leave the search
+    order = sorted(range(len(statements)), key=lambda k: not wrong[k])
     table: dict[str, list[bool]] = {}
-    for subject in sorted(candidates)[:MAX_SUBJECTS]:
-        fits = [_fits(index, item, subject) for item in group]
-        if fits.count(True) >= 2:
-            table[subject] = fits
     best: list[str] = []
     lowest = kept  # the text's reading: a tie keeps it
-    for subject, fits in table.items():
-        right = [all(fits[i] for i in s) for s in statements]
-        cost = 1 + right.count(False)
+    for subject in sorted(candidates)[:MAX_SUBJECTS]:
+        cost = 1
+        for k in order:
+            if not all(_fits(index, group[i], subject) for i in statements[k]):
+                cost += 1
+                if cost > 1 + MAX_STILL_WRONG:
+                    break  # a line wrong for the new name too: its numbers are wrong
         if cost > 1 + MAX_STILL_WRONG:
-            continue  # a line mostly wrong for the new name too: its numbers are wrong
+            continue
+        table[subject] = [_fits(index, item, subject) for item in group]
         if cost < lowest:
             lowest, best = cost, [subject]
         elif cost == lowest:
