@@ -26,13 +26,16 @@ The words are data (:data:`SPAN_WORDS`), English, written once here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._mentions import MentionKind
-from vouched._scan._rules import PASSED, Rule, SentenceContext, Stated
+from vouched._scan._rules._context import SentenceContext, Stated
+from vouched._scan._rules._rule import PASSED, Rule
 from vouched._scan._sentence import SentenceRead
 from vouched._scan._vocabulary import LATER_OCCASION
+from vouched._scan._wordmatch import WordFacts
 from vouched._scan._words import denied
 
 __all__ = [
@@ -40,6 +43,9 @@ __all__ = [
     "LEAVE",
     "OCCASION_RULES",
     "SPAN_WORDS",
+    "OccasionCheck",
+    "OccasionRule",
+    "OccasionView",
     "later_names",
     "span_numbers",
     "span_words",
@@ -48,6 +54,20 @@ __all__ = [
 _K = FindingKind
 FLAG = "flag"
 LEAVE = "leave"
+
+
+class OccasionView(NamedTuple):
+    """What the occasion rules of one sentence read: the sentence, the facts as words
+    read them (is every date past, does the policy flag), the findings made so far."""
+
+    sentence: SentenceRead
+    facts: WordFacts
+    judged: Sequence[Finding] = ()
+
+
+OccasionCheck = Callable[[OccasionView], list[Finding]]
+"""An occasion rule: the findings on a sentence's words about other occasions."""
+OccasionRule = Rule[OccasionCheck]
 
 SPAN_WORDS = re.compile(
     r"\b(?:straight|in\s+a\s+row|consecutive|streak|averag(?:e|es|ed|ing)|per\s+game|"
@@ -114,14 +134,13 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     return out
 
 
-def span_words(
-    sentence: SentenceRead, occasions: str, judged: Sequence[Finding] = ()
-) -> list[Finding]:
+def span_words(view: OccasionView) -> list[Finding]:
     """The count or record word of a span of occasions ("three straight", "a
     season-high"): ``ungrounded_claim`` on the count when one is written, else on a
     record word ("season-high"). A span word right after a finding of its clause ("his second
     double-double in a row", the ordinal already judged with its phrase) adds nothing."""
-    if occasions != FLAG:
+    sentence, judged = view.sentence, view.judged
+    if view.facts.occasions != FLAG:
         return []
     text = sentence.text
     findings: list[Finding] = []
@@ -155,11 +174,12 @@ def _after_finding(sentence: SentenceRead, start: int, judged: Sequence[Finding]
     return any(low <= f.end <= start for f in judged)
 
 
-def later_names(sentence: SentenceRead, past: bool, occasions: str) -> list[Finding]:
+def later_names(view: OccasionView) -> list[Finding]:
     """A name no fact is about, after the words that move the sentence to a later
     occasion ("they host the Suns on Friday"), when every date the facts give has
     passed: ``ungrounded_claim`` on the name (the facts cover no later occasion)."""
-    if not past or occasions != FLAG:
+    sentence = view.sentence
+    if not view.facts.past or view.facts.occasions != FLAG:
         return []
     text = sentence.text
     findings: list[Finding] = []
@@ -183,5 +203,10 @@ def later_names(sentence: SentenceRead, past: bool, occasions: str) -> list[Find
     return findings
 
 
-OCCASION_RULES: tuple[Rule, ...] = (Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM,)),)
-"""The clause rules of other occasions, applied to a sentence's quantities."""
+OCCASION_RULES: tuple[OccasionRule, ...] = (
+    Rule("later_names", later_names, (_K.UNGROUNDED_CLAIM,)),
+    Rule("span_words", span_words, (_K.UNGROUNDED_CLAIM,)),
+)
+"""Over each sentence's words, after the word rules; the numbers of a span of occasions
+are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES
+<vouched._scan._rules._explanation.EXPLANATION_RULES>`)."""

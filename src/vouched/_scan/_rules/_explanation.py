@@ -37,24 +37,32 @@ The search is bounded per sentence: at most :data:`MAX_NUMBERS` numbers per name
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 
 from vouched._scan._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._reader._units import units_compatible
-from vouched._scan._rules import PASSED, Rule, SentenceContext, Stated
+from vouched._scan._rules._context import SentenceContext, Stated
+from vouched._scan._rules._occasions import span_numbers
+from vouched._scan._rules._rule import PASSED, Rule
 from vouched._scan._sentence import SentenceRead
 
 __all__ = [
     "EXPLANATION_RULES",
     "MAX_NUMBERS",
     "MAX_SUBJECTS",
+    "ExplanationCheck",
+    "ExplanationRule",
     "explained_names",
     "self_compared",
 ]
 
 _K = FindingKind
+ExplanationCheck = Callable[[list[Stated], SentenceContext], list[Stated]]
+"""An explanation rule: the sentence's statements, some outcomes replaced."""
+ExplanationRule = Rule[ExplanationCheck]
 MAX_NUMBERS = 16
 """The most numbers stated for one name that the search weighs (the first ones)."""
 MAX_SUBJECTS = 64
@@ -261,7 +269,9 @@ def self_compared(
     )
 
 
-EXPLANATION_RULES: tuple[Rule, ...] = (
+EXPLANATION_RULES: tuple[ExplanationRule, ...] = (
+    Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM,)),
     Rule("explained_names", explained_names, (_K.SUBJECT_MISMATCH, _K.VALUE_MISMATCH)),
 )
-"""The explanation family, applied after the clause rules to a sentence's quantities."""
+"""In order, after the clause rules: numbers about other occasions first (they are no
+statement about the facts' occasion, so no name is weighed by them), then the names."""

@@ -1,0 +1,182 @@
+"""Clause rules: a clause's quantities judged together, after their own rules.
+
+When the numbers of a clause fit another attribute of the same subject, the numbers
+are right and the words naming them are wrong: the finding moves onto those words
+(``attribute_mismatch`` on the attribute words; a wrong name is the explanation
+family's ``subject_mismatch``). Applied in order (:data:`CLAUSE_RULES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vouched._scan._factindex import Reading
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._reader._numbers import Quantity, QuantityKind
+from vouched._scan._reader._units import units_compatible
+from vouched._scan._rules._context import SentenceContext, Stated, any_fits
+from vouched._scan._rules._rule import PASSED, Rule
+
+__all__ = ["CLAUSE_RULES", "DISTINCT_COUNT", "ClauseCheck", "ClauseRule"]
+
+_K = FindingKind
+_NUMBER = QuantityKind.NUMBER
+
+ClauseCheck = Callable[[list[Stated], SentenceContext], list[Stated]]
+"""A clause rule: the sentence's statements, some outcomes replaced."""
+ClauseRule = Rule[ClauseCheck]
+
+
+def _fractional(quantity: Quantity) -> bool:
+    return quantity.kind is _NUMBER and quantity.value != quantity.value.to_integral_value()
+
+
+def _replace(stated: list[Stated], replaced: dict[int, Finding | None]) -> list[Stated]:
+    if not replaced:
+        return stated
+    out: list[Stated] = []
+    for item in stated:
+        if id(item) not in replaced:
+            out.append(item)
+            continue
+        swap = replaced[id(item)]
+        out.append(item._replace(outcome=swap if swap is not None else PASSED))
+    return out
+
+
+def named_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """When the two numbers of a pair phrase ("6-for-9 from three-point range") do not
+    both hold for the columns the phrase names, but both hold exactly for another pair of
+    columns of the same subject (its free throws), the numbers are right and the words
+    naming the columns are wrong: one ``attribute_mismatch`` on the phrase. Small counts
+    ("1-3", "4-of-4") fit some other column by coincidence too often: the pair must hold
+    a value of at least :data:`DISTINCT_COUNT` (or a fraction)."""
+    binder = ctx.binder
+    halves: dict[tuple[int, int], list[Stated]] = {}
+    for item in stated:
+        forced = binder.forced.get(item.quantity.start)
+        if forced is not None and forced.phrase is not None and item.binding.readings:
+            halves.setdefault(forced.phrase, []).append(item)
+    replaced: dict[int, Finding | None] = {}
+    for phrase, pair in halves.items():
+        if (
+            len(pair) != 2
+            or all(item.outcome is PASSED for item in pair)
+            or not any(_distinct(item.quantity) for item in pair)
+        ):
+            continue
+        found = _other_columns(pair, ctx)
+        if found is None:
+            continue
+        subject, named, other = found
+        start, end = phrase
+        finding = Finding(
+            _K.ATTRIBUTE_MISMATCH,
+            start,
+            end,
+            binder.text[start:end],
+            f"the numbers are {subject}'s {other[0]}-{other[1]}, not {named[0]}-{named[1]}",
+            subject,
+            named[0],
+        )
+        replaced[id(pair[0])] = finding
+        replaced[id(pair[1])] = None
+    return _replace(stated, replaced)
+
+
+def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """A number its cue names as one attribute of its subject that is exactly the value of
+    one other attribute of that subject ("Acme closed at $190.05", its day's high; "ICE
+    1537 arrives at 14:05", its departure): the number is right, the attribute words are
+    wrong, ``attribute_mismatch`` on them. Alone, a number is enough only where a
+    coincidence is unlikely: a time, a date, or a fraction with three significant digits."""
+    binder = ctx.binder
+    replaced: dict[int, Finding | None] = {}
+    for item in stated:
+        outcome, quantity = item.outcome, item.quantity
+        span = binder.cue_spans.get(quantity.start)
+        if (
+            span is None
+            or not isinstance(outcome, Finding)
+            or outcome.kind is not _K.VALUE_MISMATCH
+            or binder.in_pair(quantity)
+            or not _unlikely_coincidence(quantity)
+        ):
+            continue
+        best = item.binding.readings[0] if item.binding.readings else None
+        if best is None:
+            continue
+        others = [
+            a
+            for a in ctx.index.fitting_attributes(best.subject, quantity.kind, quantity.unit)
+            if a != best.attribute and _exactly(quantity, ctx.index.pair_readings(best.subject, a))
+        ]
+        if len(others) != 1:
+            continue
+        start, end = span
+        replaced[id(item)] = Finding(
+            _K.ATTRIBUTE_MISMATCH,
+            start,
+            end,
+            binder.text[start:end],
+            f"{quantity.text!r} is {best.subject}'s {others[0]}, not its {best.attribute}",
+            best.subject,
+            best.attribute,
+        )
+    return _replace(stated, replaced)
+
+
+def _exactly(quantity: Quantity, readings: list[Reading]) -> bool:
+    return any(
+        r.kind is quantity.kind
+        and r.value == quantity.value
+        and units_compatible(quantity.unit, r.unit)
+        for r in readings
+    )
+
+
+def _unlikely_coincidence(quantity: Quantity) -> bool:
+    if quantity.kind is not _NUMBER:
+        return True  # a time or a date
+    digits = quantity.value.normalize().as_tuple().digits
+    return _fractional(quantity) and len(digits) >= 3
+
+
+DISTINCT_COUNT = 5
+"""The smallest whole number that makes a pair of counts unlikely to fit another column
+by chance."""
+
+
+def _distinct(quantity: Quantity) -> bool:
+    return _fractional(quantity) or abs(quantity.value) >= DISTINCT_COUNT
+
+
+def _other_columns(
+    pair: list[Stated], ctx: SentenceContext
+) -> tuple[str, tuple[str, str], tuple[str, str]] | None:
+    """(subject, the columns named, the other columns both numbers fit), if exactly one."""
+    first, second = pair
+    subject = first.binding.readings[0].subject
+    if second.binding.readings[0].subject != subject:
+        return None
+    named = (first.binding.readings[0].attribute, second.binding.readings[0].attribute)
+    index = ctx.index
+    fits = [
+        (p.first, p.second)
+        for p in ctx.binder.pairs
+        if not p.two_subjects
+        and (p.first, p.second) != named
+        and any_fits(first.quantity, index.pair_readings(subject, p.first))
+        and any_fits(second.quantity, index.pair_readings(subject, p.second))
+    ]
+    if len(set(fits)) != 1:
+        return None
+    return subject, named, fits[0]
+
+
+CLAUSE_RULES: tuple[ClauseRule, ...] = (
+    Rule("named_column", named_column, (_K.ATTRIBUTE_MISMATCH,)),
+    Rule("stated_column", stated_column, (_K.ATTRIBUTE_MISMATCH,)),
+)
+"""Applied in order to a sentence's checked quantities, after their own rules; a wrong
+name is the explanation family's (:mod:`vouched._scan._rules._explanation`)."""
