@@ -359,7 +359,9 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         return _not_grounded(said, right, attribute, b)
     if not _comparable(a, b):
         return None  # values in other currencies or kinds: nothing to compare
-    if _holds(a.value, relation.holds, b.value) and margin_holds(relation, a.value, b.value):
+    if _holds(a.value, relation.holds, b.value) and margin_holds(
+        relation, *_margin_sides(ctx, (left, right), attribute, (a, b))
+    ):
         return PASSED
     return _finding(
         said,
@@ -369,6 +371,22 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         left,
         attribute,
     )
+
+
+def _margin_sides(
+    ctx: WordContext, sides: tuple[str, str], attribute: str, operands: tuple[Operand, Operand]
+) -> tuple[Decimal, Decimal]:
+    """The two sides a margin is measured on: the facts' own numbers when both are plain
+    numbers in one unit (182 ms and 47 ms: 135 ms apart, as the lexicon states margins),
+    else the operands in their base unit (times as minutes of the day)."""
+    a, b = operands
+    if a.kind is QuantityKind.NUMBER:
+        left = ctx.index.numeric_value(sides[0], attribute)
+        right = ctx.index.numeric_value(sides[1], attribute)
+        units = {r.unit for s in sides for r in ctx.index.pair_readings(s, attribute)}
+        if left is not None and right is not None and len(units) == 1:
+            return left, right
+    return a.value, b.value
 
 
 def _in_period(
