@@ -293,7 +293,7 @@ class TextReading:
             unsaid = Spans([*holes, *((q.start, q.end) for q in quotes)])
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
             context = WordContext(
-                binder, compiled.words, compiled.lexicon, stated, words, frozenset(self._named)
+                binder, compiled.words, compiled.lexicon, stated, words, self._named
             )
             word_findings, said = judge_words(context)
             checked += said

@@ -188,6 +188,8 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     """A name whose numbers another subject explains with fewer changes (see the module's
     cost model) is one ``subject_mismatch`` on the name; the numbers that subject's facts
     vouch for pass, the others stay wrong."""
+    if sum(1 for item in stated if item.outcome is not PASSED) < 2:
+        return stated  # a new name must make two wrong statements right
     binder = ctx.binder
     replaced: dict[int, list[Stated]] = {}
     for start, named_group in _groups(stated).items():

@@ -14,6 +14,7 @@ reads the sentence, the facts and the lexicon, and returns a value.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
@@ -66,7 +67,7 @@ class WordContext:
     lexicon: Lexicon
     stated: list[Stated]  # the sentence's checked quantities, in order
     words: list[Cue]  # the sentence's words that state facts
-    earlier: frozenset[str] = frozenset()  # the subjects earlier sentences named
+    earlier: AbstractSet[str] = frozenset()  # the subjects earlier sentences named (read only)
 
     @property
     def index(self) -> FactIndex:
