@@ -121,8 +121,8 @@ def _categories(result: Any) -> str:
 # first class that fits, in this order). A reader's description, not a fit: the words
 # are those the issue names for each class.
 _LATER = re.compile(
-    r"\b(?:will|next|upcoming|again|await|on deck|head(?:s|ing)? (?:back|home|to)|travel|"
-    r"remain home|look(?:s|ing)? to|'ll)\b|\w 'll\b",
+    r"\b(?:will|next|upcoming|on deck|head(?:s|ing)? (?:back|home|to)|travels? to|"
+    r"remains? home)\b|\w 'll\b",
     re.I,
 )
 _SPAN = re.compile(
@@ -159,7 +159,8 @@ def mistake_class(mistake: Any, tokens: list[str], crowded: bool) -> str | None:
     """The class of one gold mistake (see :data:`CLASSES`), or None (a plain number)."""
     sentence = _sentence(tokens, mistake.start, mistake.end)
     said = mistake.tokens
-    if _LATER.search(sentence) or _SPAN.search(sentence):
+    later = _LATER.search(sentence) and mistake.category in ("NAME", "WORD", "CONTEXT")
+    if later or _SPAN.search(sentence):
         return CLASSES[0]
     if _PERIOD.search(sentence) and mistake.category in ("NUMBER", "NAME", "WORD"):
         return CLASSES[1]
