@@ -271,3 +271,25 @@ def test_the_new_sections_survive_to_json() -> None:
     }
     lexicon = Lexicon.from_json(data)
     assert Lexicon.from_json(lexicon.to_json()) == lexicon
+
+
+def test_a_line_for_a_name_with_no_such_facts_is_one_finding_on_the_name() -> None:
+    # Dee has a team and a role but no points or rebounds: he did not play. The line
+    # stated for him is no fact's, whoever else's numbers it happens to be read for.
+    facts = [
+        *(f for f in ROSTER if (f.subject, f.attribute) != ("Dee", "PTS")),
+        fact("Ann", "REB", 7),
+    ]
+    words = Lexicon.from_json({"attributes": {"PTS": ["points"], "REB": ["rebounds"]}})
+    text = "Dee chipped in with 13 points and 5 rebounds, while Ann added 20 points."
+    assert kinds(text, facts, words) == [("ungrounded_claim", "Dee")]
+
+
+def test_a_name_further_on_in_the_clause_is_not_the_numbers_subject() -> None:
+    facts = [
+        fact("Berlin", "rain", 0.2),
+        fact("Berlin", "temperature", 21.4),
+        fact("Munich", "temperature", 17.8),
+    ]
+    words = Lexicon.from_json({"attributes": {"rain": ["mm of rain"]}})
+    assert kinds("Berlin is wetter than Munich, with 0.2 mm of rain.", facts, words) == []

@@ -76,6 +76,8 @@ def signed(ctx: SentenceRead, quantity: Quantity) -> Quantity:
         return quantity
     # the sign word decides: "fell 1.17%" is -1.17, never +1.17
     negative = [-v for v in quantity.values if v > 0] + [v for v in quantity.values if v < 0]
+    if not negative:
+        return quantity  # "fell 0": zero has no sign
     return quantity._replace(value=negative[0], alternatives=tuple(negative[1:]))
 
 

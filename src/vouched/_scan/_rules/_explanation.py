@@ -39,6 +39,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 
+from vouched._scan._binding import Binder
 from vouched._scan._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._mentions import MentionKind
@@ -47,7 +48,7 @@ from vouched._scan._reader._units import units_compatible
 from vouched._scan._rules._context import SentenceContext, Stated
 from vouched._scan._rules._occasions import span_numbers
 from vouched._scan._rules._rule import PASSED, Rule
-from vouched._scan._sentence import SentenceRead
+from vouched._scan._sentence import SentenceRead, words_between
 
 __all__ = [
     "EXPLANATION_RULES",
@@ -228,6 +229,77 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     return [new for item in stated for new in replaced.get(id(item), [item])]
 
 
+def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """A number stated after a name that opens its clause (the nearest named before it
+    in its sentence) whose facts have none of its attribute, though they share others
+    with the subject the number was read for (a player with a team and a role but no
+    points: he did not play), is about that name: no fact backs it, and the name is the
+    word that is wrong. One ``ungrounded_claim`` on the name; its numbers make no
+    finding of their own."""
+    binder, index = ctx.binder, ctx.index
+    named = [m for m in binder.mentions if m.start >= 0 and m.kind == MentionKind.NAMED]
+    if not named or not stated:
+        return stated
+    starts = [m.start for m in named]
+    groups: dict[int, list[Stated]] = {}
+    for item in stated:
+        binding = item.binding
+        if not binding.clear or not binding.readings:
+            continue
+        i = bisect_left(starts, item.quantity.start) - 1
+        if i < 0:
+            continue
+        mention = named[i]
+        name, reading = mention.names[0], binding.readings[0]
+        if (
+            name == reading.subject
+            or index.knows(name, reading.attribute)
+            or binder.structure.sentence(mention.start)
+            != binder.structure.sentence(item.quantity.start)
+            or not _leads(binder, mention.start)
+            or not _same_kind(index, name, reading.subject)
+        ):
+            continue
+        groups.setdefault(mention.start, []).append(item)
+    if not groups:
+        return stated
+    replaced: dict[int, list[Stated]] = {}
+    for start, group in groups.items():
+        mention = named[starts.index(start)]
+        name = mention.names[0]
+        attributes = sorted({item.binding.readings[0].attribute for item in group})
+        finding = Finding(
+            _K.UNGROUNDED_CLAIM,
+            mention.start,
+            mention.end,
+            binder.text[mention.start : mention.end],
+            f"no fact of {', '.join(attributes[:3])} for {name}: the numbers stated for "
+            f"{name} are no fact's",
+            name,
+            attributes[0],
+        )
+        for position, item in enumerate(group):
+            outcome = finding if position == 0 else PASSED
+            replaced[id(item)] = [item._replace(outcome=outcome)]
+    return [new for item in stated for new in replaced.get(id(item), [item])]
+
+
+_LEADING = frozenset({"while", "and", "but", "with", "as", "meanwhile", "also", "the"})
+
+
+def _leads(binder: Binder, start: int) -> bool:
+    """Is the name at ``start`` the subject its clause opens with ("X chipped in with 13
+    points", "while X added 9")? Not a name further on ("wetter than Munich, with")."""
+    clause = binder.structure.clause(start)
+    before = words_between(binder.text, clause[0], start)
+    return all(word in _LEADING for word in before) and len(before) <= 2
+
+
+def _same_kind(index: FactIndex, subject: str, other: str) -> bool:
+    """Do two subjects share an attribute (a player and a player; not a team)?"""
+    return any(index.knows(subject, a) and index.knows(other, a) for a in sorted(index.attributes))
+
+
 def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
     quantity = item.quantity
     attribute = item.binding.readings[0].attribute
@@ -273,6 +345,7 @@ def self_compared(
 
 EXPLANATION_RULES: tuple[ExplanationRule, ...] = (
     Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM,)),
+    Rule("unbacked_names", unbacked_names, (_K.UNGROUNDED_CLAIM,)),
     Rule("explained_names", explained_names, (_K.SUBJECT_MISMATCH, _K.VALUE_MISMATCH)),
 )
 """In order, after the clause rules: numbers about other occasions first (they are no
