@@ -18,6 +18,7 @@ __all__ = ["DEFAULT_POLICY", "Policy"]
 CARDINAL_CONFIDENCE = 0.7
 DEFAULT_TTL = timedelta(hours=24)
 MAX_CLOCK_SKEW = timedelta(seconds=60)
+OTHER_OCCASIONS = "flag"
 
 _DURATION = "seconds >= 0 or an ISO 8601 duration"
 
@@ -81,6 +82,10 @@ class Policy:
     - ``exact``: attributes whose numbers must match as written, never rounded
       (identifiers, ports, codes; prices where a team wants that).
     - ``sensitive_attributes`` / ``sensitive_subjects``: stored hashed in snapshots.
+    - ``other_occasions``: what the scanner does with words about occasions the facts do
+      not cover (a later game after a box score, a season's average, a streak):
+      ``"flag"`` (the default: ``ungrounded_claim``, an unvouched schedule is an
+      invention) or ``"leave"`` (not checked: other data covers them).
     """
 
     cardinal_confidence: float = CARDINAL_CONFIDENCE
@@ -92,6 +97,7 @@ class Policy:
     exact: frozenset[str] = field(default_factory=frozenset)
     sensitive_attributes: frozenset[str] = field(default_factory=frozenset)
     sensitive_subjects: frozenset[str] = field(default_factory=frozenset)
+    other_occasions: str = OTHER_OCCASIONS
 
     if TYPE_CHECKING:
         # What the constructor accepts, as type checkers should read it: durations
@@ -111,6 +117,7 @@ class Policy:
             exact: Iterable[str] = frozenset(),
             sensitive_attributes: Iterable[str] = frozenset(),
             sensitive_subjects: Iterable[str] = frozenset(),
+            other_occasions: str = OTHER_OCCASIONS,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -128,6 +135,10 @@ class Policy:
             _set(self, "max_ttl", _duration("Policy.max_ttl", self.max_ttl))
         for name in ("demoted", "exact", "sensitive_attributes", "sensitive_subjects"):
             _set(self, name, _names(f"Policy.{name}", getattr(self, name)))
+        if self.other_occasions not in {"flag", "leave"}:
+            raise ConfigError(
+                "Policy.other_occasions", '"flag" or "leave"', got=self.other_occasions
+            )
 
     def with_changes(self, **changes: Any) -> Policy:
         """A copy with some settings changed (policies are values)."""
@@ -145,6 +156,7 @@ class Policy:
             "exact": sorted(self.exact),
             "sensitive_attributes": sorted(self.sensitive_attributes),
             "sensitive_subjects": sorted(self.sensitive_subjects),
+            "other_occasions": self.other_occasions,
         }
 
     @classmethod

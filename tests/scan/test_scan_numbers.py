@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from vouched import Fact, scan
 from vouched._scan._reader._numbers import QuantityKind, read_numbers
 from vouched._scan._reader._units import canonical_unit, units_compatible
 
@@ -139,3 +140,18 @@ def test_unit_compatibility() -> None:
     assert not units_compatible("degF", "degC")
     assert not units_compatible("km/h", "mph")
     assert not units_compatible("$", "GBP")
+
+
+def test_a_fall_word_before_zero_never_raises() -> None:
+    # "fell 0": zero has no sign to turn; it is read as written (it used to raise)
+    facts = [
+        Fact(
+            subject="ACME",
+            attribute="change",
+            value=-2.18,
+            unit="USD",
+            source="s",
+            observed_at="2026-11-27T21:00:00Z",
+        )
+    ]
+    assert [f.text for f in scan("ACME fell 0 today.", facts).findings] == ["0"]

@@ -125,14 +125,24 @@ BOX_WORDS = Lexicon.from_json(
 
 
 def test_a_weekday_of_a_later_occasion_after_a_past_box_score_is_ungrounded() -> None:
-    # The facts describe a game that has been played; "their next game" is another one.
+    # The facts describe a game that has been played; "their next game" is another one,
+    # and the opponent it names is no fact's subject.
     text = "The Hawks defeated the Cavaliers on Friday. The Hawks will host the Bulls on Monday."
     read_after_the_game = datetime(2017, 2, 4, 12, 0, tzinfo=UTC)
     report = scan(text, BOX_SCORE, BOX_WORDS, now=read_after_the_game)
-    assert [(str(f.kind), f.text) for f in report.findings] == [
-        ("ungrounded_claim", "host"),
-        ("ungrounded_claim", "Monday"),
+    assert sorted((f.start, str(f.kind), f.text) for f in report.findings) == [
+        (text.index("host"), "ungrounded_claim", "host"),
+        (text.index("Bulls"), "ungrounded_claim", "Bulls"),
+        (text.index("Monday"), "ungrounded_claim", "Monday"),
     ]
+
+
+def test_policy_leave_other_occasions_checks_no_word_of_a_later_occasion() -> None:
+    text = "The Hawks defeated the Cavaliers on Friday. The Hawks will host the Bulls on Monday."
+    read_after_the_game = datetime(2017, 2, 4, 12, 0, tzinfo=UTC)
+    leave = Policy(other_occasions="leave")
+    report = scan(text, BOX_SCORE, BOX_WORDS, policy=leave, now=read_after_the_game)
+    assert report.findings == ()
 
 
 def test_without_now_a_later_occasion_is_read_as_the_facts_occasion() -> None:

@@ -76,6 +76,8 @@ def signed(ctx: SentenceRead, quantity: Quantity) -> Quantity:
         return quantity
     # the sign word decides: "fell 1.17%" is -1.17, never +1.17
     negative = [-v for v in quantity.values if v > 0] + [v for v in quantity.values if v < 0]
+    if not negative:
+        return quantity  # "fell 0": zero has no sign
     return quantity._replace(value=negative[0], alternatives=tuple(negative[1:]))
 
 
@@ -146,10 +148,16 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
             )
         )
         return found if said else None
-    if gates.total and SUM_WORDS.search(
-        text, max(sentence[0], quantity.start - 40), quantity.end + 20
-    ):
-        values = [q.value for q in stated if q.start >= sentence[0] and q.kind is quantity.kind]
+    word = SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20)
+    if gates.total and word is not None:
+        # the addends come before the sum word ("A and B combined for C"); numbers after
+        # it are a list the word introduces ("totaling 25 points and six rebounds")
+        upto = min(word.start(), quantity.start)
+        values = [
+            q.value
+            for q in stated
+            if sentence[0] <= q.start and q.end <= upto and q.kind is quantity.kind
+        ]
         if len(values) >= 2:
             total = sum(values, Decimal(0))
             ok = _rounds(total, quantity)

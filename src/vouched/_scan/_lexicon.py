@@ -36,6 +36,8 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._exceptions import InputError
+from vouched._scan._counts import Count, count_json, counts_of
+from vouched._scan._periods import Periods, period_json, periods_of
 from vouched._scan._reader._words import word_tokens, word_tokens_list
 from vouched._scan._relations import (
     Comparison,
@@ -60,6 +62,8 @@ _KEYS = (
     "comparisons",
     "superlatives",
     "thresholds",
+    "periods",
+    "counts",
 )
 _OBJECT = "an object of phrase -> its declaration"
 _SECTION_TYPES: dict[str, tuple[type, str]] = {
@@ -72,6 +76,8 @@ _SECTION_TYPES: dict[str, tuple[type, str]] = {
     "comparisons": (dict, _OBJECT),
     "superlatives": (dict, _OBJECT),
     "thresholds": (dict, _OBJECT),
+    "periods": (dict, "an object of phrase -> {attribute: [parts]}"),
+    "counts": (dict, _OBJECT),
 }
 Word = str | bool
 """A value a phrase states in words: a string fact's value or a boolean."""
@@ -208,6 +214,10 @@ class Lexicon:
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     relations: Mapping[str, Relation] = field(default_factory=dict, repr=False, compare=False)
     """Every declared relation phrase (comparisons, superlatives, thresholds)."""
+    periods: Periods = field(default_factory=dict)
+    """Period phrases: the attributes whose sum an attribute is within them."""
+    counts: Mapping[str, Count] = field(default_factory=dict)
+    """Count phrases: how many of a group meet the threshold named beside them."""
     _hash: int = field(default=0, repr=False, compare=False)
 
     def __init__(
@@ -222,6 +232,8 @@ class Lexicon:
         comparisons: Mapping[str, Any] | None = None,
         superlatives: Mapping[str, Any] | None = None,
         thresholds: Mapping[str, Any] | None = None,
+        periods: Mapping[str, Any] | None = None,
+        counts: Mapping[str, Any] | None = None,
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
@@ -233,10 +245,12 @@ class Lexicon:
         object.__setattr__(self, "comparisons", comparisons_of(comparisons or {}))
         object.__setattr__(self, "superlatives", superlatives_of(superlatives or {}))
         object.__setattr__(self, "thresholds", thresholds_of(thresholds or {}))
+        object.__setattr__(self, "periods", periods_of(periods or {}))
+        object.__setattr__(self, "counts", counts_of(counts or {}))
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
-        relations = {**self.thresholds, **self.superlatives, **self.comparisons}
+        relations = {**self.counts, **self.thresholds, **self.superlatives, **self.comparisons}
         object.__setattr__(self, "relations", MappingProxyType(relations))
         object.__setattr__(self, "_hash", hash(self._key()))
 
@@ -252,6 +266,8 @@ class Lexicon:
             tuple(sorted(self.comparisons.items())),
             tuple(sorted(self.superlatives.items())),
             tuple(sorted(self.thresholds.items())),
+            tuple(sorted((k, tuple(sorted(v.items()))) for k, v in self.periods.items())),
+            tuple(sorted(self.counts.items(), key=repr)),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -338,6 +354,10 @@ class Lexicon:
             section = getattr(self, name)
             if section:
                 data[name] = {phrase: relation_json(r) for phrase, r in section.items()}
+        if self.periods:
+            data["periods"] = period_json(self.periods)
+        if self.counts:
+            data["counts"] = {phrase: count_json(c) for phrase, c in self.counts.items()}
         return data
 
 

@@ -40,7 +40,7 @@ from vouched._scan._findings import (
     shifted,
 )
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._mentions import Mention
+from vouched._scan._mentions import Mention, MentionKind
 from vouched._scan._quotes import find_quotes, normalise
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
@@ -48,6 +48,7 @@ from vouched._scan._reader._words import word_tokens
 from vouched._scan._rules import (
     PASSED,
     Carry,
+    OccasionView,
     QuoteView,
     SentenceContext,
     Stated,
@@ -56,6 +57,7 @@ from vouched._scan._rules import (
     judge,
     judge_clauses,
     judge_duration,
+    judge_occasions,
     judge_quotes,
     judge_text,
     judge_words,
@@ -169,7 +171,7 @@ class Compiled:
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
             now = facts.at
-        self.words = WordFacts(index, now)
+        self.words = WordFacts(index, now, policy.other_occasions)
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
         self.terms = internal_terms(lexicon.internal, index.identifiers)
@@ -187,7 +189,7 @@ def _is_relation(word: Cue) -> bool:
 class TextReading:
     """One text read a closed sentence at a time (:meth:`sentence`), in order."""
 
-    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings")
+    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings", "_named")
 
     def __init__(self, compiled: Compiled) -> None:
         self._compiled = compiled
@@ -195,6 +197,7 @@ class TextReading:
         self._carry = Carry()
         self._claims = 0
         self._findings: list[Finding] = []
+        self._named: set[str] = set()
 
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
@@ -289,16 +292,25 @@ class TextReading:
             # words inside placeholders and quotes are not statements; names may be
             unsaid = Spans([*holes, *((q.start, q.end) for q in quotes)])
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
-            context = WordContext(binder, compiled.words, compiled.lexicon, stated, words)
+            context = WordContext(
+                binder, compiled.words, compiled.lexicon, stated, words, self._named
+            )
             word_findings, said = judge_words(context)
             checked += said
+        judged = [*number_findings, *word_findings]
+        occasion = judge_occasions(OccasionView(binder, compiled.words, judged))
+        word_findings.extend(occasion)
+        checked += len(occasion)
         self._claims += checked + len(findings)
         self._hand_on(binder)
         return once_per_span([*findings, *number_findings], finding_key, yielding=word_findings)
 
     def _hand_on(self, binder: Binder) -> None:
-        """Keep the last subjects named, renumbered before the next sentence's start."""
-        named = [*self._carried, *binder.subject_mentions()][-CARRIED:]
+        """Keep the last subjects named, renumbered before the next sentence's start, and
+        every subject the text named (for counts: "the only other")."""
+        said = binder.subject_mentions()
+        self._named.update(m.names[0] for m in said if m.kind == MentionKind.NAMED and m.names)
+        named = [*self._carried, *said][-CARRIED:]
         count = len(named)
         self._carried = [
             Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)
@@ -329,7 +341,8 @@ class TextReading:
     ) -> tuple[list[Finding], int, list[Stated]]:
         """Every quantity that is a claim through the rule registry; the findings, how
         many quantities were checked, and each checked one with its outcome."""
-        ctx = SentenceContext(binder, self._compiled.index, self._carry)
+        occasions = self._compiled.words.occasions
+        ctx = SentenceContext(binder, self._compiled.index, self._carry, occasions=occasions)
         findings: list[Finding] = []
         stated: list[Stated] = []
         for read in quantities:

@@ -31,6 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._exceptions import InputError
+from vouched._scan._counts import Count, count_json
 
 __all__ = [
     "HOLDS",
@@ -50,10 +51,16 @@ HOLDS = ("<", "<=", ">", ">=", "=")
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """ "X <phrase> Y": ``attribute(X) holds attribute(Y)``."""
+    """ "X <phrase> Y": ``attribute(X) holds attribute(Y)``, by a margin of at least
+    ``by_at_least`` and at most ``by_at_most`` when given ("edged": by at most a few
+    points; "routed": by many). ``versus = "other"``: with no Y named ("cruised to a
+    win"), Y is the one other subject that has the attribute (a game's other team)."""
 
     attribute: str
     holds: str
+    by_at_least: Decimal | None = None
+    by_at_most: Decimal | None = None
+    versus: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +88,7 @@ class Threshold:
     unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
 
 
-Relation = Comparison | Superlative | Threshold
+Relation = Comparison | Superlative | Threshold | Count
 
 
 def _phrase(phrase: Any, where: str) -> str:
@@ -121,14 +128,30 @@ def _number(value: Any, at: str) -> Decimal:
     return number
 
 
+def _size(value: Any, at: str) -> Decimal:
+    size = _number(value, at)
+    if size < 0:
+        raise InputError("a margin must be zero or more", field=at)
+    return size
+
+
 def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Comparison]:
     found: dict[str, Comparison] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attribute", "holds"), at)
+        _known_keys(spec, ("attribute", "holds", "by_at_least", "by_at_most", "versus"), at)
         holds = spec.get("holds")
         if holds not in HOLDS:
             raise InputError(f"must be one of {', '.join(HOLDS)}", field=f"{at}.holds")
-        found[phrase] = Comparison(_name(spec.get("attribute"), f"{at}.attribute"), holds)
+        low, high = spec.get("by_at_least"), spec.get("by_at_most")
+        low = None if low is None else _size(low, f"{at}.by_at_least")
+        high = None if high is None else _size(high, f"{at}.by_at_most")
+        if low is not None and high is not None and low > high:
+            raise InputError("by_at_least is larger than by_at_most", field=at)
+        versus = spec.get("versus")
+        if versus not in (None, "other"):
+            raise InputError('must be "other" (the one other subject)', field=f"{at}.versus")
+        attribute = _name(spec.get("attribute"), f"{at}.attribute")
+        found[phrase] = Comparison(attribute, holds, low, high, versus)
     return MappingProxyType(found)
 
 
@@ -191,7 +214,18 @@ def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Thres
 def relation_json(relation: Relation) -> dict[str, Any]:
     """The file form of one relation (for ``Lexicon.to_json``)."""
     if isinstance(relation, Comparison):
-        return {"attribute": relation.attribute, "holds": relation.holds}
+        sized = {
+            key: value
+            for key, value in (
+                ("by_at_least", relation.by_at_least),
+                ("by_at_most", relation.by_at_most),
+                ("versus", relation.versus),
+            )
+            if value is not None
+        }
+        return {"attribute": relation.attribute, "holds": relation.holds, **sized}
+    if isinstance(relation, Count):
+        return count_json(relation)
     if isinstance(relation, Superlative):
         data: dict[str, Any] = {"rank": relation.rank}
         if relation.attribute is not None:

@@ -87,6 +87,7 @@ class WordFacts:
         "_same",
         "dates",
         "index",
+        "occasions",
         "one_date",
         "past",
         "peers",
@@ -94,8 +95,12 @@ class WordFacts:
         "word_attributes",
     )
 
-    def __init__(self, index: FactIndex, now: datetime | None = None) -> None:
+    def __init__(
+        self, index: FactIndex, now: datetime | None = None, occasions: str = "flag"
+    ) -> None:
         self.index = index
+        self.occasions = occasions
+        """``Policy.other_occasions``: "flag" or "leave" words about other occasions."""
         self.dates: dict[str, list[date]] = {}
         dated_attributes: set[str] = set()
         today = now.date() if now is not None else None

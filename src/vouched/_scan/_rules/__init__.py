@@ -13,7 +13,8 @@ quantity       ``_quantity``    one stated quantity: the first rule with an opin
 revision       ``_revision``    one quantity's outcome, made sharper (pairs, restated)
 clause         ``_clause``      a clause's quantities together (wrong name, column)
 words          ``_words``       facts stated in words (weekdays, value words, relations)
-explanation    ``_explanation`` a sentence as a whole (issue 28; none yet)
+occasion       ``_occasions``   words about occasions the facts do not cover (later, spans)
+explanation    ``_explanation`` a sentence as a whole: the fewest changed words
 echo           ``_echo``        the caller's own strings an answer repeats
 =============  ===============  ===================================================
 
@@ -45,6 +46,7 @@ from vouched._scan._rules._clause import CLAUSE_RULES
 from vouched._scan._rules._context import Carry, SentenceContext, Stated
 from vouched._scan._rules._echo import ECHO_RULES
 from vouched._scan._rules._explanation import EXPLANATION_RULES
+from vouched._scan._rules._occasions import OCCASION_RULES, OccasionView
 from vouched._scan._rules._quantity import DURATION_RULES, QUANTITY_RULES
 from vouched._scan._rules._revision import REVISIONS
 from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided
@@ -56,6 +58,7 @@ __all__ = [
     "REGISTRY",
     "Carry",
     "Entry",
+    "OccasionView",
     "QuoteView",
     "SentenceContext",
     "Stated",
@@ -64,6 +67,7 @@ __all__ = [
     "judge",
     "judge_clauses",
     "judge_duration",
+    "judge_occasions",
     "judge_quotes",
     "judge_text",
     "judge_words",
@@ -85,6 +89,7 @@ REGISTRY: tuple[Entry, ...] = (
     Entry(Family.REVISION, REVISIONS),
     Entry(Family.CLAUSE, CLAUSE_RULES),
     Entry(Family.WORDS, WORD_RULES),
+    Entry(Family.OCCASION, OCCASION_RULES),
     Entry(Family.EXPLANATION, EXPLANATION_RULES),
     Entry(Family.ECHO, ECHO_RULES),
 )
@@ -139,6 +144,16 @@ def judge(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome
             decided(revision, revised)
         outcome = revised
     return outcome
+
+
+def judge_occasions(view: OccasionView) -> list[Finding]:
+    """The occasion rules over one sentence's words, in order."""
+    findings: list[Finding] = []
+    for rule in OCCASION_RULES:
+        for finding in rule.check(view._replace(judged=[*view.judged, *findings])):
+            decided(rule, finding)
+            findings.append(finding)
+    return findings
 
 
 def judge_clauses(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:

@@ -1,17 +1,16 @@
 """Clause rules: a clause's quantities judged together, after their own rules.
 
-When every number of a clause fits another subject, or another attribute of the same
-subject, the numbers are right and the words naming them are wrong: the finding moves
-onto those words (``subject_mismatch`` on the name, ``attribute_mismatch`` on the
-attribute words). Applied in order (:data:`CLAUSE_RULES`).
+When the numbers of a clause fit another attribute of the same subject, the numbers
+are right and the words naming them are wrong: the finding moves onto those words
+(``attribute_mismatch`` on the attribute words; a wrong name is the explanation
+family's ``subject_mismatch``). Applied in order (:data:`CLAUSE_RULES`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from vouched._scan._binding import Binder
-from vouched._scan._factindex import FactIndex, Reading
+from vouched._scan._factindex import Reading
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import units_compatible
@@ -28,78 +27,8 @@ ClauseCheck = Callable[[list[Stated], SentenceContext], list[Stated]]
 ClauseRule = Rule[ClauseCheck]
 
 
-def _by_mention(stated: list[Stated]) -> dict[int, list[Stated]]:
-    groups: dict[int, list[Stated]] = {}
-    for item in stated:
-        if item.binding.mention >= 0 and item.binding.readings:
-            groups.setdefault(item.binding.mention, []).append(item)
-    return groups
-
-
-def _statements(group: list[Stated], binder: Binder) -> int:
-    """How many statements a group makes, for ``swapped_subject``: each number one, a pair
-    read from one phrase two ("9-for-12", "$63.02 to $64.90"). A lone pair of whole
-    numbers ("( 33 - 34 )" after a team) fits another subject by coincidence too often:
-    alone it counts as one (its numbers are wrong, not the name)."""
-    single = [s for s in group if not binder.in_pair(s.quantity)]
-    halves = [s for s in group if binder.in_pair(s.quantity)]
-    if not halves:
-        return len(single)
-    if single or any(_fractional(s.quantity) for s in halves):
-        return len(single) + 2
-    return 1
-
-
 def _fractional(quantity: Quantity) -> bool:
     return quantity.kind is _NUMBER and quantity.value != quantity.value.to_integral_value()
-
-
-def swapped_subject(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
-    """When every number stated for a named subject (at least two, a pair counting as
-    two) is wrong for it and fits one other subject exactly, the name is wrong, not the
-    numbers: one ``subject_mismatch`` on the name replaces their findings."""
-    binder = ctx.binder
-    replaced: dict[int, Finding | None] = {}
-    for start, group in _by_mention(stated).items():
-        if _statements(group, binder) < 2 or any(
-            not isinstance(s.outcome, Finding) or s.outcome.kind is not _K.VALUE_MISMATCH
-            for s in group
-        ):
-            continue
-        named = group[0].binding.readings[0].subject
-        other = _one_other(group, named, ctx.index)
-        mention = next((m for m in binder.mentions if m.start == start), None)
-        if other is None or mention is None:
-            continue
-        text = binder.text[mention.start : mention.end]
-        swap = Finding(
-            _K.SUBJECT_MISMATCH,
-            mention.start,
-            mention.end,
-            text,
-            f"the values stated for {named} are {other}'s",
-            named,
-            None,
-        )
-        for position, item in enumerate(group):
-            replaced[id(item)] = swap if position == 0 else None
-    return _replace(stated, replaced)
-
-
-def _one_other(group: list[Stated], named: str, index: FactIndex) -> str | None:
-    """The one subject other than ``named`` whose facts fit every number of ``group``."""
-    others: set[str] | None = None
-    for item in group:
-        attribute = item.binding.readings[0].attribute
-        fits = {
-            s
-            for s in index.subjects_of(attribute)
-            if s != named and any_fits(item.quantity, index.pair_readings(s, attribute))
-        }
-        others = fits if others is None else others & fits
-        if not others:
-            return None
-    return sorted(others)[0] if others else None
 
 
 def _replace(stated: list[Stated], replaced: dict[int, Finding | None]) -> list[Stated]:
@@ -248,6 +177,6 @@ def _other_columns(
 CLAUSE_RULES: tuple[ClauseRule, ...] = (
     Rule("named_column", named_column, (_K.ATTRIBUTE_MISMATCH,)),
     Rule("stated_column", stated_column, (_K.ATTRIBUTE_MISMATCH,)),
-    Rule("swapped_subject", swapped_subject, (_K.SUBJECT_MISMATCH,)),
 )
-"""Applied in order to a sentence's checked quantities, after their own rules."""
+"""Applied in order to a sentence's checked quantities, after their own rules; a wrong
+name is the explanation family's (:mod:`vouched._scan._rules._explanation`)."""

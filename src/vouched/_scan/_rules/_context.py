@@ -37,6 +37,7 @@ class SentenceContext:
     carry: Carry
     fitted: dict[int, set[str]] = field(default_factory=dict)  # pair halves' vouching subjects
     passed: list[Quantity] = field(default_factory=list)  # quantities vouched for so far
+    occasions: str = "flag"  # Policy.other_occasions: "flag" or "leave"
 
 
 class Stated(NamedTuple):

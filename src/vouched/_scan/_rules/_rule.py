@@ -52,7 +52,8 @@ class Family(enum.StrEnum):
     REVISION = "revision"  # one quantity's outcome made sharper (pairs, restatements)
     CLAUSE = "clause"  # a clause's quantities together (the wrong name, the wrong column)
     WORDS = "words"  # facts stated in words (weekdays, value words, relations)
-    EXPLANATION = "explanation"  # a sentence judged as a whole (issue 28; none yet)
+    OCCASION = "occasion"  # words about occasions the facts do not cover (issue 28)
+    EXPLANATION = "explanation"  # a sentence judged as a whole: the fewest changed words
     ECHO = "echo"  # numbers of the caller's own query an answer repeats
 
 

@@ -14,17 +14,29 @@ reads the sentence, the facts and the lexicon, and returns a value.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
+from vouched._scan._counts import MAX_MEMBERS, Count, unmet
 from vouched._scan._factindex import FactIndex, rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Lexicon, Word
+from vouched._scan._margins import (
+    first_is_other,
+    in_period,
+    margin_holds,
+    named_before,
+    other_side,
+    stated_relation,
+)
+from vouched._scan._periods import period_parts
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
 from vouched._scan._rules._context import Stated
+from vouched._scan._rules._explanation import self_compared
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._vocabulary import ORDINAL_BEFORE
@@ -55,6 +67,7 @@ class WordContext:
     lexicon: Lexicon
     stated: list[Stated]  # the sentence's checked quantities, in order
     words: list[Cue]  # the sentence's words that state facts
+    earlier: AbstractSet[str] = frozenset()  # the subjects earlier sentences named (read only)
 
     @property
     def index(self) -> FactIndex:
@@ -90,6 +103,14 @@ def _elsewhen(said: Said, ctx: WordContext) -> bool:
     return ctx.facts.past and later_occasion(ctx.sentence, said.end)
 
 
+def _unbacked(said: Said, ctx: WordContext, detail: str) -> Finding | None:
+    """``ungrounded_claim`` on a word about a later occasion, unless the policy leaves
+    other occasions alone."""
+    if ctx.facts.occasions != "flag":
+        return None
+    return _finding(said, _K.UNGROUNDED_CLAIM, detail)
+
+
 # -- the rules, in order ---------------------------------------------------------
 
 
@@ -105,7 +126,7 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
     if not days:
         return None
     if _elsewhen(said, ctx):
-        return _finding(said, _K.UNGROUNDED_CLAIM, "no fact gives the date of a later occasion")
+        return _unbacked(said, ctx, "no fact gives the date of a later occasion")
     day = int(days[0])
     facts = ctx.facts
     subjects = subjects_before(ctx.sentence, said.start, topic=False) or []
@@ -179,7 +200,7 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     if not tags:
         return None
     if _elsewhen(said, ctx):
-        return _finding(said, _K.UNGROUNDED_CLAIM, "no fact speaks of a later occasion")
+        return _unbacked(said, ctx, "no fact speaks of a later occasion")
     attributes = [decode_value(f"{VALUE}\x00{t}")[1:] for t in tags]
     sentence = ctx.sentence
     if manner_of(sentence, said.start):
@@ -300,9 +321,13 @@ def _not_grounded(said: Said, subject: str, attribute: str, why: str) -> Finding
 
 def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     """ "X <phrase> Y" states attribute(X) <op> attribute(Y): X the nearest subject before
-    the phrase that has the attribute, Y the subject named right after it. One that does
-    not hold is ``relation_mismatch`` on the phrase; an operand with no grounded value
-    ``ungrounded_claim`` (``silent_spoken`` when it is silent)."""
+    the phrase that has the attribute, Y the subject named right after it (for a phrase
+    that takes no object, ``versus = "other"``: the one other subject with the attribute).
+    With a declared margin the difference must lie within it ("edged": by at most a few);
+    with a period named in the phrase's clause ("in the second half") the sides are the
+    sums of that period's parts. One that does not hold is ``relation_mismatch`` on the
+    phrase; an operand with no grounded value ``ungrounded_claim`` (``silent_spoken``
+    when it is silent)."""
     relation = _relation(said, ctx, Comparison)
     if relation is None:
         return None
@@ -310,11 +335,24 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     left = _subject_with(ctx, said, (attribute,), after=False)
     if not isinstance(left, str):
         return left
-    right = _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
+    if relation.versus is not None:
+        if not named_before(ctx.sentence, said.start, left):
+            return None  # "allowing them to coast": a pronoun's antecedent is a guess here
+        named = other_side(ctx.index, left, attribute)
+        if named is None:
+            return None
+    else:
+        named = subject_after(ctx.sentence, said.end)
+    right = _checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
+    clause = ctx.sentence.structure.clause(said.start)
+    parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
     if left == right:
-        return None
+        first = first_is_other(ctx.index, left, parts or (attribute,), relation.holds)
+        return self_compared(ctx.sentence, said.start, said.end, left, first=first)
+    if parts is not None:
+        return _in_period(said, ctx, relation, (left, right), parts)
     a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
     if not isinstance(a, Operand):
         return _not_grounded(said, left, attribute, a)
@@ -322,16 +360,51 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         return _not_grounded(said, right, attribute, b)
     if not _comparable(a, b):
         return None  # values in other currencies or kinds: nothing to compare
-    if _holds(a.value, relation.holds, b.value):
+    if _holds(a.value, relation.holds, b.value) and margin_holds(
+        relation, *_margin_sides(ctx, (left, right), attribute, (a, b))
+    ):
         return PASSED
     return _finding(
         said,
         _K.RELATION_MISMATCH,
         f"{left}'s {attribute} is {_shown(ctx, left, attribute)}, {right}'s is "
-        f"{_shown(ctx, right, attribute)}: {relation.holds} does not hold",
+        f"{_shown(ctx, right, attribute)}: {stated_relation(relation)} does not hold",
         left,
         attribute,
     )
+
+
+def _margin_sides(
+    ctx: WordContext, sides: tuple[str, str], attribute: str, operands: tuple[Operand, Operand]
+) -> tuple[Decimal, Decimal]:
+    """The two sides a margin is measured on: the facts' own numbers when both are plain
+    numbers in one unit (182 ms and 47 ms: 135 ms apart, as the lexicon states margins),
+    else the operands in their base unit (times as minutes of the day)."""
+    a, b = operands
+    if a.kind is QuantityKind.NUMBER:
+        left = ctx.index.numeric_value(sides[0], attribute)
+        right = ctx.index.numeric_value(sides[1], attribute)
+        units = {r.unit for s in sides for r in ctx.index.pair_readings(s, attribute)}
+        if left is not None and right is not None and len(units) == 1:
+            return left, right
+    return a.value, b.value
+
+
+def _in_period(
+    said: Said,
+    ctx: WordContext,
+    relation: Comparison,
+    sides: tuple[str, str],
+    parts: tuple[str, ...],
+) -> Outcome | None:
+    """The comparison within a period: each side the sum of its parts (left alone when a
+    part is missing)."""
+    verdict = in_period(ctx.index, relation, sides, parts)
+    if verdict is None:
+        return None
+    if verdict is True:
+        return PASSED
+    return _finding(said, _K.RELATION_MISMATCH, verdict, sides[0], relation.attribute)
 
 
 def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
@@ -546,7 +619,69 @@ def _with_ordinal(said: Said, text: str) -> Said:
     return said._replace(start=found.start(), text=text[found.start() : said.end])
 
 
-_R = TypeVar("_R", Comparison, Superlative, Threshold)
+def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
+    """ "X was the only other starter in double figures", "all five starters ...": the
+    members of X's group (those sharing X's ``within`` and the ``among`` values) that
+    meet the threshold named after the phrase in its clause must be as many as the
+    phrase says (:mod:`vouched._scan._counts`); otherwise ``relation_mismatch`` on the
+    phrase. X is the subject before the phrase (after it for "the only other X to ...")."""
+    count = _relation(said, ctx, Count)
+    if count is None:
+        return None
+    threshold = _threshold_after(said, ctx)
+    if threshold is None:
+        return None
+    subject = _subject_with(ctx, said, threshold.attributes)
+    if not isinstance(subject, str):
+        return None  # the threshold's own rule judges a subject no fact is about
+    group: list[tuple[str, Word]] = list(count.among)
+    for name in count.within:
+        known, value = ctx.facts.word_value(subject, name)
+        if not known or value is None:
+            return None
+        group.append((name, value))
+    members = [
+        other
+        for other in ctx.index.subjects_of(threshold.attributes[0])[:MAX_MEMBERS]
+        if all(_same(ctx.facts.word_value(other, name)[1], value) for name, value in group)
+    ]
+    if subject not in members:
+        return None  # X is not of the group the phrase names: another word is wrong
+    meeting = [m for m in members if _meets(ctx, m, threshold)]
+    if subject not in meeting:
+        return None  # X itself misses it: the threshold's finding says so
+    before = {*ctx.earlier, *(subjects_before(ctx.sentence, said.start, topic=False) or ())}
+    why = unmet(count, subject, meeting, len(members), before)
+    if why is None:
+        return PASSED
+    return _finding(said, _K.RELATION_MISMATCH, why, subject, threshold.attributes[0])
+
+
+def _threshold_after(said: Said, ctx: WordContext) -> Threshold | None:
+    """The threshold phrase that follows the count phrase in its clause."""
+    clause_end = ctx.sentence.structure.clause(said.start)[1]
+    for cue in ctx.words:
+        if said.end <= cue.start < clause_end:
+            for tag in cue.names:
+                relation = ctx.lexicon.relations.get(tag[2:]) if tag[0] == RELATION else None
+                if isinstance(relation, Threshold):
+                    return relation
+    return None
+
+
+def _meets(ctx: WordContext, subject: str, threshold: Threshold) -> bool:
+    reached = 0
+    for attribute in threshold.attributes:
+        value = ctx.index.numeric_value(subject, attribute)
+        if value is None:
+            continue
+        low, high = threshold.at_least, threshold.at_most
+        if (low is not None and value >= low) or (high is not None and value <= high):
+            reached += 1
+    return reached >= threshold.count
+
+
+_R = TypeVar("_R", Comparison, Superlative, Threshold, Count)
 
 
 def _relation(said: Said, ctx: WordContext, kind: type[_R]) -> _R | None:
@@ -576,13 +711,14 @@ WORD_RULES: tuple[WordRule, ...] = (
     Rule(
         "stated_comparison",
         stated_comparison,
-        (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN),
+        (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN, _K.SUBJECT_MISMATCH),
     ),
     Rule(
         "stated_rank",
         stated_rank,
         (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN, _K.VALUE_MISMATCH),
     ),
+    Rule("stated_count", stated_count, (_K.RELATION_MISMATCH,)),
     Rule(
         "stated_threshold",
         stated_threshold,

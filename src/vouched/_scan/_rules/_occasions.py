@@ -1,0 +1,213 @@
+"""Claims about occasions the facts do not cover: ``ungrounded_claim`` on their words.
+
+Facts speak of occasions: a game's box score of one game, a forecast of its slots. A
+sentence may speak of another one, and then those facts neither vouch for it nor
+deny it:
+
+- **A later occasion** ("they host the Suns on Friday", "the next game is at home"),
+  when every date the facts give lies before ``now``: the subject it names that no
+  fact is about (the invented opponent, the city it is played in) is an
+  ``ungrounded_claim`` on the name. (Weekdays and value words of such a sentence are
+  judged by the word rules, the same way.)
+- **A span of occasions** ("their third straight win", "averaging 21 points on the
+  season", "a season-high 30"), where the facts speak of one: the numbers of the clause
+  are ``ungrounded_claim`` (one game's line cannot back a season's average), and so is
+  the count or the word that states the span ("three straight", "season-high").
+
+``Policy.other_occasions`` decides: ``"flag"`` (the default: an unvouched schedule or
+season figure is an invention, as any other number no fact backs) or ``"leave"`` (the
+text may speak of other occasions that other data covers; these words are not
+checked at all). Denied and hedged words ("not their third straight win", "about 20
+points a game") are never flagged.
+
+The words are data (:data:`SPAN_WORDS`), English, written once here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._mentions import MentionKind
+from vouched._scan._rules._context import SentenceContext, Stated
+from vouched._scan._rules._rule import PASSED, Rule
+from vouched._scan._sentence import SentenceRead
+from vouched._scan._vocabulary import LATER_OCCASION
+from vouched._scan._wordmatch import WordFacts
+from vouched._scan._words import denied
+
+__all__ = [
+    "FLAG",
+    "LEAVE",
+    "OCCASION_RULES",
+    "SPAN_WORDS",
+    "OccasionCheck",
+    "OccasionRule",
+    "OccasionView",
+    "later_names",
+    "span_numbers",
+    "span_words",
+]
+
+_K = FindingKind
+FLAG = "flag"
+LEAVE = "leave"
+
+
+class OccasionView(NamedTuple):
+    """What the occasion rules of one sentence read: the sentence, the facts as words
+    read them (is every date past, does the policy flag), the findings made so far."""
+
+    sentence: SentenceRead
+    facts: WordFacts
+    judged: Sequence[Finding] = ()
+
+
+OccasionCheck = Callable[[OccasionView], list[Finding]]
+"""An occasion rule: the findings on a sentence's words about other occasions."""
+OccasionRule = Rule[OccasionCheck]
+
+SPAN_WORDS = re.compile(
+    r"\b(?:straight|in\s+a\s+row|consecutive|streak|averag(?:e|es|ed|ing)|per\s+game|"
+    r"a\s+game\s+(?:this|on\s+the)\s+season|on\s+the\s+(?:season|year)|this\s+season|"
+    r"so\s+far\s+this|of\s+(?:their|his|its)\s+last|(?:season|career)\s*-?\s*(?:high|low|best))\b",
+    re.IGNORECASE,
+)
+"""Words that make a clause speak of a span of occasions (a streak, a season, a
+career), where facts about one occasion cannot back it."""
+
+_COUNTED = re.compile(
+    r"\b(?:straight|in\s+a\s+row|consecutive|streak|(?:season|career)\s*-?\s*(?:high|low|best))\b",
+    re.IGNORECASE,
+)
+"""The span words that state a count or a record of their own ("three straight", "a
+season-high"): the word itself is the claim."""
+
+_COUNT_BEFORE = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))"
+    r"(?:\s*-\s*|\s+)(?:\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
+"""A count or an ordinal up to two words before a span word ("three straight",
+"second game in a row", "five - straight"): the count is the word that is wrong."""
+_COUNT_REACH = 32  # characters before a span word where its count is read
+
+
+def _clause_span(sentence: SentenceRead, position: int) -> tuple[int, int]:
+    return sentence.structure.clause(position)
+
+
+def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """A number in a clause that speaks of a span of occasions ("averaging 21 points on
+    the season") is no claim about the facts' occasion: ``ungrounded_claim`` when the
+    policy flags other occasions, else it passes unchecked."""
+    binder = ctx.binder
+    if not stated or not SPAN_WORDS.search(binder.text):
+        return stated
+    flag = ctx.occasions == FLAG
+    out: list[Stated] = []
+    for item in stated:
+        quantity = item.quantity
+        start, end = _clause_span(binder, quantity.start)
+        if not SPAN_WORDS.search(binder.text, start, end):
+            out.append(item)
+            continue
+        if denied(binder, quantity.start, quantity.end):
+            out.append(item._replace(outcome=PASSED))  # "has not averaged 20": not said
+            continue
+        outcome = (
+            Finding(
+                _K.UNGROUNDED_CLAIM,
+                quantity.start,
+                quantity.end,
+                quantity.text,
+                f"{quantity.text!r} speaks of several occasions; the facts of one",
+                None,
+                item.binding.attribute,
+            )
+            if flag
+            else PASSED
+        )
+        out.append(item._replace(outcome=outcome))
+    return out
+
+
+def span_words(view: OccasionView) -> list[Finding]:
+    """The count or record word of a span of occasions ("three straight", "a
+    season-high"): ``ungrounded_claim`` on the count when one is written, else on a
+    record word ("season-high"). A span word right after a finding of its clause ("his second
+    double-double in a row", the ordinal already judged with its phrase) adds nothing."""
+    sentence, judged = view.sentence, view.judged
+    if view.facts.occasions != FLAG:
+        return []
+    text = sentence.text
+    findings: list[Finding] = []
+    for match in _COUNTED.finditer(text):
+        start, end = match.span()
+        if denied(sentence, start, end) or _after_finding(sentence, start, judged):
+            continue
+        count = _COUNT_BEFORE.search(text, max(0, start - _COUNT_REACH), start)
+        if count is not None and not count.group().lstrip()[:1].isdigit():
+            word = re.match(r"\w+", count.group())
+            if word is not None:
+                start, end = count.start(), count.start() + word.end()
+        elif count is not None:
+            continue  # a digit count is a number: read and judged as one
+        elif not match.group().lower().startswith(("season", "career")):
+            continue  # "a double-double in a row": the phrase before it is the claim
+        findings.append(
+            Finding(
+                _K.UNGROUNDED_CLAIM,
+                start,
+                end,
+                text[start:end],
+                "a streak or a season's record: the facts speak of one occasion",
+            )
+        )
+    return findings
+
+
+def _after_finding(sentence: SentenceRead, start: int, judged: Sequence[Finding]) -> bool:
+    low = max(sentence.structure.clause(start)[0], start - _COUNT_REACH)
+    return any(low <= f.end <= start for f in judged)
+
+
+def later_names(view: OccasionView) -> list[Finding]:
+    """A name no fact is about, after the words that move the sentence to a later
+    occasion ("they host the Suns on Friday"), when every date the facts give has
+    passed: ``ungrounded_claim`` on the name (the facts cover no later occasion)."""
+    sentence = view.sentence
+    if not view.facts.past or view.facts.occasions != FLAG:
+        return []
+    text = sentence.text
+    findings: list[Finding] = []
+    for mention in sentence.mentions:
+        if mention.kind != MentionKind.UNKNOWN or mention.start < 0:
+            continue
+        low = sentence.structure.sentence(mention.start)[0]
+        if not LATER_OCCASION.search(text, low, mention.start):
+            continue
+        if denied(sentence, mention.start, mention.end):
+            continue
+        findings.append(
+            Finding(
+                _K.UNGROUNDED_CLAIM,
+                mention.start,
+                mention.end,
+                text[mention.start : mention.end],
+                "no fact speaks of a later occasion, nor of this name",
+            )
+        )
+    return findings
+
+
+OCCASION_RULES: tuple[OccasionRule, ...] = (
+    Rule("later_names", later_names, (_K.UNGROUNDED_CLAIM,)),
+    Rule("span_words", span_words, (_K.UNGROUNDED_CLAIM,)),
+)
+"""Over each sentence's words, after the word rules; the numbers of a span of occasions
+are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES
+<vouched._scan._rules._explanation.EXPLANATION_RULES>`)."""
