@@ -38,6 +38,7 @@ from vouched._scan._findings import (
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
+from vouched._scan._periods import Period, PeriodViews, governing, read_times
 from vouched._scan._quotes import find_quotes, normalise, unsupported_among
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
@@ -112,6 +113,7 @@ class Compiled:
         "index",
         "lexicon",
         "matchers",
+        "periods",
         "terms",
         "words",
     )
@@ -134,6 +136,9 @@ class Compiled:
         if now is None and isinstance(facts, GateResult):
             now = facts.at
         self.words = WordFacts(index, now)
+        self.periods = PeriodViews.build(
+            grounded, silent, rejected, policy.exact, now, (index, self.words)
+        )
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
         self.terms = internal_terms(lexicon.internal, index.identifiers)
@@ -177,7 +182,7 @@ def _beside(words: list[Finding], numbers: list[Finding]) -> list[Finding]:
 class TextReading:
     """One text read a closed sentence at a time (:meth:`sentence`), in order."""
 
-    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings")
+    __slots__ = ("_carried", "_carries", "_carry", "_claims", "_compiled", "_findings", "_time")
 
     def __init__(self, compiled: Compiled) -> None:
         self._compiled = compiled
@@ -185,6 +190,8 @@ class TextReading:
         self._carry = Carry()
         self._claims = 0
         self._findings: list[Finding] = []
+        self._time: tuple[Period, ...] | None = None  # the time carried (None: every fact)
+        self._carries: dict[int, Carry] = {}  # by the period's view
 
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
@@ -264,30 +271,77 @@ class TextReading:
             Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
             for q in unsupported_among(quotes, compiled.corpus)
         )
-        binder = Binder(
-            part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
-        )
+        spans = [*holes, *((q.start, q.end) for q in quotes)]
+        if compiled.periods is None:
+            said, checked, binder = self._judge(part, found, tokens, spans, compiled.index, compiled.words)
+        else:  # time binds: each stretch is judged on the facts of the period it speaks of
+            said, checked, binder = self._judge_in_time(part, found, tokens, spans, findings)
+        self._claims += checked + len(findings)
+        self._hand_on(binder)
+        return findings + said
+
+    def _judge(  # noqa: PLR0913, PLR0917 - private; the sentence's pieces, in flow order
+        self,
+        part: str,
+        found: Found,
+        tokens: set[str],
+        spans: list[tuple[int, int]],
+        index: FactIndex,
+        words_facts: WordFacts,
+    ) -> tuple[list[Finding], int, Binder]:
+        """The numbers and words of one sentence judged on ``index`` (``spans``:
+        placeholders and quotes, where nothing is a statement)."""
+        compiled = self._compiled
+        binder = Binder(part, index, compiled.lexicon, found, tokens=tokens, carried=self._carried)
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = _Masks(
-            [*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes), *relations]
-        )
+        masks = _Masks([*binder.masked_spans(), *spans, *relations])
         quantities = found.quantities
         extra = binder.extra_quantities()
         if extra:
             quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
         binder.prepare(quantities)
-        number_findings, checked, stated = self._numbers(quantities, binder, masks)
+        number_findings, checked, stated = self._numbers(quantities, binder, masks, index)
         if found.words:
             # words inside placeholders and quotes are not statements; names may be
-            unsaid = _Masks([*holes, *((q.start, q.end) for q in quotes)])
+            unsaid = _Masks(spans)
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
-            context = WordContext(binder, compiled.words, compiled.lexicon, stated, words)
+            context = WordContext(binder, words_facts, compiled.lexicon, stated, words)
             word_findings, said = judge_words(context)
             number_findings.extend(_beside(word_findings, number_findings))
             checked += said
-        self._claims += checked + len(findings)
-        self._hand_on(binder)
-        return findings + number_findings
+        return number_findings, checked, binder
+
+    def _judge_in_time(
+        self,
+        part: str,
+        found: Found,
+        tokens: set[str],
+        spans: list[tuple[int, int]],
+        findings: list[Finding],
+    ) -> tuple[list[Finding], int, Binder]:
+        """The sentence judged once per period its stretches speak of; each finding
+        kept from the judgement of the period that governs where it stands. A weekday
+        that contradicts the date beside it is a finding."""
+        views = self._compiled.periods
+        assert views is not None  # noqa: S101 - called only with periods
+        lowered = part.lower()
+        timing = read_times(lowered, views.calendar)
+        findings.extend(
+            Finding(_K.VALUE_MISMATCH, start, end, part[start:end], f"weekday: {detail}")
+            for start, end, detail in timing.wrong_weekdays
+        )
+        segments, self._time = governing(lowered, timing, self._time)
+        kept: list[Finding] = []
+        checked = 0
+        binder: Binder | None = None
+        for periods in dict.fromkeys(s[2] for s in segments):
+            index, words_facts = views.view(periods)
+            said, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
+            mine = [(a, b) for a, b, p in segments if p == periods]
+            kept.extend(f for f in said if any(a <= f.start < b for a, b in mine))
+            checked = max(checked, count)
+        assert binder is not None  # noqa: S101 - a sentence has at least one stretch
+        return kept, checked, binder
 
     def _hand_on(self, binder: Binder) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start."""
@@ -333,11 +387,14 @@ class TextReading:
         return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
 
     def _numbers(
-        self, quantities: list[Quantity], binder: Binder, masks: _Masks
+        self, quantities: list[Quantity], binder: Binder, masks: _Masks, index: FactIndex
     ) -> tuple[list[Finding], int, list[Stated]]:
         """Every quantity that is a claim through the rules table; the findings, how
         many quantities were checked, and each checked one with its outcome."""
-        ctx = SentenceContext(binder, self._compiled.index, self._carry)
+        carry = self._carry
+        if index is not self._compiled.index:  # restatements compare within one period
+            carry = self._carries.setdefault(id(index), Carry())
+        ctx = SentenceContext(binder, index, carry)
         findings: list[Finding] = []
         stated: list[Stated] = []
         for read in quantities:

@@ -1,0 +1,15 @@
+"""Time as a binding dimension: the periods a sentence speaks of, and the facts
+valid within them (README "Periods")."""
+
+from vouched._scan._periods._expressions import (
+    Calendar,
+    Period,
+    SentenceTime,
+    Segment,
+    TimeMention,
+    governing,
+    read_times,
+)
+from vouched._scan._periods._views import PeriodViews
+
+__all__ = ["Calendar", "Period", "PeriodViews", "SentenceTime", "Segment", "TimeMention", "governing", "read_times"]

@@ -1,0 +1,123 @@
+"""The facts a sentence may be checked against, by the time it speaks of.
+
+A fact without a period (current conditions, a country) is visible to every
+sentence. A fact with a period is visible to a sentence about a period it
+overlaps: "on Friday" sees Friday's slots and Friday's high, "Friday afternoon"
+the slots of that afternoon and the day's extremes, "from Friday to Sunday"
+every slot and day in between. A sentence that names no time reads with the time
+the sentence before it named; one that speaks of the whole forecast (or comes
+before any time is named) sees every fact, as without periods. A period no fact
+covers (day six of a five-day forecast) sees only the facts without a period, so
+what it states is vouched by nothing.
+
+Views are built from the facts (never from the text) and kept per scanner, at most
+:data:`MAX_VIEWS` of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from vouched._fact import Fact
+from vouched._scan._factindex import FactIndex
+from vouched._scan._periods._expressions import Calendar, Period
+from vouched._scan._wordmatch import WordFacts
+
+__all__ = ["MAX_VIEWS", "PeriodViews"]
+
+MAX_VIEWS = 256
+"""Views one scanner keeps (distinct periods are days and their parts: few)."""
+
+
+class PeriodViews:
+    """The fact index and word facts per period, for facts of which some have one."""
+
+    __slots__ = ("_cache", "_exact", "_flat", "_now", "_timed", "calendar", "whole")
+
+    def __init__(  # noqa: PLR0913, PLR0917 - the compiled inputs, in flow order
+        self,
+        grounded: Sequence[Fact],
+        silent: Sequence[Fact],
+        rejected: Sequence[Fact],
+        exact: frozenset[str],
+        now: datetime | None,
+        whole: tuple[FactIndex, WordFacts],
+    ) -> None:
+        self.whole = whole
+        self._exact = exact
+        self._now = now
+        self._flat = (
+            [f for f in grounded if f.valid_from is None],
+            [f for f in silent if f.valid_from is None],
+            [f for f in rejected if f.valid_from is None],
+        )
+        self._timed = (
+            [f for f in grounded if f.valid_from is not None],
+            [f for f in silent if f.valid_from is not None],
+            [f for f in rejected if f.valid_from is not None],
+        )
+        first = next(f for group in self._timed for f in group)
+        start = first.valid_from
+        assert start is not None  # noqa: S101 - chosen for having one
+        offset = start.utcoffset()
+        assert offset is not None  # noqa: S101 - a period keeps its offset
+        today = (now.astimezone(start.tzinfo) if now is not None else start).date()
+        days = sorted(
+            {
+                f.valid_from.astimezone(start.tzinfo).date()
+                for group in self._timed
+                for f in group
+                if f.valid_from is not None and f.valid_until is not None
+                and f.valid_until - f.valid_from <= _DAY
+            }
+        )  # fmt: skip
+        self.calendar = Calendar(offset, today, tuple(days))
+        self._cache: dict[tuple[Period, ...], tuple[FactIndex, WordFacts]] = {}
+
+    @classmethod
+    def build(  # noqa: PLR0913, PLR0917 - as __init__
+        cls,
+        grounded: Sequence[Fact],
+        silent: Sequence[Fact],
+        rejected: Sequence[Fact],
+        exact: frozenset[str],
+        now: datetime | None,
+        whole: tuple[FactIndex, WordFacts],
+    ) -> PeriodViews | None:
+        """Views when any fact has a period; None otherwise (nothing changes)."""
+        if not any(f.valid_from is not None for f in (*grounded, *silent, *rejected)):
+            return None
+        return cls(grounded, silent, rejected, exact, now, whole)
+
+    def view(self, periods: tuple[Period, ...] | None) -> tuple[FactIndex, WordFacts]:
+        """The index and word facts for a sentence about ``periods`` (None: all)."""
+        if not periods:
+            return self.whole
+        found = self._cache.get(periods)
+        if found is None:
+            picked = [
+                [*flat, *(f for f in timed if _overlaps(f, periods))]
+                for flat, timed in zip(self._flat, self._timed, strict=True)
+            ]
+            index = FactIndex.build(picked[0], picked[1], self._exact, picked[2])
+            found = (index, WordFacts(index, self._now))
+            if len(self._cache) < MAX_VIEWS:
+                self._cache[periods] = found
+        return found
+
+    def covered(self, periods: tuple[Period, ...]) -> bool:
+        """Does any fact's period overlap ``periods``?"""
+        return any(_overlaps(f, periods) for group in self._timed for f in group)
+
+
+def _overlaps(fact: Fact, periods: tuple[Period, ...]) -> bool:
+    start, end = fact.valid_from, fact.valid_until
+    if start is None or end is None:
+        return False
+    return any(start < p_end and p_start < end for p_start, p_end in periods)
+
+
+from datetime import timedelta  # noqa: E402 - kept beside its one use
+
+_DAY = timedelta(days=1)
