@@ -38,7 +38,14 @@ from vouched._scan._findings import (
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
-from vouched._scan._periods import Period, PeriodViews, governing, read_times
+from vouched._scan._periods import (
+    Period,
+    PeriodViews,
+    governing,
+    joined_ranges,
+    read_times,
+    uncovered,
+)
 from vouched._scan._quotes import find_quotes, normalise, unsupported_among
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
@@ -338,10 +345,13 @@ class TextReading:
             index, words_facts = views.view(periods)
             said, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
             mine = [(a, b) for a, b, p in segments if p == periods]
-            kept.extend(f for f in said if any(a <= f.start < b for a, b in mine))
+            said = [f for f in said if any(a <= f.start < b for a, b in mine)]
+            if said and periods and not views.covered(periods):
+                said = uncovered(part, timing, periods, said)
+            kept.extend(said)
             checked = max(checked, count)
         assert binder is not None  # noqa: S101 - a sentence has at least one stretch
-        return kept, checked, binder
+        return joined_ranges(part, kept), checked, binder
 
     def _hand_on(self, binder: Binder) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start."""

@@ -10,6 +10,12 @@ from vouched._scan._periods._expressions import (
     governing,
     read_times,
 )
+from vouched._scan._periods._findings import joined_ranges, uncovered
 from vouched._scan._periods._views import PeriodViews
 
-__all__ = ["Calendar", "Period", "PeriodViews", "SentenceTime", "Segment", "TimeMention", "governing", "read_times"]
+__all__ = [
+    "Calendar", "Period", "PeriodViews", "SentenceTime", "Segment", "TimeMention", "governing",
+    "joined_ranges",
+    "read_times",
+    "uncovered",
+]
