@@ -60,6 +60,7 @@ _KEYS = (
     "comparisons",
     "superlatives",
     "thresholds",
+    "conditions",
 )
 _OBJECT = "an object of phrase -> its declaration"
 _SECTION_TYPES: dict[str, tuple[type, str]] = {
@@ -72,6 +73,7 @@ _SECTION_TYPES: dict[str, tuple[type, str]] = {
     "comparisons": (dict, _OBJECT),
     "superlatives": (dict, _OBJECT),
     "thresholds": (dict, _OBJECT),
+    "conditions": (dict, "an object of family -> list of phrases (or phrases and opposites)"),
 }
 Word = str | bool
 """A value a phrase states in words: a string fact's value or a boolean."""
@@ -206,6 +208,8 @@ class Lexicon:
     comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     superlatives: Mapping[str, Superlative] = field(default_factory=dict)
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
+    conditions: Mapping[str, Any] = field(default_factory=dict)
+    """Weather words by family, checked against the conditions of a period (README "Periods")."""
     relations: Mapping[str, Relation] = field(default_factory=dict, repr=False, compare=False)
     """Every declared relation phrase (comparisons, superlatives, thresholds)."""
     _hash: int = field(default=0, repr=False, compare=False)
@@ -222,6 +226,7 @@ class Lexicon:
         comparisons: Mapping[str, Any] | None = None,
         superlatives: Mapping[str, Any] | None = None,
         thresholds: Mapping[str, Any] | None = None,
+        conditions: Mapping[str, Any] | None = None,
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
@@ -236,6 +241,10 @@ class Lexicon:
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
+        from vouched._scan._periods._conditions import conditions_of  # noqa: PLC0415 - validated where it is read
+
+        conditions_of(conditions or {})  # validates: errors name the field
+        object.__setattr__(self, "conditions", MappingProxyType(dict(conditions or {})))
         relations = {**self.thresholds, **self.superlatives, **self.comparisons}
         object.__setattr__(self, "relations", MappingProxyType(relations))
         object.__setattr__(self, "_hash", hash(self._key()))
@@ -252,6 +261,7 @@ class Lexicon:
             tuple(sorted(self.comparisons.items())),
             tuple(sorted(self.superlatives.items())),
             tuple(sorted(self.thresholds.items())),
+            repr(sorted(self.conditions.items())),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -338,6 +348,8 @@ class Lexicon:
             section = getattr(self, name)
             if section:
                 data[name] = {phrase: relation_json(r) for phrase, r in section.items()}
+        if self.conditions:
+            data["conditions"] = dict(self.conditions)
         return data
 
 

@@ -43,6 +43,7 @@ from vouched._scan._periods import (
     PeriodViews,
     governing,
     joined_ranges,
+    judge_conditions,
     read_times,
     uncovered,
 )
@@ -144,7 +145,7 @@ class Compiled:
             now = facts.at
         self.words = WordFacts(index, now)
         self.periods = PeriodViews.build(
-            grounded, silent, rejected, policy.exact, now, (index, self.words)
+            grounded, silent, rejected, policy.exact, now, (index, self.words), lexicon.conditions
         )
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
@@ -346,6 +347,8 @@ class TextReading:
             said, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
             mine = [(a, b) for a, b, p in segments if p == periods]
             said = [f for f in said if any(a <= f.start < b for a, b in mine)]
+            if views.families:  # conditions stated for the period ("light rain on Saturday")
+                said += judge_conditions(part, views.families, index.grounded, views.whole[0].grounded, mine)
             if said and periods and not views.covered(periods):
                 said = uncovered(part, timing, periods, said)
             kept.extend(said)

@@ -10,12 +10,15 @@ from vouched._scan._periods._expressions import (
     governing,
     read_times,
 )
+from vouched._scan._periods._conditions import ConditionWords, conditions_of, judge_conditions
 from vouched._scan._periods._findings import joined_ranges, uncovered
 from vouched._scan._periods._views import PeriodViews
 
 __all__ = [
-    "Calendar", "Period", "PeriodViews", "SentenceTime", "Segment", "TimeMention", "governing",
+    "Calendar",
+    "ConditionWords", "Period", "PeriodViews", "SentenceTime", "Segment", "TimeMention", "governing",
     "joined_ranges",
+    "judge_conditions",
     "read_times",
     "uncovered",
 ]

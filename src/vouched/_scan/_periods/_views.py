@@ -16,16 +16,19 @@ Views are built from the facts (never from the text) and kept per scanner, at mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
 from vouched._fact import Fact
 from vouched._scan._factindex import FactIndex
+from vouched._scan._periods._conditions import ConditionWords, conditions_of
 from vouched._scan._periods._expressions import Calendar, Period
 from vouched._scan._wordmatch import WordFacts
 
 __all__ = ["MAX_VIEWS", "PeriodViews"]
 
+_DAY = timedelta(days=1)
 MAX_VIEWS = 256
 """Views one scanner keeps (distinct periods are days and their parts: few)."""
 
@@ -33,7 +36,7 @@ MAX_VIEWS = 256
 class PeriodViews:
     """The fact index and word facts per period, for facts of which some have one."""
 
-    __slots__ = ("_cache", "_exact", "_flat", "_now", "_timed", "calendar", "whole")
+    __slots__ = ("_cache", "_exact", "_flat", "_now", "_timed", "calendar", "families", "whole")
 
     def __init__(  # noqa: PLR0913, PLR0917 - the compiled inputs, in flow order
         self,
@@ -43,8 +46,10 @@ class PeriodViews:
         exact: frozenset[str],
         now: datetime | None,
         whole: tuple[FactIndex, WordFacts],
+        families: tuple[ConditionWords, ...] = (),
     ) -> None:
         self.whole = whole
+        self.families = families
         self._exact = exact
         self._now = now
         self._flat = (
@@ -84,11 +89,14 @@ class PeriodViews:
         exact: frozenset[str],
         now: datetime | None,
         whole: tuple[FactIndex, WordFacts],
+        conditions: Mapping[str, Any] | None = None,
     ) -> PeriodViews | None:
-        """Views when any fact has a period; None otherwise (nothing changes)."""
+        """Views when any fact has a period; None otherwise (nothing changes).
+        ``conditions``: the lexicon's condition families."""
         if not any(f.valid_from is not None for f in (*grounded, *silent, *rejected)):
             return None
-        return cls(grounded, silent, rejected, exact, now, whole)
+        families = conditions_of(conditions or {})
+        return cls(grounded, silent, rejected, exact, now, whole, families)
 
     def view(self, periods: tuple[Period, ...] | None) -> tuple[FactIndex, WordFacts]:
         """The index and word facts for a sentence about ``periods`` (None: all)."""
@@ -117,7 +125,3 @@ def _overlaps(fact: Fact, periods: tuple[Period, ...]) -> bool:
         return False
     return any(start < p_end and p_start < end for p_start, p_end in periods)
 
-
-from datetime import timedelta  # noqa: E402 - kept beside its one use
-
-_DAY = timedelta(days=1)
