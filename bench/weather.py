@@ -41,7 +41,11 @@ from vouched_adapters import OpenWeatherForecastSource
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = next(
-    (p / "shared" / "weather" for p in (ROOT.parent, ROOT.parent.parent) if (p / "shared").is_dir()),
+    (
+        p / "shared" / "weather"
+        for p in (ROOT.parent, ROOT.parent.parent)
+        if (p / "shared").is_dir()
+    ),
     ROOT.parent / "shared" / "weather",
 )  # beside the checkout, or beside its worktree folder
 DEV = SHARED / "data" / "dev"

@@ -72,8 +72,14 @@ def day_bounds(day: date, offset: timedelta) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-def _fact(issue: Issue, attribute: str, value: Number | str, unit: str | None,
-          start: datetime, end: datetime) -> Fact:  # fmt: skip
+def _fact(  # noqa: PLR0917 - one fact's fields, in the contract's order
+    issue: Issue,
+    attribute: str,
+    value: Number | str,
+    unit: str | None,
+    start: datetime,
+    end: datetime,
+) -> Fact:
     return Fact(
         subject=issue.subject,
         attribute=attribute,
@@ -137,7 +143,7 @@ def _aggregates(slots: Sequence[Slot]) -> dict[str, tuple[Number, str | None]]:
     gathered: dict[str, tuple[list[Number], str | None, str]] = {}
     for slot in slots:
         for attribute, (value, unit) in slot.values.items():
-            if isinstance(value, str) or isinstance(value, bool):
+            if isinstance(value, str | bool):
                 continue
             for name, how in DAILY_RULES.get(attribute, ()):
                 numbers, _, _ = gathered.setdefault(name, ([], unit, how))

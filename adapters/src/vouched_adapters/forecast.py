@@ -13,7 +13,7 @@ fetched (neither API says when it was issued), from the injected clock.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
 from typing import Any
 
@@ -25,9 +25,9 @@ from vouched_adapters._periods import Issue, Slot, daily_facts, slot_facts
 from vouched_adapters.weather import WMO_CONDITIONS
 
 __all__ = [
+    "OPENWEATHER_FIELDS",
     "OPEN_METEO_DAILY",
     "OPEN_METEO_HOURLY",
-    "OPENWEATHER_FIELDS",
     "OpenMeteoForecastSource",
     "OpenWeatherForecastSource",
 ]
@@ -92,9 +92,13 @@ _OPENWEATHER_UNITS = {  # the API's units=metric, for a body that does not state
     "rain": "mm",
     "snow": "mm",
 }
-_STATED_UNITS = {"temp": ("temperature", "feels_like", "temperature_low", "temperature_high"),
-                 "wind": ("wind_speed", "wind_gust"), "pressure": ("pressure",),
-                 "rain": ("rain",), "snow": ("snow",)}  # fmt: skip
+_STATED_UNITS = {
+    "temp": ("temperature", "feels_like", "temperature_low", "temperature_high"),
+    "wind": ("wind_speed", "wind_gust"),
+    "pressure": ("pressure",),
+    "rain": ("rain",),
+    "snow": ("snow",),
+}
 _THREE_HOURS = timedelta(hours=3)
 _HOUR = timedelta(hours=1)
 
@@ -151,7 +155,8 @@ class OpenWeatherForecastSource:
         """
         if not isinstance(body, Mapping) or not isinstance(body.get("list"), list):
             raise MalformedPayloadError("forecast body lacks 'list'")
-        city = body.get("city") if isinstance(body.get("city"), Mapping) else {}
+        stated = body.get("city")
+        city: Mapping[str, Any] = stated if isinstance(stated, Mapping) else {}
         name = subject or str(city.get("name") or "")
         if not name:
             raise MalformedPayloadError("forecast body names no city and no subject was given")
@@ -207,8 +212,9 @@ def _openweather_slot(
             naive = datetime.fromisoformat(text)
         except ValueError:
             raise MalformedPayloadError(f"dt_txt is not a date-time: {text[:40]!r}") from None
-        start = naive.replace(tzinfo=zone) if local_text else naive.replace(
-            tzinfo=timezone.utc).astimezone(zone)  # fmt: skip
+        start = (
+            naive.replace(tzinfo=zone) if local_text else naive.replace(tzinfo=UTC).astimezone(zone)
+        )
     values: dict[str, tuple[int | Decimal | str, str | None]] = {}
     for (group, key), attribute in OPENWEATHER_FIELDS.items():
         part = item.get(group)
@@ -295,9 +301,12 @@ class OpenMeteoForecastSource:
 
 
 def _columns(
-    body: Mapping[str, Any], key: str, variables: Mapping[str, str], zone: timezone,
+    body: Mapping[str, Any],
+    key: str,
+    variables: Mapping[str, str],
+    zone: timezone,
     length: timedelta,
-) -> list[Slot]:  # fmt: skip
+) -> list[Slot]:
     """Open-Meteo's column arrays (``time`` and one list per variable) as slots."""
     table, units = body.get(key), body.get(f"{key}_units")
     if table is None:

@@ -281,14 +281,16 @@ class TextReading:
         )
         spans = [*holes, *((q.start, q.end) for q in quotes)]
         if compiled.periods is None:
-            said, checked, binder = self._judge(part, found, tokens, spans, compiled.index, compiled.words)
+            said, checked, binder = self._judge(
+                part, found, tokens, spans, compiled.index, compiled.words
+            )
         else:  # time binds: each stretch is judged on the facts of the period it speaks of
             said, checked, binder = self._judge_in_time(part, found, tokens, spans, findings)
         self._claims += checked + len(findings)
         self._hand_on(binder)
         return findings + said
 
-    def _judge(  # noqa: PLR0913, PLR0917 - private; the sentence's pieces, in flow order
+    def _judge(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
         self,
         part: str,
         found: Found,
@@ -339,6 +341,8 @@ class TextReading:
             for start, end, detail in timing.wrong_weekdays
         )
         segments, self._time = governing(lowered, timing, self._time)
+        # the digits of a time expression ("the 4th", "January 9") are its period's, not values
+        spans = [*spans, *((m.start, m.end) for m in timing.mentions)]
         kept: list[Finding] = []
         checked = 0
         binder: Binder | None = None
@@ -348,7 +352,9 @@ class TextReading:
             mine = [(a, b) for a, b, p in segments if p == periods]
             said = [f for f in said if any(a <= f.start < b for a, b in mine)]
             if views.families:  # conditions stated for the period ("light rain on Saturday")
-                said += judge_conditions(part, views.families, index.grounded, views.whole[0].grounded, mine)
+                said += judge_conditions(
+                    part, views.families, index.grounded, views.whole[0].grounded, mine
+                )
             if said and periods and not views.covered(periods):
                 said = uncovered(part, timing, periods, said)
             kept.extend(said)

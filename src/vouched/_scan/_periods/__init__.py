@@ -1,22 +1,29 @@
 """Time as a binding dimension: the periods a sentence speaks of, and the facts
 valid within them (README "Periods")."""
 
+from vouched._scan._periods._conditions import ConditionWords, conditions_of, judge_conditions
 from vouched._scan._periods._expressions import (
     Calendar,
     Period,
-    SentenceTime,
     Segment,
+    SentenceTime,
     TimeMention,
     governing,
     read_times,
 )
-from vouched._scan._periods._conditions import ConditionWords, conditions_of, judge_conditions
 from vouched._scan._periods._findings import joined_ranges, uncovered
 from vouched._scan._periods._views import PeriodViews
 
 __all__ = [
     "Calendar",
-    "ConditionWords", "Period", "PeriodViews", "SentenceTime", "Segment", "TimeMention", "governing",
+    "ConditionWords",
+    "Period",
+    "PeriodViews",
+    "Segment",
+    "SentenceTime",
+    "TimeMention",
+    "conditions_of",
+    "governing",
     "joined_ranges",
     "judge_conditions",
     "read_times",

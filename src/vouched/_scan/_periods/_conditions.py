@@ -31,7 +31,8 @@ from vouched._scan._findings import Finding, FindingKind
 __all__ = ["ConditionWords", "conditions_of", "judge_conditions"]
 
 _NEGATION = re.compile(
-    r"\b(?:no|not|without|free of|nor|absence of|lack of|zero|never)\b(?:\s+\S+){0,3}\s*$|n't(?:\s+\S+){0,3}\s*$"
+    r"\b(?:no|not|without|free of|nor|absence of|lack of|zero|never)\b(?:\s+\S+){0,3}\s*$"
+    r"|n't(?:\s+\S+){0,3}\s*$"
 )
 _NEGATION_AFTER = re.compile(
     r"^\s+(?:\S+\s+){0,2}?(?:is|are|will|was|should|does|do)\s+(?:not|n't|never)\b"
@@ -65,7 +66,9 @@ def conditions_of(section: Mapping[str, Any]) -> tuple[ConditionWords, ...]:
         if isinstance(declared, Mapping):
             unknown = sorted(set(declared) - {"phrases", "opposites"})
             if unknown:
-                raise InputError("unknown key (expected phrases, opposites)", field=f"{at}.{unknown[0]}")
+                raise InputError(
+                    "unknown key (expected phrases, opposites)", field=f"{at}.{unknown[0]}"
+                )
             phrases, opposites = declared.get("phrases", ()), declared.get("opposites", ())
         else:
             phrases, opposites = declared, ()
@@ -85,7 +88,9 @@ def _phrases(values: Any, at: str) -> tuple[str, ...]:
 
 
 def _matcher(families: tuple[ConditionWords, ...]) -> re.Pattern[str] | None:
-    phrases = sorted({p for f in families for p in (*f.phrases, *f.opposites)}, key=len, reverse=True)
+    phrases = sorted(
+        {p for f in families for p in (*f.phrases, *f.opposites)}, key=len, reverse=True
+    )
     if not phrases:
         return None
     return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b")
@@ -107,7 +112,9 @@ def _statements(lowered: str, families: tuple[ConditionWords, ...]) -> list[_Sai
     for match in pattern.finditer(lowered):
         phrase = match.group(0)
         start, end = match.span()
-        if _HEDGE.search(lowered[max(0, start - _HEDGE_WINDOW) : min(len(lowered), end + _HEDGE_WINDOW)]):
+        if _HEDGE.search(
+            lowered[max(0, start - _HEDGE_WINDOW) : min(len(lowered), end + _HEDGE_WINDOW)]
+        ):
             continue
         negated = bool(
             _NEGATION.search(lowered[max(0, start - 30) : start])
@@ -131,7 +138,11 @@ def judge_conditions(
 ) -> list[Finding]:
     """Findings for the conditions ``part`` states in the stretches ``within``,
     judged on ``facts`` (the string facts valid in the stretches' period)."""
-    known = [f for f in every_fact if isinstance(f.value, str) and any(c.holds_for(f.value) for c in families)]
+    known = [
+        f
+        for f in every_fact
+        if isinstance(f.value, str) and any(c.holds_for(f.value) for c in families)
+    ]
     if not known:
         return []
     values = [f.value for f in facts if isinstance(f.value, str)]
@@ -144,11 +155,18 @@ def judge_conditions(
         if wrong:
             name = said.families[0].name
             detail = (
-                f"the forecast for this period has {name}" if said.denied
+                f"the forecast for this period has {name}"
+                if said.denied
                 else f"no {name} in the forecast for this period"
-            )  # fmt: skip
+            )
             findings.append(
-                Finding(FindingKind.VALUE_MISMATCH, said.start, said.end, part[said.start : said.end],
-                        detail, attribute="condition")  # fmt: skip
+                Finding(
+                    FindingKind.VALUE_MISMATCH,
+                    said.start,
+                    said.end,
+                    part[said.start : said.end],
+                    detail,
+                    attribute="condition",
+                )
             )
     return findings

@@ -42,7 +42,7 @@ _WHOLE = "|".join(re.escape(p) for p in sorted(WHOLE_PERIOD, key=len, reverse=Tr
 _PATTERN = re.compile(
     rf"\b(?:"
     rf"(?P<md>(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}}){_ORD}"
-    rf"(?:\s*(?:-|–|to|through|and)\s*(?P<d1b>\d{{1,2}}){_ORD}(?![\d:]))?"
+    rf"(?:\s*(?:-|\u2013|to|through|and)\s*(?P<d1b>\d{{1,2}}){_ORD}(?![\d:]))?"
     rf"(?:,?\s+(?P<y1>\d{{4}}))?)(?![\d:])"
     rf"|(?P<dm>(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m2>{_MONTH})\b\.?(?:,?\s+(?P<y2>\d{{4}}))?)"
     rf"|(?P<iso>(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}}))"
@@ -60,7 +60,7 @@ _PATTERN = re.compile(
     rf"|(?P<whole>{_WHOLE})\b"
     rf")"
 )
-_RANGE_LINK = re.compile(r"^\s*(?:to|through|thru|until|till|into|-|–|—)\s*$")
+_RANGE_LINK = re.compile(r"^\s*(?:to|through|thru|until|till|into|-|\u2013|\u2014)\s*$")
 _AND_LINK = re.compile(r"^\s*,?\s*(?:and|&)\s*$")
 _BESIDE = re.compile(r"^[\s,(]*(?:the\s+)?$")
 _PART_AFTER_DAY = re.compile(r"^\s*(?:'s\s*)?(?:in\s+the\s+|during\s+the\s+)?$")
@@ -142,7 +142,7 @@ def _date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:  # noqa: C901, PLR0911, PLR0912 - one branch per kind of expression, in the pattern's order
+def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
     start, end = match.span()
     days: list[date] = []
     if match.group("md"):
@@ -156,7 +156,9 @@ def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:  #
         return TimeMention(start, end, (periods,), day=first if first == last else None)
     if match.group("dm"):
         month = MONTHS[match.group("m2")]
-        day = _date(int(match.group("y2") or _year_for(month, calendar)), month, int(match.group("d2")))
+        day = _date(
+            int(match.group("y2") or _year_for(month, calendar)), month, int(match.group("d2"))
+        )
         days = [day] if day else []
     elif match.group("iso"):
         day = _date(int(match.group("y3")), int(match.group("m3")), int(match.group("d3")))
@@ -202,7 +204,7 @@ def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:  #
 
 
 def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
-    """"day three", "the first day", "the last day": counted over the days the facts
+    """ "day three", "the first day", "the last day": counted over the days the facts
     cover. A first day the forecast covers only in part (it starts after noon) may
     be skipped by a writer who counts whole days: then day N is either of two."""
     if not calendar.days:
@@ -214,7 +216,11 @@ def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | Non
     number = ORDINALS[word] if word in ORDINALS else int(word)
     chosen = calendar.days[number - 1 : number + 1] if number >= 1 else ()
     if not chosen:
-        return TimeMention(start, end, (calendar.bounds(calendar.days[-1] + timedelta(days=number - len(calendar.days))),))
+        return TimeMention(
+            start,
+            end,
+            (calendar.bounds(calendar.days[-1] + timedelta(days=number - len(calendar.days))),),
+        )
     return TimeMention(start, end, tuple(calendar.bounds(d) for d in chosen))
 
 
@@ -251,12 +257,18 @@ def _check_weekdays(
                 other = mentions[j]
                 if other.day is None or other.weekday is not None:
                     continue
-                gap = lowered[mention.end : other.start] if j > i else lowered[other.end : mention.start]
+                gap = (
+                    lowered[mention.end : other.start]
+                    if j > i
+                    else lowered[other.end : mention.start]
+                )
                 if not _BESIDE.match(gap):
                     continue
                 if other.day.weekday() != mention.weekday:
                     name = other.day.strftime("%A")
-                    wrong.append((mention.start, mention.end, f"{other.day.isoformat()} is a {name}"))
+                    wrong.append(
+                        (mention.start, mention.end, f"{other.day.isoformat()} is a {name}")
+                    )
                 skip.add(j)
                 out = [m for m in out if m is not other]
                 out.append(other)
@@ -271,7 +283,7 @@ def _check_weekdays(
 def _apply_parts(
     lowered: str, mentions: list[TimeMention], calendar: Calendar
 ) -> list[TimeMention]:
-    """"Thursday afternoon", "Friday in the morning", "the night of the 5th": a part
+    """ "Thursday afternoon", "Friday in the morning", "the night of the 5th": a part
     of the day next to one day narrows it. A part alone narrows nothing."""
     out: list[TimeMention] = []
     used: set[int] = set()
@@ -282,30 +294,41 @@ def _apply_parts(
         before = mentions[i - 1] if i > 0 else None
         after = mentions[i + 1] if i + 1 < len(mentions) else None
         target = None
-        if before is not None and before.day is not None and _PART_AFTER_DAY.match(lowered[before.end : mention.start]):
+        if (
+            before is not None
+            and before.day is not None
+            and _PART_AFTER_DAY.match(lowered[before.end : mention.start])
+        ):
             target = i - 1
-        elif after is not None and after.day is not None and _PART_BEFORE_DAY.match(lowered[mention.end : after.start]):
+        elif (
+            after is not None
+            and after.day is not None
+            and _PART_BEFORE_DAY.match(lowered[mention.end : after.start])
+        ):
             target = i + 1
         if target is not None:
             day = mentions[target].day
             assert day is not None  # noqa: S101 - checked above
             used.add(target)
-            out.append(TimeMention(min(mention.start, mentions[target].start), max(mention.end, mentions[target].end),
-                                   (calendar.bounds(day, first_hour, end_hour),), day=None))  # fmt: skip
+            other = mentions[target]
+            span = (min(mention.start, other.start), max(mention.end, other.end))
+            out.append(TimeMention(*span, (calendar.bounds(day, first_hour, end_hour),)))
         used.add(i)
     out.extend(m for i, m in enumerate(mentions) if i not in used and m.periods)
     return sorted(out, key=lambda m: m.start)
 
 
 def _join_ranges(lowered: str, mentions: list[TimeMention]) -> list[TimeMention]:
-    """"from Friday to Sunday", "Friday through Sunday": one period from the first's
+    """ "from Friday to Sunday", "Friday through Sunday": one period from the first's
     start to the last's end ("between X and Y" too; "X and Y" stays two days)."""
     out: list[TimeMention] = []
     for mention in mentions:
         if out and out[-1].periods and mention.periods:
             previous = out[-1]
             gap = lowered[previous.end : mention.start]
-            between = lowered[max(0, previous.start - 8) : previous.start].rstrip().endswith("between")
+            between = (
+                lowered[max(0, previous.start - 8) : previous.start].rstrip().endswith("between")
+            )
             if _RANGE_LINK.match(gap) or (between and _AND_LINK.match(gap)):
                 start = min(p[0] for p in previous.periods)
                 end = max(p[1] for p in mention.periods)
@@ -316,7 +339,7 @@ def _join_ranges(lowered: str, mentions: list[TimeMention]) -> list[TimeMention]
     return out
 
 
-_SEPARATOR = re.compile(r"[,;:()]|\s(?:and|while|but|whereas|then|before|after)\s")
+_SEPARATOR = re.compile(r"[,;()]|:(?=\s)|\s(?:and|while|but|whereas|then|before|after)\s")
 _LEAD_FILLER = re.compile(
     r"^(?:\s|\b(?:on|by|for|from|during|in|into|through|over|the|early|late|later|then|and|"
     r"until|starting|beginning|as|of|at|also|meanwhile|moving|looking|ahead|to|come|comes|"

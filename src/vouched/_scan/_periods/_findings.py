@@ -13,8 +13,8 @@ from vouched._scan._periods._expressions import Period, SentenceTime
 
 __all__ = ["joined_ranges", "uncovered"]
 
-_RANGE_GAP = re.compile(r"^\s*(?:to|and|-|–|—|through)\s*$")
-_CLAUSE_BREAK = re.compile(r"[,;:()]|\s(?:and|while|but|whereas)\s")
+_RANGE_GAP = re.compile(r"^\s*(?:to|and|-|\u2013|\u2014|through)\s*$")
+_CLAUSE_BREAK = re.compile(r"[,;()]|:(?=\s)|\s(?:and|while|but|whereas)\s")
 _K = FindingKind
 
 
@@ -26,7 +26,9 @@ def uncovered(
     mention = next((m for m in timing.mentions if m.periods == periods), None)
     if mention is None:  # carried from an earlier sentence: on the first value
         first = said[0]
-        return [dataclasses.replace(first, kind=_K.UNGROUNDED_CLAIM, detail="no fact covers the period")]
+        return [
+            dataclasses.replace(first, kind=_K.UNGROUNDED_CLAIM, detail="no fact covers the period")
+        ]
     return [
         Finding(
             _K.UNGROUNDED_CLAIM,
@@ -48,9 +50,16 @@ def joined_ranges(part: str, findings: list[Finding]) -> list[Finding]:
     for finding in ordered:
         gap = part[out[-1].end : finding.start] if out else ""
         together = _RANGE_GAP.match(gap) or not _CLAUSE_BREAK.search(gap)
-        if out and together and _numeric(out[-1]) and _numeric(finding) and finding.start >= out[-1].end:
+        if (
+            out
+            and together
+            and _numeric(out[-1])
+            and _numeric(finding)
+            and finding.start >= out[-1].end
+        ):
             first = out[-1]
-            out[-1] = dataclasses.replace(first, 
+            out[-1] = dataclasses.replace(
+                first,
                 end=finding.end,
                 text=part[first.start : finding.end],
                 detail=f"{first.detail}; {finding.detail}",

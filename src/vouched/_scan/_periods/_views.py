@@ -38,7 +38,7 @@ class PeriodViews:
 
     __slots__ = ("_cache", "_exact", "_flat", "_now", "_timed", "calendar", "families", "whole")
 
-    def __init__(  # noqa: PLR0913, PLR0917 - the compiled inputs, in flow order
+    def __init__(  # noqa: PLR0917 - the compiled inputs, in flow order
         self,
         grounded: Sequence[Fact],
         silent: Sequence[Fact],
@@ -73,15 +73,16 @@ class PeriodViews:
                 f.valid_from.astimezone(start.tzinfo).date()
                 for group in self._timed
                 for f in group
-                if f.valid_from is not None and f.valid_until is not None
+                if f.valid_from is not None
+                and f.valid_until is not None
                 and f.valid_until - f.valid_from <= _DAY
             }
-        )  # fmt: skip
+        )
         self.calendar = Calendar(offset, today, tuple(days))
         self._cache: dict[tuple[Period, ...], tuple[FactIndex, WordFacts]] = {}
 
     @classmethod
-    def build(  # noqa: PLR0913, PLR0917 - as __init__
+    def build(  # noqa: PLR0917 - as __init__
         cls,
         grounded: Sequence[Fact],
         silent: Sequence[Fact],
@@ -124,4 +125,3 @@ def _overlaps(fact: Fact, periods: tuple[Period, ...]) -> bool:
     if start is None or end is None:
         return False
     return any(start < p_end and p_start < end for p_start, p_end in periods)
-
