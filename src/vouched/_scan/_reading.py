@@ -7,10 +7,11 @@ question's numbers); it is built once per :class:`~vouched.Scanner`.
 
 :class:`TextReading` reads a text one closed sentence at a time, in order.
 Each sentence is read once: tokens, quotes, text checks, quantities, its
-mentions (:class:`~vouched._scan._binding.Binder`), then the rules table
-(:mod:`vouched._scan._rules`). What a sentence leaves to the next is small
-and explicit: the subjects named last (the topic, the antecedents of
-pronouns) and the first unvouched statement of each pair (restatements).
+mentions (:class:`~vouched._scan._binding.Binder`), then the rule registry
+(:mod:`vouched._scan._rules`; its overlap policy says which finding wins a span).
+What a sentence leaves to the next is small and explicit: the subjects named
+last (the topic, the antecedents of pronouns) and the first unvouched statement
+of each pair (restatements).
 So a sentence's findings never change when more text arrives, a whole text
 and the same text streamed in pieces read the same, and the cost is linear
 in the text.
@@ -18,11 +19,11 @@ in the text.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
@@ -32,45 +33,42 @@ from vouched._scan._findings import (
     Finding,
     FindingKind,
     ScanReport,
+    finding_key,
     in_order,
+    once_per_span,
     report_of,
     shifted,
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
-from vouched._scan._periods import (
-    Period,
-    PeriodViews,
-    governing,
-    joined_ranges,
-    judge_conditions,
-    read_times,
-    uncovered,
-)
-from vouched._scan._quotes import find_quotes, normalise, unsupported_among
+from vouched._scan._periods import Period, PeriodViews, governing, read_times
+from vouched._scan._quotes import find_quotes, normalise
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
 from vouched._scan._reader._words import word_tokens
 from vouched._scan._rules import (
-    CLAUSE_RULES,
     PASSED,
     Carry,
+    QuoteView,
     SentenceContext,
     Stated,
+    TextView,
+    WordContext,
     judge,
-    membership,
+    judge_clauses,
+    judge_duration,
+    judge_quotes,
+    judge_text,
+    judge_words,
+    run_time_rule,
 )
 from vouched._scan._sentence import Cue, Found, find_all
-from vouched._scan._textchecks import (
-    find_fallbacks,
-    find_internal,
-    find_placeholders,
-    internal_terms,
-)
+from vouched._scan._spans import Spans
+from vouched._scan._textchecks import internal_terms
 from vouched._scan._wordmatch import RELATION, WordFacts
-from vouched._scan._wordrules import WordContext, judge_words
+from vouched._time import parse_instant
 
-__all__ = ["Compiled", "TextReading"]
+__all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon"]
 
 _K = FindingKind
 _EMPTY = Lexicon()
@@ -111,6 +109,36 @@ def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]
     return frozenset(values)
 
 
+def as_lexicon(lexicon: object) -> Lexicon | None:
+    """A :class:`Lexicon` from what a caller passes: a lexicon, its JSON form as a
+    mapping, or None; anything else is a one-line ``TypeError`` naming ``lexicon``."""
+    if lexicon is None or isinstance(lexicon, Lexicon):
+        return lexicon
+    if isinstance(lexicon, Mapping):
+        try:
+            return Lexicon.from_json(lexicon)
+        except InputError as error:
+            raise InputError(
+                error.message, field=f"lexicon.{error.field or ''}".rstrip(".")
+            ) from None
+    raise TypeError(f"lexicon: expected a Lexicon or a mapping, not {type(lexicon).__name__}")
+
+
+def as_instant(now: object) -> datetime | None:
+    """``now`` as a datetime: one given (as it is), or ISO 8601 text with an offset (in
+    UTC); anything else is a one-line error naming ``now``."""
+    if now is None:
+        return None
+    if isinstance(now, str):
+        try:
+            return parse_instant(now)
+        except ValueError as error:
+            raise InputError(str(error), field="now") from None
+    if isinstance(now, datetime):
+        return now
+    raise TypeError(f"now: expected a datetime or ISO 8601 text, not {type(now).__name__}")
+
+
 class Compiled:
     """What depends only on the scanner's inputs, built once."""
 
@@ -129,16 +157,17 @@ class Compiled:
     def __init__(
         self,
         facts: GateResult | Iterable[Fact],
-        lexicon: Lexicon | None = None,
+        lexicon: Lexicon | Mapping[str, Any] | None = None,
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
         *,
-        now: datetime | None = None,
+        now: datetime | str | None = None,
     ) -> None:
         grounded, silent, rejected = _split_facts(facts)
         index = FactIndex.build(grounded, silent, policy.exact, rejected)
-        lexicon = lexicon or _EMPTY
+        lexicon = as_lexicon(lexicon) or _EMPTY
+        now = as_instant(now)
         self.index = index
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
@@ -156,35 +185,9 @@ class Compiled:
         self.asked = _question_values(question)
 
 
-class _Masks:
-    """Sorted, merged spans inside which quantities are not claims."""
-
-    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
-        merged: list[list[int]] = []
-        for start, end in sorted(spans):
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        self.starts = [s for s, _ in merged]
-        self.ends = [e for _, e in merged]
-
-    def covers(self, start: int, end: int) -> bool:
-        i = bisect_right(self.starts, start) - 1
-        if i >= 0 and self.ends[i] > start:
-            return True
-        j = bisect_left(self.starts, start)
-        return j < len(self.starts) and self.starts[j] < end
-
-
 def _is_relation(word: Cue) -> bool:
     """A relation phrase ("more punctual than"): the words inside it state no value."""
     return any(tag[0] == RELATION for tag in word.names)
-
-
-def _beside(words: list[Finding], numbers: list[Finding]) -> list[Finding]:
-    """The word findings whose spans no number finding already covers (one per span)."""
-    return [w for w in words if not any(n.start < w.end and w.start < n.end for n in numbers)]
 
 
 class TextReading:
@@ -275,20 +278,17 @@ class TextReading:
         compiled = self._compiled
         findings = [shifted(f, -low) for f in checks]
         quotes = find_quotes(part)
-        findings.extend(
-            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
-            for q in unsupported_among(quotes, compiled.corpus)
-        )
+        findings.extend(judge_quotes(QuoteView(quotes, compiled.corpus)))
         spans = [*holes, *((q.start, q.end) for q in quotes)]
         if compiled.periods is None:
-            said, checked, binder = self._judge(
+            said, words, checked, binder = self._judge(
                 part, found, tokens, spans, compiled.index, compiled.words
             )
         else:  # time binds: each stretch is judged on the facts of the period it speaks of
-            said, checked, binder = self._judge_in_time(part, found, tokens, spans, findings)
+            said, words, checked, binder = self._judge_in_time(part, found, tokens, spans, findings)
         self._claims += checked + len(findings)
         self._hand_on(binder)
-        return findings + said
+        return once_per_span([*findings, *said], finding_key, yielding=words)
 
     def _judge(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
         self,
@@ -298,28 +298,29 @@ class TextReading:
         spans: list[tuple[int, int]],
         index: FactIndex,
         words_facts: WordFacts,
-    ) -> tuple[list[Finding], int, Binder]:
+    ) -> tuple[list[Finding], list[Finding], int, Binder]:
         """The numbers and words of one sentence judged on ``index`` (``spans``:
-        placeholders and quotes, where nothing is a statement)."""
+        placeholders and quotes, where nothing is a statement): the number findings,
+        the word findings, how many claims were checked, the binder."""
         compiled = self._compiled
         binder = Binder(part, index, compiled.lexicon, found, tokens=tokens, carried=self._carried)
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = _Masks([*binder.masked_spans(), *spans, *relations])
+        masks = Spans([*binder.masked_spans(), *spans, *relations])
         quantities = found.quantities
         extra = binder.extra_quantities()
         if extra:
             quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
         binder.prepare(quantities)
         number_findings, checked, stated = self._numbers(quantities, binder, masks, index)
+        word_findings: list[Finding] = []
         if found.words:
             # words inside placeholders and quotes are not statements; names may be
-            unsaid = _Masks(spans)
+            unsaid = Spans(spans)
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
             context = WordContext(binder, words_facts, compiled.lexicon, stated, words)
             word_findings, said = judge_words(context)
-            number_findings.extend(_beside(word_findings, number_findings))
             checked += said
-        return number_findings, checked, binder
+        return number_findings, word_findings, checked, binder
 
     def _judge_in_time(
         self,
@@ -328,7 +329,7 @@ class TextReading:
         tokens: set[str],
         spans: list[tuple[int, int]],
         findings: list[Finding],
-    ) -> tuple[list[Finding], int, Binder]:
+    ) -> tuple[list[Finding], list[Finding], int, Binder]:
         """The sentence judged once per period its stretches speak of; each finding
         kept from the judgement of the period that governs where it stands. A weekday
         that contradicts the date beside it is a finding."""
@@ -336,31 +337,33 @@ class TextReading:
         assert views is not None  # noqa: S101 - called only with periods
         lowered = part.lower()
         timing = read_times(lowered, views.calendar)
-        findings.extend(
-            Finding(_K.VALUE_MISMATCH, start, end, part[start:end], f"weekday: {detail}")
-            for start, end, detail in timing.wrong_weekdays
-        )
+        findings.extend(run_time_rule("weekday_beside_date", part, timing))
         segments, self._time = governing(lowered, timing, self._time)
         # the digits of a time expression ("the 4th", "January 9") are its period's, not values
         spans = [*spans, *((m.start, m.end) for m in timing.mentions)]
         kept: list[Finding] = []
+        kept_words: list[Finding] = []
         checked = 0
         binder: Binder | None = None
         for periods in dict.fromkeys(s[2] for s in segments):
             index, words_facts = views.view(periods)
-            said, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
+            said, words, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
             mine = [(a, b) for a, b, p in segments if p == periods]
             said = [f for f in said if any(a <= f.start < b for a, b in mine)]
+            words = [f for f in words if any(a <= f.start < b for a, b in mine)]
             if views.families:  # conditions stated for the period ("light rain on Saturday")
-                said += judge_conditions(
-                    part, views.families, index.grounded, views.whole[0].grounded, mine
+                every = views.whole[0].grounded
+                said += run_time_rule(
+                    "stated_condition", part, views.families, index.grounded, every, mine
                 )
-            if said and periods and not views.covered(periods):
-                said = uncovered(part, timing, periods, said)
+            if (said or words) and periods and not views.covered(periods):
+                said = run_time_rule("uncovered_period", part, timing, periods, [*said, *words])
+                words = []
             kept.extend(said)
+            kept_words.extend(words)
             checked = max(checked, count)
         assert binder is not None  # noqa: S101 - a sentence has at least one stretch
-        return joined_ranges(part, kept), checked, binder
+        return run_time_rule("together", part, kept), kept_words, checked, binder
 
     def _hand_on(self, binder: Binder) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start."""
@@ -374,28 +377,13 @@ class TextReading:
     def _text_findings(
         self, part: str, lowered: str, tokens: set[str]
     ) -> tuple[list[Finding], list[tuple[int, int]]]:
-        """Placeholders, internal words and canned fallbacks; also the placeholder spans
-        (numbers inside them are not claims)."""
-        findings: list[Finding] = []
-        placeholders = find_placeholders(part, tokens)
-        findings.extend(
-            Finding(_K.PLACEHOLDER, s.start, s.end, part[s.start : s.end], s.detail)
-            for s in placeholders
-        )
-        holes = [(s.start, s.end) for s in placeholders]
-        hole_masks = _Masks(holes)
-        findings.extend(
-            Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, part[s.start : s.end], s.detail)
-            for s in find_internal(part, self._compiled.terms, lowered)
-            if not hole_masks.covers(s.start, s.end)
-        )
-        findings.extend(
-            Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, part[s.start : s.end], s.detail)
-            for s in find_fallbacks(part, tokens)
-        )
+        """The text rules' findings; also the placeholder spans (numbers inside them are
+        not claims)."""
+        findings = judge_text(TextView(part, lowered, tokens, self._compiled.terms))
+        holes = [(f.start, f.end) for f in findings if f.kind is _K.PLACEHOLDER]
         return findings, holes
 
-    def _is_claim(self, read: Quantity, masks: _Masks) -> bool:
+    def _is_claim(self, read: Quantity, masks: Spans) -> bool:
         """Numbers inside names, placeholders and long quotes, numbers the question
         holds, and the base of a rate ("1 EUR = 1.0842 USD") are not claims."""
         if masks.covers(read.start, read.end):
@@ -406,9 +394,9 @@ class TextReading:
         return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
 
     def _numbers(
-        self, quantities: list[Quantity], binder: Binder, masks: _Masks, index: FactIndex
+        self, quantities: list[Quantity], binder: Binder, masks: Spans, index: FactIndex
     ) -> tuple[list[Finding], int, list[Stated]]:
-        """Every quantity that is a claim through the rules table; the findings, how
+        """Every quantity that is a claim through the rule registry; the findings, how
         many quantities were checked, and each checked one with its outcome."""
         carry = self._carry
         if index is not self._compiled.index:  # restatements compare within one period
@@ -426,15 +414,14 @@ class TextReading:
             if quantity.unit in _DURATIONS and not binding.clear:
                 # "may be delayed by 15 minutes": a duration no cue binds is no claim,
                 # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
-                outcome = membership(quantity, binding, ctx)
-                if isinstance(outcome, Finding) and outcome.kind is _K.UNIT_MISMATCH:
-                    findings.append(outcome)
+                duration = judge_duration(quantity, binding, ctx)
+                if duration is not None:
+                    findings.append(duration)
                 continue
             outcome = judge(quantity, binding, ctx)
             if outcome is PASSED:
                 ctx.passed.append(quantity)
             stated.append(Stated(quantity, binding, outcome))
-        for rule in CLAUSE_RULES:
-            stated = rule.check(stated, ctx)
+        stated = judge_clauses(stated, ctx)
         findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
         return findings, len(stated), stated

@@ -1,0 +1,94 @@
+"""The time rules: what a sentence says about the period it speaks of.
+
+They run only when some fact has a period (:mod:`vouched._scan._periods`); each
+reads the sentence, the time it names and the facts valid in the period that
+governs a stretch of it. The pure readers they call live in ``_periods``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from vouched._fact import Fact
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._periods import (
+    ConditionWords,
+    Period,
+    SentenceTime,
+    joined_ranges,
+    judge_conditions,
+    uncovered,
+)
+from vouched._scan._rules._rule import Rule, decided
+
+__all__ = [
+    "TIME_RULES",
+    "TimeRule",
+    "run_time_rule",
+    "stated_condition",
+    "together",
+    "uncovered_period",
+    "weekday_beside_date",
+]
+
+_K = FindingKind
+
+TimeRule = Rule[Callable[..., list[Finding]]]
+
+
+def weekday_beside_date(part: str, timing: SentenceTime) -> list[Finding]:
+    """A weekday written beside a date ("Wednesday, January 4") names that date's
+    weekday: when the date falls on another, the weekday is wrong."""
+    return [
+        Finding(_K.VALUE_MISMATCH, start, end, part[start:end], f"weekday: {detail}")
+        for start, end, detail in timing.wrong_weekdays
+    ]
+
+
+def stated_condition(
+    part: str,
+    families: tuple[ConditionWords, ...],
+    facts: Sequence[Fact],
+    every_fact: Sequence[Fact],
+    within: list[tuple[int, int]],
+) -> list[Finding]:
+    """Weather stated for a period ("light rain on Saturday", "a dry weekend") is
+    what the period's condition facts say; a hedge ("a chance of showers") is no
+    statement."""
+    return judge_conditions(part, families, facts, every_fact, within)
+
+
+def uncovered_period(
+    part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
+) -> list[Finding]:
+    """Values stated for a period no fact covers (day six of a five-day forecast) are
+    vouched by nothing: one ungrounded claim on the time named."""
+    return uncovered(part, timing, periods, said)
+
+
+def together(part: str, findings: list[Finding]) -> list[Finding]:
+    """Wrong values stated together in one clause (a range, one slot read for the wrong
+    day) are one wrong statement: one finding over them."""
+    return joined_ranges(part, findings)
+
+
+_NUMBER_KINDS = (_K.VALUE_MISMATCH, _K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)
+_ANY_STATEMENT = tuple(FindingKind)
+
+TIME_RULES: tuple[TimeRule, ...] = (
+    Rule("weekday_beside_date", weekday_beside_date, (_K.VALUE_MISMATCH,)),
+    Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
+    Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
+    Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
+)
+"""In the order the reading applies them."""
+
+
+def run_time_rule(name: str, *args: Any) -> list[Finding]:
+    """Run the time rule ``name``; each finding it returns is reported as decided."""
+    rule = next(r for r in TIME_RULES if r.name == name)
+    found = rule.check(*args)
+    for finding in found:
+        decided(rule, finding)
+    return list(found)
