@@ -297,10 +297,10 @@ class TemplatePhraser:
             stated.add((fact.subject, fact.attribute))
             sentences.append(self.sentence(fact))
         for fact in prompt.silences:
-            key = (fact.subject, fact.attribute)
-            if key in stated:
+            pair = (fact.subject, fact.attribute)
+            if pair in stated:
                 continue
-            stated.add(key)
+            stated.add(pair)
             sentences.append(self.silence(fact))
         return " ".join(sentences) if sentences else self._nothing
 
