@@ -86,10 +86,8 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
     )
     from vouched._cli._demo_world import (  # noqa: PLC0415
         BERLIN,
-        FORECAST,
         HAMBURG,
         RATES,
-        DemoForecast,
         DemoRates,
         DemoWeather,
         recorded_routes,
@@ -182,10 +180,8 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
         model = ScriptedPhraser([FABRICATION, FABRICATION])
         fabricating = Grounder([rates], phraser=model, clock=clock, store=store)
         refused = tally(await fabricating.answer("What is a euro worth in dollars?", RATES))
-        # 5. a forecast: the model states Monday's high and rain for Tuesday
-        misdated = ScriptedPhraser([WRONG_DAY, RIGHT_DAY])
-        forecast = Grounder([DemoForecast(DEMO_NOW)], phraser=misdated, clock=clock, store=store)
-        dated = tally(await forecast.answer("Will it be cold in Berlin this week?", FORECAST))
+        # 5. a forecast: the model states Monday's high for Tuesday
+        fifth, forecast = await _forecast_scenario(clock, store, tally)
         for grounder in (both, weather_only, fabricating, forecast):
             await grounder.settle()
         caught = sorted({f.text for f in refused.findings})
@@ -205,18 +201,29 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
                 behaved,
             )
         )
-        first_try = [f"{p.quote!r} ({p.kind})" for p in misdated.prompts[-1].problems]
-        behaved = dated.ok and dated.attempts == 2 and bool(first_try)
-        out.append(
-            Scenario(
-                "forecast stated for the wrong day",
-                dated,
-                f"Monday's high said for Tuesday: caught {', '.join(first_try)}; "
-                "retried, stated for Monday: ok",
-                behaved,
-            )
-        )
+        out.append(fifth)
     return out, counts
+
+
+async def _forecast_scenario(clock: Any, store: Any, tally: Any) -> tuple[Scenario, Any]:
+    """A model that says Monday's forecast high for Tuesday: caught, retried, ok."""
+    from vouched import Grounder  # noqa: PLC0415
+    from vouched._cli._demo_world import FORECAST, DemoForecast  # noqa: PLC0415
+    from vouched.testing._scripted import ScriptedPhraser  # noqa: PLC0415
+
+    misdated = ScriptedPhraser([WRONG_DAY, RIGHT_DAY])
+    forecast = Grounder([DemoForecast(DEMO_NOW)], phraser=misdated, clock=clock, store=store)
+    dated = tally(await forecast.answer("Will it be cold in Berlin this week?", FORECAST))
+    first_try = [f"{p.quote!r} ({p.kind})" for p in misdated.prompts[-1].problems]
+    behaved = dated.ok and dated.attempts == 2 and bool(first_try)
+    scenario = Scenario(
+        "forecast stated for the wrong day",
+        dated,
+        f"Monday's high said for Tuesday: caught {', '.join(first_try)}; "
+        "retried, stated for Monday: ok",
+        behaved,
+    )
+    return scenario, forecast
 
 
 def _rate(counts: Counter[str]) -> float:

@@ -19,9 +19,9 @@ from vouched._jsonio import loads
 __all__ = [
     "BERLIN",
     "FORECAST",
-    "DemoForecast",
     "HAMBURG",
     "RATES",
+    "DemoForecast",
     "DemoRates",
     "DemoWeather",
     "recorded_routes",
