@@ -363,7 +363,10 @@ class TextReading:
             kept_words.extend(words)
             checked = max(checked, count)
         assert binder is not None  # noqa: S101 - a sentence has at least one stretch
-        return run_time_rule("together", part, kept), kept_words, checked, binder
+        stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+        kept += run_time_rule("stated_range", part, found.quantities, stretches, kept)
+        bounds = [(a, b) for a, b, _ in segments]
+        return run_time_rule("together", part, kept, bounds), kept_words, checked, binder
 
     def _hand_on(self, binder: Binder) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start."""

@@ -12,6 +12,7 @@ from vouched._scan._periods._expressions import (
     read_times,
 )
 from vouched._scan._periods._findings import joined_ranges, uncovered
+from vouched._scan._periods._ranges import Stretch, wrong_ranges
 from vouched._scan._periods._views import PeriodViews
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "PeriodViews",
     "Segment",
     "SentenceTime",
+    "Stretch",
     "TimeMention",
     "conditions_of",
     "governing",
@@ -28,4 +30,5 @@ __all__ = [
     "judge_conditions",
     "read_times",
     "uncovered",
+    "wrong_ranges",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._periods._expressions import Period, SentenceTime
@@ -14,7 +15,7 @@ from vouched._scan._periods._expressions import Period, SentenceTime
 __all__ = ["joined_ranges", "uncovered"]
 
 _RANGE_GAP = re.compile(r"^\s*(?:to|and|-|\u2013|\u2014|through)\s*$")
-_CLAUSE_BREAK = re.compile(r"[,;()]|:(?=\s)|\s(?:and|while|but|whereas)\s")
+_CLAUSE_BREAK = re.compile(r"[;()]|:(?=\s)|\s(?:while|but|whereas|then)\s|,\s(?!with\b)")
 _K = FindingKind
 
 
@@ -40,7 +41,9 @@ def uncovered(
     ]
 
 
-def joined_ranges(part: str, findings: list[Finding]) -> list[Finding]:
+def joined_ranges(
+    part: str, findings: list[Finding], bounds: Sequence[tuple[int, int]] = ()
+) -> list[Finding]:
     """A range whose two ends are both wrong ("from 5.5 °C to 5.5 °C") is one wrong
     statement, and so are wrong values stated together in one clause ("3 °C with
     a feels-like temperature of -1.41 °C": the reading of another time): one
@@ -48,8 +51,13 @@ def joined_ranges(part: str, findings: list[Finding]) -> list[Finding]:
     ordered = sorted(findings, key=lambda f: (f.start, f.end))
     out: list[Finding] = []
     for finding in ordered:
-        gap = part[out[-1].end : finding.start] if out else ""
-        together = _RANGE_GAP.match(gap) or not _CLAUSE_BREAK.search(gap)
+        if not out:
+            out.append(finding)
+            continue
+        gap = part[out[-1].end : finding.start]
+        together = (_RANGE_GAP.match(gap) or not _CLAUSE_BREAK.search(gap)) and not any(
+            out[-1].start < cut <= finding.start for cut, _ in bounds
+        )
         if (
             out
             and together

@@ -16,10 +16,13 @@ from vouched._scan._periods import (
     ConditionWords,
     Period,
     SentenceTime,
+    Stretch,
     joined_ranges,
     judge_conditions,
     uncovered,
+    wrong_ranges,
 )
+from vouched._scan._reader._numbers import Quantity
 from vouched._scan._rules._rule import Rule, decided
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "TimeRule",
     "run_time_rule",
     "stated_condition",
+    "stated_range",
     "together",
     "uncovered_period",
     "weekday_beside_date",
@@ -59,6 +63,17 @@ def stated_condition(
     return judge_conditions(part, families, facts, every_fact, within)
 
 
+def stated_range(
+    part: str,
+    quantities: Sequence[Quantity],
+    stretches: Sequence[Stretch],
+    flagged: Sequence[Finding],
+) -> list[Finding]:
+    """A range stated for a period ("ranging from 3 to 9 °C on Friday") is the
+    period's lowest and highest value of one quantity, each rounded as shown."""
+    return wrong_ranges(part, quantities, stretches, flagged)
+
+
 def uncovered_period(
     part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
 ) -> list[Finding]:
@@ -67,10 +82,13 @@ def uncovered_period(
     return uncovered(part, timing, periods, said)
 
 
-def together(part: str, findings: list[Finding]) -> list[Finding]:
-    """Wrong values stated together in one clause (a range, one slot read for the wrong
-    day) are one wrong statement: one finding over them."""
-    return joined_ranges(part, findings)
+def together(
+    part: str, findings: list[Finding], bounds: Sequence[tuple[int, int]] = ()
+) -> list[Finding]:
+    """Wrong values stated together in one clause about one time (a range, a day's
+    high and low, one slot read for the wrong day) are one wrong statement: one
+    finding over them. ``bounds``: the stretches each time governs."""
+    return joined_ranges(part, findings, bounds)
 
 
 _NUMBER_KINDS = (_K.VALUE_MISMATCH, _K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)
@@ -79,6 +97,7 @@ _ANY_STATEMENT = tuple(FindingKind)
 TIME_RULES: tuple[TimeRule, ...] = (
     Rule("weekday_beside_date", weekday_beside_date, (_K.VALUE_MISMATCH,)),
     Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
+    Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
     Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
     Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
 )
