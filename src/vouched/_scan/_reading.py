@@ -341,6 +341,11 @@ class TextReading:
         segments, self._time = governing(lowered, timing, self._time)
         # the digits of a time expression ("the 4th", "January 9") are its period's, not values
         spans = [*spans, *((m.start, m.end) for m in timing.mentions)]
+        spans += [  # "at 14:00": a slot's own start names the slot
+            (q.start, q.end)
+            for q in found.quantities
+            if q.kind is QuantityKind.TIME and any(int(v) in views.slot_starts for v in q.values)
+        ]
         kept: list[Finding] = []
         kept_words: list[Finding] = []
         checked = 0

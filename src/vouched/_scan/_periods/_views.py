@@ -36,7 +36,17 @@ MAX_VIEWS = 256
 class PeriodViews:
     """The fact index and word facts per period, for facts of which some have one."""
 
-    __slots__ = ("_cache", "_exact", "_flat", "_now", "_timed", "calendar", "families", "whole")
+    __slots__ = (
+        "_cache",
+        "_exact",
+        "_flat",
+        "_now",
+        "_timed",
+        "calendar",
+        "families",
+        "slot_starts",
+        "whole",
+    )
 
     def __init__(  # noqa: PLR0917 - the compiled inputs, in flow order
         self,
@@ -79,6 +89,16 @@ class PeriodViews:
             }
         )
         self.calendar = Calendar(offset, today, tuple(days))
+        self.slot_starts = frozenset(
+            f.valid_from.hour * 60 + f.valid_from.minute
+            for group in self._timed
+            for f in group
+            if f.valid_from is not None
+            and f.valid_until is not None
+            and f.valid_until - f.valid_from < _DAY
+        )
+        """Local clock times (minutes) at which a slot shorter than a day starts: a
+        text naming one ("at 14:00") names the slot, a time, not a value."""
         self._cache: dict[tuple[Period, ...], tuple[FactIndex, WordFacts]] = {}
 
     @classmethod
