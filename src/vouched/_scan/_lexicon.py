@@ -61,6 +61,7 @@ _KEYS = (
     "superlatives",
     "thresholds",
     "conditions",
+    "extremes",
 )
 _OBJECT = "an object of phrase -> its declaration"
 _SECTION_TYPES: dict[str, tuple[type, str]] = {
@@ -74,6 +75,7 @@ _SECTION_TYPES: dict[str, tuple[type, str]] = {
     "superlatives": (dict, _OBJECT),
     "thresholds": (dict, _OBJECT),
     "conditions": (dict, "an object of family -> list of phrases (or phrases and opposites)"),
+    "extremes": (dict, 'an object of phrase -> {"attribute": name, "rank": "min" or "max"}'),
 }
 Word = str | bool
 """A value a phrase states in words: a string fact's value or a boolean."""
@@ -209,6 +211,8 @@ class Lexicon:
     superlatives: Mapping[str, Superlative] = field(default_factory=dict)
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     conditions: Mapping[str, Any] = field(default_factory=dict)
+    extremes: Mapping[str, Any] = field(default_factory=dict)
+    """Phrases that say which period holds an extreme ("the coldest day")."""
     """Weather words by family, checked against the conditions of a period (README "Periods")."""
     relations: Mapping[str, Relation] = field(default_factory=dict, repr=False, compare=False)
     """Every declared relation phrase (comparisons, superlatives, thresholds)."""
@@ -227,6 +231,7 @@ class Lexicon:
         superlatives: Mapping[str, Any] | None = None,
         thresholds: Mapping[str, Any] | None = None,
         conditions: Mapping[str, Any] | None = None,
+        extremes: Mapping[str, Any] | None = None,
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
@@ -242,9 +247,12 @@ class Lexicon:
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
         from vouched._scan._periods._conditions import conditions_of  # noqa: PLC0415 - validated where it is read
+        from vouched._scan._periods._extremes import extremes_of  # noqa: PLC0415
 
         conditions_of(conditions or {})  # validates: errors name the field
         object.__setattr__(self, "conditions", MappingProxyType(dict(conditions or {})))
+        extremes_of(extremes or {})  # validates: errors name the field
+        object.__setattr__(self, "extremes", MappingProxyType(dict(extremes or {})))
         relations = {**self.thresholds, **self.superlatives, **self.comparisons}
         object.__setattr__(self, "relations", MappingProxyType(relations))
         object.__setattr__(self, "_hash", hash(self._key()))
@@ -262,6 +270,7 @@ class Lexicon:
             tuple(sorted(self.superlatives.items())),
             tuple(sorted(self.thresholds.items())),
             repr(sorted(self.conditions.items())),
+            repr(sorted(self.extremes.items())),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -350,6 +359,8 @@ class Lexicon:
                 data[name] = {phrase: relation_json(r) for phrase, r in section.items()}
         if self.conditions:
             data["conditions"] = dict(self.conditions)
+        if self.extremes:
+            data["extremes"] = dict(self.extremes)
         return data
 
 

@@ -174,7 +174,14 @@ class Compiled:
             now = facts.at
         self.words = WordFacts(index, now)
         self.periods = PeriodViews.build(
-            grounded, silent, rejected, policy.exact, now, (index, self.words), lexicon.conditions
+            grounded,
+            silent,
+            rejected,
+            policy.exact,
+            now,
+            (index, self.words),
+            lexicon.conditions,
+            lexicon.extremes,
         )
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
@@ -369,6 +376,9 @@ class TextReading:
             checked = max(checked, count)
         assert binder is not None  # noqa: S101 - a sentence has at least one stretch
         stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+        if views.extremes:  # "the coldest day will be Monday"
+            every = views.whole[0].grounded
+            kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
         kept += run_time_rule("stated_range", part, found.quantities, stretches, kept)
         bounds = [(a, b) for a, b, _ in segments]
         return run_time_rule("together", part, kept, bounds), kept_words, checked, binder

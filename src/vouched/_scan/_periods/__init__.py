@@ -11,6 +11,7 @@ from vouched._scan._periods._expressions import (
     governing,
     read_times,
 )
+from vouched._scan._periods._extremes import Extreme, extremes_of, wrong_extremes
 from vouched._scan._periods._findings import joined_ranges, uncovered
 from vouched._scan._periods._ranges import Stretch, wrong_ranges
 from vouched._scan._periods._views import PeriodViews
@@ -18,6 +19,7 @@ from vouched._scan._periods._views import PeriodViews
 __all__ = [
     "Calendar",
     "ConditionWords",
+    "Extreme",
     "Period",
     "PeriodViews",
     "Segment",
@@ -25,10 +27,12 @@ __all__ = [
     "Stretch",
     "TimeMention",
     "conditions_of",
+    "extremes_of",
     "governing",
     "joined_ranges",
     "judge_conditions",
     "read_times",
     "uncovered",
+    "wrong_extremes",
     "wrong_ranges",
 ]

@@ -24,6 +24,7 @@ from vouched._fact import Fact
 from vouched._scan._factindex import FactIndex
 from vouched._scan._periods._conditions import ConditionWords, conditions_of
 from vouched._scan._periods._expressions import Calendar, Period
+from vouched._scan._periods._extremes import Extreme, extremes_of
 from vouched._scan._wordmatch import WordFacts
 
 __all__ = ["MAX_VIEWS", "PeriodViews"]
@@ -43,6 +44,7 @@ class PeriodViews:
         "_now",
         "_timed",
         "calendar",
+        "extremes",
         "families",
         "slot_starts",
         "whole",
@@ -57,9 +59,11 @@ class PeriodViews:
         now: datetime | None,
         whole: tuple[FactIndex, WordFacts],
         families: tuple[ConditionWords, ...] = (),
+        extremes: tuple[Extreme, ...] = (),
     ) -> None:
         self.whole = whole
         self.families = families
+        self.extremes = extremes
         self._exact = exact
         self._now = now
         self._flat = (
@@ -111,13 +115,15 @@ class PeriodViews:
         now: datetime | None,
         whole: tuple[FactIndex, WordFacts],
         conditions: Mapping[str, Any] | None = None,
+        extremes: Mapping[str, Any] | None = None,
     ) -> PeriodViews | None:
         """Views when any fact has a period; None otherwise (nothing changes).
         ``conditions``: the lexicon's condition families."""
         if not any(f.valid_from is not None for f in (*grounded, *silent, *rejected)):
             return None
         families = conditions_of(conditions or {})
-        return cls(grounded, silent, rejected, exact, now, whole, families)
+        declared = extremes_of(extremes or {})
+        return cls(grounded, silent, rejected, exact, now, whole, families, declared)
 
     def view(self, periods: tuple[Period, ...] | None) -> tuple[FactIndex, WordFacts]:
         """The index and word facts for a sentence about ``periods`` (None: all)."""

@@ -14,12 +14,14 @@ from vouched._fact import Fact
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._periods import (
     ConditionWords,
+    Extreme,
     Period,
     SentenceTime,
     Stretch,
     joined_ranges,
     judge_conditions,
     uncovered,
+    wrong_extremes,
     wrong_ranges,
 )
 from vouched._scan._reader._numbers import Quantity
@@ -30,6 +32,7 @@ __all__ = [
     "TimeRule",
     "run_time_rule",
     "stated_condition",
+    "stated_extreme",
     "stated_range",
     "together",
     "uncovered_period",
@@ -74,6 +77,17 @@ def stated_range(
     return wrong_ranges(part, quantities, stretches, flagged)
 
 
+def stated_extreme(
+    part: str,
+    extremes: tuple[Extreme, ...],
+    every_fact: Sequence[Fact],
+    stretches: Sequence[tuple[int, int, tuple[Period, ...] | None]],
+) -> list[Finding]:
+    """ "The coldest day will be Monday": the period named holds the attribute's lowest
+    (highest) value of every period the facts give it for."""
+    return wrong_extremes(part, extremes, every_fact, stretches)
+
+
 def uncovered_period(
     part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
 ) -> list[Finding]:
@@ -98,6 +112,7 @@ TIME_RULES: tuple[TimeRule, ...] = (
     Rule("weekday_beside_date", weekday_beside_date, (_K.VALUE_MISMATCH,)),
     Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
     Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
+    Rule("stated_extreme", stated_extreme, (_K.RELATION_MISMATCH,)),
     Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
     Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
 )
