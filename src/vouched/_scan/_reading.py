@@ -353,6 +353,7 @@ class TextReading:
             for q in found.quantities
             if q.kind is QuantityKind.TIME and any(int(v) in views.slot_starts for v in q.values)
         ]
+        conditions = views.conditions.statements(lowered)
         kept: list[Finding] = []
         kept_words: list[Finding] = []
         checked = 0
@@ -363,11 +364,9 @@ class TextReading:
             mine = [(a, b) for a, b, p in segments if p == periods]
             said = [f for f in said if any(a <= f.start < b for a, b in mine)]
             words = [f for f in words if any(a <= f.start < b for a, b in mine)]
-            if views.families:  # conditions stated for the period ("light rain on Saturday")
-                every = views.whole[0].grounded
-                said += run_time_rule(
-                    "stated_condition", part, views.families, index.grounded, every, mine
-                )
+            if conditions:  # conditions stated for the period ("light rain on Saturday")
+                present = views.present(periods)
+                said += run_time_rule("stated_condition", part, conditions, present, mine)
             if (said or words) and periods and not views.covered(periods):
                 said = run_time_rule("uncovered_period", part, timing, periods, [*said, *words])
                 words = []

@@ -20,7 +20,7 @@ at all (the facts cannot speak of them).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,7 @@ from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._scan._findings import Finding, FindingKind
 
-__all__ = ["ConditionWords", "conditions_of", "judge_conditions"]
+__all__ = ["ConditionWords", "Conditions", "Said", "conditions_of", "judge_conditions"]
 
 _NEGATION = re.compile(
     r"\b(?:no|not|without|free of|nor|absence of|lack of|zero|never)\b(?:\s+\S+){0,3}\s*$"
@@ -97,17 +97,16 @@ def _matcher(families: tuple[ConditionWords, ...]) -> re.Pattern[str] | None:
 
 
 @dataclass(frozen=True)
-class _Said:
+class Said:
     start: int
     end: int
     families: tuple[ConditionWords, ...]
     denied: bool
 
 
-def _statements(lowered: str, families: tuple[ConditionWords, ...]) -> list[_Said]:
-    pattern = _matcher(families)
-    if pattern is None:
-        return []
+def _statements(
+    lowered: str, families: tuple[ConditionWords, ...], pattern: re.Pattern[str]
+) -> list[Said]:
     said = []
     for match in pattern.finditer(lowered):
         phrase = match.group(0)
@@ -123,48 +122,72 @@ def _statements(lowered: str, families: tuple[ConditionWords, ...]) -> list[_Sai
         named = tuple(f for f in families if phrase in f.phrases)
         opposed = tuple(f for f in families if phrase in f.opposites)
         if named:
-            said.append(_Said(start, end, named, negated))
+            said.append(Said(start, end, named, negated))
         if opposed:
-            said.append(_Said(start, end, opposed, not negated))
+            said.append(Said(start, end, opposed, not negated))
     return said
+
+
+class Conditions:
+    """The lexicon's condition families compiled once per scanner: one pattern over
+    every phrase, and whether any fact of the forecast belongs to a family (when none
+    does, the facts cannot speak of conditions and nothing is checked)."""
+
+    __slots__ = ("_of_value", "active", "families", "pattern")
+
+    def __init__(self, families: tuple[ConditionWords, ...], every_fact: Iterable[Fact]) -> None:
+        self.families = families
+        self.pattern = _matcher(families)
+        values = {f.value for f in every_fact if isinstance(f.value, str)}
+        self._of_value = {  # each string value's families, once per scanner
+            v: frozenset(c.name for c in families if c.holds_for(v)) for v in values
+        }
+        self.active = any(self._of_value.values())
+
+    def present(self, facts: Iterable[Fact]) -> frozenset[str]:
+        """The families some of ``facts`` belong to."""
+        of_value = self._of_value
+        found: set[str] = set()
+        for fact in facts:
+            names = of_value.get(fact.value) if isinstance(fact.value, str) else None
+            if names:
+                found |= names
+        return frozenset(found)
+
+    def statements(self, lowered: str) -> list[Said]:
+        """What a sentence (lowered) states about conditions, hedges left out."""
+        if not self.active or self.pattern is None:
+            return []
+        return _statements(lowered, self.families, self.pattern)
 
 
 def judge_conditions(
     part: str,
-    families: tuple[ConditionWords, ...],
-    facts: Iterable[Fact],
-    every_fact: Iterable[Fact],
+    said: Sequence[Said],
+    present: frozenset[str],
     within: list[tuple[int, int]],
 ) -> list[Finding]:
-    """Findings for the conditions ``part`` states in the stretches ``within``,
-    judged on ``facts`` (the string facts valid in the stretches' period)."""
-    known = [
-        f
-        for f in every_fact
-        if isinstance(f.value, str) and any(c.holds_for(f.value) for c in families)
-    ]
-    if not known:
-        return []
-    values = [f.value for f in facts if isinstance(f.value, str)]
+    """Findings for the conditions stated (``said``) in the stretches ``within``,
+    judged on the families ``present`` in the stretches' period."""
     findings = []
-    for said in _statements(part.lower(), families):
-        if not any(a <= said.start < b for a, b in within):
+    for one in said:
+        if not any(a <= one.start < b for a, b in within):
             continue
-        present = [c for c in said.families if any(c.holds_for(v) for v in values)]
-        wrong = bool(present) if said.denied else not present
+        holds = any(c.name in present for c in one.families)
+        wrong = holds if one.denied else not holds
         if wrong:
-            name = said.families[0].name
+            name = one.families[0].name
             detail = (
                 f"the forecast for this period has {name}"
-                if said.denied
+                if one.denied
                 else f"no {name} in the forecast for this period"
             )
             findings.append(
                 Finding(
                     FindingKind.VALUE_MISMATCH,
-                    said.start,
-                    said.end,
-                    part[said.start : said.end],
+                    one.start,
+                    one.end,
+                    part[one.start : one.end],
                     detail,
                     attribute="condition",
                 )

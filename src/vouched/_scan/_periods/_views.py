@@ -16,13 +16,14 @@ Views are built from the facts (never from the text) and kept per scanner, at mo
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from vouched._fact import Fact
 from vouched._scan._factindex import FactIndex
-from vouched._scan._periods._conditions import ConditionWords, conditions_of
+from vouched._scan._periods._conditions import Conditions, ConditionWords, conditions_of
 from vouched._scan._periods._expressions import Calendar, Period
 from vouched._scan._periods._extremes import Extreme, extremes_of
 from vouched._scan._wordmatch import WordFacts
@@ -41,9 +42,13 @@ class PeriodViews:
         "_cache",
         "_exact",
         "_flat",
+        "_longest",
         "_now",
+        "_present",
+        "_starts",
         "_timed",
         "calendar",
+        "conditions",
         "extremes",
         "families",
         "slot_starts",
@@ -76,6 +81,18 @@ class PeriodViews:
             [f for f in silent if f.valid_from is not None],
             [f for f in rejected if f.valid_from is not None],
         )
+        for group in self._timed:
+            group.sort(key=_start)
+        self._starts = {id(group): [_start(f) for f in group] for group in self._timed}
+        self._longest = max(
+            (
+                f.valid_until - f.valid_from
+                for g in self._timed
+                for f in g
+                if f.valid_from is not None and f.valid_until is not None
+            ),
+            default=_DAY,
+        )
         first = next(f for group in self._timed for f in group)
         start = first.valid_from
         assert start is not None  # noqa: S101 - chosen for having one
@@ -104,6 +121,8 @@ class PeriodViews:
         """Local clock times (minutes) at which a slot shorter than a day starts: a
         text naming one ("at 14:00") names the slot, a time, not a value."""
         self._cache: dict[tuple[Period, ...], tuple[FactIndex, WordFacts]] = {}
+        self._present: dict[tuple[Period, ...] | None, frozenset[str]] = {}
+        self.conditions = Conditions(families, whole[0].grounded)
 
     @classmethod
     def build(  # noqa: PLR0917 - as __init__
@@ -132,7 +151,7 @@ class PeriodViews:
         found = self._cache.get(periods)
         if found is None:
             picked = [
-                [*flat, *(f for f in timed if _overlaps(f, periods))]
+                [*flat, *(f for f in self._near(timed, periods) if _overlaps(f, periods))]
                 for flat, timed in zip(self._flat, self._timed, strict=True)
             ]
             index = FactIndex.build(picked[0], picked[1], self._exact, picked[2])
@@ -141,9 +160,36 @@ class PeriodViews:
                 self._cache[periods] = found
         return found
 
+    def _near(self, timed: list[Fact], periods: tuple[Period, ...]) -> list[Fact]:
+        """The facts of ``timed`` (sorted by start) that may overlap ``periods``: those
+        that start before the periods end and no longer than the longest period
+        before they begin (a bisect, not a pass over every fact)."""
+        starts = self._starts[id(timed)]
+        out: list[Fact] = []
+        for begin, end in periods:
+            low = bisect_left(starts, begin - self._longest)
+            high = bisect_left(starts, end)
+            out.extend(timed[low:high])
+        return out
+
+    def present(self, periods: tuple[Period, ...] | None) -> frozenset[str]:
+        """The condition families some fact valid in ``periods`` belongs to."""
+        found = self._present.get(periods)
+        if found is None:
+            found = self.conditions.present(self.view(periods)[0].grounded)
+            if len(self._present) < MAX_VIEWS:
+                self._present[periods] = found
+        return found
+
     def covered(self, periods: tuple[Period, ...]) -> bool:
         """Does any fact's period overlap ``periods``?"""
         return any(_overlaps(f, periods) for group in self._timed for f in group)
+
+
+def _start(fact: Fact) -> datetime:
+    start = fact.valid_from
+    assert start is not None  # noqa: S101 - only facts with a period are sorted
+    return start
 
 
 def _overlaps(fact: Fact, periods: tuple[Period, ...]) -> bool:

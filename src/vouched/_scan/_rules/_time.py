@@ -13,7 +13,6 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._periods import (
-    ConditionWords,
     Extreme,
     Period,
     SentenceTime,
@@ -24,6 +23,7 @@ from vouched._scan._periods import (
     wrong_extremes,
     wrong_ranges,
 )
+from vouched._scan._periods._conditions import Said
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._rules._rule import Rule, decided
 
@@ -54,16 +54,12 @@ def weekday_beside_date(part: str, timing: SentenceTime) -> list[Finding]:
 
 
 def stated_condition(
-    part: str,
-    families: tuple[ConditionWords, ...],
-    facts: Sequence[Fact],
-    every_fact: Sequence[Fact],
-    within: list[tuple[int, int]],
+    part: str, said: Sequence[Said], present: frozenset[str], within: list[tuple[int, int]]
 ) -> list[Finding]:
     """Weather stated for a period ("light rain on Saturday", "a dry weekend") is
     what the period's condition facts say; a hedge ("a chance of showers") is no
     statement."""
-    return judge_conditions(part, families, facts, every_fact, within)
+    return judge_conditions(part, said, present, within)
 
 
 def stated_range(
