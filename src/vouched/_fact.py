@@ -360,6 +360,11 @@ def fact_key(fact: Fact) -> tuple[object, ...]:
     differently: each field with its type, a Decimal as written (``1``, ``1.0`` and
     ``True`` differ, and so do ``27.5`` and ``27.50``, which compare equal as facts)."""
     return tuple(
-        (type(v), str(v)) if isinstance(v, Decimal | float) else (type(v), v)
+        (type(v), str(v))
+        if isinstance(v, Decimal | float)
+        # a period keeps its offset: the same instant in another offset is another local day
+        else (type(v), v.isoformat())
+        if isinstance(v, datetime)
+        else (type(v), v)
         for v in fact.__dict__.values()
     )

@@ -92,3 +92,12 @@ def test_overlapping_periods_of_different_lengths_stand_side_by_side() -> None:
 
 def test_facts_without_a_period_are_never_compared() -> None:
     assert _kinds([make_fact(value=3), make_fact(value=4)])[1] == ("grounded", "grounded")
+
+
+def test_the_same_period_in_another_offset_is_another_fact_for_the_scanner_cache() -> None:
+    from vouched._fact import fact_key  # noqa: PLC0415 - the cache's own key
+
+    berlin = make_fact(**FRIDAY)
+    utc = make_fact(valid_from="2026-12-03T23:00:00Z", valid_until="2026-12-04T23:00:00Z")
+    assert berlin == utc  # the same instants
+    assert fact_key(berlin) != fact_key(utc)  # read as different local days
