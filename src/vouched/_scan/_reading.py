@@ -375,9 +375,13 @@ class TextReading:
             checked = max(checked, count)
         assert binder is not None  # noqa: S101 - a sentence has at least one stretch
         stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+        every = views.whole[0].grounded
         if views.extremes:  # "the coldest day will be Monday"
-            every = views.whole[0].grounded
             kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
+        comparisons = self._compiled.lexicon.comparisons
+        if comparisons:  # "Sunday will be colder than Saturday"
+            days = [(m.start, m.end, m.periods[0]) for m in timing.mentions if len(m.periods) == 1]
+            kept += run_time_rule("compared_periods", part, comparisons, every, days)
         kept += run_time_rule("stated_range", part, found.quantities, stretches, kept)
         bounds = [(a, b) for a, b, _ in segments]
         return run_time_rule("together", part, kept, bounds), kept_words, checked, binder

@@ -11,7 +11,12 @@ from vouched._scan._periods._expressions import (
     governing,
     read_times,
 )
-from vouched._scan._periods._extremes import Extreme, extremes_of, wrong_extremes
+from vouched._scan._periods._extremes import (
+    Extreme,
+    extremes_of,
+    wrong_comparisons,
+    wrong_extremes,
+)
 from vouched._scan._periods._findings import joined_ranges, uncovered
 from vouched._scan._periods._ranges import Stretch, wrong_ranges
 from vouched._scan._periods._views import PeriodViews
@@ -33,6 +38,7 @@ __all__ = [
     "judge_conditions",
     "read_times",
     "uncovered",
+    "wrong_comparisons",
     "wrong_extremes",
     "wrong_ranges",
 ]

@@ -27,7 +27,7 @@ from vouched._fact import Fact
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._periods._expressions import Period
 
-__all__ = ["Extreme", "extremes_of", "wrong_extremes"]
+__all__ = ["Extreme", "extremes_of", "wrong_comparisons", "wrong_extremes"]
 
 _NOT = re.compile(r"\b(?:not|n't|one of|among|no|never)\b[\w\s]{0,12}$")
 
@@ -105,6 +105,61 @@ def wrong_extremes(
                     part[start:end],
                     f"the {extreme.rank} of {extreme.attribute} ({best}) is in another period",
                     attribute=extreme.attribute,
+                )
+            )
+    return found
+
+
+_HOLDS = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "=": lambda a, b: a == b,
+}
+
+
+def _one_value(facts: Sequence[Fact], attribute: str, period: Period) -> Decimal | None:
+    found = [v for key, v in _values(facts, attribute).items() if (key[1], key[2]) == period]
+    return found[0] if len(found) == 1 else None
+
+
+def wrong_comparisons(
+    part: str,
+    comparisons: Mapping[str, Any],
+    every_fact: Sequence[Fact],
+    days: Sequence[tuple[int, int, Period]],
+) -> list[Finding]:
+    """ "Sunday will be colder than Saturday", "colder on Sunday than on Saturday": a
+    lexicon comparison between the two periods a sentence names (``days``: their
+    spans and periods, in text order) holds of the attribute's values for them."""
+    if len(days) != 2 or days[0][2] == days[1][2]:
+        return []
+    lowered = part.lower()
+    found: list[Finding] = []
+    for phrase, comparison in comparisons.items():
+        words = " ".join(phrase.casefold().split())
+        pattern = rf"\b{re.escape(words)}\b"
+        if words.endswith(" than"):  # "colder on Sunday than on Saturday": the time between
+            pattern = rf"\b{re.escape(words[:-5])}\b[^.;]{{0,40}}?\bthan\b"
+        for match in re.finditer(pattern, lowered):
+            start, end = match.span()
+            if not days[0][0] < end <= days[1][0] or _NOT.search(
+                lowered[max(0, start - 24) : start]
+            ):
+                continue
+            first = _one_value(every_fact, comparison.attribute, days[0][2])
+            second = _one_value(every_fact, comparison.attribute, days[1][2])
+            if first is None or second is None or _HOLDS[comparison.holds](first, second):
+                continue
+            found.append(
+                Finding(
+                    FindingKind.RELATION_MISMATCH,
+                    start,
+                    end,
+                    part[start:end],
+                    f"{comparison.attribute}: {first} {comparison.holds} {second} does not hold",
+                    attribute=comparison.attribute,
                 )
             )
     return found

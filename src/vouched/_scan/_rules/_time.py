@@ -7,7 +7,7 @@ governs a stretch of it. The pure readers they call live in ``_periods``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from vouched._fact import Fact
@@ -20,6 +20,7 @@ from vouched._scan._periods import (
     joined_ranges,
     judge_conditions,
     uncovered,
+    wrong_comparisons,
     wrong_extremes,
     wrong_ranges,
 )
@@ -30,6 +31,7 @@ from vouched._scan._rules._rule import Rule, decided
 __all__ = [
     "TIME_RULES",
     "TimeRule",
+    "compared_periods",
     "run_time_rule",
     "stated_condition",
     "stated_extreme",
@@ -84,6 +86,17 @@ def stated_extreme(
     return wrong_extremes(part, extremes, every_fact, stretches)
 
 
+def compared_periods(
+    part: str,
+    comparisons: Mapping[str, Any],
+    every_fact: Sequence[Fact],
+    days: Sequence[tuple[int, int, Period]],
+) -> list[Finding]:
+    """ "Sunday will be colder than Saturday": a declared comparison between the two
+    periods a sentence names holds of the attribute's values for them."""
+    return wrong_comparisons(part, comparisons, every_fact, days)
+
+
 def uncovered_period(
     part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
 ) -> list[Finding]:
@@ -109,6 +122,7 @@ TIME_RULES: tuple[TimeRule, ...] = (
     Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
     Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
     Rule("stated_extreme", stated_extreme, (_K.RELATION_MISMATCH,)),
+    Rule("compared_periods", compared_periods, (_K.RELATION_MISMATCH,)),
     Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
     Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
 )
