@@ -66,6 +66,7 @@ def test_every_readme_block_is_checked_as_a_module_or_an_examples_excerpt() -> N
     modules, excerpts = readme_modules()
     assert sorted(modules) == [
         "readme_claims_against_a_catalog",
+        "readme_periods_forecasts_and_timetables",
         "readme_quick_start",
         "readme_running_many_workers",
         "readme_scanning_answers",

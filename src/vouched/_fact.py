@@ -26,7 +26,15 @@ from pydantic import (
 
 from vouched._exceptions import shown
 from vouched._jsonio import bounded_decimal, bounded_int, dumps, loads, seconds_number
-from vouched._time import DurationLike, InstantLike, parse_duration, parse_instant, to_utc
+from vouched._time import (
+    DurationLike,
+    InstantLike,
+    format_local_instant,
+    parse_duration,
+    parse_instant,
+    parse_local_instant,
+    to_utc,
+)
 
 __all__ = [
     "Fact",
@@ -87,6 +95,8 @@ class Fact(BaseModel):
     citation: str | None = None
     source_version: str | None = None
     silent_reason: SilenceReason | str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
 
     if TYPE_CHECKING:
         # What the constructor accepts, as type checkers should read it (mypy and
@@ -107,6 +117,8 @@ class Fact(BaseModel):
             citation: str | None = None,
             source_version: str | None = None,
             silent_reason: SilenceReason | str | None = None,
+            valid_from: InstantLike | None = None,
+            valid_until: InstantLike | None = None,
         ) -> None: ...
 
     # -- validation -----------------------------------------------------------
@@ -148,6 +160,20 @@ class Fact(BaseModel):
             return to_utc(value)
         raise ValueError("must be an ISO 8601 date-time with a timezone")
 
+    @field_validator("valid_from", "valid_until", mode="before")
+    @classmethod
+    def _instant_with_offset(cls, value: Any) -> Any:
+        # The place's offset is kept (not turned to UTC): it says which local
+        # day a period belongs to ("Friday" in Berlin is not Friday in UTC).
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return parse_local_instant(value)
+        if isinstance(value, datetime):
+            to_utc(value)  # refuses a naive datetime
+            return value
+        raise ValueError("must be an ISO 8601 date-time with a UTC offset")
+
     @field_validator("confidence", mode="before")
     @classmethod
     def _unit_interval(cls, value: Any) -> Any:
@@ -181,6 +207,11 @@ class Fact(BaseModel):
     def _silence_has_no_value(self) -> Self:
         if self.silent_reason is not None and self.value is not None:
             raise ValueError("a fact with a silent_reason carries no value (value must be null)")
+        start, end = self.valid_from, self.valid_until
+        if (start is None) != (end is None):
+            raise ValueError("valid_from and valid_until come together (a period has both ends)")
+        if start is not None and end is not None and not start < end:
+            raise ValueError("valid_until must be later than valid_from")
         self._derive()
         return self
 
@@ -198,6 +229,10 @@ class Fact(BaseModel):
     def _ttl_seconds(self, ttl: timedelta | None, info: SerializationInfo) -> FactValue | float:
         seconds = None if ttl is None else seconds_number(ttl)
         return _json_number(seconds) if info.mode_is_json() else seconds
+
+    @field_serializer("valid_from", "valid_until")
+    def _local_instant(self, instant: datetime | None) -> str | None:
+        return None if instant is None else format_local_instant(instant)
 
     @field_serializer("value", when_used="json")
     def _value_json(self, value: FactValue) -> FactValue | float:
@@ -217,6 +252,15 @@ class Fact(BaseModel):
         if self.observed_at is None or self.ttl is None:
             return None
         return self.observed_at + self.ttl
+
+    @property
+    def period(self) -> tuple[datetime, datetime] | None:
+        """``(valid_from, valid_until)``: the time the value describes, or None
+        when it describes the time it was observed (current conditions)."""
+        start, end = self.valid_from, self.valid_until
+        if start is None or end is None:
+            return None
+        return start, end
 
     @property
     def is_silent(self) -> bool:
@@ -262,7 +306,10 @@ class Fact(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's dict: every key present, instants as UTC ``Z``,
-        ``ttl`` in seconds, values with their original precision.
+        ``ttl`` in seconds, values with their original precision;
+        ``valid_from`` / ``valid_until`` only when the fact has a period (as
+        ISO 8601 text with the place's offset), so a fact without one writes
+        exactly what it wrote before periods existed.
 
         The values stay exact Python objects (``Decimal``, ``datetime``), which
         the standard library's ``json.dumps`` does not write; for text use
@@ -280,6 +327,16 @@ class Fact(BaseModel):
             "citation": self.citation,
             "source_version": self.source_version,
             "silent_reason": None if self.silent_reason is None else str(self.silent_reason),
+            **self._period_json(),
+        }
+
+    def _period_json(self) -> dict[str, str]:
+        start, end = self.valid_from, self.valid_until
+        if start is None or end is None:
+            return {}
+        return {
+            "valid_from": format_local_instant(start),
+            "valid_until": format_local_instant(end),
         }
 
 
@@ -303,6 +360,11 @@ def fact_key(fact: Fact) -> tuple[object, ...]:
     differently: each field with its type, a Decimal as written (``1``, ``1.0`` and
     ``True`` differ, and so do ``27.5`` and ``27.50``, which compare equal as facts)."""
     return tuple(
-        (type(v), str(v)) if isinstance(v, Decimal | float) else (type(v), v)
+        (type(v), str(v))
+        if isinstance(v, Decimal | float)
+        # a period keeps its offset: the same instant in another offset is another local day
+        else (type(v), v.isoformat())
+        if isinstance(v, datetime)
+        else (type(v), v)
         for v in fact.__dict__.values()
     )

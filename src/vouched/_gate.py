@@ -12,6 +12,19 @@ match wins (README "The gate's rules"):
                                         the TTL is capped by policy.max_ttl when set)
 7. below min_confidence (if set)     -> VIOLATION ``low_confidence``
 8. otherwise                         -> GROUNDED
+
+``partition`` then judges facts with a period (``valid_from``/``valid_until``)
+against each other, per (subject, attribute) and the same period exactly:
+
+9. an older forecast of the same period  -> SILENT ``superseded`` (the one
+   observed last speaks; a source re-issues forecasts)
+10. the same period, observed at the same instant, another value
+                                         -> VIOLATION ``conflicting_period`` (both)
+
+Periods that overlap without being equal (a day's high and a 3-hour slot, a
+1-hour and a 3-hour slot) stand side by side: each says what its own period
+holds. Facts without a period are never compared (several facts for one pair
+stay allowed, as before periods).
 """
 
 from __future__ import annotations
@@ -61,6 +74,8 @@ class VerdictReason(enum.StrEnum):
     OBSERVED_IN_FUTURE = "observed_in_future"
     STALE = "stale"
     LOW_CONFIDENCE = "low_confidence"
+    SUPERSEDED = "superseded"
+    CONFLICTING_PERIOD = "conflicting_period"
 
 
 # Enum members as module constants: on CPython 3.11 reading a member off its
@@ -77,6 +92,8 @@ _R_MISSING_OBSERVED_AT = VerdictReason.MISSING_OBSERVED_AT
 _R_OBSERVED_IN_FUTURE = VerdictReason.OBSERVED_IN_FUTURE
 _R_STALE = VerdictReason.STALE
 _R_LOW_CONFIDENCE = VerdictReason.LOW_CONFIDENCE
+_R_SUPERSEDED = VerdictReason.SUPERSEDED
+_R_CONFLICTING_PERIOD = VerdictReason.CONFLICTING_PERIOD
 
 
 class Verdict(NamedTuple):
@@ -260,7 +277,45 @@ class GateResult:
 def partition(facts: Iterable[Fact], policy: Policy, now: datetime) -> GateResult:
     """Classify every fact at ``now`` and sort them into the three piles."""
     now = to_utc(now)
-    return GateResult(tuple(classify(fact, policy, now) for fact in facts), at=now)
+    verdicts = [classify(fact, policy, now) for fact in facts]
+    if any(v.fact.__dict__["valid_from"] is not None for v in verdicts):
+        _judge_periods(verdicts)
+    return GateResult(tuple(verdicts), at=now)
+
+
+def _judge_periods(verdicts: list[Verdict]) -> None:
+    """Rules 9 and 10, in place: grounded facts of one (subject, attribute) and
+    one period, the last observed speaks; two observed at once that disagree
+    are both violations."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i, verdict in enumerate(verdicts):
+        fact = verdict.fact
+        period = fact.period
+        if verdict.kind is _GROUNDED and period is not None:
+            groups.setdefault((fact.subject, fact.attribute, *period), []).append(i)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        latest = max(_observed(verdicts[i].fact) for i in members)
+        current = [i for i in members if _observed(verdicts[i].fact) == latest]
+        for i in members:
+            if i not in current:
+                verdicts[i] = _new(Verdict, (_SILENT, _R_SUPERSEDED, False, verdicts[i].fact))
+        if len({_value_key(verdicts[i].fact) for i in current}) > 1:
+            for i in current:
+                verdicts[i] = _new(
+                    Verdict, (_VIOLATION, _R_CONFLICTING_PERIOD, False, verdicts[i].fact)
+                )
+
+
+def _observed(fact: Fact) -> datetime:
+    observed = fact.observed_at
+    assert observed is not None  # noqa: S101 - a grounded fact has been observed
+    return observed
+
+
+def _value_key(fact: Fact) -> tuple[object, ...]:
+    return (type(fact.value).__name__, fact.value, fact.unit)
 
 
 def grounding_rate(verdicts: GateResult | Iterable[Verdict] | Mapping[str, int]) -> float:

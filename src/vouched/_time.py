@@ -21,8 +21,10 @@ __all__ = [
     "InstantLike",
     "SystemClock",
     "format_instant",
+    "format_local_instant",
     "parse_duration",
     "parse_instant",
+    "parse_local_instant",
     "seconds_setting",
     "to_utc",
 ]
@@ -90,6 +92,27 @@ def parse_instant(text: str) -> datetime:
     except ValueError:
         raise ValueError(f"not an ISO 8601 date-time: {shown(text)}") from None
     return to_utc(parsed)
+
+
+def parse_local_instant(text: str) -> datetime:
+    """Parse an ISO 8601 instant with its UTC offset kept ("2026-12-04T00:00:00+01:00"):
+    the offset says which local day the instant belongs to."""
+    candidate = text.strip()
+    if candidate.endswith(("z", "Z")):
+        candidate = candidate[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(candidate)
+    except ValueError:
+        raise ValueError(f"not an ISO 8601 date-time: {shown(text)}") from None
+    to_utc(parsed)  # refuses a naive date-time and one out of range in UTC
+    return parsed
+
+
+def format_local_instant(value: datetime) -> str:
+    """ISO 8601 with the instant's own offset (``Z`` for UTC), seconds precision
+    unless finer is needed."""
+    spec = "seconds" if value.microsecond == 0 else "microseconds"
+    return value.isoformat(timespec=spec).replace("+00:00", "Z")
 
 
 def format_instant(value: datetime) -> str:

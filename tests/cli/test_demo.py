@@ -1,4 +1,4 @@
-"""`vouched demo`: four scenarios, offline, through the real CLI's main() in this
+"""`vouched demo`: five scenarios, offline, through the real CLI's main() in this
 process (vouched.testing.run_cli)."""
 
 from __future__ import annotations
@@ -30,12 +30,22 @@ def test_every_scenario_behaves_and_the_demo_exits_zero(document: dict[str, Any]
         "weather source down",
         "cached facts gone stale",
         "model fabricates a number",
+        "forecast stated for the wrong day",
     ]
     assert all(s["behaved"] for s in document["scenarios"])
 
 
-def test_statuses_are_ok_unavailable_ok_refused(document: dict[str, Any]) -> None:
-    assert [s["status"] for s in document["scenarios"]] == ["ok", "unavailable", "ok", "refused"]
+def test_statuses_are_ok_unavailable_ok_refused_ok(document: dict[str, Any]) -> None:
+    statuses = [s["status"] for s in document["scenarios"]]
+    assert statuses == ["ok", "unavailable", "ok", "refused", "ok"]
+
+
+def test_a_forecast_value_said_for_the_wrong_day_is_caught_and_retried(
+    document: dict[str, Any],
+) -> None:
+    forecast = document["scenarios"][4]
+    assert "caught '6 °C'" in forecast["verdict"]
+    assert forecast["text"] == "On Monday the high in Berlin is 6 °C."
 
 
 def test_the_outage_is_stated_as_silence_and_the_breaker_recovers(
@@ -76,7 +86,7 @@ def test_store_keeps_every_answer_and_a_second_run_adds_nothing(tmp_path: Path) 
         assert done.returncode == 0, done.stderr
     with SqliteSnapshotStore(path, read_only=True) as store:
         snapshots = list(store.iter())
-    assert len(snapshots) == 7  # 1 all up, 4 while the source is down, 1 stale, 1 refused
+    assert len(snapshots) == 8  # 1 all up, 4 while down, 1 stale, 1 refused, 1 forecast
     (refused,) = [s for s in snapshots if s.status == "refused"]
     assert [a.action for a in refused.trail] == ["retry", "refuse"]
 

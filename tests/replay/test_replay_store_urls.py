@@ -142,4 +142,4 @@ def test_the_demo_writes_to_the_same_postgresql_url_replay_reads(
     assert demo.returncode == 0, demo.stderr
     result = vouched("--store", target, "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["snapshots"] == 7
+    assert json.loads(result.stdout)["snapshots"] == 8

@@ -61,7 +61,16 @@ def test_suite_is_large_and_covers_every_kind() -> None:
     assert len(CASES) >= 200
     assert len(clean) >= 100
     assert kinds == {str(k) for k in FindingKind}
-    assert worlds == {"weather", "currency", "stock", "trains", "workshops", "services"}
+    assert worlds == {
+        "weather",
+        "currency",
+        "stock",
+        "trains",
+        "workshops",
+        "services",
+        "forecast",
+        "timetable",
+    }
 
 
 def test_every_expected_kind_is_known() -> None:

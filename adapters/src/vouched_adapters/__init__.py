@@ -7,6 +7,7 @@ group ``vouched.sources`` (``vouched sources`` lists them).
 
 from vouched_adapters._http import make_client, recorded_client, retry_after
 from vouched_adapters.catalog import CsvCatalogSource
+from vouched_adapters.forecast import OpenMeteoForecastSource, OpenWeatherForecastSource
 from vouched_adapters.httpjson import Field, HttpJsonSource, resolve_pointer
 from vouched_adapters.rates import FrankfurterRates, next_publication, publication_time
 from vouched_adapters.sql import Column, SqliteSource
@@ -19,7 +20,9 @@ __all__ = [
     "Field",
     "FrankfurterRates",
     "HttpJsonSource",
+    "OpenMeteoForecastSource",
     "OpenMeteoSource",
+    "OpenWeatherForecastSource",
     "SqliteSource",
     "make_client",
     "next_publication",

@@ -25,6 +25,7 @@ import inspect
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
@@ -148,6 +149,9 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "wind_speed": "The wind speed in {subject} is {value}.",
     "uv_index": "The UV index in {subject} is {value}.",
     "precipitation": "The precipitation in {subject} is {value}.",
+    "temperature_max": "The high in {subject} is {value}.",
+    "temperature_min": "The low in {subject} is {value}.",
+    "condition": "The sky in {subject}: {value}.",
     "rate": "The {subject} exchange rate is {value}.",
 }
 """Per-attribute sentences; ``{subject}``, ``{attribute}`` (in words),
@@ -190,6 +194,26 @@ def attribute_words(attribute: str) -> str:
     return " ".join(ACRONYMS.get(word.casefold(), word) for word in attribute.split("_") if word)
 
 
+_PARTS = ((0, "overnight"), (6, "in the morning"), (12, "in the afternoon"), (18, "in the evening"))
+
+
+def period_words(start: datetime, end: datetime) -> str:
+    """A period as a reader says it, in the place's own time: a whole day "On Friday
+    4 December"; a slot within one part of a day "On Friday 4 December in the
+    afternoon"; anything else from its first to its last day."""
+    day = f"On {start:%A} {start.day} {start:%B}"
+    if end - start == timedelta(days=1) and start.hour == 0 and start.minute == 0:
+        return day
+    last = end - timedelta(microseconds=1)
+    if last.date() == start.date():
+        part = [words for hour, words in _PARTS if hour <= start.hour][-1]
+        first_hour = next(hour for hour, words in _PARTS if words == part)
+        if last.hour < first_hour + 6:
+            return f"{day} {part}"
+        return day
+    return f"From {start:%A} {start.day} {start:%B} to {last:%A} {last.day} {last:%B}"
+
+
 def _value_text(value: FactValue) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -227,15 +251,20 @@ class TemplatePhraser:
         return self._units.get(unit, f" {unit}")
 
     def sentence(self, fact: Fact) -> str:
-        """The sentence for one grounded fact."""
+        """The sentence for one grounded fact; a fact with a period says its time
+        first ("On Friday 4 December the high in Berlin is 12 °C.")."""
         template = self._templates.get(fact.attribute, self._default)
         words = attribute_words(fact.attribute)
-        return template.format(
+        text = template.format(
             subject=fact.subject,
             attribute=words,
             verb=verb_for(words),
             value=_value_text(fact.value) + self._unit(fact.unit),
         )
+        period = fact.period
+        if period is None:
+            return text
+        return f"{period_words(*period)} {text[:1].lower()}{text[1:]}"
 
     def silence(self, fact: Fact) -> str:
         """The sentence for one silence, its reason in plain words (the
@@ -257,19 +286,21 @@ class TemplatePhraser:
 
     def render(self, prompt: Prompt) -> str:
         """The answer's text for ``prompt`` (synchronous; :meth:`phrase` awaits it)."""
+        said: set[tuple[object, ...]] = set()  # one sentence per pair and period
         stated: set[tuple[str, str]] = set()
         sentences: list[str] = []
         for fact in prompt.grounded:
-            key = (fact.subject, fact.attribute)
-            if key in stated:
+            key = (fact.subject, fact.attribute, fact.period)
+            if key in said:
                 continue
-            stated.add(key)
+            said.add(key)
+            stated.add((fact.subject, fact.attribute))
             sentences.append(self.sentence(fact))
         for fact in prompt.silences:
-            key = (fact.subject, fact.attribute)
-            if key in stated:
+            pair = (fact.subject, fact.attribute)
+            if pair in stated:
                 continue
-            stated.add(key)
+            stated.add(pair)
             sentences.append(self.silence(fact))
         return " ".join(sentences) if sentences else self._nothing
 

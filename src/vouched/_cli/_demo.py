@@ -34,13 +34,15 @@ __all__ = ["register"]
 
 DEMO_NOW = "2026-11-29T12:05:00Z"
 FABRICATION = "The EUR/USD exchange rate is 1.0842, up 0.3% since yesterday."
+WRONG_DAY = "On Tuesday the high in Berlin is 6 °C."
+RIGHT_DAY = "On Monday the high in Berlin is 6 °C."
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "demo",
         help="run the offline end-to-end demo",
-        description="Run four scenarios through the whole answer path against recorded "
+        description="Run five scenarios through the whole answer path against recorded "
         "sources on 127.0.0.1 (no network): all sources up, a source down, cached facts "
         "gone stale, a model that fabricates a number. Exit 0: every scenario behaved; "
         "1: one did not.",
@@ -73,7 +75,7 @@ class Scenario:
 
 
 async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
-    """Run the four scenarios; returns them and the gate counts of every answer.
+    """Run the five scenarios; returns them and the gate counts of every answer.
 
     ``store``: where each answer's snapshot goes (``None``: nowhere)."""
     # Imported here: the demo pulls in the whole answer path and an HTTP server.
@@ -178,7 +180,9 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
         model = ScriptedPhraser([FABRICATION, FABRICATION])
         fabricating = Grounder([rates], phraser=model, clock=clock, store=store)
         refused = tally(await fabricating.answer("What is a euro worth in dollars?", RATES))
-        for grounder in (both, weather_only, fabricating):
+        # 5. a forecast: the model states Monday's high for Tuesday
+        fifth, forecast = await _forecast_scenario(clock, store, tally)
+        for grounder in (both, weather_only, fabricating, forecast):
             await grounder.settle()
         caught = sorted({f.text for f in refused.findings})
         retried_with = [p.quote for p in model.prompts[-1].problems]
@@ -197,7 +201,29 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
                 behaved,
             )
         )
+        out.append(fifth)
     return out, counts
+
+
+async def _forecast_scenario(clock: Any, store: Any, tally: Any) -> tuple[Scenario, Any]:
+    """A model that says Monday's forecast high for Tuesday: caught, retried, ok."""
+    from vouched import Grounder  # noqa: PLC0415
+    from vouched._cli._demo_world import FORECAST, DemoForecast  # noqa: PLC0415
+    from vouched.testing._scripted import ScriptedPhraser  # noqa: PLC0415
+
+    misdated = ScriptedPhraser([WRONG_DAY, RIGHT_DAY])
+    forecast = Grounder([DemoForecast(DEMO_NOW)], phraser=misdated, clock=clock, store=store)
+    dated = tally(await forecast.answer("Will it be cold in Berlin this week?", FORECAST))
+    first_try = [f"{p.quote!r} ({p.kind})" for p in misdated.prompts[-1].problems]
+    behaved = dated.ok and dated.attempts == 2 and bool(first_try)
+    scenario = Scenario(
+        "forecast stated for the wrong day",
+        dated,
+        f"Monday's high said for Tuesday: caught {', '.join(first_try)}; "
+        "retried, stated for Monday: ok",
+        behaved,
+    )
+    return scenario, forecast
 
 
 def _rate(counts: Counter[str]) -> float:
@@ -209,7 +235,7 @@ def _rate(counts: Counter[str]) -> float:
 def render(results: list[Scenario], counts: Counter[str]) -> None:
     from rich.table import Table  # noqa: PLC0415
 
-    table = Table(title=f"vouched demo: four scenarios at {DEMO_NOW}", show_lines=True)
+    table = Table(title=f"vouched demo: five scenarios at {DEMO_NOW}", show_lines=True)
     table.add_column("#", justify="right")
     table.add_column("scenario")
     table.add_column("answer", ratio=3)

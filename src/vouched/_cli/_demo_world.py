@@ -18,8 +18,10 @@ from vouched._jsonio import loads
 
 __all__ = [
     "BERLIN",
+    "FORECAST",
     "HAMBURG",
     "RATES",
+    "DemoForecast",
     "DemoRates",
     "DemoWeather",
     "recorded_routes",
@@ -29,6 +31,56 @@ __all__ = [
 BERLIN: Mapping[str, Any] = {"subject": "Berlin", "latitude": 52.52, "longitude": 13.41}
 HAMBURG: Mapping[str, Any] = {"subject": "Hamburg", "latitude": 53.55, "longitude": 9.99}
 RATES: Mapping[str, Any] = {"base": "EUR", "symbols": ("GBP", "USD")}
+FORECAST: Mapping[str, Any] = {"subject": "Berlin", "forecast": True}
+
+_FORECAST_DAYS = (  # Berlin, the two days after the demo's Sunday (UTC+01:00)
+    ("2026-11-30", Decimal(6), Decimal(1), "light rain"),
+    ("2026-12-01", Decimal(9), Decimal(3), "overcast clouds"),
+)
+
+
+class DemoForecast:
+    """Berlin's forecast for Monday and Tuesday: each day's high, low and sky, facts
+    valid for that day (embedded: no network)."""
+
+    name = "demo-forecast"
+
+    def __init__(self, issued_at: str) -> None:
+        self.issued_at = issued_at
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        subject = str(query["subject"])
+        facts = []
+        for day, high, low, sky in _FORECAST_DAYS:
+            start = f"{day}T00:00:00+01:00"
+            until = _next_midnight(day)
+            for attribute, value, unit in (
+                ("temperature_max", high, "°C"),
+                ("temperature_min", low, "°C"),
+                ("condition", sky, None),
+            ):
+                facts.append(
+                    Fact(
+                        subject=subject,
+                        attribute=attribute,
+                        value=value,
+                        unit=unit,
+                        source=self.name,
+                        observed_at=self.issued_at,
+                        ttl=timedelta(hours=6),
+                        confidence=0.9,
+                        valid_from=start,
+                        valid_until=until,
+                    )
+                )
+        return facts
+
+
+def _next_midnight(day: str) -> str:
+    from datetime import date  # noqa: PLC0415 - kept beside its one use
+
+    return f"{date.fromisoformat(day) + timedelta(days=1)}T00:00:00+01:00"
+
 
 _CURRENT = "temperature_2m,relative_humidity_2m,wind_speed_10m"
 _ATTRIBUTES = {

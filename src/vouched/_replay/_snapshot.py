@@ -416,6 +416,8 @@ _FACT_FIELDS_KNOWN = set(Fact.model_fields) == {
     "citation",
     "source_version",
     "silent_reason",
+    "valid_from",
+    "valid_until",
 }
 
 
@@ -539,10 +541,17 @@ def _trusted_fact(data: Mapping[str, Any]) -> Fact:
         "citation": data["citation"],
         "source_version": data["source_version"],
         "silent_reason": None if reason is None else silence_reason(reason),
+        "valid_from": _local(data.get("valid_from")),
+        "valid_until": _local(data.get("valid_until")),
     }
     if not _FACT_FIELDS_KNOWN:  # pragma: no cover - a Fact field added later: validate
         return Fact.model_validate(data)
     return _construct(fields)
+
+
+def _local(text: str | None) -> datetime | None:
+    """A period's end as vouched wrote it (its offset kept); absent before periods."""
+    return None if text is None else datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def _construct_fast(fields: dict[str, Any]) -> Fact:

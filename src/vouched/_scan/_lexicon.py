@@ -37,7 +37,6 @@ from typing import Any
 
 from vouched._exceptions import InputError
 from vouched._scan._counts import Count, count_json, counts_of
-from vouched._scan._periods import Periods, period_json, periods_of
 from vouched._scan._reader._words import word_tokens, word_tokens_list
 from vouched._scan._relations import (
     Comparison,
@@ -49,6 +48,7 @@ from vouched._scan._relations import (
     superlatives_of,
     thresholds_of,
 )
+from vouched._scan._scores import Periods, period_json, periods_of
 
 __all__ = ["Lexicon", "Pair", "PhraseMatcher", "Word", "build_phrase_matcher", "phrase_matcher"]
 
@@ -64,6 +64,8 @@ _KEYS = (
     "thresholds",
     "periods",
     "counts",
+    "conditions",
+    "extremes",
 )
 _OBJECT = "an object of phrase -> its declaration"
 _SECTION_TYPES: dict[str, tuple[type, str]] = {
@@ -78,6 +80,8 @@ _SECTION_TYPES: dict[str, tuple[type, str]] = {
     "thresholds": (dict, _OBJECT),
     "periods": (dict, "an object of phrase -> {attribute: [parts]}"),
     "counts": (dict, _OBJECT),
+    "conditions": (dict, "an object of family -> list of phrases (or phrases and opposites)"),
+    "extremes": (dict, 'an object of phrase -> {"attribute": name, "rank": "min" or "max"}'),
 }
 Word = str | bool
 """A value a phrase states in words: a string fact's value or a boolean."""
@@ -212,6 +216,10 @@ class Lexicon:
     comparisons: Mapping[str, Comparison] = field(default_factory=dict)
     superlatives: Mapping[str, Superlative] = field(default_factory=dict)
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
+    conditions: Mapping[str, Any] = field(default_factory=dict)
+    extremes: Mapping[str, Any] = field(default_factory=dict)
+    """Phrases that say which period holds an extreme ("the coldest day")."""
+    """Weather words by family, checked against the conditions of a period (README "Periods")."""
     relations: Mapping[str, Relation] = field(default_factory=dict, repr=False, compare=False)
     """Every declared relation phrase (comparisons, superlatives, thresholds)."""
     periods: Periods = field(default_factory=dict)
@@ -234,6 +242,8 @@ class Lexicon:
         thresholds: Mapping[str, Any] | None = None,
         periods: Mapping[str, Any] | None = None,
         counts: Mapping[str, Any] | None = None,
+        conditions: Mapping[str, Any] | None = None,
+        extremes: Mapping[str, Any] | None = None,
     ) -> None:
         object.__setattr__(self, "attributes", _freeze(attributes or {}, "attributes"))
         object.__setattr__(self, "subjects", _freeze(subjects or {}, "subjects"))
@@ -250,6 +260,13 @@ class Lexicon:
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
+        from vouched._scan._periods._conditions import conditions_of  # noqa: PLC0415 - validated where it is read
+        from vouched._scan._periods._extremes import extremes_of  # noqa: PLC0415
+
+        conditions_of(conditions or {})  # validates: errors name the field
+        object.__setattr__(self, "conditions", MappingProxyType(dict(conditions or {})))
+        extremes_of(extremes or {})  # validates: errors name the field
+        object.__setattr__(self, "extremes", MappingProxyType(dict(extremes or {})))
         relations = {**self.counts, **self.thresholds, **self.superlatives, **self.comparisons}
         object.__setattr__(self, "relations", MappingProxyType(relations))
         object.__setattr__(self, "_hash", hash(self._key()))
@@ -268,6 +285,8 @@ class Lexicon:
             tuple(sorted(self.thresholds.items())),
             tuple(sorted((k, tuple(sorted(v.items()))) for k, v in self.periods.items())),
             tuple(sorted(self.counts.items(), key=repr)),
+            repr(sorted(self.conditions.items())),
+            repr(sorted(self.extremes.items())),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -358,6 +377,10 @@ class Lexicon:
             data["periods"] = period_json(self.periods)
         if self.counts:
             data["counts"] = {phrase: count_json(c) for phrase, c in self.counts.items()}
+        if self.conditions:
+            data["conditions"] = dict(self.conditions)
+        if self.extremes:
+            data["extremes"] = dict(self.extremes)
         return data
 
 

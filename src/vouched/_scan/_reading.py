@@ -41,6 +41,7 @@ from vouched._scan._findings import (
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention, MentionKind
+from vouched._scan._periods import Period, PeriodViews, governing, read_times
 from vouched._scan._quotes import find_quotes, normalise
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
@@ -61,6 +62,7 @@ from vouched._scan._rules import (
     judge_quotes,
     judge_text,
     judge_words,
+    run_time_rule,
 )
 from vouched._scan._sentence import Cue, Found, find_all
 from vouched._scan._spans import Spans
@@ -149,6 +151,7 @@ class Compiled:
         "index",
         "lexicon",
         "matchers",
+        "periods",
         "terms",
         "words",
     )
@@ -172,6 +175,16 @@ class Compiled:
         if now is None and isinstance(facts, GateResult):
             now = facts.at
         self.words = WordFacts(index, now, policy.other_occasions)
+        self.periods = PeriodViews.build(
+            grounded,
+            silent,
+            rejected,
+            policy.exact,
+            now,
+            (index, self.words),
+            lexicon.conditions,
+            lexicon.extremes,
+        )
         self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
         self.capitals = _capital_names(index, lexicon)
         self.terms = internal_terms(lexicon.internal, index.identifiers)
@@ -189,7 +202,16 @@ def _is_relation(word: Cue) -> bool:
 class TextReading:
     """One text read a closed sentence at a time (:meth:`sentence`), in order."""
 
-    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings", "_named")
+    __slots__ = (
+        "_carried",
+        "_carries",
+        "_carry",
+        "_claims",
+        "_compiled",
+        "_findings",
+        "_named",
+        "_time",
+    )
 
     def __init__(self, compiled: Compiled) -> None:
         self._compiled = compiled
@@ -198,6 +220,8 @@ class TextReading:
         self._claims = 0
         self._findings: list[Finding] = []
         self._named: set[str] = set()
+        self._time: tuple[Period, ...] | None = None  # the time carried (None: every fact)
+        self._carries: dict[int, Carry] = {}  # by the period's view
 
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
@@ -274,36 +298,109 @@ class TextReading:
         findings = [shifted(f, -low) for f in checks]
         quotes = find_quotes(part)
         findings.extend(judge_quotes(QuoteView(quotes, compiled.corpus)))
-        binder = Binder(
-            part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
-        )
+        spans = [*holes, *((q.start, q.end) for q in quotes)]
+        if compiled.periods is None:
+            said, words, checked, binder = self._judge(
+                part, found, tokens, spans, compiled.index, compiled.words
+            )
+        else:  # time binds: each stretch is judged on the facts of the period it speaks of
+            said, words, checked, binder = self._judge_in_time(part, found, tokens, spans, findings)
+        self._claims += checked + len(findings)
+        self._hand_on(binder)
+        return once_per_span([*findings, *said], finding_key, yielding=words)
+
+    def _judge(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
+        self,
+        part: str,
+        found: Found,
+        tokens: set[str],
+        spans: list[tuple[int, int]],
+        index: FactIndex,
+        words_facts: WordFacts,
+    ) -> tuple[list[Finding], list[Finding], int, Binder]:
+        """The numbers and words of one sentence judged on ``index`` (``spans``:
+        placeholders and quotes, where nothing is a statement): the number findings,
+        the word findings, how many claims were checked, the binder."""
+        compiled = self._compiled
+        binder = Binder(part, index, compiled.lexicon, found, tokens=tokens, carried=self._carried)
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = Spans(
-            [*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes), *relations]
-        )
+        masks = Spans([*binder.masked_spans(), *spans, *relations])
         quantities = found.quantities
         extra = binder.extra_quantities()
         if extra:
             quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
         binder.prepare(quantities)
-        number_findings, checked, stated = self._numbers(quantities, binder, masks)
+        number_findings, checked, stated = self._numbers(quantities, binder, masks, index)
         word_findings: list[Finding] = []
         if found.words:
             # words inside placeholders and quotes are not statements; names may be
-            unsaid = Spans([*holes, *((q.start, q.end) for q in quotes)])
+            unsaid = Spans(spans)
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
-            context = WordContext(
-                binder, compiled.words, compiled.lexicon, stated, words, self._named
-            )
+            context = WordContext(binder, words_facts, compiled.lexicon, stated, words, self._named)
             word_findings, said = judge_words(context)
             checked += said
         judged = [*number_findings, *word_findings]
-        occasion = judge_occasions(OccasionView(binder, compiled.words, judged))
+        occasion = judge_occasions(OccasionView(binder, words_facts, judged))
         word_findings.extend(occasion)
         checked += len(occasion)
-        self._claims += checked + len(findings)
-        self._hand_on(binder)
-        return once_per_span([*findings, *number_findings], finding_key, yielding=word_findings)
+        return number_findings, word_findings, checked, binder
+
+    def _judge_in_time(
+        self,
+        part: str,
+        found: Found,
+        tokens: set[str],
+        spans: list[tuple[int, int]],
+        findings: list[Finding],
+    ) -> tuple[list[Finding], list[Finding], int, Binder]:
+        """The sentence judged once per period its stretches speak of; each finding
+        kept from the judgement of the period that governs where it stands. A weekday
+        that contradicts the date beside it is a finding."""
+        views = self._compiled.periods
+        assert views is not None  # noqa: S101 - called only with periods
+        lowered = part.lower()
+        timing = read_times(lowered, views.calendar)
+        findings.extend(run_time_rule("weekday_beside_date", part, timing))
+        segments, self._time = governing(lowered, timing, self._time)
+        # the digits of a time expression ("the 4th", "January 9") are its period's, not values
+        spans = [*spans, *((m.start, m.end) for m in timing.mentions)]
+        spans += [  # "at 14:00": a slot's own start names the slot
+            (q.start, q.end)
+            for q in found.quantities
+            if q.kind is QuantityKind.TIME and any(int(v) in views.slot_starts for v in q.values)
+        ]
+        conditions = views.conditions.statements(lowered)
+        kept: list[Finding] = []
+        kept_words: list[Finding] = []
+        checked = 0
+        binder: Binder | None = None
+        for periods in dict.fromkeys(s[2] for s in segments):
+            index, words_facts = views.view(periods)
+            said, words, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
+            mine = [(a, b) for a, b, p in segments if p == periods]
+            said = [f for f in said if any(a <= f.start < b for a, b in mine)]
+            words = [f for f in words if any(a <= f.start < b for a, b in mine)]
+            if conditions:  # conditions stated for the period ("light rain on Saturday")
+                present = views.present(periods)
+                said += run_time_rule("stated_condition", part, conditions, present, mine)
+            if (said or words) and periods and not views.covered(periods):
+                said = run_time_rule("uncovered_period", part, timing, periods, [*said, *words])
+                words = []
+            kept.extend(said)
+            kept_words.extend(words)
+            checked = max(checked, count)
+        assert binder is not None  # noqa: S101 - a sentence has at least one stretch
+        stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+        every = views.whole[0].grounded
+        if views.extremes:  # "the coldest day will be Monday"
+            kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
+        comparisons = self._compiled.lexicon.comparisons
+        if comparisons:  # "Sunday will be colder than Saturday"
+            days = [(m.start, m.end, m.periods[0]) for m in timing.mentions if len(m.periods) == 1]
+            kept += run_time_rule("compared_periods", part, comparisons, every, days)
+        kept += run_time_rule("stated_range", part, found.quantities, stretches, kept)
+        bounds = [(a, b) for a, b, _ in segments]
+        return run_time_rule("together", part, kept, bounds), kept_words, checked, binder
 
     def _hand_on(self, binder: Binder) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start, and
@@ -337,12 +434,15 @@ class TextReading:
         return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
 
     def _numbers(
-        self, quantities: list[Quantity], binder: Binder, masks: Spans
+        self, quantities: list[Quantity], binder: Binder, masks: Spans, index: FactIndex
     ) -> tuple[list[Finding], int, list[Stated]]:
         """Every quantity that is a claim through the rule registry; the findings, how
         many quantities were checked, and each checked one with its outcome."""
+        carry = self._carry
+        if index is not self._compiled.index:  # restatements compare within one period
+            carry = self._carries.setdefault(id(index), Carry())
         occasions = self._compiled.words.occasions
-        ctx = SentenceContext(binder, self._compiled.index, self._carry, occasions=occasions)
+        ctx = SentenceContext(binder, index, carry, occasions=occasions)
         findings: list[Finding] = []
         stated: list[Stated] = []
         for read in quantities:

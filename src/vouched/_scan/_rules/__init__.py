@@ -14,6 +14,7 @@ revision       ``_revision``    one quantity's outcome, made sharper (pairs, res
 clause         ``_clause``      a clause's quantities together (wrong name, column)
 words          ``_words``       facts stated in words (weekdays, value words, relations)
 occasion       ``_occasions``   words about occasions the facts do not cover (later, spans)
+time           ``_time``        the period a sentence speaks of (facts with periods)
 explanation    ``_explanation`` a sentence as a whole: the fewest changed words
 echo           ``_echo``        the caller's own strings an answer repeats
 =============  ===============  ===================================================
@@ -51,6 +52,7 @@ from vouched._scan._rules._quantity import DURATION_RULES, QUANTITY_RULES
 from vouched._scan._rules._revision import REVISIONS
 from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided
 from vouched._scan._rules._text import QUOTE_RULES, TEXT_RULES, QuoteView, TextView
+from vouched._scan._rules._time import TIME_RULES, run_time_rule
 from vouched._scan._rules._words import WORD_RULES, WordContext, judge_words
 
 __all__ = [
@@ -71,6 +73,7 @@ __all__ = [
     "judge_quotes",
     "judge_text",
     "judge_words",
+    "run_time_rule",
 ]
 
 
@@ -90,6 +93,7 @@ REGISTRY: tuple[Entry, ...] = (
     Entry(Family.CLAUSE, CLAUSE_RULES),
     Entry(Family.WORDS, WORD_RULES),
     Entry(Family.OCCASION, OCCASION_RULES),
+    Entry(Family.TIME, TIME_RULES),
     Entry(Family.EXPLANATION, EXPLANATION_RULES),
     Entry(Family.ECHO, ECHO_RULES),
 )

@@ -53,6 +53,7 @@ class Family(enum.StrEnum):
     CLAUSE = "clause"  # a clause's quantities together (the wrong name, the wrong column)
     WORDS = "words"  # facts stated in words (weekdays, value words, relations)
     OCCASION = "occasion"  # words about occasions the facts do not cover (issue 28)
+    TIME = "time"  # what a sentence says about the period it speaks of (facts with periods)
     EXPLANATION = "explanation"  # a sentence judged as a whole: the fewest changed words
     ECHO = "echo"  # numbers of the caller's own query an answer repeats
 

@@ -31,13 +31,13 @@ from vouched._scan._margins import (
     other_side,
     stated_relation,
 )
-from vouched._scan._periods import period_parts
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
 from vouched._scan._rules._context import Stated
 from vouched._scan._rules._explanation import self_compared
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
+from vouched._scan._scores import period_parts
 from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._vocabulary import ORDINAL_BEFORE
 from vouched._scan._wordmatch import DAY, RELATION, STRING, VALUE, WordFacts, decode_value

@@ -1,0 +1,138 @@
+"""The time rules: what a sentence says about the period it speaks of.
+
+They run only when some fact has a period (:mod:`vouched._scan._periods`); each
+reads the sentence, the time it names and the facts valid in the period that
+governs a stretch of it. The pure readers they call live in ``_periods``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from vouched._fact import Fact
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._periods import (
+    Extreme,
+    Period,
+    SentenceTime,
+    Stretch,
+    joined_ranges,
+    judge_conditions,
+    uncovered,
+    wrong_comparisons,
+    wrong_extremes,
+    wrong_ranges,
+)
+from vouched._scan._periods._conditions import Said
+from vouched._scan._reader._numbers import Quantity
+from vouched._scan._rules._rule import Rule, decided
+
+__all__ = [
+    "TIME_RULES",
+    "TimeRule",
+    "compared_periods",
+    "run_time_rule",
+    "stated_condition",
+    "stated_extreme",
+    "stated_range",
+    "together",
+    "uncovered_period",
+    "weekday_beside_date",
+]
+
+_K = FindingKind
+
+TimeRule = Rule[Callable[..., list[Finding]]]
+
+
+def weekday_beside_date(part: str, timing: SentenceTime) -> list[Finding]:
+    """A weekday written beside a date ("Wednesday, January 4") names that date's
+    weekday: when the date falls on another, the weekday is wrong."""
+    return [
+        Finding(_K.VALUE_MISMATCH, start, end, part[start:end], f"weekday: {detail}")
+        for start, end, detail in timing.wrong_weekdays
+    ]
+
+
+def stated_condition(
+    part: str, said: Sequence[Said], present: frozenset[str], within: list[tuple[int, int]]
+) -> list[Finding]:
+    """Weather stated for a period ("light rain on Saturday", "a dry weekend") is
+    what the period's condition facts say; a hedge ("a chance of showers") is no
+    statement."""
+    return judge_conditions(part, said, present, within)
+
+
+def stated_range(
+    part: str,
+    quantities: Sequence[Quantity],
+    stretches: Sequence[Stretch],
+    flagged: Sequence[Finding],
+) -> list[Finding]:
+    """A range stated for a period ("ranging from 3 to 9 °C on Friday") is the
+    period's lowest and highest value of one quantity, each rounded as shown."""
+    return wrong_ranges(part, quantities, stretches, flagged)
+
+
+def stated_extreme(
+    part: str,
+    extremes: tuple[Extreme, ...],
+    every_fact: Sequence[Fact],
+    stretches: Sequence[tuple[int, int, tuple[Period, ...] | None]],
+) -> list[Finding]:
+    """ "The coldest day will be Monday": the period named holds the attribute's lowest
+    (highest) value of every period the facts give it for."""
+    return wrong_extremes(part, extremes, every_fact, stretches)
+
+
+def compared_periods(
+    part: str,
+    comparisons: Mapping[str, Any],
+    every_fact: Sequence[Fact],
+    days: Sequence[tuple[int, int, Period]],
+) -> list[Finding]:
+    """ "Sunday will be colder than Saturday": a declared comparison between the two
+    periods a sentence names holds of the attribute's values for them."""
+    return wrong_comparisons(part, comparisons, every_fact, days)
+
+
+def uncovered_period(
+    part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
+) -> list[Finding]:
+    """Values stated for a period no fact covers (day six of a five-day forecast) are
+    vouched by nothing: one ungrounded claim on the time named."""
+    return uncovered(part, timing, periods, said)
+
+
+def together(
+    part: str, findings: list[Finding], bounds: Sequence[tuple[int, int]] = ()
+) -> list[Finding]:
+    """Wrong values stated together in one clause about one time (a range, a day's
+    high and low, one slot read for the wrong day) are one wrong statement: one
+    finding over them. ``bounds``: the stretches each time governs."""
+    return joined_ranges(part, findings, bounds)
+
+
+_NUMBER_KINDS = (_K.VALUE_MISMATCH, _K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)
+_ANY_STATEMENT = tuple(FindingKind)
+
+TIME_RULES: tuple[TimeRule, ...] = (
+    Rule("weekday_beside_date", weekday_beside_date, (_K.VALUE_MISMATCH,)),
+    Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
+    Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
+    Rule("stated_extreme", stated_extreme, (_K.RELATION_MISMATCH,)),
+    Rule("compared_periods", compared_periods, (_K.RELATION_MISMATCH,)),
+    Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
+    Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
+)
+"""In the order the reading applies them."""
+
+
+def run_time_rule(name: str, *args: Any) -> list[Finding]:
+    """Run the time rule ``name``; each finding it returns is reported as decided."""
+    rule = next(r for r in TIME_RULES if r.name == name)
+    found = rule.check(*args)
+    for finding in found:
+        decided(rule, finding)
+    return list(found)
