@@ -38,6 +38,8 @@ from vouched._scan._vocabulary import (
     SUM_KEYS,
     SUM_WORDS,
     THAN,
+    folded,
+    holds_key,
 )
 
 __all__ = ["comparison", "derived", "difference", "sign_spans", "signed", "within"]
@@ -108,11 +110,11 @@ def _computes(ctx: SentenceRead) -> Computes:
     """The sentence's exact gates of the three patterns, searched once when first asked."""
     found = ctx.computes
     if found is None:
-        text = ctx.text
+        text = folded(ctx.text)
         found = Computes(
-            DIFFERENCE_AFTER_KEYS.search(text) is not None,
-            DIFFERENCE_BEFORE_KEYS.search(text) is not None,
-            SUM_KEYS.search(text) is not None,
+            holds_key(text, DIFFERENCE_AFTER_KEYS),
+            holds_key(text, DIFFERENCE_BEFORE_KEYS),
+            holds_key(text, SUM_KEYS),
         )
         ctx.computes = found
     return found

@@ -55,6 +55,8 @@ __all__ = [
     "VALUE_JOIN",
     "WEEKDAYS",
     "WORD_AFTER",
+    "folded",
+    "holds_key",
 ]
 
 DIGIT = re.compile(r"\d")
@@ -169,23 +171,36 @@ SUM_WORDS = re.compile(
 )
 
 
-# Exact gates of the three patterns above: every match of a pattern holds a match of its
-# keys (a substring, case folded the same way), so a sentence without one is skipped
-# with no loss; tests/scan/test_scan_gates.py holds the claim.
-DIFFERENCE_AFTER_KEYS = re.compile(
-    r"win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
-    r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
-    r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
-    r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater"
-    r"|gap|above|below|over|under|up|down|range|spread|swing|previous|prior|last|day",
-    re.I,
-)
-DIFFERENCE_BEFORE_KEYS = re.compile(
-    r"won|win|lost|lose|led|lead|trail|beat|defeated|outscored|edged|margin|difference"
-    r"|gap|differ|gain|rise|rose|drop|fall|fell|change",
-    re.I,
-)
-SUM_KEYS = re.compile(r"together|combined|total|all|sum", re.I)
+# Exact gates of the three patterns above: every match of a pattern holds one of its
+# keys (a substring of the text folded as the patterns' IGNORECASE folds it), so a
+# sentence without one is skipped with no loss; tests/scan/test_scan_gates.py holds it.
+DIFFERENCE_AFTER_KEYS = (
+    "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
+    "blowout", "rout", "advantage", "warmer", "colder", "cooler", "hotter", "higher",
+    "lower", "more", "fewer", "less", "cheaper", "dearer", "pricier", "later", "earlier",
+    "faster", "slower", "ahead", "behind", "longer", "shorter", "bigger", "smaller",
+    "difference", "quicker", "busier", "wetter", "drier", "windier", "calmer", "stronger",
+    "weaker", "greater", "gap", "above", "below", "over", "under", "up", "down", "range",
+    "spread", "swing", "previous", "prior", "last", "day",
+)  # fmt: skip
+DIFFERENCE_BEFORE_KEYS = (
+    "won", "win", "lost", "lose", "led", "lead", "trail", "beat", "defeated", "outscored",
+    "edged", "margin", "difference", "gap", "differ", "gain", "rise", "rose", "drop",
+    "fall", "fell", "change",
+)  # fmt: skip
+SUM_KEYS = ("together", "combined", "total", "all", "sum")
+# IGNORECASE matches four letters beyond ASCII to ASCII ones; str.lower() does not
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased as IGNORECASE compares an ASCII pattern with it."""
+    return text.translate(_FOLD).lower()
+
+
+def holds_key(text: str, keys: tuple[str, ...]) -> bool:
+    """Does ``text`` (already :func:`folded`) hold one of ``keys``?"""
+    return any(map(text.__contains__, keys))
 
 
 COMPARE_WORDS = frozenset(
