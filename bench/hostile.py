@@ -7,6 +7,12 @@ a wall-time limit and an address-space cap (so "before" cannot take the machine
 down: a case that hits a limit is reported as such). Figures: wall time and
 peak RSS of the child (``os.wait4``), exit status, and the stderr line's length.
 
+Then the scanner's hostile texts (issue 27), each in a child at 1 MB and 2 MB, this
+checkout beside main at ``SCANNER_BEFORE`` (the commit the issue measured): unmatched
+quotes of each kind, one value restated, number-dense prose, numbers with no sentence
+end, relation phrases with a words lexicon (target: <= 3 s at 1 MB, 2 MB <= 2.2x
+1 MB); and a 5 MB single line through ``vouched scan`` (target: <= 15 s, <= 300 MB).
+
 Then a bounded fuzzing pass (hypothesis, fixed seed and budget) over the input
 layer, the JSON readers, ``verify_output`` and ``scan``: inputs tried and
 failures found (target: 0), each failure printed once.
@@ -31,6 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_COMMIT = "21ee41f"
+SCANNER_BEFORE = "0b51ad2"  # main when issue 27 was filed
 TIME_LIMIT = 15.0  # seconds per child
 MEMORY_CAP = 3 * 1024**3  # bytes of address space per child
 
@@ -116,9 +123,9 @@ def script(pythonpath: str, code: str) -> Outcome:
     return run_child([sys.executable, "-c", textwrap.dedent(code)], pythonpath)
 
 
-def extract_before(into: Path) -> str:
+def extract_before(into: Path, commit: str = BEFORE_COMMIT) -> str:
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", BEFORE_COMMIT, "src", "adapters/src"],  # noqa: S607 - git on PATH
+        ["git", "-C", str(ROOT), "archive", commit, "src", "adapters/src"],  # noqa: S607 - git on PATH
         check=True,
         capture_output=True,
     ).stdout
@@ -294,6 +301,88 @@ def _without_limit_flag(argv: list[str]) -> list[str]:
     return out
 
 
+# -- the scanner's hostile texts (issue 27) ---------------------------------------
+
+SCANNER_TEXT = """
+import random, sys, time
+sys.path.insert(0, %(bench)r)
+from scan import LEXICON, NOW, make_answer, make_facts
+from vouched import Lexicon, Policy, partition, scan
+facts = make_facts(50, random.Random(1))
+gated = partition(facts, Policy(), NOW)
+size = %(size)d
+value = next(f for f in facts if f.attribute == "temperature")
+words = Lexicon.from_json({**LEXICON.to_json(),
+    "comparisons": {"colder than": {"attribute": "temperature", "holds": "<"}}})
+def fill(piece):
+    return (piece * (size // len(piece) + 1))[:size]
+texts = {
+    "straight": lambda: fill('"x '),
+    "curly": lambda: fill("\u201cx "),
+    "single": lambda: fill(" \u2018x"),
+    "guillemet": lambda: fill("\u00abx "),
+    "restated": lambda: fill(f"{value.subject} is {value.value} \u00b0C. "),
+    "dense": lambda: make_answer(facts, size, random.Random(7)),
+    "no end": lambda: fill("Berlin 21.4 \u00b0C, "),
+    "relations": lambda: fill("Berlin is colder than Munich and Lyon is colder than Oslo. "),
+}
+text = texts[%(case)r]()
+lexicon = words if %(case)r == "relations" else LEXICON
+started = time.perf_counter()
+scan(text, gated, lexicon)
+print(f"scan {time.perf_counter() - started:.2f} s")
+"""
+SCANNER_CASES = (
+    ("straight", 'unmatched " quotes'),
+    ("curly", "unmatched \u201c quotes"),
+    ("single", "unmatched \u2018 quotes"),
+    ("guillemet", "unmatched \u00ab quotes"),
+    ("restated", "one value restated"),
+    ("dense", "number-dense prose"),
+    ("no end", "numbers with no sentence end"),
+    ("relations", "relation phrases, words lexicon"),
+)
+
+
+def _scan_seconds(outcome: Outcome) -> float | None:
+    if outcome.last.startswith("scan "):
+        return float(outcome.last.split()[1])
+    return None
+
+
+def scanner_cases(before: str, after: str, tmp: Path) -> None:
+    """Each hostile text at 1 MB and 2 MB, before and after; then 5 MB through the CLI."""
+    print(f"\nscanner hostile texts (before: {SCANNER_BEFORE}; target <= 3 s at 1 MB,", end=" ")
+    print("2 MB/1 MB <= 2.2)")
+    print(f"{'case':<34} {'':>6} {'1 MB':>8} {'2 MB':>8} {'ratio':>6}")
+    bench = str(ROOT / "bench")
+    for case, name in SCANNER_CASES:
+        for label, path in (("before", before), ("after", after)):
+            figures = []
+            for size in (1_000_000, 2_000_000):
+                code = SCANNER_TEXT % {"bench": bench, "size": size, "case": case}
+                outcome = script(path, code)
+                figures.append(_scan_seconds(outcome))
+            one, two = figures
+            ratio = f"{two / one:5.2f}x" if one and two else "  -"
+            shown = [
+                f"{v:7.2f}s" if v is not None else f"{'>' + format(TIME_LIMIT, 'g'):>7}s"
+                for v in figures
+            ]
+            print(f"{name:<34} {label:>6} {shown[0]:>8} {shown[1]:>8} {ratio:>6}")
+    facts = tmp / "scan-facts.json"
+    facts.write_text(json.dumps([GOOD]))
+    line = tmp / "line.txt"
+    unit = "Berlin is 21.4 \u00b0C and 63% humid, winds 12 km/h, 0.4 mm of rain, "
+    line.write_text((unit * (5 * 1024 * 1024 // len(unit.encode()) + 1))[: 5 * 1024 * 1024])
+    print("5 MB single line through `vouched scan --json` (target <= 15 s, <= 300 MB):")
+    argv = ["scan", "--facts", str(facts), "--now", "2026-11-29T12:05:00Z", "--json"]
+    argv += ["--max-input-bytes", "10M", str(line)]
+    for label, path in (("before", before), ("after", after)):
+        outcome = cli(path, *argv)
+        print(f"  {label:>6} {outcome.seconds:7.2f} s {outcome.rss_mb:7.0f} MB  {outcome.status}")
+
+
 # -- fuzzing ------------------------------------------------------------------------
 
 
@@ -398,10 +487,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="the issue's sizes")
     parser.add_argument("--fuzz", type=int, default=400, help="examples per fuzzed target")
+    parser.add_argument("--scanner", action="store_true", help="the scanner's texts only")
     options = parser.parse_args()
     after = str(ROOT / "src") + os.pathsep + str(ROOT / "adapters" / "src")
     with tempfile.TemporaryDirectory(prefix="vouched-hostile-") as work:
         tmp = Path(work)
+        if options.scanner:
+            (tmp / "scanner-before").mkdir()
+            scanner_cases(extract_before(tmp / "scanner-before", SCANNER_BEFORE), after, tmp)
+            return
         (tmp / "before").mkdir()
         before = extract_before(tmp / "before")
         print(f"before: {BEFORE_COMMIT} (git archive); after: this checkout")
@@ -421,6 +515,9 @@ def main() -> None:
                     f"{klass:<19} {name:<38} {label:>6} {outcome.seconds:>7.2f}s "
                     f"{outcome.rss_mb:>7.0f}MB  {outcome.status}; {said}"
                 )
+        (tmp / "scanner-before").mkdir()
+        scanner_before = extract_before(tmp / "scanner-before", SCANNER_BEFORE)
+        scanner_cases(scanner_before, after, tmp)
     started = time.perf_counter()
     tried, failures = fuzz(options.fuzz)
     print(
