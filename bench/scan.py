@@ -20,10 +20,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import random
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -195,6 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     fact_growth(rng, repeat)
+    side_by_side(min(answers, 30), repeat)
     box_scores(max(3, repeat // 3))
     return 0
 
@@ -204,6 +208,54 @@ def _factguard_note() -> None:
         print("factguard: not installed (pip install factguard to time it beside scan)")
     else:
         print("factguard: installed, but no adapter for its validate() is written yet")
+
+
+BEFORE = "0b51ad2"  # main when issue 27 was filed
+SIDE_BY_SIDE = """
+import random, statistics, sys, time
+sys.path.insert(0, %(bench)r)
+from scan import LEXICON, NOW, make_answer, make_facts, timed
+from vouched import Policy, Scanner, partition, scan
+rng = random.Random(20261129)
+facts = make_facts(50, rng)
+gated = partition(facts, Policy(), NOW)
+texts = [make_answer(facts, rng.randint(500, 1000), rng) for _ in range(%(answers)d)]
+one = [timed(lambda t=t: scan(t, gated, LEXICON), %(repeat)d) for t in texts]
+compiled = Scanner(gated, LEXICON)
+warm = [timed(lambda t=t: compiled.scan(t), %(repeat)d) for t in texts]
+print(f"{statistics.median(one):.1f} {statistics.median(warm):.1f}")
+"""
+
+
+def side_by_side(answers: int, repeat: int) -> None:
+    """The same answers timed with main at :data:`BEFORE` and with this checkout, each in a
+    child process, one after the other (the machine's load hits both alike)."""
+    with tempfile.TemporaryDirectory(prefix="scan-before-") as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", BEFORE, "src"],  # noqa: S607 - git on PATH
+            capture_output=True,
+            check=False,
+        )
+        if archive.returncode != 0:
+            print(f"\nside by side: skipped (no commit {BEFORE} in this clone)")
+            return
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)  # noqa: S607
+        code = SIDE_BY_SIDE % {"bench": str(ROOT / "bench"), "answers": answers, "repeat": repeat}
+        figures = {}
+        for label, src in ((f"main {BEFORE}", Path(tmp) / "src"), ("this checkout", ROOT / "src")):
+            done = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(src)},
+                check=True,
+            )
+            figures[label] = [float(v) for v in done.stdout.split()]
+    print(f"\nside by side, same answers, same run ({answers} answers, p50 us):")
+    for label, (one, warm) in figures.items():
+        print(f"  {label:16} one-shot scan {one:9.1f}   compiled Scanner {warm:9.1f}")
+    (b_one, b_warm), (a_one, a_warm) = figures.values()
+    print(f"  this checkout / main: one-shot {a_one / b_one:.2f}x, compiled {a_warm / b_warm:.2f}x")
 
 
 def fact_growth(rng: random.Random, repeat: int) -> None:
