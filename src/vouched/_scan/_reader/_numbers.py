@@ -259,6 +259,24 @@ def _month_date(text: str, p: int) -> re.Match[str] | None:
     return MDY.match(text, month.start())
 
 
+def _month_date_end(
+    text: str, p: int, prev: str, signals: _Signals, found: list[Quantity]
+) -> int | None:
+    """Where a month-day date ("November 29, 2026") read at the digit ``p`` ends (its
+    quantity added to ``found``), or None when there is none."""
+    if not (
+        signals.month and prev == " " and p >= 2 and (text[p - 2].isalpha() or text[p - 2] == ".")
+    ):
+        return None
+    date_match = _month_date(text, p)
+    if date_match is None:
+        return None
+    quantity = read_time_or_date(date_match, "mdy")
+    if quantity is not None:
+        found.append(quantity)
+    return date_match.end()
+
+
 def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) -> list[Quantity]:
     found: list[Quantity] = []
     urls = _url_spans(text)
@@ -281,19 +299,10 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
             if skip is not None:
                 position = skip
                 continue
-        if (
-            signals.month
-            and prev == " "
-            and p >= 2
-            and (text[p - 2].isalpha() or text[p - 2] == ".")
-        ):
-            date_match = _month_date(text, p)
-            if date_match is not None:
-                quantity = read_time_or_date(date_match, "mdy")
-                if quantity is not None:
-                    found.append(quantity)
-                position = date_match.end()
-                continue
+        dated = _month_date_end(text, p, prev, signals, found)
+        if dated is not None:
+            position = dated
+            continue
         if prev in " \t\n" and (
             text[p + 1 : p + 2] in LIST_MARKS or text[p + 2 : p + 3] in LIST_MARKS
         ):
