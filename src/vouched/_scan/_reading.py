@@ -275,15 +275,8 @@ class TextReading:
             part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
         )
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = Spans(
-            [*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes), *relations]
-        )
-        quantities = found.quantities
-        extra = binder.extra_quantities()
-        if extra:
-            quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
-        binder.prepare(quantities)
-        number_findings, checked, stated = self._numbers(quantities, binder, masks)
+        masks = Spans([*binder.masked, *holes, *((q.start, q.end) for q in quotes), *relations])
+        number_findings, checked, stated = self._numbers(binder.quantities, binder, masks)
         word_findings: list[Finding] = []
         if found.words:
             # words inside placeholders and quotes are not statements; names may be
