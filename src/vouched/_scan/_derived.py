@@ -26,20 +26,16 @@ from vouched._scan._vocabulary import (
     CENTS,
     COMPARISON,
     DIFFERENCE_AFTER,
-    DIFFERENCE_AFTER_KEYS,
     DIFFERENCE_BEFORE,
-    DIFFERENCE_BEFORE_KEYS,
     FALL_AFTER,
     FALL_BEFORE,
     FALL_CHAIN,
     MARGIN_NOUN,
     MINUS_MARK,
     REFERENCE,
-    SUM_KEYS,
     SUM_WORDS,
     THAN,
-    folded,
-    holds_key,
+    computes,
 )
 
 __all__ = ["comparison", "derived", "difference", "sign_spans", "signed", "within"]
@@ -110,12 +106,7 @@ def _computes(ctx: SentenceRead) -> Computes:
     """The sentence's exact gates of the three patterns, searched once when first asked."""
     found = ctx.computes
     if found is None:
-        text = folded(ctx.text)
-        found = Computes(
-            holds_key(text, DIFFERENCE_AFTER_KEYS),
-            holds_key(text, DIFFERENCE_BEFORE_KEYS),
-            holds_key(text, SUM_KEYS),
-        )
+        found = Computes(*computes(ctx.text))
         ctx.computes = found
     return found
 

@@ -59,6 +59,7 @@ __all__ = [
     "VALUE_JOIN",
     "WEEKDAYS",
     "WORD_AFTER",
+    "computes",
     "folded",
     "holds_key",
 ]
@@ -151,12 +152,20 @@ REFERENCE = re.compile(rf"\s+(?:{_any('references')})\b", re.I)  # "below its hi
 THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
 SUM_WORDS = re.compile(rf"\b(?:{_any('sum_words')})\b", re.I)
 
-# Exact gates of the three patterns above: every match of a pattern holds one of its
-# keys (a substring of the text folded as the patterns' IGNORECASE folds it), so a
-# sentence without one is skipped with no loss; tests/scan/test_scan_gates.py holds it.
+# Exact gates of the three patterns above, on the sentence folded as the patterns'
+# IGNORECASE folds it: every match of a pattern holds the longest word of one of its
+# phrases (a cheap substring test first), and holds it followed by a word boundary
+# (DIFFERENCE_AFTER's phrases all end on one, each word before the last is followed by
+# whitespace), followed by whitespace (DIFFERENCE_BEFORE: searched in a window whose start
+# may cut a word, so no leading boundary is asked), or preceded by one (SUM_WORDS: searched
+# up to an end that may cut a word). So a sentence the gate refuses holds no match;
+# tests/scan/test_scan_gates.py holds the claim.
 DIFFERENCE_AFTER_KEYS = _keys("difference_after", "earlier_words")
 DIFFERENCE_BEFORE_KEYS = _keys("difference_before")
 SUM_KEYS = _keys("sum_words")
+_AFTER_GATE = re.compile("(?:" + "|".join(map(re.escape, DIFFERENCE_AFTER_KEYS)) + r")\b")
+_BEFORE_GATE = re.compile("(?:" + "|".join(map(re.escape, DIFFERENCE_BEFORE_KEYS)) + r")\s")
+_SUM_GATE = re.compile(r"\b(?:" + "|".join(map(re.escape, SUM_KEYS)) + ")")
 # IGNORECASE matches four letters beyond ASCII to ASCII ones; str.lower() does not
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
@@ -164,6 +173,17 @@ _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k
 def folded(text: str) -> str:
     """``text`` lower-cased as IGNORECASE compares an ASCII pattern with it."""
     return text.translate(_FOLD).lower()
+
+
+def computes(text: str) -> tuple[bool, bool, bool]:
+    """May ``text`` hold a match of DIFFERENCE_AFTER, DIFFERENCE_BEFORE, SUM_WORDS? (No
+    means none; see the gates above.)"""
+    low = folded(text)
+    return (
+        holds_key(low, DIFFERENCE_AFTER_KEYS) and _AFTER_GATE.search(low) is not None,
+        holds_key(low, DIFFERENCE_BEFORE_KEYS) and _BEFORE_GATE.search(low) is not None,
+        holds_key(low, SUM_KEYS) and _SUM_GATE.search(low) is not None,
+    )
 
 
 def holds_key(text: str, keys: tuple[str, ...]) -> bool:
