@@ -390,6 +390,18 @@ def scanner_cases(before: str, after: str, tmp: Path) -> None:
         print(f"  {label:>6} {outcome.seconds:7.2f} s {outcome.rss_mb:7.0f} MB  {outcome.status}")
 
 
+def _scanner_section(tmp: Path, after: str) -> None:
+    """The scanner's texts beside main at :data:`SCANNER_BEFORE`, when git can archive it
+    (a shallow clone cannot: then a line says so)."""
+    (tmp / "scanner-before").mkdir()
+    try:
+        before = extract_before(tmp / "scanner-before", SCANNER_BEFORE)
+    except subprocess.CalledProcessError:
+        print(f"\nscanner hostile texts: skipped (git cannot archive {SCANNER_BEFORE} here)")
+        return
+    scanner_cases(before, after, tmp)
+
+
 # -- fuzzing ------------------------------------------------------------------------
 
 
@@ -500,8 +512,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="vouched-hostile-") as work:
         tmp = Path(work)
         if options.scanner:
-            (tmp / "scanner-before").mkdir()
-            scanner_cases(extract_before(tmp / "scanner-before", SCANNER_BEFORE), after, tmp)
+            _scanner_section(tmp, after)
             return
         (tmp / "before").mkdir()
         before = extract_before(tmp / "before")
@@ -522,9 +533,7 @@ def main() -> None:
                     f"{klass:<19} {name:<38} {label:>6} {outcome.seconds:>7.2f}s "
                     f"{outcome.rss_mb:>7.0f}MB  {outcome.status}; {said}"
                 )
-        (tmp / "scanner-before").mkdir()
-        scanner_before = extract_before(tmp / "scanner-before", SCANNER_BEFORE)
-        scanner_cases(scanner_before, after, tmp)
+        _scanner_section(tmp, after)
     started = time.perf_counter()
     tried, failures = fuzz(options.fuzz)
     print(
