@@ -4,8 +4,10 @@ Nothing here is code: each family is a tuple of lower-case words or phrases, in 
 order a reader tries them (where one is a prefix of another, the order is kept as
 written). A space in a phrase is any run of whitespace; a trailing period is
 optional ("vs." reads "vs" too). :mod:`vouched._scan._vocabulary` compiles them
-once into the sets and patterns the readers use; ``tests/scan/test_scan_english.py``
-validates them (lower case, no duplicates, no pattern syntax, every family used).
+once into the sets and patterns the readers use (:mod:`vouched._scan._mentions` reads
+its pronouns, references, conjunctions and name words here too);
+``tests/scan/test_scan_english.py`` validates them (lower case, no duplicates, no
+pattern syntax, every family used).
 """
 
 from __future__ import annotations
@@ -161,4 +163,52 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "tenth",
     ),
     "ordinal_suffixes": ("st", "nd", "rd", "th"),  # "2nd", "10th"
+    # Pronouns a reader resolves to a subject named before them.
+    "pronouns": (
+        "he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose",
+    ),
+    # ... of them, those that are objects ("beat him"): dearer as a subject.
+    "object_pronouns": (
+        "him", "her", "them",
+    ),
+    # Definite references a reader resolves to the last subject named: "the city".
+    "reference_nouns": (
+        "city", "town", "capital", "team", "squad", "club", "side", "stock", "company",
+        "share", "shares", "firm", "currency", "pair", "rate", "train", "service",
+        "workshop", "course", "class", "session", "event", "store", "shop", "branch",
+        "product", "item", "route", "line", "flight", "station", "location", "venue",
+        "player", "guard", "forward", "center", "centre", "star", "veteran", "rookie",
+    ),
+    # Conjunctions that open a clause before a subject ("and Munich ...").
+    "conjunctions": (
+        "and", "but", "while", "whereas", "although", "though", "yet", "as", "whilst", "or",
+    ),
+    # Capitalised words that start sentences without naming anything.
+    "not_names": (
+        "a", "an", "the", "this", "that", "these", "those", "there", "here", "it", "its",
+        "he", "she", "they", "we", "you", "i", "our", "your", "their", "his", "her",
+        "today", "tonight", "tomorrow", "yesterday", "now", "currently", "right", "overall",
+        "meanwhile", "also", "however", "in", "at", "on", "for", "with", "by", "from", "to",
+        "of", "and", "but", "or", "as", "if", "so", "then", "after", "before", "during",
+        "while", "when", "expect", "note", "please", "yes", "no", "not", "all", "both",
+        "each", "every", "some", "most", "many", "few", "one", "two", "three", "current",
+        "latest", "live", "according", "based", "data", "unfortunately", "sadly", "monday",
+        "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+        "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december", "am", "pm", "utc", "gmt", "mr", "mrs", "ms",
+        "dr", "st", "ok", "okay", "sure", "well", "still", "just", "only", "even", "again",
+        "later", "earlier", "next", "last", "first", "second", "third", "final", "despite",
+        "thanks", "what", "which", "where", "why", "how", "who", "whose", "is", "are",
+        "was", "were", "will", "would", "could", "should", "can", "might", "do", "does",
+        "did", "has", "have", "had",
+    ),
+    # Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
+    "subject_verbs": (
+        "is", "was", "are", "were", "has", "had", "have", "sees", "saw", "will", "reports",
+        "reported", "shows", "showed", "stands", "stood", "sits", "sat", "feels", "looks",
+        "remains", "hits", "hit", "reached", "reaches", "scored", "posted", "added",
+        "finished", "recorded", "tallied", "costs", "cost", "trades", "traded", "closed",
+        "opened", "rose", "fell", "gained", "lost", "leaves", "left", "departs", "arrives",
+        "s", "\u2019s", "'s",
+    ),
 }  # fmt: skip

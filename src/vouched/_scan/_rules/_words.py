@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from vouched._scan._english import ENGLISH
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Word
 from vouched._scan._rules._relation import stated_comparison, stated_rank, stated_threshold
@@ -38,7 +39,7 @@ from vouched._scan._words import (
 __all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words"]
 
 _K = FindingKind
-_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_DAYS = tuple(day.capitalize() for day in ENGLISH["weekdays"])
 
 # -- the rules, in order ---------------------------------------------------------
 
