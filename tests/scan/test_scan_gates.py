@@ -20,6 +20,7 @@ from vouched._scan._vocabulary import (
     DIFFERENCE_BEFORE,
     SUM_WORDS,
     computes,
+    may_compute,
 )
 
 PIECES = sorted(
@@ -68,6 +69,15 @@ def test_every_two_words_of_the_patterns_pass_their_gates() -> None:
 @given(TEXTS)
 def test_any_text_with_a_match_passes_its_gate(text: str) -> None:
     _held(text)
+
+
+@settings(max_examples=300, derandomize=True)
+@given(TEXTS, st.integers(0, 60), st.integers(0, 60))
+def test_a_batch_without_keys_has_no_sentence_that_passes_a_gate(
+    text: str, start: int, end: int
+) -> None:
+    if not may_compute(text):
+        assert computes(text[start:end]) == (False, False, False)
 
 
 def test_a_sentence_without_keys_reads_no_difference() -> None:

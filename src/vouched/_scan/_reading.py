@@ -60,9 +60,10 @@ from vouched._scan._rules import (
     judge_text,
     judge_words,
 )
-from vouched._scan._sentence import Cue, Found, find_all
+from vouched._scan._sentence import NO_COMPUTES, Cue, Found, find_all
 from vouched._scan._spans import Spans
 from vouched._scan._textchecks import internal_terms
+from vouched._scan._vocabulary import may_compute
 from vouched._scan._wordmatch import RELATION, WordFacts
 from vouched._time import parse_instant
 
@@ -187,7 +188,7 @@ def _is_relation(word: Cue) -> bool:
 class TextReading:
     """One text read a closed sentence at a time (:meth:`sentence`), in order."""
 
-    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings")
+    __slots__ = ("_carried", "_carry", "_claims", "_compiled", "_findings", "_may_compute")
 
     def __init__(self, compiled: Compiled) -> None:
         self._compiled = compiled
@@ -195,6 +196,7 @@ class TextReading:
         self._carry = Carry()
         self._claims = 0
         self._findings: list[Finding] = []
+        self._may_compute = True  # may the batch being read state a computed value?
 
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
@@ -219,6 +221,8 @@ class TextReading:
         if len(lowered) != len(part):  # rare: lower() changed the length; read one by one
             return self._one_by_one(text, ends, start, offset)
         tokens = word_tokens(lowered)
+        # no key of a computed value anywhere in the batch: none in any of its sentences
+        self._may_compute = may_compute(part)
         checks, holes = self._text_findings(part, lowered, tokens)
         found = find_all(
             compiled.matchers, part, lowered, tokens, read_numbers(part, compiled.capitals, tokens)
@@ -274,6 +278,8 @@ class TextReading:
         binder = Binder(
             part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
         )
+        if not self._may_compute:
+            binder.computes = NO_COMPUTES
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
         masks = Spans([*binder.masked, *holes, *((q.start, q.end) for q in quotes), *relations])
         number_findings, checked, stated = self._numbers(binder.quantities, binder, masks)

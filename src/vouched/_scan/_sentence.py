@@ -39,6 +39,7 @@ from vouched._scan._vocabulary import GAP_WORDS
 from vouched._scan._wordmatch import WordFacts, word_matcher
 
 __all__ = [
+    "NO_COMPUTES",
     "Computes",
     "Cue",
     "Forced",
@@ -70,6 +71,10 @@ class Computes(NamedTuple):
     after: bool
     before: bool
     total: bool
+
+
+NO_COMPUTES = Computes(after=False, before=False, total=False)
+"""A sentence whose batch holds no key of a computed value."""
 
 
 class Forced(NamedTuple):

@@ -62,6 +62,7 @@ __all__ = [
     "computes",
     "folded",
     "holds_key",
+    "may_compute",
 ]
 
 DIGIT = re.compile(r"\d")
@@ -173,6 +174,14 @@ _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k
 def folded(text: str) -> str:
     """``text`` lower-cased as IGNORECASE compares an ASCII pattern with it."""
     return text.translate(_FOLD).lower()
+
+
+def may_compute(text: str) -> bool:
+    """Does ``text`` hold a key of any of the three patterns? (No: none of its parts
+    holds a match; a cheap test of a whole batch of sentences.)"""
+    low = folded(text)
+    keys = (DIFFERENCE_AFTER_KEYS, DIFFERENCE_BEFORE_KEYS, SUM_KEYS)
+    return any(holds_key(low, family) for family in keys)
 
 
 def computes(text: str) -> tuple[bool, bool, bool]:
