@@ -7,6 +7,12 @@ a wall-time limit and an address-space cap (so "before" cannot take the machine
 down: a case that hits a limit is reported as such). Figures: wall time and
 peak RSS of the child (``os.wait4``), exit status, and the stderr line's length.
 
+Then the scanner's hostile texts (issue 27), each in a child at 1 MB and 2 MB, this
+checkout beside main at ``SCANNER_BEFORE`` (the commit the issue measured): unmatched
+quotes of each kind, one value restated, number-dense prose, numbers with no sentence
+end, relation phrases with a words lexicon (target: <= 3 s at 1 MB, 2 MB <= 2.2x
+1 MB); and a 5 MB single line through ``vouched scan`` (target: <= 15 s, <= 300 MB).
+
 Then a bounded fuzzing pass (hypothesis, fixed seed and budget) over the input
 layer, the JSON readers, ``verify_output`` and ``scan``: inputs tried and
 failures found (target: 0), each failure printed once.
@@ -31,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_COMMIT = "21ee41f"
+SCANNER_BEFORE = "0b51ad2"  # main when issue 27 was filed
+SCANNER_LIMIT = 30.0  # seconds per scanner text (10x the target at 1 MB)
 TIME_LIMIT = 15.0  # seconds per child
 MEMORY_CAP = 3 * 1024**3  # bytes of address space per child
 
@@ -59,7 +67,9 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
 
 
-def run_child(argv: list[str], pythonpath: str, *, stdin: bytes | None = None) -> Outcome:
+def run_child(
+    argv: list[str], pythonpath: str, *, stdin: bytes | None = None, limit: float | None = None
+) -> Outcome:
     env = {**os.environ, "PYTHONPATH": pythonpath, "COLUMNS": "120"}
     started = time.perf_counter()
     with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as out:
@@ -77,7 +87,8 @@ def run_child(argv: list[str], pythonpath: str, *, stdin: bytes | None = None) -
                 child.stdin.close()
             except BrokenPipeError:
                 pass
-        deadline = started + TIME_LIMIT
+        limit = TIME_LIMIT if limit is None else limit
+        deadline = started + limit
         status = "?"
         usage = None
         while True:
@@ -90,7 +101,7 @@ def run_child(argv: list[str], pythonpath: str, *, stdin: bytes | None = None) -
                 child.kill()
                 _, code, usage = os.wait4(child.pid, 0)
                 child.returncode = -9
-                status = f"killed at {TIME_LIMIT:g} s"
+                status = f"killed at {limit:g} s"
                 break
             time.sleep(0.01)
         seconds = time.perf_counter() - started
@@ -112,13 +123,13 @@ def cli(pythonpath: str, *args: str, stdin: bytes | None = None) -> Outcome:
     return run_child([sys.executable, "-m", "vouched", *args], pythonpath, stdin=stdin)
 
 
-def script(pythonpath: str, code: str) -> Outcome:
-    return run_child([sys.executable, "-c", textwrap.dedent(code)], pythonpath)
+def script(pythonpath: str, code: str, limit: float | None = None) -> Outcome:
+    return run_child([sys.executable, "-c", textwrap.dedent(code)], pythonpath, limit=limit)
 
 
-def extract_before(into: Path) -> str:
+def extract_before(into: Path, commit: str = BEFORE_COMMIT) -> str:
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", BEFORE_COMMIT, "src", "adapters/src"],  # noqa: S607 - git on PATH
+        ["git", "-C", str(ROOT), "archive", commit, "src", "adapters/src"],  # noqa: S607 - git on PATH
         check=True,
         capture_output=True,
     ).stdout
@@ -294,6 +305,103 @@ def _without_limit_flag(argv: list[str]) -> list[str]:
     return out
 
 
+# -- the scanner's hostile texts (issue 27) ---------------------------------------
+
+SCANNER_TEXT = """
+import random, sys, time
+sys.path.insert(0, %(bench)r)
+from scan import LEXICON, NOW, make_answer, make_facts
+from vouched import Lexicon, Policy, partition, scan
+facts = make_facts(50, random.Random(1))
+gated = partition(facts, Policy(), NOW)
+size = %(size)d
+value = next(f for f in facts if f.attribute == "temperature")
+words = Lexicon.from_json({**LEXICON.to_json(),
+    "comparisons": {"colder than": {"attribute": "temperature", "holds": "<"}}})
+def fill(piece):
+    return (piece * (size // len(piece) + 1))[:size]
+texts = {
+    "straight": lambda: fill('"x '),
+    "curly": lambda: fill("\u201cx "),
+    "single": lambda: fill(" \u2018x"),
+    "guillemet": lambda: fill("\u00abx "),
+    "restated": lambda: fill(f"{value.subject} is {value.value} \u00b0C. "),
+    "dense": lambda: make_answer(facts, size, random.Random(7)),
+    "no end": lambda: fill("Berlin 21.4 \u00b0C, "),
+    "relations": lambda: fill("Berlin is colder than Munich and Lyon is colder than Oslo. "),
+}
+text = texts[%(case)r]()
+lexicon = words if %(case)r == "relations" else LEXICON
+started = time.perf_counter()
+scan(text, gated, lexicon)
+print(f"scan {time.perf_counter() - started:.2f} s")
+"""
+SCANNER_CASES = (
+    ("straight", 'unmatched " quotes'),
+    ("curly", "unmatched \u201c quotes"),
+    ("single", "unmatched \u2018 quotes"),
+    ("guillemet", "unmatched \u00ab quotes"),
+    ("restated", "one value restated"),
+    ("dense", "number-dense prose"),
+    ("no end", "numbers with no sentence end"),
+    ("relations", "relation phrases, words lexicon"),
+)
+
+
+def _scan_seconds(outcome: Outcome) -> float | None:
+    if outcome.last.startswith("scan "):
+        return float(outcome.last.split()[1])
+    return None
+
+
+def scanner_cases(before: str, after: str, tmp: Path) -> None:
+    """Each hostile text at 1 MB and 2 MB, before and after; then 5 MB through the CLI."""
+    print(f"\nscanner hostile texts (before: {SCANNER_BEFORE}; target <= 3 s at 1 MB,", end=" ")
+    print("2 MB/1 MB <= 2.2)")
+    print(f"{'case':<34} {'':>6} {'1 MB':>8} {'2 MB':>8} {'ratio':>6}")
+    bench = str(ROOT / "bench")
+    for case, name in SCANNER_CASES:
+        for label, path in (("before", before), ("after", after)):
+            figures = []
+            for size in (1_000_000, 2_000_000):
+                code = SCANNER_TEXT % {"bench": bench, "size": size, "case": case}
+                outcome = script(path, code, SCANNER_LIMIT)
+                figures.append(_scan_seconds(outcome))
+            one, two = figures
+            ratio = f"{two / one:5.2f}x" if one and two else "  -"
+            shown = [
+                f"{v:7.2f}s" if v is not None else f"{'>' + format(SCANNER_LIMIT, 'g'):>7}s"
+                for v in figures
+            ]
+            print(f"{name:<34} {label:>6} {shown[0]:>8} {shown[1]:>8} {ratio:>6}")
+    facts = tmp / "scan-facts.json"
+    facts.write_text(json.dumps([GOOD]))
+    line = tmp / "line.txt"
+    unit = "Berlin is 21.4 \u00b0C and 63% humid, winds 12 km/h, 0.4 mm of rain, "
+    line.write_text((unit * (5 * 1024 * 1024 // len(unit.encode()) + 1))[: 5 * 1024 * 1024])
+    print(
+        "5 MB single line through `vouched scan --json` (target <= 15 s, <= 300 MB; "
+        f"limit {SCANNER_LIMIT:g} s):"
+    )
+    argv = ["scan", "--facts", str(facts), "--now", "2026-11-29T12:05:00Z", "--json"]
+    argv += ["--max-input-bytes", "10M", str(line)]
+    for label, path in (("before", before), ("after", after)):
+        outcome = run_child([sys.executable, "-m", "vouched", *argv], path, limit=SCANNER_LIMIT)
+        print(f"  {label:>6} {outcome.seconds:7.2f} s {outcome.rss_mb:7.0f} MB  {outcome.status}")
+
+
+def _scanner_section(tmp: Path, after: str) -> None:
+    """The scanner's texts beside main at :data:`SCANNER_BEFORE`, when git can archive it
+    (a shallow clone cannot: then a line says so)."""
+    (tmp / "scanner-before").mkdir()
+    try:
+        before = extract_before(tmp / "scanner-before", SCANNER_BEFORE)
+    except subprocess.CalledProcessError:
+        print(f"\nscanner hostile texts: skipped (git cannot archive {SCANNER_BEFORE} here)")
+        return
+    scanner_cases(before, after, tmp)
+
+
 # -- fuzzing ------------------------------------------------------------------------
 
 
@@ -398,10 +506,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="the issue's sizes")
     parser.add_argument("--fuzz", type=int, default=400, help="examples per fuzzed target")
+    parser.add_argument("--scanner", action="store_true", help="the scanner's texts only")
     options = parser.parse_args()
     after = str(ROOT / "src") + os.pathsep + str(ROOT / "adapters" / "src")
     with tempfile.TemporaryDirectory(prefix="vouched-hostile-") as work:
         tmp = Path(work)
+        if options.scanner:
+            _scanner_section(tmp, after)
+            return
         (tmp / "before").mkdir()
         before = extract_before(tmp / "before")
         print(f"before: {BEFORE_COMMIT} (git archive); after: this checkout")
@@ -421,6 +533,7 @@ def main() -> None:
                     f"{klass:<19} {name:<38} {label:>6} {outcome.seconds:>7.2f}s "
                     f"{outcome.rss_mb:>7.0f}MB  {outcome.status}; {said}"
                 )
+        _scanner_section(tmp, after)
     started = time.perf_counter()
     tried, failures = fuzz(options.fuzz)
     print(

@@ -1,9 +1,11 @@
-"""Exact gates: a sentence is skipped only on keys every match of the pattern holds.
+"""Exact gates: a sentence is skipped only when no match of the pattern can be in it.
 
-The derived-value reader searches its three patterns only in sentences that hold one
-of their keys (habit 28: a gate on "the" or "its" lets every sentence through). A
-gate that missed a match would change a report, so each gate is held here: whatever
-the text, every match of the pattern holds a match of its keys.
+The derived-value reader searches its three patterns (a difference after the number,
+one before it, a sum) only in sentences its gate lets through (habit 28: a gate on
+"the" or "its" lets every sentence through and costs a regex call anyway). A gate
+that refused a sentence holding a match would change a report, so each gate is held
+here: whatever the text, if the pattern matches anywhere in it, as the reader
+searches it, the gate lets the text through.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ from hypothesis import strategies as st
 
 from vouched._scan._vocabulary import (
     DIFFERENCE_AFTER,
-    DIFFERENCE_AFTER_KEYS,
     DIFFERENCE_BEFORE,
-    DIFFERENCE_BEFORE_KEYS,
-    SUM_KEYS,
     SUM_WORDS,
+    computes,
+    may_compute,
 )
 
 PIECES = sorted(
@@ -34,55 +35,57 @@ PIECES = sorted(
         "TOGETHER",
         "point",
         "degrees",
+        "winds",
+        "\u017fum",  # IGNORECASE reads the long s as an s
+        "W\u0131n",
+        "\u212aEY",
     }
     - {"s", "d", "w", "W"}
 )
-TEXTS = st.lists(
-    st.tuples(st.sampled_from(PIECES), st.sampled_from(["", " ", "  ", "-"])), max_size=8
-).map(lambda parts: "".join(p + gap for p, gap in parts))
-
-
+GAPS = (" ", "", "-", "\n")
+TEXTS = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(GAPS)), max_size=8).map(
+    lambda parts: "".join(p + gap for p, gap in parts)
+)
 PAIRS = [f"{a}{gap}{b}" for a in PIECES for b in PIECES for gap in (" ", "")]
 
 
-def _keyed(keys: re.Pattern[str], found: re.Match[str] | None) -> bool:
-    return found is None or keys.search(found.group()) is not None
+def _held(text: str) -> None:
+    """Each pattern searched as the reader searches it (after a number, in a window
+    before one, up to 20 characters after one); a match means the gate says yes."""
+    after, before, total = computes(text)
+    for at in range(len(text) + 1):
+        assert after or DIFFERENCE_AFTER.match(text, at) is None, text
+        for start in range(at + 1):  # the window may start inside a word
+            assert before or DIFFERENCE_BEFORE.search(text[start:at]) is None, text
+        assert total or SUM_WORDS.search(text, 0, at) is None, text
 
 
-def test_every_two_words_of_the_patterns_hold_their_keys() -> None:
+def test_every_two_words_of_the_patterns_pass_their_gates() -> None:
     for text in PAIRS:
-        for at in range(len(text) + 1):
-            assert _keyed(DIFFERENCE_AFTER_KEYS, DIFFERENCE_AFTER.match(text, at)), text
-            assert _keyed(DIFFERENCE_BEFORE_KEYS, DIFFERENCE_BEFORE.search(text, 0, at)), text
-            assert _keyed(SUM_KEYS, SUM_WORDS.search(text, 0, at)), text
+        _held(text)
 
 
-@settings(max_examples=400, derandomize=True)
+@settings(max_examples=300, derandomize=True)
 @given(TEXTS)
-def test_every_difference_after_match_holds_a_key(text: str) -> None:
-    assert all(
-        _keyed(DIFFERENCE_AFTER_KEYS, DIFFERENCE_AFTER.match(text, at))
-        for at in range(len(text) + 1)
-    )
+def test_any_text_with_a_match_passes_its_gate(text: str) -> None:
+    _held(text)
 
 
-@settings(max_examples=400, derandomize=True)
-@given(TEXTS)
-def test_every_difference_before_match_holds_a_key(text: str) -> None:
-    assert all(
-        _keyed(DIFFERENCE_BEFORE_KEYS, DIFFERENCE_BEFORE.search(text[:end]))
-        for end in range(len(text) + 1)
-    )
-
-
-@settings(max_examples=400, derandomize=True)
-@given(TEXTS)
-def test_every_sum_match_holds_a_key_even_cut_short(text: str) -> None:
-    assert all(_keyed(SUM_KEYS, SUM_WORDS.search(text, 0, end)) for end in range(len(text) + 1))
+@settings(max_examples=300, derandomize=True)
+@given(TEXTS, st.integers(0, 60), st.integers(0, 60))
+def test_a_batch_without_keys_has_no_sentence_that_passes_a_gate(
+    text: str, start: int, end: int
+) -> None:
+    if not may_compute(text):
+        assert computes(text[start:end]) == (False, False, False)
 
 
 def test_a_sentence_without_keys_reads_no_difference() -> None:
-    text = "In Berlin the temperature is 21 °C and its humidity stands at 63%."
-    assert DIFFERENCE_AFTER_KEYS.search(text) is None
-    assert DIFFERENCE_BEFORE_KEYS.search(text) is None
-    assert SUM_KEYS.search(text) is None
+    text = "In Berlin the temperature is 21 °C, winds of 12 km/h, and its humidity is 63%."
+    assert computes(text) == (False, False, False)
+
+
+def test_a_key_inside_a_longer_word_is_no_match() -> None:
+    # "winds" holds "win", but no pattern reads it: the gate says so
+    assert computes("Winds 12 km/h.") == (False, False, False)
+    assert computes("a 12-point win.")[0]

@@ -16,7 +16,7 @@ strict about the attribute, lenient about the subject within the sentence.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from vouched._scan._cues import (
     AttributeReading,
@@ -25,8 +25,11 @@ from vouched._scan._cues import (
     unit_attributes,
 )
 from vouched._scan._derived import comparison, derived, signed
+from vouched._scan._factindex import FactIndex
+from vouched._scan._lexicon import Lexicon
+from vouched._scan._mentions import Mention
 from vouched._scan._reader._numbers import Quantity
-from vouched._scan._sentence import Matchers, SentenceRead, compile_matchers
+from vouched._scan._sentence import Found, Matchers, SentenceRead, compile_matchers
 from vouched._scan._structures import extra_quantities, in_pair, masked_spans, prepare
 from vouched._scan._subjects import (
     SubjectReading,
@@ -145,7 +148,32 @@ def _sole_owner(
 
 
 class Binder(SentenceRead):
-    """One sentence's context with the readers the rules call."""
+    """One sentence's context with the readers the rules call, complete when built.
+
+    Building it reads the sentence (:class:`SentenceRead`), the spans whose numbers are
+    no claims (:attr:`masked`), the quantities written without digits, and the
+    structures over all of the sentence's quantities (:attr:`quantities`, in order):
+    nothing is left to call before :meth:`bind`.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        index: FactIndex,
+        lexicon: Lexicon,
+        found: Found,
+        *,
+        tokens: set[str],
+        carried: Sequence[Mention] = (),
+    ) -> None:
+        super().__init__(text, index, lexicon, found, tokens=tokens, carried=carried)
+        self.masked = masked_spans(self)
+        quantities = found.quantities
+        extra = extra_quantities(self)
+        if extra:
+            quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
+        self.quantities: list[Quantity] = quantities
+        prepare(self, quantities)
 
     def bind(self, quantity: Quantity) -> Binding:
         return bind(self, quantity)
@@ -161,12 +189,3 @@ class Binder(SentenceRead):
 
     def in_pair(self, quantity: Quantity) -> bool:
         return in_pair(self, quantity)
-
-    def masked_spans(self) -> list[tuple[int, int]]:
-        return masked_spans(self)
-
-    def extra_quantities(self) -> list[Quantity]:
-        return extra_quantities(self)
-
-    def prepare(self, quantities: list[Quantity]) -> None:
-        prepare(self, quantities)

@@ -26,18 +26,16 @@ from vouched._scan._vocabulary import (
     CENTS,
     COMPARISON,
     DIFFERENCE_AFTER,
-    DIFFERENCE_AFTER_KEYS,
     DIFFERENCE_BEFORE,
-    DIFFERENCE_BEFORE_KEYS,
     FALL_AFTER,
     FALL_BEFORE,
     FALL_CHAIN,
     MARGIN_NOUN,
     MINUS_MARK,
     REFERENCE,
-    SUM_KEYS,
     SUM_WORDS,
     THAN,
+    computes,
 )
 
 __all__ = ["comparison", "derived", "difference", "sign_spans", "signed", "within"]
@@ -110,12 +108,7 @@ def _computes(ctx: SentenceRead) -> Computes:
     """The sentence's exact gates of the three patterns, searched once when first asked."""
     found = ctx.computes
     if found is None:
-        text = ctx.text
-        found = Computes(
-            DIFFERENCE_AFTER_KEYS.search(text) is not None,
-            DIFFERENCE_BEFORE_KEYS.search(text) is not None,
-            SUM_KEYS.search(text) is not None,
-        )
+        found = Computes(*computes(ctx.text))
         ctx.computes = found
     return found
 

@@ -12,15 +12,23 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 from operator import attrgetter, itemgetter
-from typing import NamedTuple
 
 from vouched._fact import Fact
-from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
+from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, units_compatible
+from vouched._scan._readings import (
+    Reading,
+    describe,
+    is_name_with_digits,
+    observed_readings,
+    quantity_matches,
+    readings_of,
+    rounds_to,
+)
 
-__all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]
+__all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]  # re-exported
 
 _NUMBER = QuantityKind.NUMBER
 _NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
@@ -32,98 +40,6 @@ _OBSERVED_AT = attrgetter("observed_at")
 _UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
 _NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
-
-
-class Reading(NamedTuple):
-    """One quantity a fact vouches for."""
-
-    kind: QuantityKind
-    value: Decimal
-    unit: str | None
-    exact: bool
-    fact: Fact
-
-
-def rounds_to(value: Decimal, stated: Decimal, quantum: Decimal) -> bool:
-    """True when ``value`` rounded to ``quantum`` (half up or half even) is ``stated``."""
-    if value == stated:
-        return True
-    if quantum <= 0:
-        return False
-    try:
-        steps = value / quantum
-        for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN):
-            if steps.quantize(Decimal(1), rounding=mode) * quantum == stated:
-                return True
-    except InvalidOperation:
-        return False
-    return False
-
-
-def _same_date(stated: Decimal, fact: Decimal) -> bool:
-    s, f = int(stated), int(fact)
-    if s % 10000 != f % 10000:
-        return False
-    return s // 10000 == 0 or f // 10000 == 0 or s // 10000 == f // 10000
-
-
-def quantity_matches(quantity: Quantity, reading: Reading) -> bool:
-    """Does the stated quantity say the reading's value (units aside)?"""
-    kind = quantity.kind
-    if kind is not reading.kind:
-        return False
-    value = reading.value
-    if kind is _NUMBER and not reading.exact:
-        quantum = quantity.quantum
-        if rounds_to(value, quantity.value, quantum):
-            return True
-        return any(rounds_to(value, v, quantum) for v in quantity.alternatives)
-    if kind is _DATE:
-        return any(_same_date(v, value) for v in quantity.values)
-    return value == quantity.value or value in quantity.alternatives
-
-
-def describe(reading: Reading) -> str:
-    """``Berlin temperature = 21.4 degC (open-meteo)`` for a finding's detail."""
-    fact = reading.fact
-    value = fact.value
-    unit = f" {fact.unit}" if fact.unit else ""
-    source = f" ({fact.source})" if fact.source else ""
-    return f"{fact.subject} {fact.attribute} = {value}{unit}{source}"
-
-
-def _is_name_with_digits(value: str) -> bool:
-    """'Studio 4', 'Python 3 for Beginners': a name whose digits are not claims
-    ('14:05' or '2026-12-03' are quantities, not names)."""
-    return any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) >= 3
-
-
-def _readings_of(fact: Fact, exact: bool) -> list[Reading]:
-    value = fact.value
-    unit = canonical_unit(fact.unit)
-    if isinstance(value, bool) or value is None:
-        return []
-    if isinstance(value, int | Decimal):
-        return [Reading(_NUMBER, Decimal(value), unit, exact, fact)]
-    readings = []
-    for quantity in read_numbers(value):
-        q_unit = quantity.unit if quantity.unit is not None else unit
-        for number in quantity.values:
-            readings.append(Reading(quantity.kind, number, q_unit, exact, fact))
-    return readings
-
-
-def _observed_readings(fact: Fact) -> list[Reading]:
-    seen = fact.observed_at
-    if seen is None:
-        return []
-    date = Decimal(seen.year * 10000 + seen.month * 100 + seen.day)
-    time = Decimal(seen.hour * 60 + seen.minute)
-    return [
-        Reading(_DATE, date, None, True, fact),
-        Reading(QuantityKind.TIME, time, None, True, fact),
-        Reading(_NUMBER, Decimal(seen.year), None, True, fact),
-    ]
 
 
 class FactIndex:
@@ -203,7 +119,7 @@ class FactIndex:
         exact = self.exact
         readings: list[Reading] = []
         for fact in facts:
-            readings.extend(_readings_of(fact, fact.attribute in exact))
+            readings.extend(readings_of(fact, fact.attribute in exact))
         return readings
 
     def pair_readings(self, subject: str, attribute: str) -> list[Reading]:
@@ -241,7 +157,7 @@ class FactIndex:
             found = {(_NUMBER, canonical_unit(unit)) for unit in units}
             for fact in facts:
                 if isinstance(fact.value, str):
-                    found.update((r.kind, r.unit) for r in _readings_of(fact, False))
+                    found.update((r.kind, r.unit) for r in readings_of(fact, False))
             shapes = self._shapes[attribute] = frozenset(found)
         return shapes
 
@@ -306,7 +222,7 @@ class FactIndex:
         """String values that are names with digits ("Studio 4")."""
         if self._names_with_digits is None:
             self._names_with_digits = [
-                value for value in self.string_values if _is_name_with_digits(value)
+                value for value in self.string_values if is_name_with_digits(value)
             ]
         return self._names_with_digits
 
@@ -325,7 +241,7 @@ class FactIndex:
                     )
                 elif isinstance(value, str):
                     numbers.extend(
-                        r for r in _readings_of(fact, fact.attribute in exact) if r.kind is _NUMBER
+                        r for r in readings_of(fact, fact.attribute in exact) if r.kind is _NUMBER
                     )
                 seen = fact.observed_at
                 if seen is not None and seen.year not in years:
@@ -346,7 +262,7 @@ class FactIndex:
                 if instant is None:
                     continue
                 fact = next(f for f in grounded if f.observed_at == instant)
-                for reading in _observed_readings(fact):
+                for reading in observed_readings(fact):
                     if reading.kind is not _NUMBER:
                         value = int(reading.value)
                         key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
@@ -358,10 +274,10 @@ class FactIndex:
             for fact in self.grounded:
                 readings: list[Reading] = []
                 if isinstance(fact.value, str):
-                    readings = [r for r in _readings_of(fact, True) if r.kind is not _NUMBER]
+                    readings = [r for r in readings_of(fact, True) if r.kind is not _NUMBER]
                 if fact.observed_at is not None and fact.observed_at not in seen:
                     seen.add(fact.observed_at)  # one reading per instant is enough
-                    readings.extend(r for r in _observed_readings(fact) if r.kind is not _NUMBER)
+                    readings.extend(r for r in observed_readings(fact) if r.kind is not _NUMBER)
                 for reading in readings:
                     value = int(reading.value)
                     key = (reading.kind, value % 10000 if reading.kind is _DATE else value)

@@ -27,7 +27,7 @@ name count as phrases without being listed. The last three sections are optional
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -419,30 +419,11 @@ class PhraseMatcher:
         # (start, -end, names): sorting puts the longest phrase first at each start
         # (two phrases never share a span: their keys differ).
         found: list[tuple[int, int, tuple[str, ...]]] = []
-        find = lowered.find
-        length = len(lowered)
         by_key = self.by_key
         for key in tokens.intersection(by_key):
             for phrase in by_key[key]:
-                start = find(phrase)
-                if start == -1:
-                    continue
-                size = len(phrase)
-                left, right = _bounded(phrase[0]), _bounded(phrase[-1])
-                while start != -1:
-                    end = start + size
-                    if left and start > 0:
-                        before = lowered[start - 1]
-                        if before.isalnum() or before == "_":
-                            start = find(phrase, start + 1)
-                            continue
-                    if right and end < length:
-                        after = lowered[end]
-                        if after.isalnum() or after == "_":
-                            start = find(phrase, start + 1)
-                            continue
-                    found.append((start, -end, self.owners[phrase]))
-                    start = find(phrase, start + 1)
+                names = self.owners[phrase]
+                found.extend((start, -end, names) for start, end in _whole(lowered, phrase))
         if len(found) > 1:
             found.sort()
         hits: list[tuple[int, int, tuple[str, ...]]] = []
@@ -452,6 +433,27 @@ class PhraseMatcher:
                 last_end = -negative_end
                 hits.append((start, last_end, names))
         return hits
+
+
+def _whole(lowered: str, phrase: str) -> Iterator[tuple[int, int]]:
+    """Every ``(start, end)`` of ``phrase`` in ``lowered`` not inside a longer word."""
+    find = lowered.find
+    length = len(lowered)
+    size = len(phrase)
+    left, right = _bounded(phrase[0]), _bounded(phrase[-1])
+    start = find(phrase)
+    while start != -1:
+        end = start + size
+        if not (
+            (left and start > 0 and _word_char(lowered[start - 1]))
+            or (right and end < length and _word_char(lowered[end]))
+        ):
+            yield start, end
+        start = find(phrase, start + 1)
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 @lru_cache(maxsize=256)

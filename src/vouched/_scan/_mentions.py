@@ -19,6 +19,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from vouched._scan._english import ENGLISH
+
 __all__ = [
     "Mention",
     "MentionKind",
@@ -44,55 +46,12 @@ class Mention(NamedTuple):
     kind: int = MentionKind.NAMED
 
 
-_PRONOUNS = frozenset(
-    {"he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose"}
-)
-_OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
-# Definite references a reader resolves to the last subject named: "the city".
-_REFERENCE_NOUNS = frozenset(
-    {
-        "city", "town", "capital", "team", "squad", "club", "side", "stock", "company",
-        "share", "shares", "firm", "currency", "pair", "rate", "train", "service",
-        "workshop", "course", "class", "session", "event", "store", "shop", "branch",
-        "product", "item", "route", "line", "flight", "station", "location", "venue",
-        "player", "guard", "forward", "center", "centre", "star", "veteran", "rookie",
-    }
-)  # fmt: skip
-_CONJUNCTIONS = frozenset(
-    {"and", "but", "while", "whereas", "although", "though", "yet", "as", "whilst", "or"}
-)
-# Capitalised words that start sentences without naming anything.
-_NOT_NAMES = frozenset(
-    {
-        "a", "an", "the", "this", "that", "these", "those", "there", "here", "it", "its",
-        "he", "she", "they", "we", "you", "i", "our", "your", "their", "his", "her",
-        "today", "tonight", "tomorrow", "yesterday", "now", "currently", "right", "overall",
-        "meanwhile", "also", "however", "in", "at", "on", "for", "with", "by", "from", "to",
-        "of", "and", "but", "or", "as", "if", "so", "then", "after", "before", "during",
-        "while", "when", "expect", "note", "please", "yes", "no", "not", "all", "both",
-        "each", "every", "some", "most", "many", "few", "one", "two", "three", "current",
-        "latest", "live", "according", "based", "data", "unfortunately", "sadly",
-        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-        "january", "february", "march", "april", "may", "june", "july", "august",
-        "september", "october", "november", "december", "am", "pm", "utc", "gmt",
-        "mr", "mrs", "ms", "dr", "st", "ok", "okay", "sure", "well", "still", "just",
-        "only", "even", "again", "later", "earlier", "next", "last", "first", "second",
-        "third", "final", "despite", "thanks", "what", "which", "where", "why", "how",
-        "who", "whose", "is", "are", "was", "were", "will", "would", "could", "should",
-        "can", "might", "do", "does", "did", "has", "have", "had",
-    }
-)  # fmt: skip
-# Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
-_SUBJECT_VERBS = frozenset(
-    {
-        "is", "was", "are", "were", "has", "had", "have", "sees", "saw", "will", "reports",
-        "reported", "shows", "showed", "stands", "stood", "sits", "sat", "feels", "looks",
-        "remains", "hits", "hit", "reached", "reaches", "scored", "posted", "added",
-        "finished", "recorded", "tallied", "costs", "cost", "trades", "traded", "closed",
-        "opened", "rose", "fell", "gained", "lost", "leaves", "left", "departs", "arrives",
-        "s", "\u2019s", "'s",
-    }
-)  # fmt: skip
+_PRONOUNS = frozenset(ENGLISH["pronouns"])
+_OBJECT_PRONOUNS = frozenset(ENGLISH["object_pronouns"])
+_REFERENCE_NOUNS = frozenset(ENGLISH["reference_nouns"])
+_CONJUNCTIONS = frozenset(ENGLISH["conjunctions"])
+_NOT_NAMES = frozenset(ENGLISH["not_names"])
+_SUBJECT_VERBS = frozenset(ENGLISH["subject_verbs"])
 
 
 class Structure:

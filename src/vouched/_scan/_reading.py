@@ -64,9 +64,10 @@ from vouched._scan._rules import (
     judge_words,
     run_time_rule,
 )
-from vouched._scan._sentence import Cue, Found, find_all
+from vouched._scan._sentence import NO_COMPUTES, Cue, Found, find_all
 from vouched._scan._spans import Spans
 from vouched._scan._textchecks import internal_terms
+from vouched._scan._vocabulary import may_compute
 from vouched._scan._wordmatch import RELATION, WordFacts
 from vouched._time import parse_instant
 
@@ -209,6 +210,7 @@ class TextReading:
         "_claims",
         "_compiled",
         "_findings",
+        "_may_compute",
         "_named",
         "_time",
     )
@@ -222,6 +224,7 @@ class TextReading:
         self._named: set[str] = set()
         self._time: tuple[Period, ...] | None = None  # the time carried (None: every fact)
         self._carries: dict[int, Carry] = {}  # by the period's view
+        self._may_compute = True  # may the batch being read state a computed value?
 
     def sentence(self, text: str, start: int, end: int, offset: int = 0) -> tuple[Finding, ...]:
         """Read ``text[start:end]`` (the next sentence); its findings, with spans into
@@ -246,6 +249,8 @@ class TextReading:
         if len(lowered) != len(part):  # rare: lower() changed the length; read one by one
             return self._one_by_one(text, ends, start, offset)
         tokens = word_tokens(lowered)
+        # no key of a computed value anywhere in the batch: none in any of its sentences
+        self._may_compute = may_compute(part)
         checks, holes = self._text_findings(part, lowered, tokens)
         found = find_all(
             compiled.matchers, part, lowered, tokens, read_numbers(part, compiled.capitals, tokens)
@@ -323,14 +328,11 @@ class TextReading:
         the word findings, how many claims were checked, the binder."""
         compiled = self._compiled
         binder = Binder(part, index, compiled.lexicon, found, tokens=tokens, carried=self._carried)
+        if not self._may_compute:
+            binder.computes = NO_COMPUTES
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = Spans([*binder.masked_spans(), *spans, *relations])
-        quantities = found.quantities
-        extra = binder.extra_quantities()
-        if extra:
-            quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
-        binder.prepare(quantities)
-        number_findings, checked, stated = self._numbers(quantities, binder, masks, index)
+        masks = Spans([*binder.masked, *spans, *relations])
+        number_findings, checked, stated = self._numbers(binder.quantities, binder, masks, index)
         word_findings: list[Finding] = []
         if found.words:
             # words inside placeholders and quotes are not statements; names may be

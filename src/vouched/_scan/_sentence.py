@@ -5,9 +5,9 @@ matchers (:func:`compile_matchers`, once per scanner): attribute cues,
 subject mentions (named, pronouns and definite references resolved to the
 subjects named before them, unknown names), the sentence's clause structure,
 pair and value phrases. The readers (``_subjects``, ``_cues``,
-``_structures``, ``_derived``) are functions over it; ``structures.prepare``
-adds what spans several quantities (runs, pairs, lists), after which the
-context is only read.
+``_structures``, ``_derived``) are functions over it. The
+:class:`~vouched._scan._binding.Binder` built on it adds, when it is built, what spans
+several quantities (runs, pairs, lists); after that the context is only read.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from vouched._scan._vocabulary import GAP_WORDS
 from vouched._scan._wordmatch import WordFacts, word_matcher
 
 __all__ = [
+    "NO_COMPUTES",
     "Computes",
     "Cue",
     "Forced",
@@ -70,6 +71,10 @@ class Computes(NamedTuple):
     after: bool
     before: bool
     total: bool
+
+
+NO_COMPUTES = Computes(after=False, before=False, total=False)
+"""A sentence whose batch holds no key of a computed value."""
 
 
 class Forced(NamedTuple):

@@ -1,15 +1,19 @@
-"""The words and phrases the readers of a sentence look for: data, in one place.
+"""The words and phrases the readers of a sentence look for, compiled once from data.
 
-Word sets are what a careful English reader treats as one family (linking words
-between a cue and its number, fillers after a number, comparison words, ...);
-each pattern says in its name what it finds. The readers (``_cues``,
-``_subjects``, ``_structures``, ``_derived``) import from here; nothing here
-reads a text.
+The words themselves are data (:data:`vouched._scan._english.ENGLISH`, one family
+per key: what a careful English reader treats as one family, linking words between
+a cue and its number, fillers after a number, comparison words, ...); here they
+become the sets and patterns the readers use, each pattern a structure around
+families (no word list is written inside a pattern). The readers (``_cues``,
+``_subjects``, ``_structures``, ``_derived``, ``_words``) import from here; nothing
+here reads a text.
 """
 
 from __future__ import annotations
 
 import re
+
+from vouched._scan._english import ENGLISH
 
 __all__ = [
     "ARTICLE",
@@ -58,234 +62,198 @@ __all__ = [
     "WEEKDAYS",
     "WHEN_AFTER",
     "WORD_AFTER",
+    "computes",
+    "folded",
+    "holds_key",
+    "may_compute",
 ]
 
 DIGIT = re.compile(r"\d")
-LINKING = frozenset(
-    {
-        "of", "to", "at", "is", "was", "are", "were", "be", "been", "being", "around",
-        "about", "roughly", "nearly", "almost", "approximately", "near", "some", "just",
-        "only", "over", "under", "by", "from", "reached", "reaching", "reaches", "hit",
-        "hits", "stands", "stood", "sits", "sat", "currently", "now", "a", "an", "the",
-        "with", "s", "its", "his", "their", "her", "likely", "expected", "forecast",
-        "set", "scheduled", "for", "will", "should", "still", "right", "measured",
-        "measuring", "reading", "reads", "showing", "shows", "sitting", "standing",
-        "registering", "registered", "holding", "holds", "held", "steady", "as", "high",
-        "low", "up", "down", "than", "more", "less", "exactly", "precisely", "already",
-        "also", "even", "well", "very", "this", "today", "tonight", "morning", "afternoon",
-        "evening", "in", "on", "has", "had", "have", "got", "gets", "went", "go",
-        "going", "coming", "came", "comes", "and", "or", "per", "costs", "cost", "priced",
-    }
-)  # fmt: skip
-# Words that may follow a number without making it about something else.
-AT_WORDS = frozenset({"at", "the", "on", "for", "in", "its", "their"})
+
+
+def _phrase(word: str) -> str:
+    """One word or phrase as a pattern: a space is any whitespace, a trailing period
+    optional ("vs." reads "vs" too)."""
+    optional_period = word.endswith(".") and len(word) > 1
+    core = word[:-1] if optional_period else word
+    return r"\s+".join(re.escape(part) for part in core.split(" ")) + (
+        r"\.?" if optional_period else ""
+    )
+
+
+def _any(family: str) -> str:
+    """A family of :data:`~vouched._scan._english.ENGLISH` as one alternation, in order."""
+    return "|".join(_phrase(word) for word in ENGLISH[family])
+
+
+def _set(family: str) -> frozenset[str]:
+    return frozenset(ENGLISH[family])
+
+
+def _keys(*families: str) -> tuple[str, ...]:
+    """The longest word of each phrase of ``families``: every match of the phrase holds it,
+    so a text holding none of them holds no match (an exact gate)."""
+    keys = (max(word.rstrip(".").split(" "), key=len) for f in families for word in ENGLISH[f])
+    return tuple(dict.fromkeys(keys))
+
+
+LINKING = _set("linking")
+AT_WORDS = _set("at_words")
+"""Words that may follow a number without making it about something else."""
 LINK_MARKS = frozenset({":", "=", "~", "\u2248"})
-FILLER_AFTER = frozenset(
-    {
-        "and", "or", "but", "with", "in", "at", "on", "for", "this", "that", "the", "today",
-        "tonight", "now", "currently", "right", "so", "while", "as", "of", "to", "by",
-        "from", "than", "then", "which", "when", "per", "a", "an", "is", "was", "are",
-        "were", "against", "versus", "vs", "compared", "respectively", "each",
-        "apiece", "overall", "outside", "here", "there", "yesterday", "tomorrow",
-        "according", "though", "although", "whereas", "since", "until", "after", "before",
-        "during", "over", "under", "around", "about", "up", "down", "higher", "lower",
-        "lately", "earlier", "later", "too", "also", "only", "exactly", "sharp", "flat",
-        "even", "just", "both", "all", "it", "he", "she", "they", "we", "you",
-    }
-)  # fmt: skip
-HELD_BEFORE = re.compile(
-    r"\b(?:held|holding|holds|hold|limited|limiting|limits|limit|kept|keeping|keeps"
-    r"|forced|forcing|forces|force)\s+(?:the\s+)?$",
-    re.I,
-)
-HELD_AFTER = re.compile(r"(?:\s*\(.*?\))?\s+(?:to|into|under)\b", re.I)
+FILLER_AFTER = _set("filler_after")
+HELD_BEFORE = re.compile(rf"\b(?:{_any('held_verbs')})\s+(?:the\s+)?$", re.I)
+HELD_AFTER = re.compile(rf"(?:\s*\(.*?\))?\s+(?:{_any('held_to')})\b", re.I)
 WORD_AFTER = re.compile(r"\s*[^\W\d_]")
-WHEN_AFTER = re.compile(
-    r"\s*(?:as\s+of\s+)?(?:today|tonight|tomorrow|yesterday|(?:right\s+)?now|currently"
-    r"|at\s+(?:the\s+)?(?:moment|present|minute)|so\s+far"
-    r"|this\s+(?:morning|afternoon|evening|week|month|year))\b",
-    re.IGNORECASE,
-)
+WHEN_AFTER = re.compile(rf"\s*(?:{_any('times_after')})\b", re.IGNORECASE)
 """Words after a number that say when, not what ("1.0842 today", "at 7 °C right now",
 "0.8571 at the moment"): the number is still its subject's."""
 BRACKET_AFTER = re.compile(r"\s*[(\[]\s*(?:the\s+)?", re.IGNORECASE)
-PLACE_AFTER = re.compile(r"\s*(?:in|at|for)\s+(?:the\s+)?", re.IGNORECASE)
+PLACE_AFTER = re.compile(rf"\s*(?:{_any('value_places')})\s+(?:the\s+)?", re.IGNORECASE)
 """The words between a value and the place or subject it is stated for ("21 °C in Munich")."""
 VALUE_PLACE_BEFORE = re.compile(
-    r"[\d%°$€£¥]\s*(?:[^\W\d_]{1,5}(?:/[^\W\d_]{1,2})?\s*)?(?:in|at|for)\s+(?:the\s+)?$",
+    rf"[\d%°$€£¥]\s*(?:[^\W\d_]{{1,5}}(?:/[^\W\d_]{{1,2}})?\s*)?(?:{_any('value_places')})\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
 """A value and its unit right before a subject it is stated for ("21.4 °C in Berlin")."""
-CONNECTIVE = re.compile(r"\s*(?:in|at|for|of|from|on|to)\s+(?:the\s+)?", re.IGNORECASE)
+CONNECTIVE = re.compile(rf"\s*(?:{_any('connectives')})\s+(?:the\s+)?", re.IGNORECASE)
 GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
-PAIR_GAP = re.compile(r"\s*(?:[-\u2013\u2014]|to)\s*|\s*-?\s*(?:for|of)\s*-?\s*", re.I)
-VALUE_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&|versus|vs\.?|against)\s)\s*", re.I)
+PAIR_GAP = re.compile(
+    rf"\s*(?:[-\u2013\u2014]|to)\s*|\s*-?\s*(?:{_any('pair_words')})\s*-?\s*", re.I
+)
+VALUE_JOIN = re.compile(rf"\s*(?:,\s*(?:and\s+)?|\s(?:{_any('value_joins')})\s)\s*", re.I)
 SUBJECT_JOIN = re.compile(
-    r"\s*(?:,\s*(?:and\s+)?|\s(?:and|&)\s"
-    r"|\s+(?:is|are|was|feels|looks)?\s*(?:\w+er|more\s+\w+|less\s+\w+)\s+than\s+)\s*",
+    rf"\s*(?:,\s*(?:and\s+)?|\s(?:{_any('subject_joins')})\s"
+    rf"|\s+(?:{_any('comparing_verbs')})?\s*(?:\w+er|more\s+\w+|less\s+\w+)\s+than\s+)\s*",
     re.I,
 )
 RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
-ARTICLE = re.compile(r"(?:^|(?<=\W))(a|an|a\s+pair\s+of|a\s+couple\s+of|a\s+single)\s+$", re.I)
+ARTICLE = re.compile(rf"(?:^|(?<=\W))({_any('articles')})\s+$", re.I)
 ARTICLE_VALUES = {"a": 1, "an": 1, "one": 1, "a single": 1, "a pair of": 2, "a couple of": 2}
 # Derived values: a difference ("a 12-point win", "3 degrees warmer", "led by 12").
 DIFFERENCE_AFTER = re.compile(
     r"\s*(?:[-\u2013]\s*)?(?:[^\W\d_]+\s*(?:[-\u2013]\s*)?)?"
-    r"(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
-    r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
-    r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
-    r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater|smaller"
-    r"|gap|above|below|over|under|up\s+on|down\s+on|range|spread|swing"
-    r"|(?:from|since|versus|vs\.?|on|against)\s+(?:the\s+|its\s+)?(?:previous|prior|last"
-    r"|day\s+before|earlier))\b",
+    rf"(?:{_any('difference_after')}"
+    rf"|(?:{_any('since_words')})\s+(?:(?:{_any('reference_articles')})\s+)?"
+    rf"(?:{_any('earlier_words')}))\b",
     re.I,
 )
 DIFFERENCE_BEFORE = re.compile(
-    r"\b(?:won|win|wins|lost|lose|loses|led|leads|lead|trailed|trails|beat|beats|defeated"
-    r"|outscored|edged|margin|difference|gap|differ|differs|differed|gain|gained|rise|rose"
-    r"|drop|dropped|fall|fell|change|changed)\s+(?:\w+\s+){0,3}?"
-    r"(?:by|of)\s+(?:just\s+|only\s+)?$",
+    rf"\b(?:{_any('difference_before')})\s+(?:\w+\s+){{0,3}}?"
+    rf"(?:{_any('by_words')})\s+(?:(?:{_any('only_words')})\s+)?$",
     re.I,
 )
-COMPARISON = re.compile(
-    r"\b(?P<op>over|above|more\s+than|greater\s+than|higher\s+than|at\s+least|in\s+excess\s+of"
-    r"|exceeding|beyond|under|below|less\s+than|fewer\s+than|lower\s+than|at\s+most"
-    r"|no\s+more\s+than|up\s+to)\s+$",
-    re.I,
-)
-BELOW = frozenset({"under", "below", "less than", "fewer than", "lower than"})
-AT_MOST = frozenset({"at most", "no more than", "up to"})
-AT_LEAST = frozenset({"at least"})
+COMPARISON = re.compile(rf"\b(?P<op>{_any('comparisons')})\s+$", re.I)
+BELOW = _set("below")
+AT_MOST = _set("at_most")
+AT_LEAST = _set("at_least")
 # Sign words a reader applies to a number: "1.15% lower", "3 degrees below zero", "gave up $2".
-FALL_AFTER = re.compile(
-    r"\s*(?:lower|down|below\s+(?:zero|freezing|0)|in\s+the\s+red|under\s+zero)\b", re.I
-)
+FALL_AFTER = re.compile(rf"\s*(?:{_any('fall_after')})\b", re.I)
 FALL_BEFORE = re.compile(
-    r"\b(?:gave\s+up|gives\s+up|giving\s+up|shed|sheds|slipped|slips|declined|declines"
-    r"|dropped|drops|lost|loses|fell|falls|down|decreased|eased|eases|retreated|minus)"
-    r"\s+(?:by\s+)?(?:just\s+|some\s+|about\s+|nearly\s+)?$",
+    rf"\b(?:{_any('fall_before')})"
+    rf"\s+(?:(?:{_any('fall_by')})\s+)?(?:(?:{_any('fall_hedges')})\s+)?$",
     re.I,
 )
 # "down $2.18, or 1.15%": the sign word governs the restatement after "or"
-FALL_CHAIN = re.compile(
-    r"\b(?:down|fell|lost|dropped|declined|slipped|shed|gave\s+up)\s+[^,;\n]{1,24}?,?\s+or\s+$",
-    re.I,
-)
+FALL_CHAIN = re.compile(rf"\b(?:{_any('fall_chain')})\s+[^,;\n]{{1,24}}?,?\s+or\s+$", re.I)
 MINUS_MARK = re.compile(r"(?:^|[\s(\[])[-\u2212]$")  # "(-$2.18)": a sign the reader left out
-CENTS = re.compile(r"\s*(?:cents?|pence)\b", re.I)
-BELOW_ZERO = re.compile(r"\s*(?:degrees?\s+)?below\s+(?P<zero>zero|freezing)\b", re.I)
-MARGIN_NOUN = re.compile(
-    r"\b(?:win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
-    r"|difference|gap)\b",
-    re.I,
+CENTS = re.compile(rf"\s*(?:{_any('cents')})\b", re.I)
+BELOW_ZERO = re.compile(
+    rf"\s*(?:(?:{_any('degree_words')})\s+)?below\s+(?P<zero>{_any('zero_words')})\b", re.I
 )
-REFERENCE = re.compile(r"\s+(?:its|the|their|his|her|that|this)\b", re.I)  # "below its high"
+MARGIN_NOUN = re.compile(rf"\b(?:{_any('margin_nouns')})\b", re.I)
+REFERENCE = re.compile(rf"\s+(?:{_any('references')})\b", re.I)  # "below its high"
 THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
-SUM_WORDS = re.compile(
-    r"\b(?:together|combined|in\s+total|a\s+total\s+of|totall?ing|altogether|in\s+all|sum)\b",
-    re.I,
-)
+SUM_WORDS = re.compile(rf"\b(?:{_any('sum_words')})\b", re.I)
+
+# Exact gates of the three patterns above, on the sentence folded as the patterns'
+# IGNORECASE folds it: every match of a pattern holds the longest word of one of its
+# phrases (a cheap substring test first), and holds it followed by a word boundary
+# (DIFFERENCE_AFTER's phrases all end on one, each word before the last is followed by
+# whitespace), followed by whitespace (DIFFERENCE_BEFORE: searched in a window whose start
+# may cut a word, so no leading boundary is asked), or preceded by one (SUM_WORDS: searched
+# up to an end that may cut a word). So a sentence the gate refuses holds no match;
+# tests/scan/test_scan_gates.py holds the claim.
+DIFFERENCE_AFTER_KEYS = _keys("difference_after", "earlier_words")
+DIFFERENCE_BEFORE_KEYS = _keys("difference_before")
+SUM_KEYS = _keys("sum_words")
+_AFTER_GATE = re.compile("(?:" + "|".join(map(re.escape, DIFFERENCE_AFTER_KEYS)) + r")\b")
+_BEFORE_GATE = re.compile("(?:" + "|".join(map(re.escape, DIFFERENCE_BEFORE_KEYS)) + r")\s")
+_SUM_GATE = re.compile(r"\b(?:" + "|".join(map(re.escape, SUM_KEYS)) + ")")
+# IGNORECASE matches four letters beyond ASCII to ASCII ones; str.lower() does not
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 
 
-# Exact gates of the three patterns above: every match of a pattern holds a match of its
-# keys (a substring, case folded the same way), so a sentence without one is skipped
-# with no loss; tests/scan/test_scan_gates.py holds the claim.
-DIFFERENCE_AFTER_KEYS = re.compile(
-    r"win|victory|lead|margin|loss|defeat|deficit|edge|triumph|blowout|rout|advantage"
-    r"|warmer|colder|cooler|hotter|higher|lower|more|fewer|less|cheaper|dearer|pricier"
-    r"|later|earlier|faster|slower|ahead|behind|longer|shorter|bigger|smaller|difference"
-    r"|quicker|busier|wetter|drier|windier|calmer|stronger|weaker|greater"
-    r"|gap|above|below|over|under|up|down|range|spread|swing|previous|prior|last|day",
-    re.I,
-)
-DIFFERENCE_BEFORE_KEYS = re.compile(
-    r"won|win|lost|lose|led|lead|trail|beat|defeated|outscored|edged|margin|difference"
-    r"|gap|differ|gain|rise|rose|drop|fall|fell|change",
-    re.I,
-)
-SUM_KEYS = re.compile(r"together|combined|total|all|sum", re.I)
+def folded(text: str) -> str:
+    """``text`` lower-cased as IGNORECASE compares an ASCII pattern with it."""
+    return text.translate(_FOLD).lower()
 
 
-COMPARE_WORDS = frozenset(
-    {"over", "above", "than", "least", "excess", "exceeding", "beyond", "under", "below",
-     "most", "up"}
-)  # fmt: skip
+def may_compute(text: str) -> bool:
+    """Does ``text`` hold a key of any of the three patterns? (No: none of its parts
+    holds a match; a cheap test of a whole batch of sentences.)"""
+    low = folded(text)
+    keys = (DIFFERENCE_AFTER_KEYS, DIFFERENCE_BEFORE_KEYS, SUM_KEYS)
+    return any(holds_key(low, family) for family in keys)
+
+
+def computes(text: str) -> tuple[bool, bool, bool]:
+    """May ``text`` hold a match of DIFFERENCE_AFTER, DIFFERENCE_BEFORE, SUM_WORDS? (No
+    means none; see the gates above.)"""
+    low = folded(text)
+    return (
+        holds_key(low, DIFFERENCE_AFTER_KEYS) and _AFTER_GATE.search(low) is not None,
+        holds_key(low, DIFFERENCE_BEFORE_KEYS) and _BEFORE_GATE.search(low) is not None,
+        holds_key(low, SUM_KEYS) and _SUM_GATE.search(low) is not None,
+    )
+
+
+def holds_key(text: str, keys: tuple[str, ...]) -> bool:
+    """Does ``text`` (already :func:`folded`) hold one of ``keys``?"""
+    return any(map(text.__contains__, keys))
+
+
+COMPARE_WORDS = _set("compare_words")
 
 
 # -- facts stated in words (vouched._scan._words) ------------------------------------
 
 WEEKDAYS = {
     day: number
-    for number, name in enumerate(
-        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    )
+    for number, name in enumerate(ENGLISH["weekdays"])
     for day in (name, name + "s")  # "meets on Thursdays"
 }
 """Weekday names (and their plurals) by ISO weekday - 1: Monday is 0."""
 
-NEGATION = re.compile(
-    r"\b(?:not|never|no|nor|neither|without|hardly|barely|cannot|\w+n[\'\u2019]t|"
-    r"no\s+longer|fail(?:s|ed)?\s+to|unable\s+to|short\s+of|shy\s+of|miss(?:es|ed)?)\b",
-    re.IGNORECASE,
-)
+NEGATION = re.compile(rf"\b(?:{_any('negations')}|\w+n[\'\u2019]t)\b", re.IGNORECASE)
 """A statement in words after one of these in its clause is denied or missed, not
 stated: "did not beat", "isn't held online", "fell short of a double-double"."""
 
 HEDGE_BEFORE = re.compile(
-    r"\b(?:nearly|near|almost|close\s+to|one\s+of|among|tied\s+for|flirted\s+with|"
-    r"threatened|chasing|on\s+track\s+for|a\s+bid\s+for|one\s+of\s+the)"
-    r"(?:\s+(?:a|an|the|his|her|their|its))?\s*$",
-    re.IGNORECASE,
+    rf"\b(?:{_any('hedges')})(?:\s+(?:{_any('hedge_articles')}))?\s*$", re.IGNORECASE
 )
 """Words right before a relation phrase that hedge it ("one of the coldest", "a near
 triple-double"): the relation is not stated."""
 
-STATE_LINKS = frozenset(
-    {
-        "is", "are", "was", "were", "be", "been", "being", "remains", "remained",
-        "stays", "stayed", "currently", "now", "still", "held", "runs", "run",
-        "running", "takes", "took", "place", "meets", "meet", "listed", "marked",
-        "reported", "reports", "shown", "showing", "as", "set", "scheduled", "will",
-        "also", "today", "fully", "entirely", "of", "the", "'", "s", ",", "(", ":",
-        "from", "for", "with", "operating", "operates", "taught", "offered",
-    }
-)  # fmt: skip
+STATE_LINKS = _set("state_links")
 """Words that may stand between a subject and a word value that states its fact
 ("the Rust course is held online", "Cousins of the Kings", "Kings' Cousins")."""
 
-ROLE_NOUNS = frozenset(
-    {
-        "guard", "forward", "center", "centre", "point", "shooting", "small", "power",
-        "big", "man", "star", "rookie", "veteran", "coach", "head", "reserve", "starter",
-        "teammate", "player", "captain", "instructor", "tutor", "course", "class",
-        "workshop", "service", "team", "driver", "conductor",
-    }
-)  # fmt: skip
+ROLE_NOUNS = _set("role_nouns")
 """Nouns that may stand between a word value and the subject it qualifies ("Kings
 center DeMarcus Cousins")."""
 
-LATER_OCCASION = re.compile(
-    r"\b(?:will|shall|next|upcoming|again|awaits?|on\s+deck|going\s+to|looks?\s+to|"
-    r"set\s+to|slated|heads?\s+(?:back|home)|travels?\s+to|returns?\s+home)\b|\w[\'\u2019]ll\b",
-    re.IGNORECASE,
-)
+LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b", re.IGNORECASE)
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
 
-MANNER_OF = re.compile(
-    r"\b(?:book(?:s|ed|ing)?|regist(?:er|ers|ered|ering|ration)|sign(?:s|ed|ing)?\s+up|"
-    r"enrol(?:l|ls|s|led|ling)?|pay(?:s|ing|ment)?|paid|buy(?:s|ing)?|bought|order(?:s|ed|ing)?|"
-    r"reserv(?:e|es|ed|ing|ation)|apply|applied|tickets?|stream(?:s|ed|ing)?|watch(?:ed)?)\b",
-    re.IGNORECASE,
-)
+MANNER_OF = re.compile(rf"\b(?:{_any('manner_of')})\b", re.IGNORECASE)
 """Verbs and nouns whose manner a value word may describe instead of its subject: "book
 the pottery class online" says how to book, not where the class is held."""
 
 ORDINAL_BEFORE = re.compile(
-    r"\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))"
-    r"\s+$",
-    re.IGNORECASE,
+    rf"\b(?:{_any('ordinals')}|\d+(?:{_any('ordinal_suffixes')}))\s+$", re.IGNORECASE
 )
 """An ordinal right before a phrase ("his second double-double"): it counts what the
 phrase states."""

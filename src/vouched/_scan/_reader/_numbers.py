@@ -28,35 +28,24 @@ from typing import NamedTuple
 
 from vouched._scan._reader._patterns import (
     APPROX,
-    AT_DIGIT,
-    BETWEEN_BEFORE,
-    CAPS_BEFORE,
-    CAPS_ID_AFTER,
     CURRENCY_BEFORE,
     CURRENCY_LEAD,
     DIGIT_RUN,
-    DIGIT_TOKEN_END,
     FALL_BEFORE,
     FALL_WORDS,
     FIRST_DIGIT,
     FOLDS_TO_ASCII,
     LIST_MARKS,
-    LISTMARK_AFTER,
     MAGNITUDES,
-    MDY,
     MINUS_WORD_BEFORE,
     MINUS_WORDS,
-    MONTH_BEFORE,
-    NOT_ID_PREFIXES,
     PLAIN_WORD_STARTS,
-    RANGE_JOIN,
     SIGNAL_WORDS,
     SIGNED_WORD,
     SUFFIX_ORDINAL,
     UNIT_AFTER,
     UNIT_HYPHEN,
     UNIT_SIGNS,
-    URL,
 )
 from vouched._scan._reader._quantity import (
     ONE,
@@ -64,6 +53,15 @@ from vouched._scan._reader._quantity import (
     QuantityKind,
     iso_time,
     read_time_or_date,
+)
+from vouched._scan._reader._skips import (
+    identifier_end,
+    join_ranges,
+    list_marker_end,
+    match_at_digit,
+    month_date_end,
+    span_end_around,
+    url_spans,
 )
 from vouched._scan._reader._units import KNOWN_UNITS, canonical_unit, unit_of
 from vouched._scan._reader._words import (
@@ -192,7 +190,7 @@ def read_numbers(
         words = _read_word_quantities(text, frozenset(present))
         if words:
             found = _merge(found, words)
-    return _join_ranges(text, found)
+    return join_ranges(text, found)
 
 
 def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:
@@ -205,81 +203,9 @@ def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:
     return kept
 
 
-def _url_spans(text: str) -> list[tuple[int, int]]:
-    if "://" not in text and "www." not in text and "@" not in text:
-        return []
-    return [m.span() for m in URL.finditer(text)]
-
-
-def _skip_token(text: str, position: int) -> int:
-    match = DIGIT_TOKEN_END.match(text, position)
-    end = match.end() if match else position + 1
-    while end > position and text[end - 1] in ".:-/":
-        end -= 1  # sentence punctuation after an identifier
-    return max(end, position + 1)
-
-
-def _identifier_end(text: str, p: int, prev: str, names: frozenset[str]) -> int | None:
-    """Where the identifier holding the digit at ``p`` ends, if it is one:
-    A4, H2O, p95, COVID-19, WS-101, #12, ICE 1537, RE 7, ISO 8601."""
-    if prev.isalpha() or prev in {"_", "#"}:
-        return _skip_token(text, p)
-    if prev in "-_/" and p >= 2 and text[p - 2].isalpha():
-        return _skip_token(text, p)
-    if prev in " \u00a0" and p >= 3 and text[p - 2].isupper():
-        caps = CAPS_BEFORE.search(text, max(0, p - 7), p)
-        if caps is not None and caps["w"] not in NOT_ID_PREFIXES and caps["w"] not in names:
-            ident = CAPS_ID_AFTER.match(text, p)
-            if ident is not None:
-                return ident.end()
-    return None
-
-
-def _match_at_digit(text: str, p: int, prev: str) -> re.Match[str] | None:
-    """The master pattern at ``p``, taking a sign just before it if there is one."""
-    if prev in "-+\u2212":
-        match = AT_DIGIT.match(text, p - 1)
-        if match is not None:
-            return match
-    return AT_DIGIT.match(text, p)
-
-
-def _inside(spans: list[tuple[int, int]], p: int) -> int | None:
-    """The end of the span holding ``p``, if any."""
-    for start, end in spans:
-        if start <= p < end:
-            return end
-    return None
-
-
-def _list_marker_end(text: str, p: int) -> int | None:
-    """The end of a numbered-list marker ("1. " at a line start) at ``p``."""
-    marker = LISTMARK_AFTER.match(text, p)
-    if marker is None:
-        return None
-    line_start = text.rfind("\n", 0, p) + 1
-    if p == line_start or text[line_start:p].isspace():
-        return marker.end()
-    return None
-
-
-def _month_date(text: str, p: int) -> re.Match[str] | None:
-    """A written date whose month name stands before the digit at ``p`` ("Dec 5th")."""
-    word_start = p - 2
-    while word_start > 0 and (text[word_start - 1].isalpha() or text[word_start - 1] == "."):
-        word_start -= 1
-    word = text[word_start : p - 1].rstrip(".").lower()
-    if word not in MONTHS and word != "the":
-        return None
-    month = MONTH_BEFORE.search(text, max(0, p - 32), p)
-    if month is None:
-        return None
-    return MDY.match(text, month.start())
-
-
 def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) -> list[Quantity]:
     found: list[Quantity] = []
-    urls = _url_spans(text)
+    urls = url_spans(text)
     position = 0
     search = FIRST_DIGIT.search
     while True:
@@ -288,34 +214,25 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
             break
         p = digit.start()
         if urls:
-            inside = _inside(urls, p)
+            inside = span_end_around(urls, p)
             if inside is not None:
                 position = inside
                 continue
         prev = text[p - 1] if p else " "
         # After a plain space only a capital code ("ICE 1537") can make an identifier.
         if prev != " " or (p >= 3 and text[p - 2].isupper()):
-            skip = _identifier_end(text, p, prev, names)
+            skip = identifier_end(text, p, prev, names)
             if skip is not None:
                 position = skip
                 continue
-        if (
-            signals.month
-            and prev == " "
-            and p >= 2
-            and (text[p - 2].isalpha() or text[p - 2] == ".")
-        ):
-            date_match = _month_date(text, p)
-            if date_match is not None:
-                quantity = read_time_or_date(date_match, "mdy")
-                if quantity is not None:
-                    found.append(quantity)
-                position = date_match.end()
-                continue
+        dated = month_date_end(text, p, prev, signals.month, found)
+        if dated is not None:
+            position = dated
+            continue
         if prev in " \t\n" and (
             text[p + 1 : p + 2] in LIST_MARKS or text[p + 2 : p + 3] in LIST_MARKS
         ):
-            marker = _list_marker_end(text, p)
+            marker = list_marker_end(text, p)
             if marker is not None:
                 position = marker
                 continue
@@ -323,7 +240,7 @@ def _read_digit_quantities(text: str, names: frozenset[str], signals: _Signals) 
         if stop is not None:  # only the master pattern's plain-number branch could match
             quantity, position = _read_digits(text, p, stop, None, signals)
         else:
-            match = _match_at_digit(text, p, prev)
+            match = match_at_digit(text, p, prev)
             if match is None:
                 position = DIGIT_RUN.match(text, p).end()  # type: ignore[union-attr]  # a digit
                 continue
@@ -559,33 +476,3 @@ def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:
             start = word.start()
             number = -number
     return _finish(text, start, stop, number, ONE, soft=abs(value) <= 12)
-
-
-def _join_ranges(text: str, found: list[Quantity]) -> list[Quantity]:
-    """Mark both ends of ranges and scores; the first end takes the second's unit."""
-    for index in range(len(found) - 1):
-        left, right = found[index], found[index + 1]
-        if right.start - left.end > 9:
-            continue
-        between = text[left.end : right.start]
-        if not RANGE_JOIN.fullmatch(between):
-            continue
-        if between.strip().lower() == "and" and not BETWEEN_BEFORE.search(
-            text, max(0, left.start - 10), left.start
-        ):
-            continue
-        if left.kind is QuantityKind.NUMBER and right.kind is QuantityKind.TIME:
-            hours = int(left.value) if left.value == left.value.to_integral() else 0
-            if not 1 <= hours <= 12 or left.unit is not None:
-                continue
-            if right.value >= 720 and hours < 12:
-                hours += 12
-            left = Quantity(
-                left.start, left.end, left.text, QuantityKind.TIME, Decimal(hours * 60), ONE
-            )
-        elif left.kind != right.kind:
-            continue
-        unit = left.unit if left.unit is not None else right.unit
-        found[index] = left._replace(in_range=True, unit=unit)
-        found[index + 1] = right._replace(in_range=True)
-    return found

@@ -150,6 +150,26 @@ def word_tokens_list(lowered: str) -> list[str]:
     return _WORD_RUN.findall(lowered)
 
 
+def _below_hundred(word: str, current: int, seen: bool) -> int | None:
+    """``current`` with a word below a hundred added ("twenty", "one", "forty-two"), or
+    None when the word cannot continue the number read so far."""
+    if word in _SMALL_WORDS:
+        after_tens = seen and current % 100 >= 20 and current % 10 == 0  # "twenty one"
+        if seen and current % 100 != 0 and not after_tens:
+            return None
+        return current + _SMALL_WORDS[word]
+    if word in _TENS_WORDS:
+        value = _TENS_WORDS[word]
+    else:
+        head, _, tail = word.partition("-")
+        if not (head in _TENS_WORDS and tail in _SMALL_WORDS and 0 < _SMALL_WORDS[tail] < 10):
+            return None
+        value = _TENS_WORDS[head] + _SMALL_WORDS[tail]
+    if seen and current % 100 != 0:
+        return None
+    return current + value
+
+
 def word_number(words: list[str]) -> tuple[int, int] | None:
     """Parse a run of lower-case number words; returns (value, words used)."""
     total = 0
@@ -157,25 +177,11 @@ def word_number(words: list[str]) -> tuple[int, int] | None:
     used = 0
     seen = False
     for index, word in enumerate(words):
-        if word in _SMALL_WORDS:
-            if seen and current % 100 and current % 10 == 0 and current % 100 >= 20:
-                current += _SMALL_WORDS[word]  # "twenty one"
-            elif seen and current % 100 != 0:
+        if word in _SMALL_WORDS or word in _TENS_WORDS or "-" in word:
+            added = _below_hundred(word, current, seen)
+            if added is None:
                 break
-            else:
-                current += _SMALL_WORDS[word]
-        elif word in _TENS_WORDS:
-            if seen and current % 100 != 0:
-                break
-            current += _TENS_WORDS[word]
-        elif "-" in word:
-            head, _, tail = word.partition("-")
-            if head in _TENS_WORDS and tail in _SMALL_WORDS and 0 < _SMALL_WORDS[tail] < 10:
-                if seen and current % 100 != 0:
-                    break
-                current += _TENS_WORDS[head] + _SMALL_WORDS[tail]
-            else:
-                break
+            current = added
         elif word in _SCALE_WORDS:
             scale = _SCALE_WORDS[word]
             if not seen:

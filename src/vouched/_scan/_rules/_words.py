@@ -14,93 +14,37 @@ reads the sentence, the facts and the lexicon, and returns a value.
 from __future__ import annotations
 
 from collections.abc import Callable
-from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
-from decimal import Decimal
-from typing import NamedTuple, TypeVar
 
-from vouched._scan._counts import MAX_MEMBERS, Count, unmet
-from vouched._scan._factindex import FactIndex, rounds_to
+from vouched._scan._english import ENGLISH
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lexicon import Lexicon, Word
-from vouched._scan._margins import (
-    first_is_other,
-    in_period,
-    margin_holds,
-    named_before,
-    other_side,
-    stated_relation,
+from vouched._scan._lexicon import Word
+from vouched._scan._rules._relation import (
+    stated_comparison,
+    stated_count,
+    stated_rank,
+    stated_threshold,
 )
-from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._reader._units import canonical_unit, in_base_unit
-from vouched._scan._relations import Comparison, Superlative, Threshold
-from vouched._scan._rules._context import Stated
-from vouched._scan._rules._explanation import self_compared
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
-from vouched._scan._scores import period_parts
-from vouched._scan._sentence import Cue, SentenceRead, words_between
-from vouched._scan._vocabulary import ORDINAL_BEFORE
-from vouched._scan._wordmatch import DAY, RELATION, STRING, VALUE, WordFacts, decode_value
+from vouched._scan._rules._said import (
+    Said,
+    WordContext,
+    elsewhen,
+    same_word,
+    word_finding,
+)
+from vouched._scan._wordmatch import DAY, STRING, VALUE, decode_value
 from vouched._scan._words import (
-    NOBODY,
     denied,
-    later_occasion,
     linked_subject,
     manner_of,
     subject_after,
-    subject_of,
     subjects_before,
 )
 
 __all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words"]
 
 _K = FindingKind
-_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
-@dataclass(slots=True)
-class WordContext:
-    """What the word rules of one sentence read."""
-
-    sentence: SentenceRead
-    facts: WordFacts
-    lexicon: Lexicon
-    stated: list[Stated]  # the sentence's checked quantities, in order
-    words: list[Cue]  # the sentence's words that state facts
-    earlier: AbstractSet[str] = frozenset()  # the subjects earlier sentences named (read only)
-
-    @property
-    def index(self) -> FactIndex:
-        return self.facts.index
-
-
-class Said(NamedTuple):
-    """One word that states a fact: its span, its text and its matcher tags."""
-
-    start: int
-    end: int
-    text: str
-    tags: tuple[str, ...]
-
-    def family(self, family: str) -> list[str]:
-        """The tags of one family, without their family mark."""
-        return [t[2:] for t in self.tags if t[0] == family]
-
-
-def _finding(
-    said: Said,
-    kind: FindingKind,
-    detail: str,
-    subject: str | None = None,
-    attribute: str | None = None,
-) -> Finding:
-    return Finding(kind, said.start, said.end, said.text, detail, subject, attribute)
-
-
-def _elsewhen(said: Said, ctx: WordContext) -> bool:
-    """Is the word about a later occasion than the facts' (all past: a game's box score)?
-    Then the facts neither vouch for it nor deny it."""
-    return ctx.facts.past and later_occasion(ctx.sentence, said.end)
+_DAYS = tuple(day.capitalize() for day in ENGLISH["weekdays"])
 
 
 def _unbacked(said: Said, ctx: WordContext, detail: str) -> Finding | None:
@@ -108,7 +52,7 @@ def _unbacked(said: Said, ctx: WordContext, detail: str) -> Finding | None:
     other occasions alone."""
     if ctx.facts.occasions != "flag":
         return None
-    return _finding(said, _K.UNGROUNDED_CLAIM, detail)
+    return word_finding(said, _K.UNGROUNDED_CLAIM, detail)
 
 
 # -- the rules, in order ---------------------------------------------------------
@@ -125,7 +69,7 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
     days = said.family(DAY)
     if not days:
         return None
-    if _elsewhen(said, ctx):
+    if elsewhen(said, ctx):
         return _unbacked(said, ctx, "no fact gives the date of a later occasion")
     day = int(days[0])
     facts = ctx.facts
@@ -135,7 +79,7 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
         subjects.append(after)
     dated = next((s for s in subjects if s in facts.dates or s in facts.silent_dates), None)
     if dated is not None and dated not in facts.dates:
-        return _finding(said, _K.SILENT_SPOKEN, f"{dated}'s date is silent", dated)
+        return word_finding(said, _K.SILENT_SPOKEN, f"{dated}'s date is silent", dated)
     if dated is not None:
         dates = set(facts.dates[dated])
     elif facts.one_date is not None:
@@ -145,7 +89,7 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
     if any(d.weekday() == day for d in dates):
         return PASSED
     said_days = ", ".join(sorted(f"{d.isoformat()} ({_DAYS[d.weekday()]})" for d in dates))
-    return _finding(said, _K.VALUE_MISMATCH, f"the date is {said_days}", dated, "date")
+    return word_finding(said, _K.VALUE_MISMATCH, f"the date is {said_days}", dated, "date")
 
 
 def _value_outcome(
@@ -161,12 +105,12 @@ def _value_outcome(
         if fact_value is None:
             silent = attribute
             continue
-        if _same_word(fact_value, value):
+        if same_word(fact_value, value):
             return PASSED
         known.append((attribute, fact_value))
     if known:
         attribute, fact_value = known[0]
-        return _finding(
+        return word_finding(
             said,
             _K.VALUE_MISMATCH,
             f"{subject}'s {attribute} is {fact_value!r}, not {said.text!r}",
@@ -174,18 +118,10 @@ def _value_outcome(
             attribute,
         )
     if silent is not None:
-        return _finding(said, _K.SILENT_SPOKEN, f"{subject}'s {silent} is silent", subject, silent)
+        return word_finding(
+            said, _K.SILENT_SPOKEN, f"{subject}'s {silent} is silent", subject, silent
+        )
     return None
-
-
-def _same(fact: Word | None, stated: Word) -> bool:
-    return fact is not None and _same_word(fact, stated)
-
-
-def _same_word(fact: Word, stated: Word) -> bool:
-    if isinstance(fact, bool) or isinstance(stated, bool):
-        return fact is stated
-    return " ".join(fact.casefold().split()) == " ".join(stated.casefold().split())
 
 
 def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
@@ -199,7 +135,7 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     tags = said.family(VALUE)
     if not tags:
         return None
-    if _elsewhen(said, ctx):
+    if elsewhen(said, ctx):
         return _unbacked(said, ctx, "no fact speaks of a later occasion")
     attributes = [decode_value(f"{VALUE}\x00{t}")[1:] for t in tags]
     sentence = ctx.sentence
@@ -220,476 +156,13 @@ def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
     "Cousins of the Hawks") states that subject's value: another value is
     ``value_mismatch`` on the word."""
     values = said.family(STRING)
-    if not values or _elsewhen(said, ctx) or manner_of(ctx.sentence, said.start):
+    if not values or elsewhen(said, ctx) or manner_of(ctx.sentence, said.start):
         return None
     subject = linked_subject(ctx.sentence, said.start, said.end)
     if subject is None:
         return None
     attributes = sorted(ctx.facts.word_attributes.get(values[0], ()))
     return _value_outcome(said, ctx, subject, [(a, values[0]) for a in attributes])
-
-
-class Operand(NamedTuple):
-    """A subject's value of an attribute as a relation compares it: in its dimension's
-    base unit (a time as minutes of the day, a date as a day number)."""
-
-    value: Decimal
-    unit: str | None
-    kind: QuantityKind
-
-
-def _operand(ctx: WordContext, subject: str, attribute: str) -> Operand | str:
-    """A subject's one value of an attribute, or why there is none: "silent" (the pair is
-    silent), "none" (no grounded value) or "many" (several values: not comparable)."""
-    readings = ctx.index.pair_readings(subject, attribute)
-    if not readings:
-        return "silent" if (subject, attribute) in ctx.index.silent_pairs else "none"
-    found = {(r.kind, r.value, r.unit) for r in readings}
-    if len(found) != 1:
-        return "many"
-    kind, value, unit = found.pop()
-    based, base = in_base_unit(value, unit)
-    return Operand(based, base, kind)
-
-
-def _comparable(a: Operand, b: Operand) -> bool:
-    return a.kind is b.kind and a.unit == b.unit
-
-
-def quantity_matches_value(quantity: Quantity, value: Decimal) -> bool:
-    """Does a stated number say ``value`` (as written or rounded to the precision shown)?"""
-    return rounds_to(value, quantity.value, quantity.quantum)
-
-
-def _holds(left: Decimal, op: str, right: Decimal) -> bool:
-    return {
-        "<": left < right,
-        "<=": left <= right,
-        ">": left > right,
-        ">=": left >= right,
-        "=": left == right,
-    }[op]
-
-
-def _subject_with(
-    ctx: WordContext, said: Said, attributes: tuple[str, ...], *, after: bool = True
-) -> str | Finding | None:
-    """The subject of a relation phrase (:func:`subject_of`), checked by :func:`_checked`."""
-    subject = subject_of(ctx.sentence, said.start, said.end, after=after)
-    return _checked(ctx, said, subject, attributes)
-
-
-def _checked(
-    ctx: WordContext, said: Said, subject: str | None, attributes: tuple[str, ...]
-) -> str | Finding | None:
-    """``subject`` when some fact of ``attributes`` speaks of it. A subject no fact is
-    about, or one of the same kind as those that have the attributes but without them (a
-    currency with no spread fact), is an ``ungrounded_claim``; another kind of subject
-    leaves the phrase alone ("the Bucks led for most of the game" is no player's scoring
-    rank)."""
-    if subject is None:
-        return None
-    if subject != NOBODY and any(ctx.index.knows(subject, a) for a in attributes):
-        return subject
-    if subject == NOBODY or ctx.facts.same_kind(subject, attributes):
-        name = subject or "a subject no fact is about"
-        return _finding(
-            said, _K.UNGROUNDED_CLAIM, f"no grounded {attributes[0]} for {name}", subject or None
-        )
-    return None
-
-
-def _shown(ctx: WordContext, subject: str, attribute: str) -> str:
-    facts = ctx.index.facts_of(subject, attribute)
-    if not facts:
-        return "unknown"
-    fact = facts[0]
-    return f"{fact.value} {fact.unit}" if fact.unit else str(fact.value)
-
-
-def _not_grounded(said: Said, subject: str, attribute: str, why: str) -> Finding | None:
-    if why == "many":
-        return None  # several values: not one to compare
-    if why == "silent":
-        return _finding(
-            said, _K.SILENT_SPOKEN, f"{subject}'s {attribute} is silent", subject, attribute
-        )
-    return _finding(
-        said, _K.UNGROUNDED_CLAIM, f"no grounded {attribute} for {subject}", subject, attribute
-    )
-
-
-def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
-    """ "X <phrase> Y" states attribute(X) <op> attribute(Y): X the nearest subject before
-    the phrase that has the attribute, Y the subject named right after it (for a phrase
-    that takes no object, ``versus = "other"``: the one other subject with the attribute).
-    With a declared margin the difference must lie within it ("edged": by at most a few);
-    with a period named in the phrase's clause ("in the second half") the sides are the
-    sums of that period's parts. One that does not hold is ``relation_mismatch`` on the
-    phrase; an operand with no grounded value ``ungrounded_claim`` (``silent_spoken``
-    when it is silent)."""
-    relation = _relation(said, ctx, Comparison)
-    if relation is None:
-        return None
-    attribute = relation.attribute
-    left = _subject_with(ctx, said, (attribute,), after=False)
-    if not isinstance(left, str):
-        return left
-    if relation.versus is not None:
-        if not named_before(ctx.sentence, said.start, left):
-            return None  # "allowing them to coast": a pronoun's antecedent is a guess here
-        named = other_side(ctx.index, left, attribute)
-        if named is None:
-            return None
-    else:
-        named = subject_after(ctx.sentence, said.end)
-    right = _checked(ctx, said, named, (attribute,))
-    if not isinstance(right, str):
-        return right
-    clause = ctx.sentence.structure.clause(said.start)
-    parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
-    if left == right:
-        first = first_is_other(ctx.index, left, parts or (attribute,), relation.holds)
-        return self_compared(ctx.sentence, said.start, said.end, left, first=first)
-    if parts is not None:
-        return _in_period(said, ctx, relation, (left, right), parts)
-    a, b = _operand(ctx, left, attribute), _operand(ctx, right, attribute)
-    if not isinstance(a, Operand):
-        return _not_grounded(said, left, attribute, a)
-    if not isinstance(b, Operand):
-        return _not_grounded(said, right, attribute, b)
-    if not _comparable(a, b):
-        return None  # values in other currencies or kinds: nothing to compare
-    if _holds(a.value, relation.holds, b.value) and margin_holds(
-        relation, *_margin_sides(ctx, (left, right), attribute, (a, b))
-    ):
-        return PASSED
-    return _finding(
-        said,
-        _K.RELATION_MISMATCH,
-        f"{left}'s {attribute} is {_shown(ctx, left, attribute)}, {right}'s is "
-        f"{_shown(ctx, right, attribute)}: {stated_relation(relation)} does not hold",
-        left,
-        attribute,
-    )
-
-
-def _margin_sides(
-    ctx: WordContext, sides: tuple[str, str], attribute: str, operands: tuple[Operand, Operand]
-) -> tuple[Decimal, Decimal]:
-    """The two sides a margin is measured on: the facts' own numbers when both are plain
-    numbers in one unit (182 ms and 47 ms: 135 ms apart, as the lexicon states margins),
-    else the operands in their base unit (times as minutes of the day)."""
-    a, b = operands
-    if a.kind is QuantityKind.NUMBER:
-        left = ctx.index.numeric_value(sides[0], attribute)
-        right = ctx.index.numeric_value(sides[1], attribute)
-        units = {r.unit for s in sides for r in ctx.index.pair_readings(s, attribute)}
-        if left is not None and right is not None and len(units) == 1:
-            return left, right
-    return a.value, b.value
-
-
-def _in_period(
-    said: Said,
-    ctx: WordContext,
-    relation: Comparison,
-    sides: tuple[str, str],
-    parts: tuple[str, ...],
-) -> Outcome | None:
-    """The comparison within a period: each side the sum of its parts (left alone when a
-    part is missing)."""
-    verdict = in_period(ctx.index, relation, sides, parts)
-    if verdict is None:
-        return None
-    if verdict is True:
-        return PASSED
-    return _finding(said, _K.RELATION_MISMATCH, verdict, sides[0], relation.attribute)
-
-
-def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
-    """ "X ... <superlative>" states that X has the largest (or smallest) value of an
-    attribute among the subjects that have one (that share X's ``within`` values, such as
-    a player's team); ties hold. The attribute and X are those of the number the phrase
-    qualifies when one follows in its clause ("a game-high 30 points", "led the way with
-    20 points"; the reading that vouches for it), else the phrase's own attribute and the
-    subject before it (after it for "led by X"). Otherwise ``relation_mismatch``."""
-    relation = _relation(said, ctx, Superlative)
-    if relation is None:
-        return None
-    qualified = _qualified(said, ctx)
-    if qualified is not None:
-        subject, attribute = qualified
-    elif relation.attribute is None:
-        return None
-    else:
-        attribute = relation.attribute
-        found = (
-            _checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
-            if said.text.lower().endswith(" by")
-            else _subject_with(ctx, said, (attribute,))
-        )
-        if not isinstance(found, str):
-            return found
-        subject = found
-    group = _named_group(said, ctx, subject, relation.within)
-    if group is not None:
-        return group
-    for name, value in relation.among:
-        known, own_value = ctx.facts.word_value(subject, name)
-        if known and own_value is not None and not _same_word(own_value, value):
-            return _finding(
-                said,
-                _K.RELATION_MISMATCH,
-                f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
-                subject,
-                name,
-            )
-    own = _operand(ctx, subject, attribute)
-    if not isinstance(own, Operand):
-        return _not_grounded(said, subject, attribute, own)
-    peers = _peers(ctx, subject, attribute, relation, own)
-    if peers is None:
-        return None
-    best = max(peers) if relation.rank == "max" else min(peers)
-    if own.value == best:
-        return PASSED
-    where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
-    return _finding(
-        said,
-        _K.RELATION_MISMATCH,
-        f"{subject}'s {attribute} is {_shown(ctx, subject, attribute)}; another's is "
-        f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
-        subject,
-        attribute,
-    )
-
-
-_GROUP_GAP = frozenset({"for", "the", "of", "were", "was", "are", "is", "(", ")", "-", ","})
-_GROUP_REACH = 6  # words between a rank phrase and the group it names
-
-
-def _named_group(
-    said: Said, ctx: WordContext, subject: str, within: tuple[str, ...]
-) -> Finding | None:
-    """A rank phrase names the group it ranks in ("led the way for the Grizzlies", "the
-    Jazz were led by X"): that group word must be the subject's value of the ``within``
-    attribute; another is ``value_mismatch`` on the group word."""
-    if not within:
-        return None
-    text = ctx.sentence.text
-    for start, end, value in _group_words(ctx):
-        if end <= said.start:
-            gap = words_between(text, end, said.start)
-        elif start >= said.end:
-            gap = words_between(text, said.end, start)
-        else:
-            continue
-        if len(gap) > _GROUP_REACH or not all(w in _GROUP_GAP or w.isdigit() for w in gap):
-            continue
-        attributes = ctx.facts.word_attributes.get(value, set())
-        for attribute in within:
-            if attribute not in attributes:
-                continue
-            known, own = ctx.facts.word_value(subject, attribute)
-            if known and own is not None and not _same_word(own, value):
-                group = Said(start, end, text[start:end], ())
-                return _finding(
-                    group,
-                    _K.VALUE_MISMATCH,
-                    f"{subject}'s {attribute} is {own!r}, not {group.text!r}",
-                    subject,
-                    attribute,
-                )
-    return None
-
-
-def _group_words(ctx: WordContext) -> list[tuple[int, int, str]]:
-    """(start, end, value) of every word in the sentence that names a group: a string
-    fact's value ("the Grizzlies"), or a mention of a subject whose name is one
-    ("Minnesota" for the Timberwolves)."""
-    found = [(cue.start, cue.end, t[2:]) for cue in ctx.words for t in cue.names if t[0] == STRING]
-    values = ctx.facts.word_attributes
-    for mention in ctx.sentence.named:
-        name = " ".join(mention.names[0].casefold().split())
-        if name in values and not any(s <= mention.start < e for s, e, _ in found):
-            found.append((mention.start, mention.end, name))
-    return found
-
-
-def _qualified(said: Said, ctx: WordContext) -> tuple[str, str] | None:
-    """(subject, attribute) of the first number after the phrase in its clause whose
-    attribute is clear, by the reading that vouches for it."""
-    clause_end = ctx.sentence.structure.clause(said.end - 1)[1]  # "game - high": its last word
-    for item in ctx.stated:
-        quantity = item.quantity
-        if quantity.start < said.end:
-            continue
-        if quantity.start >= clause_end:
-            return None
-        binding = item.binding
-        if not binding.clear or not binding.readings:
-            continue
-        for reading in binding.readings:
-            value = ctx.index.numeric_value(reading.subject, reading.attribute)
-            if value is not None and quantity_matches_value(quantity, value):
-                return reading.subject, reading.attribute
-        return None
-    return None
-
-
-def _peers(
-    ctx: WordContext, subject: str, attribute: str, relation: Superlative, own: Operand
-) -> list[Decimal] | None:
-    """The values (in ``own``'s unit) of every subject with a comparable value of the
-    attribute in ``subject``'s group (its ``within`` values, the ``among`` ones)."""
-    facts = ctx.facts
-    groups: list[tuple[str, Word]] = list(relation.among)
-    for name in relation.within:
-        known, group = facts.word_value(subject, name)
-        if not known or group is None:
-            return None
-        groups.append((name, group))
-    key = (attribute, own.kind, own.unit, tuple(groups))
-    cached = facts.peers.get(key)
-    if cached is None:
-        cached = facts.peers[key] = [
-            value.value
-            for other in ctx.index.subjects_of(attribute)
-            if all(_same(facts.word_value(other, name)[1], group) for name, group in groups)
-            and isinstance(value := _operand(ctx, other, attribute), Operand)
-            and _comparable(value, own)
-        ]
-    return cached or None
-
-
-def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
-    """ "X ... <threshold>" ("a triple-double", "below freezing") states that at least
-    ``count`` of X's listed attributes reach the bound; otherwise ``relation_mismatch`` on
-    the phrase. X is the nearest subject before it with any of those attributes."""
-    relation = _relation(said, ctx, Threshold)
-    if relation is None:
-        return None
-    subject = _subject_with(ctx, said, relation.attributes)
-    if not isinstance(subject, str):
-        return subject
-    low, high = relation.at_least, relation.at_most
-    unit = canonical_unit(relation.unit)
-    if unit is not None:  # the bound in its dimension's base unit, as the operands are
-        low = None if low is None else in_base_unit(low, unit)[0]
-        high = None if high is None else in_base_unit(high, unit)[0]
-        unit = in_base_unit(Decimal(0), unit)[1]
-    values: list[Decimal | None] = []
-    for attribute in relation.attributes:
-        operand = _operand(ctx, subject, attribute)
-        if not isinstance(operand, Operand) or (unit is not None and operand.unit != unit):
-            values.append(None)
-        elif unit is None:
-            values.append(ctx.index.numeric_value(subject, attribute))
-        else:
-            values.append(operand.value)
-    known = [v for v in values if v is not None]
-    if not known:
-        silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
-        return _not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
-    reached = sum(
-        1 for v in known if (low is not None and v >= low) or (high is not None and v <= high)
-    )
-    if reached >= relation.count:
-        return PASSED
-    if len(known) < len(values) and reached + len(values) - len(known) >= relation.count:
-        return None  # the missing values could make it hold
-    bound = f">= {low}" if low is not None else f"<= {high}"
-    return _finding(
-        _with_ordinal(said, ctx.sentence.text),
-        _K.RELATION_MISMATCH,
-        f"{subject} has {reached} of {', '.join(relation.attributes)} {bound}, "
-        f"not {relation.count}",
-        subject,
-        relation.attributes[0],
-    )
-
-
-def _with_ordinal(said: Said, text: str) -> Said:
-    """The phrase with the ordinal that counts it ("his second double-double"): the
-    count is part of what is stated, and wrong with it."""
-    found = ORDINAL_BEFORE.search(text, max(0, said.start - 12), said.start)
-    if found is None:
-        return said
-    return said._replace(start=found.start(), text=text[found.start() : said.end])
-
-
-def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
-    """ "X was the only other starter in double figures", "all five starters ...": the
-    members of X's group (those sharing X's ``within`` and the ``among`` values) that
-    meet the threshold named after the phrase in its clause must be as many as the
-    phrase says (:mod:`vouched._scan._counts`); otherwise ``relation_mismatch`` on the
-    phrase. X is the subject before the phrase (after it for "the only other X to ...")."""
-    count = _relation(said, ctx, Count)
-    if count is None:
-        return None
-    threshold = _threshold_after(said, ctx)
-    if threshold is None:
-        return None
-    subject = _subject_with(ctx, said, threshold.attributes)
-    if not isinstance(subject, str):
-        return None  # the threshold's own rule judges a subject no fact is about
-    group: list[tuple[str, Word]] = list(count.among)
-    for name in count.within:
-        known, value = ctx.facts.word_value(subject, name)
-        if not known or value is None:
-            return None
-        group.append((name, value))
-    members = [
-        other
-        for other in ctx.index.subjects_of(threshold.attributes[0])[:MAX_MEMBERS]
-        if all(_same(ctx.facts.word_value(other, name)[1], value) for name, value in group)
-    ]
-    if subject not in members:
-        return None  # X is not of the group the phrase names: another word is wrong
-    meeting = [m for m in members if _meets(ctx, m, threshold)]
-    if subject not in meeting:
-        return None  # X itself misses it: the threshold's finding says so
-    before = {*ctx.earlier, *(subjects_before(ctx.sentence, said.start, topic=False) or ())}
-    why = unmet(count, subject, meeting, len(members), before)
-    if why is None:
-        return PASSED
-    return _finding(said, _K.RELATION_MISMATCH, why, subject, threshold.attributes[0])
-
-
-def _threshold_after(said: Said, ctx: WordContext) -> Threshold | None:
-    """The threshold phrase that follows the count phrase in its clause."""
-    clause_end = ctx.sentence.structure.clause(said.start)[1]
-    for cue in ctx.words:
-        if said.end <= cue.start < clause_end:
-            for tag in cue.names:
-                relation = ctx.lexicon.relations.get(tag[2:]) if tag[0] == RELATION else None
-                if isinstance(relation, Threshold):
-                    return relation
-    return None
-
-
-def _meets(ctx: WordContext, subject: str, threshold: Threshold) -> bool:
-    reached = 0
-    for attribute in threshold.attributes:
-        value = ctx.index.numeric_value(subject, attribute)
-        if value is None:
-            continue
-        low, high = threshold.at_least, threshold.at_most
-        if (low is not None and value >= low) or (high is not None and value <= high):
-            reached += 1
-    return reached >= threshold.count
-
-
-_R = TypeVar("_R", Comparison, Superlative, Threshold, Count)
-
-
-def _relation(said: Said, ctx: WordContext, kind: type[_R]) -> _R | None:
-    for phrase in said.family(RELATION):
-        relation = ctx.lexicon.relations.get(phrase)
-        if isinstance(relation, kind):
-            return relation
-    return None
 
 
 WordCheck = Callable[[Said, WordContext], Outcome | None]
