@@ -235,6 +235,7 @@ def test_the_openapi_document_describes_every_endpoint(base: InProcess) -> None:
         "/v1/answer",
         "/v1/answer/stream",
         "/v1/chat/completions",
+        "/v1/models",
         "/metrics",
         "/healthz",
         "/openapi.json",

@@ -72,7 +72,7 @@ def _operation(route: Endpoint) -> dict[str, Any]:
             "required": True,
             "content": {"application/json": {"schema": _ref(route.request)}},
         }
-        for status, description in ERRORS.items():
+        for status, description in {**ERRORS, **route.errors}.items():
             operation["responses"][status] = {
                 "description": description,
                 "content": {"application/json": {"schema": _ref(route.error)}},
