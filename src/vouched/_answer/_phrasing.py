@@ -392,6 +392,7 @@ class Phrasing:
         stream = stream_of(self._phraser, prompt, read.end)
         deadline = asyncio.get_running_loop().time() + self._timeout
         failed: list[FindingLike] = []
+        said: list[str] = []  # every piece read
         size = 0
         try:
             while audit or not failed:
@@ -400,12 +401,31 @@ class Phrasing:
                         piece = await anext(stream)
                 except StopAsyncIteration:
                     break
+                said.append(piece)
                 size += len(piece)
                 if size > self._max_chars:  # refused unscanned, as a whole answer is
-                    read.too_long, read.text = size, scanner.text[: self._max_chars]
+                    read.too_long, read.text = size, "".join(said)[: self._max_chars]
                     return
-                for sentence in await self._timed(read, functools.partial(scanner.feed, piece)):
-                    findings = (*sentence.findings, *self._checks.sentence(sentence))
+                if read.guard_error is not None:  # failed open: the rest passes unchecked
+                    yield self._show(read, SentenceEvent(segment, piece, provisional=held))
+                    continue
+                try:
+                    judged = [
+                        (sentence, (*sentence.findings, *self._checks.sentence(sentence)))
+                        for sentence in await self._timed(
+                            read, functools.partial(scanner.feed, piece)
+                        )
+                    ]
+                except Exception as error:  # noqa: BLE001 - a failing check is a guard error
+                    read.guard_error = error
+                    _log.warning("the checks of a streamed answer failed", exc_info=True)
+                    if self._on_guard_error is GuardErrorPolicy.CLOSED:
+                        read.text = "".join(said)
+                        return
+                    unshown = "".join(said)[len("".join(read.shown)) :]
+                    yield self._show(read, SentenceEvent(segment, unshown, provisional=held))
+                    continue
+                for sentence, findings in judged:
                     if findings and not failed:
                         read.failing = sentence.text
                     failed.extend(findings)
@@ -420,7 +440,9 @@ class Phrasing:
             close = getattr(stream, "aclose", None)
             if close is not None:
                 await close()
-        read.text = scanner.text
+        read.text = "".join(said)
+        if read.guard_error is not None:
+            return
         if failed and not audit:
             read.findings = tuple(once_per_span(failed, finding_span))
             return
