@@ -13,6 +13,7 @@ silences, findings) and writes a snapshot when given a store.
 - ``_grounder``: the ``Grounder``, which runs the whole flow for one answer.
 - ``_machine``: the pure on-fail machine (plan + attempt outcome -> next action),
   answer modes (enforce, audit) and the guard-error policy.
+- ``_checks``: what checks one answer's texts (scanner, caller numbers, extra checks).
 - ``_phrasing``: the one loop over the model's attempts (read whole or
   streamed) and the one builder of ``Answer``.
 - ``_events``: the streamed answer's events.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+from vouched._answer._checks import Check, Checks
 from vouched._answer._echoes import caller_texts
 from vouched._answer._events import DISCONNECTED, AnswerEvent, DoneEvent
 from vouched._answer._gathering import (
@@ -35,7 +36,7 @@ from vouched._answer._machine import (
 )
 from vouched._answer._onfail import OnFail, OnFailLike, plan
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
-from vouched._answer._phrasing import SCAN_IN_THREAD_CHARS, Check, Checks, Phrasing
+from vouched._answer._phrasing import SCAN_IN_THREAD_CHARS, Phrasing
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
 from vouched._answer._snapshots import StoreHook, record

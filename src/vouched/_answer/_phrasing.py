@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import logging
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from vouched._answer._chatstream import StreamEnd
-from vouched._answer._echoes import echoed_numbers
+from vouched._answer._checks import Checks
 from vouched._answer._events import (
     PARTIAL_NOTE,
     AnswerEvent,
@@ -72,14 +71,11 @@ from vouched._answer._tracing import NO_SPAN, TraceSpan, in_span, interrupted, t
 from vouched._answer._upstream import UpstreamFailure, failure_of
 from vouched._fact import Fact
 from vouched._gate import GateResult
-from vouched._policy import Policy
 from vouched._replay._attempts import AttemptAction, once_per_span
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._scanner import Scanner
 from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._time import Clock
 
-__all__ = ["SCAN_IN_THREAD_CHARS", "Check", "Checks", "Phrasing"]
+__all__ = ["SCAN_IN_THREAD_CHARS", "Phrasing"]
 
 _log = logging.getLogger("vouched.grounder")
 _T = TypeVar("_T")
@@ -87,79 +83,11 @@ _T = TypeVar("_T")
 SCAN_IN_THREAD_CHARS = 2_000
 """Texts longer than this are scanned in a worker thread, off the event loop."""
 
-Check = Callable[[str], Iterable[FindingLike]]
-"""An extra check of a phrased text (a house rule, a PII detector): its
-findings join the scanner's; one that raises is a guard error."""
-
 _INTERRUPTIONS = {
     "disconnected": AttemptAction.DISCONNECTED,
     "shutdown": AttemptAction.SHUTDOWN,
     "deadline": AttemptAction.DEADLINE,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Checks:
-    """Everything that checks one answer's texts, compiled once for all its
-    attempts: the scanner, the caller's numbers, the extra checks."""
-
-    prompt: Prompt
-    scanner: Scanner
-    caller: tuple[str, ...]
-    lexicon: Lexicon | None
-    policy: Policy
-    extra: tuple[Check, ...] = ()
-
-    @classmethod
-    def compile(
-        cls,
-        prompt: Prompt,
-        silences: Sequence[Fact],
-        *,
-        caller: Sequence[str],
-        lexicon: Lexicon | None,
-        policy: Policy,
-        extra: Sequence[Check] = (),
-    ) -> Checks:
-        scanner = Scanner(
-            [*prompt.grounded, *silences],
-            lexicon,
-            # text values are what a model may quote
-            sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
-            question=prompt.question,
-            policy=policy,
-        )
-        return cls(prompt, scanner, tuple(caller), lexicon, policy, tuple(extra))
-
-    def whole(self, text: str) -> list[FindingLike]:
-        """Every finding in a whole text (one per span and kind)."""
-        report = self.scanner.scan(text)
-        scanned = [] if report.passed else once_per_span(report.findings, finding_span)
-        return [*self.echoes(text), *scanned, *self._extra(text, 0)]
-
-    def sentence(self, sentence: ScannedSentence) -> tuple[FindingLike, ...]:
-        """What a streamed sentence holds besides the scanner's findings."""
-        return (*self.echoes(sentence.text), *self._extra(sentence.text, sentence.start))
-
-    def echoes(self, text: str) -> list[FindingLike]:
-        if not self.caller:
-            return []
-        return list(
-            echoed_numbers(text, self.caller, self.prompt.grounded, self.lexicon, self.policy)
-        )
-
-    def _extra(self, text: str, offset: int) -> list[FindingLike]:
-        found: list[FindingLike] = []
-        for check in self.extra:
-            for finding in check(text):
-                if offset and dataclasses.is_dataclass(finding):
-                    moved = dataclasses.replace(
-                        finding, start=finding.start + offset, end=finding.end + offset
-                    )
-                    found.append(moved)
-                else:
-                    found.append(finding)
-        return found
 
 
 @dataclass(slots=True)
@@ -409,16 +337,8 @@ class Phrasing:
                 if read.guard_error is not None:  # failed open: the rest passes unchecked
                     yield self._show(read, SentenceEvent(segment, piece, provisional=held))
                     continue
-                try:
-                    judged = [
-                        (sentence, (*sentence.findings, *self._checks.sentence(sentence)))
-                        for sentence in await self._timed(
-                            read, functools.partial(scanner.feed, piece)
-                        )
-                    ]
-                except Exception as error:  # noqa: BLE001 - a failing check is a guard error
-                    read.guard_error = error
-                    _log.warning("the checks of a streamed answer failed", exc_info=True)
+                judged = await self._judge(read, scanner, piece)
+                if judged is None:  # the checks failed
                     if self._on_guard_error is GuardErrorPolicy.CLOSED:
                         read.text = "".join(said)
                         return
@@ -480,6 +400,19 @@ class Phrasing:
         read.findings = tuple(once_per_span(failed, finding_span))
         if tail.strip() and (audit or not late):
             yield self._show(read, SentenceEvent(segment, tail, provisional=held))
+
+    async def _judge(
+        self, read: _Read, scanner: StreamScanner, piece: str
+    ) -> list[tuple[ScannedSentence, tuple[FindingLike, ...]]] | None:
+        """The sentences ``piece`` closed, each with its findings; ``None``
+        when the checks themselves failed (a guard error, recorded)."""
+        try:
+            closed = await self._timed(read, functools.partial(scanner.feed, piece))
+            return [(s, (*s.findings, *self._checks.sentence(s))) for s in closed]
+        except Exception as error:  # noqa: BLE001 - a failing check is a guard error, by design
+            read.guard_error = error
+            _log.warning("the checks of a streamed answer failed", exc_info=True)
+            return None
 
     def _show(self, read: _Read, event: SentenceEvent) -> SentenceEvent:
         read.shown.append(event.text)
