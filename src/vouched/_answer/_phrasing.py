@@ -21,10 +21,10 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from vouched._answer._chatstream import StreamEnd
 from vouched._answer._checks import Checks
@@ -67,7 +67,14 @@ from vouched._answer._result import (
     finding_span,
     too_long_reason,
 )
-from vouched._answer._tracing import NO_SPAN, TraceSpan, in_span, interrupted, trace_findings
+from vouched._answer._tracing import (
+    NO_SPAN,
+    AttributeValue,
+    TraceSpan,
+    in_span,
+    interrupted,
+    trace_findings,
+)
 from vouched._answer._upstream import UpstreamFailure, failure_of
 from vouched._fact import Fact
 from vouched._gate import GateResult
@@ -438,8 +445,13 @@ class Phrasing:
     # -- recording -------------------------------------------------------------
 
     def _attempt_span(self, index: int, prompt: Prompt) -> TraceSpan:
-        return self._span.child("vouched.phrase", attempt=index + 1,
+        span = self._span.child("vouched.phrase", attempt=index + 1,
                                 prompt_version=prompt.version, phraser=self._name)  # fmt: skip
+        model = getattr(self._phraser, "model", None)
+        if isinstance(model, str) and model and span.recording:  # a model server: GenAI names
+            span.set(**{"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai",
+                        "gen_ai.request.model": model})  # fmt: skip
+        return span
 
     def _record(self, read: _Read, action: AttemptAction, prompt_version: str) -> None:
         """Record one attempt and end its span."""
@@ -460,7 +472,7 @@ class Phrasing:
             span.fail(type(read.guard_error).__name__)
         if read.too_long:
             span.set(refusal=str(RefusalReason.OUTPUT_TOO_LONG))
-        span.set(**_usage_attributes(read.end.usage))
+        span.set(**_genai_response(read.end))
         span.end()
 
     def _decided(self, index: int, step: OnFail) -> None:
@@ -524,8 +536,16 @@ class Phrasing:
         )
 
 
-def _usage_attributes(usage: Mapping[str, Any]) -> dict[str, int]:
-    """Token counts as the GenAI semantic conventions name them."""
+def _genai_response(end: StreamEnd) -> dict[str, AttributeValue]:
+    """What the model server said about its answer, under the GenAI semantic
+    conventions' names (token counts, the model that answered, why it stopped)."""
     names = {"prompt_tokens": "gen_ai.usage.input_tokens",
              "completion_tokens": "gen_ai.usage.output_tokens"}  # fmt: skip
-    return {names[k]: v for k, v in usage.items() if k in names and isinstance(v, int)}
+    told: dict[str, AttributeValue] = {
+        names[k]: v for k, v in end.usage.items() if k in names and isinstance(v, int)
+    }
+    if end.model:
+        told["gen_ai.response.model"] = end.model
+    if end.finish_reason:
+        told["gen_ai.response.finish_reasons"] = (end.finish_reason,)
+    return told
