@@ -61,8 +61,8 @@ class Checks:
     def whole(self, text: str) -> list[FindingLike]:
         """Every finding in a whole text (one per span and kind)."""
         report = self.scanner.scan(text)
-        scanned = [] if report.passed else once_per_span(report.findings, finding_span)
-        return [*self.echoes(text), *scanned, *self._extra(text, 0)]
+        found = once_per_span([*self.echoes(text), *report.findings], finding_span)
+        return [*found, *self._extra(text, 0)]
 
     def sentence(self, sentence: ScannedSentence) -> tuple[FindingLike, ...]:
         """What a streamed sentence holds besides the scanner's findings."""
