@@ -86,9 +86,10 @@ class LexiconBody(_Strict):
 
 
 class GateRequest(_Strict):
-    """``vouched gate FACTS.json [--now]``: the facts, and the instant to judge at."""
+    """``vouched gate FACTS.json [--now]``: the facts (at least one, as the
+    CLI wants), and the instant to judge at."""
 
-    facts: list[Fact]
+    facts: list[Fact] = Field(min_length=1)
     now: str | None = Field(None, description=_NOW, json_schema_extra={"format": "date-time"})
 
 
