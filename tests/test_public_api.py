@@ -45,6 +45,7 @@ EXPECTED = [
     "OpenAIChatPhraser",
     "OpenTelemetryTracing",
     "Phraser",
+    "PhraserConnectionError",
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",

@@ -148,3 +148,9 @@ def test_session_prints_what_the_readme_shows(name: str, tmp_path: Path) -> None
         assert run.stderr == "", run.stderr
         printed.extend(run.stdout.splitlines())
     assert _matches(expected, printed), "\n".join(printed)
+
+
+def test_the_readme_says_how_to_turn_off_looptimes_plugin() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    testing = readme.split("\n## Testing your own code\n", 1)[1].split("\n## ", 1)[0]
+    assert "-p no:looptime_plugin" in testing

@@ -6,6 +6,7 @@ dependency.
 """
 
 from vouched._answer._chatstream import StreamEnd
+from vouched._answer._events import AnswerEvent, AnswerEventKind
 from vouched._answer._grounder import AnswerObserver, Grounder
 from vouched._answer._onfail import OnFail
 from vouched._answer._phrasers import (
@@ -17,7 +18,6 @@ from vouched._answer._phrasers import (
 from vouched._answer._prometheus import PrometheusMetrics
 from vouched._answer._prompt import Prompt, build_prompt
 from vouched._answer._result import Answer, AnswerStatus
-from vouched._answer._streaming import AnswerEvent, AnswerEventKind
 from vouched._answer._tracing import AnswerTracing, OpenTelemetryTracing, TraceSpan
 from vouched._claims._catalog import Catalog
 from vouched._claims._contract import Contract
@@ -28,6 +28,7 @@ from vouched._exceptions import (
     InputError,
     MalformedPayloadError,
     MissingExtraError,
+    PhraserConnectionError,
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
@@ -119,6 +120,7 @@ __all__ = [
     "OpenAIChatPhraser",
     "OpenTelemetryTracing",
     "Phraser",
+    "PhraserConnectionError",
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",

@@ -11,6 +11,7 @@
     +-- PhraserError             the model could not phrase an answer
     |   +-- PhraserTimeoutError      it did not answer within the timeout
     |   +-- PhraserHTTPError         it answered with an HTTP error status
+    |   +-- PhraserConnectionError   it could not be reached
     |   +-- PhraserResponseError     its answer was not the shape we asked for
     |   +-- PhraserStreamError       its streamed answer broke off before the end
     +-- AnswerRefusedError       raised by Answer.raise_for_refusal() on a refusal
@@ -38,6 +39,7 @@ __all__ = [
     "InputError",
     "MalformedPayloadError",
     "MissingExtraError",
+    "PhraserConnectionError",
     "PhraserError",
     "PhraserHTTPError",
     "PhraserResponseError",
@@ -222,10 +224,22 @@ class PhraserTimeoutError(PhraserError, TimeoutError):
 class PhraserHTTPError(PhraserError):
     """The model server answered with an HTTP error (``status``, ``body`` excerpt)."""
 
-    def __init__(self, message: str, *, status: int | None = None, body: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        body: str = "",
+        retry_after: str | None = None,
+    ) -> None:
         self.status = status
         self.body = body
+        self.retry_after = retry_after  # the server's Retry-After header, as sent
         super().__init__(message)
+
+
+class PhraserConnectionError(PhraserError):
+    """The model server could not be reached (refused, reset, DNS)."""
 
 
 class PhraserResponseError(PhraserError):

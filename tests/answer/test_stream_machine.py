@@ -10,8 +10,8 @@ from decimal import Decimal
 from typing import Any
 
 from vouched import AnswerEvent, AnswerEventKind, AnswerStatus, Fact, Grounder
+from vouched._answer._events import DISCONNECTED
 from vouched._answer._onfail import RefusalReason
-from vouched._answer._streaming import DISCONNECTED
 from vouched._jsonio import dumps
 from vouched.testing import FakeClock, MemorySnapshotStore, ScriptedPhraser
 
@@ -113,7 +113,10 @@ def test_a_reader_that_leaves_still_leaves_a_snapshot_of_what_it_was_sent() -> N
     (snapshot,) = store.iter()
     assert snapshot.status == "partial"
     assert snapshot.output == first.text.strip()
-    assert snapshot.trail == ()  # no attempt finished
+    (attempt,) = snapshot.trail  # the attempt under way, with why it ended
+    assert attempt.action == "disconnected"
+    assert attempt.text == first.text
+    assert snapshot.attempts == 1
 
 
 def test_a_left_stream_is_recorded_with_the_reason_disconnected() -> None:

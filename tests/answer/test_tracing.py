@@ -318,3 +318,29 @@ def test_vouched_imports_no_opentelemetry_and_names_the_extra_when_it_is_missing
     assert out == (
         "MissingExtraError this feature needs opentelemetry-api: pip install 'vouched[otel]'"
     )
+
+
+def test_a_model_call_carries_the_genai_semantic_convention_attributes(
+    provider: TracerProvider, exporter: InMemorySpanExporter, httpserver: Any
+) -> None:
+
+    from vouched import OpenAIChatPhraser  # noqa: PLC0415
+
+    choice = {"index": 0, "message": {"content": TRUE}, "finish_reason": "stop"}
+    usage = {"prompt_tokens": 40, "completion_tokens": 9}
+    document = {"model": "served-model-1", "usage": usage, "choices": [choice]}
+    httpserver.expect_request("/v1/chat/completions").respond_with_json(document)
+    phraser = OpenAIChatPhraser(httpserver.url_for("/v1"), "asked-model", "", timeout=10)
+    grounder = Grounder([_Weather()], phraser=phraser, clock=FakeClock(NOW),
+                        tracing=OpenTelemetryTracing(provider))  # fmt: skip
+    asyncio.run(grounder.answer(QUESTION, {"subject": "Berlin"}))
+    (phrase,) = [s for s in exporter.get_finished_spans() if s.name == "vouched.phrase"]
+    attributes = dict(phrase.attributes or {})
+    assert attributes["gen_ai.operation.name"] == "chat"
+    assert attributes["gen_ai.request.model"] == "asked-model"
+    assert attributes["gen_ai.response.model"] == "served-model-1"
+    assert (attributes["gen_ai.usage.input_tokens"], attributes["gen_ai.usage.output_tokens"]) == (
+        40,
+        9,
+    )
+    assert tuple(attributes["gen_ai.response.finish_reasons"]) == ("stop",)

@@ -235,8 +235,15 @@ def test_the_openapi_document_describes_every_endpoint(base: InProcess) -> None:
         "/v1/answer",
         "/v1/answer/stream",
         "/v1/chat/completions",
+        "/v1/models",
         "/metrics",
         "/healthz",
         "/openapi.json",
     }
     assert "Fact" in document["components"]["schemas"]
+
+
+def test_gate_of_no_facts_is_a_422_not_a_perfect_rate(base: InProcess) -> None:
+    response = base.post("/v1/gate", json={"facts": []})
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "facts"

@@ -20,7 +20,9 @@ from vouched.testing import FakeClock
 
 from ._serving import EXAMPLES, NOW, InProcess
 
-GATE = {"facts": [], "now": NOW}
+ONE_FACT = {"subject": "Berlin", "attribute": "temperature", "value": 21.4, "unit": "degC",
+            "source": "s", "observed_at": "2026-11-29T12:00:00Z", "ttl": 900}  # fmt: skip
+GATE = {"facts": [ONE_FACT], "now": NOW}
 TOKEN = "s3cret"  # noqa: S105 - a test token
 
 

@@ -7,10 +7,13 @@ import asyncio
 import signal
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
 
+from chatstream import completion_events
 from vouched import SqliteSnapshotStore
 
 from ._serving import EXAMPLES
@@ -79,3 +82,96 @@ def test_sigterm_under_load_writes_a_snapshot_for_every_answer_given(tmp_path: P
         written = sum(1 for _ in store.iter())
     assert given >= ANSWERS_BEFORE_SIGTERM
     assert written == given
+
+
+STREAMS = 4
+
+
+SAID = "The temperature in Berlin is unavailable right now. It"  # passes at any date
+
+
+class _Stalling(BaseHTTPRequestHandler):
+    """An OpenAI-compatible model that streams one sentence, then stalls
+    until the test releases it (each request on its own thread)."""
+
+    release = threading.Event()
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["content-length"]))
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.end_headers()
+        self.wfile.write(completion_events([SAID])[0])
+        self.wfile.flush()
+        type(self).release.wait(60)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_streams_cut_off_at_the_grace_leave_snapshots_with_the_reason_shutdown(
+    tmp_path: Path,
+) -> None:
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
+    upstream.daemon_threads = True
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{upstream.server_address[1]}/v1"
+    config = _config(tmp_path)
+    text = config.read_text(encoding="utf-8").replace(
+        'kind = "template"',
+        f'kind = "openai"\nbase_url = "{base}"\nmodel = "m"',
+    )
+    config.write_text(
+        text.replace("[server]\n", "[server]\nshutdown_grace = 1.0\n"), encoding="utf-8"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vouched", "serve", "--config", str(config), "--port", "0"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        url = process.stderr.readline().split(" on ", 1)[1].strip()
+        body = {
+            "question": "How is Berlin?",
+            "query": {"subject": "Berlin"},
+        }
+
+        async def stream_then_terminate() -> list[str]:
+            async with httpx.AsyncClient(timeout=60) as http:
+
+                async def one() -> str:
+                    async with http.stream("POST", f"{url}/v1/answer/stream", json=body) as r:
+                        said = ""
+                        try:
+                            async for piece in r.aiter_text():
+                                said += piece
+                                if "event: sentence" in said:
+                                    started.release()
+                        except httpx.HTTPError:
+                            pass  # the server closed the stream at the grace
+                        return said
+
+                started = asyncio.Semaphore(0)
+                tasks = [asyncio.create_task(one()) for _ in range(STREAMS)]
+                for _ in range(STREAMS):
+                    await started.acquire()
+                process.send_signal(signal.SIGTERM)
+                return await asyncio.gather(*tasks)
+
+        said = asyncio.run(stream_then_terminate())
+        assert process.wait(timeout=60) in (0, -signal.SIGTERM)
+    finally:
+        _Stalling.release.set()
+        upstream.shutdown()
+        upstream.server_close()
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+        if process.stderr is not None:
+            process.stderr.close()
+    assert all("event: sentence" in s for s in said)
+    with SqliteSnapshotStore(tmp_path / "snapshots.db", read_only=True) as store:
+        snapshots = list(store.iter())
+    assert len(snapshots) == STREAMS
+    assert all(s.status == "partial" for s in snapshots)
+    assert all([a.action for a in s.trail] == ["shutdown"] for s in snapshots)

@@ -71,3 +71,16 @@ def test_a_source_answering_404_is_no_data_and_never_opens_the_breaker(
     ]
     assert len(hits) == FAIL_MAX + 3  # every call reached the source
     assert all(_silences(a) == {"no_data"} for a in answers)
+
+
+def test_two_adapter_sources_of_one_kind_are_told_apart_by_their_name(tmp_path: Path) -> None:
+    config = tmp_path / "serve.toml"
+    config.write_text(
+        '[[answer.sources]]\nadapter = "open-meteo"\nname = "weather-eu"\n'
+        'options = { base_url = "http://127.0.0.1:9" }\n'
+        '[[answer.sources]]\nadapter = "open-meteo"\nname = "weather-us"\n'
+        'options = { base_url = "http://127.0.0.1:9" }\n',
+        encoding="utf-8",
+    )
+    names = [s.name for s in load_config(config).sources]
+    assert names == ["weather-eu", "weather-us"]

@@ -11,7 +11,13 @@ silences, findings) and writes a snapshot when given a store.
 - ``_gathering``: the queries, the sources' facts (one span per source when
   traced) and the silences an answer states.
 - ``_grounder``: the ``Grounder``, which runs the whole flow for one answer.
-- ``_streaming``: the streamed answer's events and its phrasing.
+- ``_machine``: the pure on-fail machine (plan + attempt outcome -> next action),
+  answer modes (enforce, audit) and the guard-error policy.
+- ``_checks``: what checks one answer's texts (scanner, caller numbers, extra checks).
+- ``_phrasing``: the one loop over the model's attempts (read whole or
+  streamed) and the one builder of ``Answer``.
+- ``_events``: the streamed answer's events.
+- ``_upstream``: a phraser's failure as codes and the HTTP status a gateway answers.
 - ``_prometheus``: an answer observer exporting counters (``vouched[prometheus]``).
 - ``_tracing``: the tracing seam and ``OpenTelemetryTracing`` (``vouched[otel]``).
 

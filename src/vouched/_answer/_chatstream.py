@@ -20,7 +20,7 @@ from typing import Any
 from vouched._exceptions import PhraserResponseError, PhraserStreamError
 from vouched._jsonio import loads
 
-__all__ = ["StreamEnd", "deltas"]
+__all__ = ["StreamEnd", "deltas", "told"]
 
 _DONE = "[DONE]"
 _EXCERPT = 200
@@ -34,6 +34,20 @@ class StreamEnd:
     finish_reason: str | None = None
     usage: Mapping[str, Any] = field(default_factory=dict)
     done: bool = False  # the [DONE] event arrived
+    model: str | None = None  # the model that answered, as the server names it
+
+
+def told(end: StreamEnd, document: Mapping[str, Any], choice: Mapping[str, Any]) -> None:
+    """What a completion (or a chunk) says about itself, into ``end``."""
+    model = document.get("model")
+    if isinstance(model, str) and model:
+        end.model = model
+    usage = document.get("usage")
+    if isinstance(usage, dict):
+        end.usage = dict(usage)
+    reason = choice.get("finish_reason")
+    if isinstance(reason, str):
+        end.finish_reason = reason
 
 
 async def _events(lines: AsyncIterator[str]) -> AsyncIterator[str]:
@@ -66,18 +80,14 @@ def _delta_of(payload: str, end: StreamEnd) -> str:
         message = error.get("message") if isinstance(error, dict) else error
         text = " ".join(str(message).split())[:_EXCERPT]
         raise PhraserStreamError(f"model server gave up mid-stream: {text}")
-    usage = chunk.get("usage")
-    if isinstance(usage, dict):
-        end.usage = dict(usage)
     choices = chunk.get("choices")
     if not isinstance(choices, list) or not choices:
+        told(end, chunk, {})
         return ""  # a usage-only chunk, or a keep-alive
     choice = choices[0]
     if not isinstance(choice, dict):
         raise PhraserResponseError("model server's stream sent a choice that is not an object")
-    reason = choice.get("finish_reason")
-    if isinstance(reason, str):
-        end.finish_reason = reason
+    told(end, chunk, choice)
     delta = choice.get("delta")
     content = delta.get("content") if isinstance(delta, dict) else None
     return content if isinstance(content, str) else ""

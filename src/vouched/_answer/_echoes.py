@@ -19,11 +19,19 @@ __all__ = ["caller_texts", "echoed_numbers"]
 
 
 def caller_texts(query: Mapping[str, Any]) -> tuple[str, ...]:
-    """The query's strings (values, and strings in list values) holding a digit."""
+    """The query's strings holding a digit: its values, and the strings in
+    list values and nested queries (every subject of every query of a list)."""
     found: list[str] = []
-    for value in query.values():
-        items = value if isinstance(value, list | tuple) else (value,)
-        found.extend(s for s in items if isinstance(s, str) and any(c.isdigit() for c in s))
+    pending: list[Any] = [query]
+    while pending:  # iterative: a deep query costs its size, never the stack
+        value = pending.pop()
+        if isinstance(value, str):
+            if any(c.isdigit() for c in value):
+                found.append(value)
+        elif isinstance(value, Mapping):
+            pending.extend(reversed(list(value.values())))
+        elif isinstance(value, list | tuple):
+            pending.extend(reversed(value))
     return tuple(dict.fromkeys(found))
 
 

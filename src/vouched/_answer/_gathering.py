@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from vouched._answer._tracing import NO_SPAN, TraceSpan, in_span, trace_facts
 from vouched._fact import Fact, SilenceReason
 from vouched._gate import GateResult, silence_for
-from vouched._sources._source import Query, Source, gather
+from vouched._sources._source import ANY_ATTRIBUTE, Query, Source, gather
 from vouched._time import Clock
 
 __all__ = ["Queries", "as_queries", "every_source_failed", "gather_each", "stated_silences"]
@@ -19,11 +19,22 @@ def stated_silences(gate: GateResult) -> tuple[Fact, ...]:
     """The silences an answer states: the gate's silences, and one silence
     (without the value) per violation, so a stale fact is said unavailable
     rather than dropped without a word. A (subject, attribute) that has a
-    grounded fact, or was already named, is not repeated."""
+    grounded fact, or was already named, is not repeated; nor is a source's
+    "no data" about a whole subject when another source grounded facts
+    about that subject (a failing source is still said to be unavailable)."""
     seen = {(fact.subject, fact.attribute) for fact in gate.grounded}
+    # A source with nothing on a subject ("Nothing about Berlin is available")
+    # says nothing against another source's grounded facts about it.
+    grounded_subjects = {fact.subject for fact in gate.grounded}
     out: list[Fact] = []
     for fact in gate.silent:
         key = (fact.subject, fact.attribute)
+        if (
+            fact.attribute == ANY_ATTRIBUTE
+            and fact.silent_reason == SilenceReason.NO_DATA
+            and fact.subject in grounded_subjects
+        ):
+            continue
         if key not in seen:
             seen.add(key)
             out.append(fact)

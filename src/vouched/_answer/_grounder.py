@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
-from vouched._answer._echoes import caller_texts, echoed_numbers
+from vouched._answer._checks import Check, Checks
+from vouched._answer._echoes import caller_texts
+from vouched._answer._events import DISCONNECTED, AnswerEvent, DoneEvent
 from vouched._answer._gathering import (
     Queries,
     as_queries,
@@ -26,31 +27,19 @@ from vouched._answer._gathering import (
     gather_each,
     stated_silences,
 )
-from vouched._answer._onfail import (
-    REFUSAL_TEXT,
-    UNPHRASED_TEXT,
-    FindingLike,
-    OnFail,
-    OnFailLike,
-    RefusalReason,
-    drop_sentences,
-    plan,
-    problems_for,
-    unconfirmed,
+from vouched._answer._machine import (
+    AnswerMode,
+    GuardErrorPolicy,
+    answer_mode,
+    guard_error_policy,
+    steps_for,
 )
+from vouched._answer._onfail import OnFail, OnFailLike, plan
 from vouched._answer._phrasers import PhraserLike, TemplatePhraser, as_phraser, phraser_name
+from vouched._answer._phrasing import SCAN_IN_THREAD_CHARS, Phrasing
 from vouched._answer._prompt import Prompt, build_prompt
-from vouched._answer._result import (
-    Answer,
-    AnswerStatus,
-    Attempt,
-    error_reason,
-    finding_reasons,
-    finding_span,
-    too_long_reason,
-)
+from vouched._answer._result import Answer, AnswerStatus
 from vouched._answer._snapshots import StoreHook, record
-from vouched._answer._streaming import AnswerEvent, DoneEvent, StreamedPhrasing
 from vouched._answer._tracing import (
     NO_SPAN,
     NO_TRACING,
@@ -58,23 +47,21 @@ from vouched._answer._tracing import (
     TraceSpan,
     in_span,
     trace_answer,
-    trace_findings,
     trace_gate,
 )
 from vouched._exceptions import ConfigError
 from vouched._fact import Fact
 from vouched._gate import GateResult, Verdict, partition
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._replay._attempts import AttemptAction, once_per_span
 from vouched._replay._redaction import require_key
 from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._scanner import Scanner
 from vouched._sources._source import GATHER_DEADLINE, Query, Source
 from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
     "MAX_OUTPUT_CHARS",
+    "SCAN_IN_THREAD_CHARS",
     "AnswerObserver",
     "Grounder",
     "Queries",
@@ -86,8 +73,6 @@ _log = logging.getLogger("vouched.grounder")
 
 MAX_OUTPUT_CHARS = 20_000
 """Default cap on a phrased text (about 3,000 words): longer is refused unscanned."""
-SCAN_IN_THREAD_CHARS = 2_000
-"""Texts longer than this are scanned in a worker thread, off the event loop."""
 
 
 @runtime_checkable
@@ -148,11 +133,22 @@ class Grounder:
     - ``tracing``: where each answer's trace goes (one span per answer, a
       child per step; codes and counts, never values), e.g.
       :class:`vouched.OpenTelemetryTracing`; default none.
+    - ``mode``: ``"enforce"`` (default) or ``"audit"``: the model's text is
+      the answer's text as it was said (asked once), checked and recorded,
+      the status the verdict beside it; for rolling a guard out safely.
+    - ``on_guard_error``: ``"closed"`` (default: refused, ``guard_error``)
+      or ``"open"`` (the model's text passed on, status ``unchecked``) when
+      the checks themselves fail.
+    - ``checks``: extra checks of every phrased text (callables from text to
+      findings): their findings join the scanner's; one that raises is a
+      guard error.
 
     ``answer`` and ``answer_stream`` take ``facts=`` (the caller's facts,
-    gated instead of asking the sources) and ``messages=`` (a conversation
-    the data block is added to, for a chat model), for the OpenAI-compatible
-    route of ``vouched serve``.
+    gated instead of asking the sources), ``messages=`` (a conversation the
+    data block is added to, for a chat model) and ``sampling=`` (the
+    request's parameters for the model server), for the OpenAI-compatible
+    route of ``vouched serve``; and ``on_fail=`` and ``mode=`` for one
+    answer (a request's own policy).
     """
 
     def __init__(
@@ -172,6 +168,9 @@ class Grounder:
         max_output_chars: int = MAX_OUTPUT_CHARS,
         executor: Executor | None = None,
         tracing: AnswerTracing | None = None,
+        mode: AnswerMode | str = AnswerMode.ENFORCE,
+        on_guard_error: GuardErrorPolicy | str = GuardErrorPolicy.CLOSED,
+        checks: Iterable[Check] = (),
     ) -> None:
         seconds_setting("Grounder deadline", deadline)
         seconds_setting("Grounder phrase_timeout", phrase_timeout)
@@ -194,6 +193,9 @@ class Grounder:
         self.observers = tuple(observers)
         self.executor = executor
         self.tracing = tracing if tracing is not None else NO_TRACING
+        self.mode = answer_mode(mode, "Grounder mode")
+        self.on_guard_error = guard_error_policy(on_guard_error, "Grounder on_guard_error")
+        self.checks = tuple(checks)
 
     @property
     def store_failures(self) -> int:
@@ -206,20 +208,25 @@ class Grounder:
         query: Queries | None = None,
         *,
         facts: Sequence[Fact] | None = None,
-        messages: Sequence[Mapping[str, str]] = (),
+        messages: Sequence[Mapping[str, Any]] = (),
+        sampling: Mapping[str, Any] | None = None,
+        on_fail: OnFailLike | None = None,
+        mode: AnswerMode | str | None = None,
     ) -> Answer:
         """Answer ``question`` from what the sources say for ``query``.
 
         ``query`` may also be a sequence of queries, one per subject ("Berlin
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
+        ``on_fail`` and ``mode`` replace the Grounder's for this answer.
         """
         with in_span(self.tracing.answer(streamed=False)) as span:
-            ready = await self._prepare(question, query, facts, messages, span)
-            answer = await self._phrase(
-                ready.prompt, ready.gate, ready.silences, caller_texts(ready.query), span
-            )
-            return self._deliver(ready, answer)
+            ready = await self._prepare(question, query, given=facts, messages=messages,
+                                        sampling=sampling, span=span)  # fmt: skip
+            phrasing = self._phrasing(ready, on_fail, mode, streamed=False)
+            async for _ in phrasing.run():  # read whole: no events before the answer
+                pass  # pragma: no cover - a whole reading yields none
+            return self._deliver(ready, phrasing.built(), phrasing.steps)
 
     async def answer_stream(
         self,
@@ -227,7 +234,11 @@ class Grounder:
         query: Queries | None = None,
         *,
         facts: Sequence[Fact] | None = None,
-        messages: Sequence[Mapping[str, str]] = (),
+        messages: Sequence[Mapping[str, Any]] = (),
+        sampling: Mapping[str, Any] | None = None,
+        on_fail: OnFailLike | None = None,
+        mode: AnswerMode | str | None = None,
+        interruption: Callable[[], str] | None = None,
     ) -> AsyncIterator[AnswerEvent]:
         """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
         sentences only after they pass the scan, the on-fail policy at the
@@ -237,12 +248,16 @@ class Grounder:
         (``phrase_stream``); ``phrase_timeout`` bounds each attempt, and
         ``max_output_chars`` the text read. A reader that stops reading (the
         stream is closed before ``done``) still leaves the answer's snapshot:
-        the sentences handed on, marked partial with the reason
-        ``disconnected``."""
+        the sentences handed on, marked partial, the attempt under way in its
+        trail, with the reason ``interruption()`` gives (default
+        ``disconnected``; ``vouched serve`` says ``shutdown`` or ``deadline``
+        when it was the one to close the stream)."""
         with in_span(self.tracing.answer(streamed=True)) as span:
             # aclosing: a reader that leaves closes the inner stream at once (its
             # snapshot of what was shown is written then, not when it is collected).
-            stream = self._stream(question, query, facts, messages, span)
+            stream = self._stream(question, query, facts=facts, messages=messages,
+                                  sampling=sampling, on_fail=on_fail, mode=mode,
+                                  interruption=interruption, span=span)  # fmt: skip
             async with contextlib.aclosing(stream) as events:
                 async for event in events:
                     yield event
@@ -251,47 +266,78 @@ class Grounder:
         self,
         question: str,
         query: Queries | None,
+        *,
         facts: Sequence[Fact] | None,
-        messages: Sequence[Mapping[str, str]],
+        messages: Sequence[Mapping[str, Any]],
+        sampling: Mapping[str, Any] | None,
+        on_fail: OnFailLike | None,
+        mode: AnswerMode | str | None,
+        interruption: Callable[[], str] | None,
         span: TraceSpan,
     ) -> AsyncGenerator[AnswerEvent, None]:
-        ready = await self._prepare(question, query, facts, messages, span)
-        phrasing = StreamedPhrasing(
-            phraser=self.phraser,
-            phraser_name=phraser_name(self._phraser_given),
-            on_fail=self.on_fail,
-            lexicon=self.lexicon,
-            policy=self.policy,
-            clock=self.clock,
-            phrase_timeout=self.phrase_timeout,
-            max_output_chars=self.max_output_chars,
-            caller=caller_texts(ready.query),
-            executor=self.executor,
-            span=span,
-        )
+        ready = await self._prepare(question, query, given=facts, messages=messages,
+                                        sampling=sampling, span=span)  # fmt: skip
+        phrasing = self._phrasing(ready, on_fail, mode, streamed=True)
         try:
-            run = phrasing.run(ready.prompt, ready.gate, ready.silences)
-            async with contextlib.aclosing(run) as events:  # a reader that leaves closes it now
-                async for event in events:
+            async with contextlib.aclosing(phrasing.run()) as events:  # a reader that leaves
+                async for event in events:  # closes it now
                     yield event
         except (GeneratorExit, asyncio.CancelledError):
             if phrasing.answer is None:
-                self._deliver(ready, phrasing.left(ready.prompt, ready.gate, ready.silences))
+                reason = DISCONNECTED if interruption is None else interruption()
+                self._deliver(ready, phrasing.left(reason), phrasing.steps)
             raise
-        if phrasing.answer is None:  # pragma: no cover - run() always ends in an answer
-            raise RuntimeError("a streamed phrasing ended without an answer")
         extra = {}
         if phrasing.first_sentence is not None:
             extra["first_sentence"] = phrasing.first_sentence - ready.started
-        answer = self._deliver(ready, phrasing.answer, extra)
+        answer = self._deliver(ready, phrasing.built(), phrasing.steps, extra)
         yield DoneEvent(len(answer.trail) - 1, answer)
+
+    def _phrasing(
+        self,
+        ready: _Prepared,
+        on_fail: OnFailLike | None,
+        mode: AnswerMode | str | None,
+        *,
+        streamed: bool,
+    ) -> Phrasing:
+        """The phrasing of one answer, under this answer's plan and mode."""
+        chosen = self.mode if mode is None else answer_mode(mode)
+        steps = self.on_fail if on_fail is None else plan(on_fail)
+        checks = Checks.compile(
+            ready.prompt,
+            ready.silences,
+            caller=caller_texts(ready.query),
+            lexicon=self.lexicon,
+            policy=self.policy,
+            extra=self.checks,
+        )
+        return Phrasing(
+            first=ready.prompt,
+            gate=ready.gate,
+            silences=ready.silences,
+            checks=checks,
+            phraser=self.phraser,
+            phraser_name=phraser_name(self._phraser_given),
+            steps=steps_for(steps, chosen),
+            clock=self.clock,
+            phrase_timeout=self.phrase_timeout,
+            max_output_chars=self.max_output_chars,
+            streamed=streamed,
+            mode=chosen,
+            on_guard_error=self.on_guard_error,
+            executor=self.executor,
+            span=ready.span,
+        )
 
     async def _prepare(
         self,
         question: str,
         query: Queries | None,
+        *,
         given: Sequence[Fact] | None = None,
-        messages: Sequence[Mapping[str, str]] = (),
+        messages: Sequence[Mapping[str, Any]] = (),
+        sampling: Mapping[str, Any] | None = None,
         span: TraceSpan = NO_SPAN,
     ) -> _Prepared:
         """Sources (or the caller's facts), gate and prompt: everything before
@@ -316,7 +362,9 @@ class Grounder:
         with in_span(span.child("vouched.gate")) as gating:
             gate = partition(facts, self.policy, now)
             silences = stated_silences(gate)
-            prompt = build_prompt(question, gate.grounded, silences, messages=messages)
+            prompt = build_prompt(
+                question, gate.grounded, silences, messages=messages, sampling=sampling
+            )
             trace_gate(gating, gate)
         gated = clock.monotonic()
         return _Prepared(
@@ -333,7 +381,11 @@ class Grounder:
         )
 
     def _deliver(
-        self, ready: _Prepared, answer: Answer, extra: dict[str, float] | None = None
+        self,
+        ready: _Prepared,
+        answer: Answer,
+        steps: Sequence[OnFail],
+        extra: dict[str, float] | None = None,
     ) -> Answer:
         """The answer with its timings and honest status; observers told, the
         snapshot scheduled."""
@@ -364,7 +416,8 @@ class Grounder:
                     policy=self.policy,
                     now=ready.now,
                     created_at=ready.created_at,
-                    on_fail=self.on_fail,
+                    on_fail=steps,
+                    mode=answer.mode,
                     redaction_key=self.redaction_key,
                 )
             )
@@ -379,189 +432,23 @@ class Grounder:
         raise RuntimeError("answer_sync() cannot run inside a running event loop; await answer()")
 
     async def _answer_and_settle(self, question: str, query: Queries | None) -> Answer:
-        answer = await self.answer(question, query)
-        await self.settle()
+        try:
+            answer = await self.answer(question, query)
+            await self.settle()
+        finally:
+            await self.aclose()  # the phraser's client belongs to this loop: closed with it
         return answer
+
+    async def aclose(self) -> None:
+        """Close what the phraser holds open (its HTTP client), if anything."""
+        close = getattr(self.phraser, "aclose", None)
+        if callable(close):
+            await close()
 
     async def settle(self) -> None:
         """Wait until the snapshots of the answers given so far are written."""
         if self._store is not None:
             await self._store.settle()
-
-    # -- phrase, scan, on-fail ----------------------------------------------------
-
-    def _compile(self, prompt: Prompt, silences: Sequence[Fact]) -> Scanner:
-        """The scanner of one answer, compiled once for all its attempts (the
-        streamed answer compiles the same one)."""
-        return Scanner(
-            [*prompt.grounded, *silences],
-            self.lexicon,
-            # text values are what a model may quote
-            sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
-            question=prompt.question,
-            policy=self.policy,
-        )
-
-    async def _check_off_loop(
-        self,
-        prompt: Prompt,
-        scanner: Scanner,
-        text: str,
-        caller: Sequence[str],
-        attempt: TraceSpan = NO_SPAN,
-    ) -> list[FindingLike]:
-        """:meth:`_check`, in a worker thread when the text is long (a
-        ``vouched.scan`` span under the attempt's)."""
-        with in_span(attempt.child("vouched.scan")) as scanning:
-            if len(text) <= SCAN_IN_THREAD_CHARS and self.executor is None:
-                findings = self._check(prompt, scanner, text, caller)
-            else:
-                work = functools.partial(self._check, prompt, scanner, text, caller)
-                findings = await asyncio.get_running_loop().run_in_executor(self.executor, work)
-            trace_findings(scanning, findings)
-        return findings
-
-    def _check(
-        self, prompt: Prompt, scanner: Scanner, text: str, caller: Sequence[str] = ()
-    ) -> list[FindingLike]:
-        found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
-        report = scanner.scan(text)
-        return once_per_span([*found, *report.findings], finding_span)
-
-    async def _phrase(
-        self,
-        first: Prompt,
-        gate: GateResult,
-        silences: Sequence[Fact],
-        caller: Sequence[str],
-        span: TraceSpan = NO_SPAN,
-    ) -> Answer:
-        clock = self.clock
-        trail: list[Attempt] = []
-        phrase_seconds = 0.0
-        scan_seconds = 0.0
-        prompt = first
-        name = phraser_name(self._phraser_given)
-        compiled = self._compile(first, silences)  # once for every attempt of this answer
-
-        def finish(
-            text: str,
-            status: AnswerStatus,
-            *,
-            refusal: RefusalReason | None = None,
-            reasons: Iterable[str] = (),
-            dropped: Iterable[str] = (),
-            extra: Iterable[FindingLike] = (),
-        ) -> Answer:
-            findings = [f for attempt in trail for f in attempt.findings]
-            findings.extend(extra)
-            return Answer(
-                text=text,
-                status=status,
-                question=first.question,
-                grounded=first.grounded,
-                silences=tuple(silences),
-                violations=gate.violations,
-                findings=tuple(findings),
-                prompt_version=first.version,
-                attempts=len(trail),
-                timings={"phrase": phrase_seconds, "scan": scan_seconds},
-                trail=tuple(trail),
-                dropped=tuple(dropped),
-                refusal=refusal,
-                reasons=tuple(reasons),
-                counts=gate.counts,
-                phraser=name,
-            )
-
-        for step in self.on_fail:
-            attempt = span.child(
-                "vouched.phrase",
-                attempt=len(trail) + 1,
-                prompt_version=prompt.version,
-                phraser=name,
-            )
-            with in_span(attempt):
-                began = clock.monotonic()
-                try:
-                    async with asyncio.timeout(self.phrase_timeout):
-                        with attempt.current():  # the phraser's own spans nest under it
-                            text = await self.phraser.phrase(prompt)
-                except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
-                    spent = clock.monotonic() - began
-                    phrase_seconds += spent
-                    trail.append(Attempt("", (), spent, AttemptAction.ERROR, prompt.version))
-                    # PhraserTimeoutError is a TimeoutError too.
-                    timed_out = isinstance(error, TimeoutError)
-                    attempt.set(action=str(AttemptAction.ERROR))
-                    attempt.fail(type(error).__name__)
-                    return finish(
-                        UNPHRASED_TEXT,
-                        AnswerStatus.REFUSED,
-                        refusal=RefusalReason.PHRASER_TIMEOUT
-                        if timed_out
-                        else RefusalReason.PHRASER_ERROR,
-                        reasons=(error_reason(error, self.phrase_timeout),),
-                    )
-                phrased = clock.monotonic()
-                phrase_seconds += phrased - began
-                if len(text) > self.max_output_chars:
-                    trail.append(Attempt(text[: self.max_output_chars], (), phrased - began))
-                    attempt.set(action=str(AttemptAction.REFUSE),
-                                refusal=str(RefusalReason.OUTPUT_TOO_LONG))  # fmt: skip
-                    return finish(
-                        REFUSAL_TEXT,
-                        AnswerStatus.REFUSED,
-                        refusal=RefusalReason.OUTPUT_TOO_LONG,
-                        reasons=(too_long_reason(len(text), self.max_output_chars),),
-                    )
-                findings = await self._check_off_loop(prompt, compiled, text, caller, attempt)
-                scan_seconds += clock.monotonic() - phrased
-                action = AttemptAction.ACCEPT if not findings else AttemptAction(step.value)
-                trail.append(
-                    Attempt(text, tuple(findings), phrased - began, action, prompt.version)
-                )
-                trace_findings(attempt, findings, action=str(action))
-            if not findings:
-                return finish(text, AnswerStatus.OK)
-            deciding = span.child("vouched.on_fail", attempt=len(trail), step=str(step.value))
-            with in_span(deciding):
-                if step is OnFail.RETRY:
-                    prompt = first.with_problems(problems_for(first, text, findings))
-                    continue
-                if step is OnFail.PARTIAL:
-                    checked = clock.monotonic()
-                    partial = await asyncio.get_running_loop().run_in_executor(
-                        self.executor,
-                        drop_sentences,
-                        text,
-                        findings,
-                        lambda rest: self._check(first, compiled, rest, caller),
-                    )
-                    scan_seconds += clock.monotonic() - checked
-                    extra = partial.findings[len(findings) :]
-                    deciding.set(dropped=len(partial.dropped))
-                    if partial.text:
-                        told = " ".join([partial.text, *unconfirmed(partial.findings)])
-                        return finish(
-                            told, AnswerStatus.PARTIAL, dropped=partial.dropped, extra=extra
-                        )
-                    return finish(
-                        REFUSAL_TEXT,
-                        AnswerStatus.REFUSED,
-                        refusal=RefusalReason.NOTHING_LEFT,
-                        reasons=finding_reasons(partial.findings),
-                        dropped=partial.dropped,
-                        extra=extra,
-                    )
-            break  # REFUSE
-        last = trail[-1].findings if trail else ()
-        return finish(
-            REFUSAL_TEXT,
-            AnswerStatus.REFUSED,
-            refusal=RefusalReason.FINDINGS,
-            reasons=finding_reasons(last),
-        )
 
     def __repr__(self) -> str:
         names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)

@@ -62,6 +62,7 @@ class RefusalReason(enum.StrEnum):
     PHRASER_ERROR = "phraser_error"  # the phraser raised (HTTP error, bad shape, a bug)
     PHRASER_TIMEOUT = "phraser_timeout"  # the phraser did not answer in time
     OUTPUT_TOO_LONG = "output_too_long"  # the phrased text passed max_output_chars
+    GUARD_ERROR = "guard_error"  # the checks themselves failed (on_guard_error = closed)
 
 
 OnFailLike = OnFail | str | Sequence[OnFail | str]

@@ -31,10 +31,11 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx
 
-from vouched._answer._chatstream import StreamEnd, deltas
+from vouched._answer._chatstream import StreamEnd, deltas, told
 from vouched._answer._prompt import Prompt, plain_reason
 from vouched._exceptions import (
     ConfigError,
+    PhraserConnectionError,
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
@@ -55,9 +56,11 @@ __all__ = [
     "Phraser",
     "PhraserLike",
     "StreamingPhraser",
+    "TellingPhraser",
     "TemplatePhraser",
     "as_phraser",
     "attribute_words",
+    "phrase_of",
     "phraser_name",
     "stream_of",
 ]
@@ -77,16 +80,36 @@ class StreamingPhraser(Protocol):
     def phrase_stream(self, prompt: Prompt) -> AsyncIterator[str]: ...
 
 
-async def _whole(phraser: Phraser, prompt: Prompt) -> AsyncIterator[str]:
-    yield await phraser.phrase(prompt)
+@runtime_checkable
+class TellingPhraser(Protocol):
+    """A phraser that tells what its model server said about an answer (the
+    model's name, token counts, finish reason) into a :class:`StreamEnd`."""
+
+    async def phrase_told(self, prompt: Prompt, end: StreamEnd) -> str: ...
+
+    def phrase_stream(self, prompt: Prompt, end: StreamEnd | None = None) -> AsyncIterator[str]: ...
 
 
-def stream_of(phraser: Phraser, prompt: Prompt) -> AsyncIterator[str]:
+async def _whole(phraser: Phraser, prompt: Prompt, end: StreamEnd) -> AsyncIterator[str]:
+    yield await phrase_of(phraser, prompt, end)
+
+
+def phrase_of(phraser: Phraser, prompt: Prompt, end: StreamEnd) -> Awaitable[str]:
+    """The phraser's text for ``prompt``; ``end`` filled in when it can tell."""
+    if isinstance(phraser, TellingPhraser):
+        return phraser.phrase_told(prompt, end)
+    return phraser.phrase(prompt)
+
+
+def stream_of(phraser: Phraser, prompt: Prompt, end: StreamEnd | None = None) -> AsyncIterator[str]:
     """The phraser's text for ``prompt`` as pieces: streamed when it can
-    stream, else its whole text as one piece."""
+    stream, else its whole text as one piece; ``end`` filled in when it can tell."""
+    end = StreamEnd() if end is None else end
+    if isinstance(phraser, TellingPhraser):
+        return phraser.phrase_stream(prompt, end)
     if isinstance(phraser, StreamingPhraser):
         return phraser.phrase_stream(prompt)
-    return _whole(phraser, prompt)
+    return _whole(phraser, prompt, end)
 
 
 PhraserLike = Phraser | Callable[[Prompt], str] | Callable[[Prompt], Awaitable[str]]
@@ -332,19 +355,29 @@ class OpenAIChatPhraser:
     ``timeout``). ``stream_usage`` asks a streaming server for token counts
     (``stream_options.include_usage``). Pass ``transport`` (an
     ``httpx.AsyncBaseTransport``) or a ready ``client`` to control the HTTP
-    layer; without a client, each call opens and closes its own, so one
-    phraser works from any event loop (``Grounder.answer_sync`` included).
+    layer; without a client, the phraser builds one pooled
+    ``httpx.AsyncClient`` (HTTP/1.1 keep-alive, at most ``max_connections``)
+    on first use and keeps it for every later call on that event loop
+    (building a client costs tens of milliseconds; reusing one, nothing).
+    :meth:`aclose` closes it (``vouched serve`` does at shutdown); a call
+    from another event loop (``Grounder.answer_sync``) gets a client of its own.
 
     As the OpenAI SDK does, ``api_key=None`` reads ``OPENAI_API_KEY`` and
     ``base_url=None`` reads ``OPENAI_BASE_URL`` (else ``https://api.openai.com/v1``),
     from ``environ`` (default: ``os.environ``), once, here; ``api_key=""`` sends
     no key (local servers).
 
-    Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError`,
+    Raises :class:`PhraserTimeoutError`, :class:`PhraserHTTPError` (with the
+    status and the server's ``Retry-After``), :class:`PhraserConnectionError`,
     :class:`PhraserResponseError` or, for a stream that breaks off,
     :class:`PhraserStreamError` (all :class:`PhraserError`), each naming the
     URL; an HTTP error keeps the server's own message (``model 'x' not
-    found``) from its body.
+    found``) from its body. These messages are for logs: ``vouched serve``
+    tells its clients codes only.
+
+    ``phrase_told(prompt, end)`` and ``phrase_stream(prompt, end)`` fill in ``end``
+    (a :class:`StreamEnd`) with what the server said about its answer: the
+    model that answered, the token counts and the finish reason.
     """
 
     def __init__(
@@ -364,8 +397,12 @@ class OpenAIChatPhraser:
         client: httpx.AsyncClient | None = None,
         environ: Mapping[str, str] | None = None,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
+        max_connections: int = 100,
     ) -> None:
         seconds_setting("OpenAIChatPhraser timeout", timeout)
+        if type(max_connections) is not int or max_connections < 1:
+            raise ConfigError("max_connections", "a whole number >= 1", got=max_connections)
+        self.max_connections = max_connections
         if type(max_response_bytes) is not int or max_response_bytes < 1:
             raise ConfigError("max_response_bytes", "a whole number >= 1", got=max_response_bytes)
         self.max_response_bytes = max_response_bytes
@@ -388,7 +425,33 @@ class OpenAIChatPhraser:
         self._headers = dict(headers or {})
         self._transport = transport
         self._client = client
+        self._owned: httpx.AsyncClient | None = None  # built on first use, on this loop
+        self._owned_loop: asyncio.AbstractEventLoop | None = None
         self.name = f"openai-chat:{model}"
+
+    def _http(self) -> httpx.AsyncClient:
+        """The client of this event loop: the given one, or the phraser's own,
+        built once per loop (a pool of keep-alive connections)."""
+        if self._client is not None:
+            return self._client
+        loop = asyncio.get_running_loop()
+        if self._owned is None or self._owned_loop is not loop or self._owned.is_closed:
+            self._owned = httpx.AsyncClient(
+                transport=self._transport,
+                timeout=httpx.Timeout(self.timeout),
+                limits=httpx.Limits(
+                    max_connections=self.max_connections,
+                    max_keepalive_connections=self.max_connections,
+                ),
+            )
+            self._owned_loop = loop
+        return self._owned
+
+    async def aclose(self) -> None:
+        """Close the phraser's own client (a given ``client`` is the caller's to close)."""
+        owned, self._owned, self._owned_loop = self._owned, None, None
+        if owned is not None:
+            await owned.aclose()
 
     @property
     def url(self) -> str:
@@ -404,6 +467,7 @@ class OpenAIChatPhraser:
         if self.max_tokens is not None:
             body["max_tokens"] = self.max_tokens
         body.update(self._extra_body)
+        body.update(prompt.sampling)  # the caller's own (temperature, stop, seed, ...)
         return body
 
     def _request_headers(self) -> dict[str, str]:
@@ -413,36 +477,42 @@ class OpenAIChatPhraser:
         return headers
 
     async def phrase(self, prompt: Prompt) -> str:
+        return await self.phrase_told(prompt, StreamEnd())
+
+    async def phrase_told(self, prompt: Prompt, end: StreamEnd) -> str:
+        """:meth:`phrase`, with ``end`` filled in from the completion (model, usage)."""
         content = dumps(self.request_body(prompt)).encode("utf-8")
         try:
             async with asyncio.timeout(self.timeout):
-                if self._client is not None:
-                    response = await self._post(self._client, content)
-                else:
-                    async with httpx.AsyncClient(
-                        transport=self._transport, timeout=httpx.Timeout(self.timeout)
-                    ) as client:
-                        response = await self._post(client, content)
+                response = await self._post(self._http(), content)
         except (TimeoutError, httpx.TimeoutException):
             raise PhraserTimeoutError(
                 f"model server at {self.url} did not answer within {self.timeout:g} s",
                 seconds=self.timeout,
             ) from None
         except httpx.HTTPError as error:
-            detail = " ".join(str(error).split())[:_BODY_EXCERPT]
-            raise PhraserError(
-                f"model server unreachable at {self.url}: {type(error).__name__}"
-                + (f": {detail}" if detail else "")
-            ) from error
-        return _content_of(response, self.url)
+            raise self._unreachable(error) from error
+        return _content_of(response, self.url, end)
+
+    def _unreachable(self, error: httpx.HTTPError) -> PhraserError:
+        detail = " ".join(str(error).split())[:_BODY_EXCERPT]
+        return PhraserConnectionError(
+            f"model server unreachable at {self.url}: {type(error).__name__}"
+            + (f": {detail}" if detail else "")
+        )
 
     async def _post(self, client: httpx.AsyncClient, content: bytes) -> httpx.Response:
         async with client.stream(
             "POST", self.url, content=content, headers=self._request_headers(), timeout=self.timeout
         ) as response:
             body = await _capped_body(response, self.max_response_bytes, self.url)
-        # The body as read (decoded, capped); only its type is kept of the headers.
-        kept = {k: v for k, v in response.headers.items() if k.lower() == "content-type"}
+        # The body as read (decoded, capped); of the headers, only its type and
+        # Retry-After are kept.
+        kept = {
+            k: v
+            for k, v in response.headers.items()
+            if k.lower() in ("content-type", "retry-after")
+        }
         return httpx.Response(response.status_code, headers=kept, content=body)
 
     def stream_body(self, prompt: Prompt) -> dict[str, Any]:
@@ -471,13 +541,7 @@ class OpenAIChatPhraser:
         said = False
         try:
             async with AsyncExitStack() as stack:
-                client = self._client
-                if client is None:
-                    client = await stack.enter_async_context(
-                        httpx.AsyncClient(
-                            transport=self._transport, timeout=httpx.Timeout(self.timeout)
-                        )
-                    )
+                client = self._http()
                 async with asyncio.timeout_at(deadline):
                     response = await stack.enter_async_context(
                         client.stream(
@@ -490,7 +554,7 @@ class OpenAIChatPhraser:
                     )
                     if response.status_code >= 400:
                         await response.aread()
-                        _content_of(response, self.url)  # raises PhraserHTTPError
+                        _content_of(response, self.url, end)  # raises PhraserHTTPError
                 lines = _capped_lines(response, self.max_response_bytes, self.url)
                 pieces = deltas(lines, end)
                 stack.push_async_callback(pieces.aclose)
@@ -517,9 +581,7 @@ class OpenAIChatPhraser:
                 raise PhraserStreamError(
                     f"model server's stream broke off: {type(error).__name__}"
                 ) from error
-            raise PhraserError(
-                f"model server unreachable at {self.url}: {type(error).__name__}"
-            ) from error
+            raise self._unreachable(error) from error
         if not said:
             raise PhraserResponseError("model server's answer is empty")
 
@@ -575,7 +637,7 @@ def _server_message(response: httpx.Response) -> str:
     return " ".join(text[:_BODY_EXCERPT].split())
 
 
-def _content_of(response: httpx.Response, url: str) -> str:
+def _content_of(response: httpx.Response, url: str, end: StreamEnd | None = None) -> str:
     if response.status_code >= 400:
         body = " ".join(response.text[:_BODY_EXCERPT].split())
         said = _server_message(response)
@@ -583,6 +645,7 @@ def _content_of(response: httpx.Response, url: str) -> str:
             f"{said or 'model server error'} at {url} (HTTP {response.status_code})",
             status=response.status_code,
             body=body,
+            retry_after=response.headers.get("retry-after"),
         )
     try:
         document = loads(response.content)
@@ -597,4 +660,6 @@ def _content_of(response: httpx.Response, url: str) -> str:
         raise PhraserResponseError("model server's answer has no message content")
     if not content.strip():
         raise PhraserResponseError("model server's answer is empty")
+    if end is not None:
+        told(end, document, choices[0])
     return content

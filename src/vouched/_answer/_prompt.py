@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vouched._fact import Fact, SilenceReason
@@ -147,9 +147,14 @@ class Prompt:
     problems: tuple[Problem, ...] = ()
     system: str = SYSTEM_TEXT
     version: str = PROMPT_VERSION
-    conversation: tuple[Mapping[str, str], ...] = ()
+    conversation: tuple[Mapping[str, Any], ...] = ()
     """A caller's chat messages (the OpenAI-compatible route): when given, the
-    model gets the system text with the data block, then these messages."""
+    model gets the system text with the data block, then these messages, as
+    they were sent (``tool`` and ``developer`` messages included)."""
+    sampling: Mapping[str, Any] = field(default_factory=dict)
+    """The caller's request parameters for a model server (``temperature``,
+    ``top_p``, ``max_tokens``, ``stop``, ``seed``, ...): sent as given by
+    :class:`vouched.OpenAIChatPhraser`, ignored by phrasers without a model."""
 
     @property
     def data(self) -> str:
@@ -179,7 +184,7 @@ class Prompt:
         """Silences with the ids the data block gives them (s1, s2, ...)."""
         return [(f"s{i}", fact) for i, fact in enumerate(self.silences, start=1)]
 
-    def messages(self) -> list[dict[str, str]]:
+    def messages(self) -> list[dict[str, Any]]:
         """The chat messages (system, user) for a chat-completions API; with a
         ``conversation``, the system text and the data block, then the
         caller's messages as they were sent."""
@@ -201,6 +206,7 @@ class Prompt:
             system=self.system,
             version=self.version,
             conversation=self.conversation,
+            sampling=self.sampling,
         )
 
 
@@ -209,7 +215,8 @@ def build_prompt(
     grounded: Sequence[Fact],
     silences: Sequence[Fact],
     *,
-    messages: Sequence[Mapping[str, str]] = (),
+    messages: Sequence[Mapping[str, Any]] = (),
+    sampling: Mapping[str, Any] | None = None,
 ) -> Prompt:
     """The phrase-only prompt for ``question`` over grounded facts and silences.
 
@@ -218,4 +225,10 @@ def build_prompt(
     """
     if any(fact.is_silent for fact in grounded):
         raise ValueError("grounded facts must carry a value; pass silences separately")
-    return Prompt(question, tuple(grounded), tuple(silences), conversation=tuple(messages))
+    return Prompt(
+        question,
+        tuple(grounded),
+        tuple(silences),
+        conversation=tuple(messages),
+        sampling=dict(sampling or {}),
+    )

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._answer._onfail import FindingLike, RefusalReason
+from vouched._answer._upstream import UpstreamFailure
 from vouched._exceptions import AnswerRefusedError, PhraserError
 from vouched._fact import Fact
 from vouched._gate import Verdict, grounding_rate
@@ -33,12 +34,15 @@ class AnswerStatus(enum.StrEnum):
     were removed (and the answer says what could not be confirmed);
     ``refused``: no text could be vouched for; ``unavailable``: the text
     passed, but every source failed, so all it says is that nothing is
-    available (a dashboard counts these apart from ``ok``)."""
+    available (a dashboard counts these apart from ``ok``); ``unchecked``: the
+    checks themselves failed and the text was passed on as the model said it
+    (``on_guard_error = "open"``)."""
 
     OK = "ok"
     PARTIAL = "partial"
     REFUSED = "refused"
     UNAVAILABLE = "unavailable"
+    UNCHECKED = "unchecked"
 
 
 def finding_span(finding: FindingLike) -> tuple[str, int, int]:
@@ -118,6 +122,12 @@ class Answer:
       a partial ``text`` is the model's kept sentences, then one sentence per
       subject and attribute that could not be confirmed.
     - ``prompt_version``: the template hash; ``timings``: seconds per stage.
+    - ``failure``: when the phraser gave no text, why, as codes
+      (:class:`vouched.UpstreamFailure`); ``usage``: the token counts the
+      model server reported, summed over the attempts; ``model``: the model
+      that answered, as the server named it.
+    - ``mode``: ``enforce``, or ``audit`` (``text`` is the model's own, the
+      status is the verdict beside it).
     """
 
     text: str
@@ -136,10 +146,15 @@ class Answer:
     reasons: tuple[str, ...] = ()
     counts: Mapping[str, int] = field(default_factory=dict)
     phraser: str = ""
+    failure: UpstreamFailure | None = None
+    usage: Mapping[str, int] = field(default_factory=dict)
+    model: str = ""
+    mode: str = "enforce"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "timings", _frozen_mapping(self.timings))
         object.__setattr__(self, "counts", _frozen_mapping(self.counts))
+        object.__setattr__(self, "usage", _frozen_mapping(self.usage))
 
     @property
     def ok(self) -> bool:
@@ -175,6 +190,10 @@ class Answer:
             "counts": dict(self.counts),
             "grounding_rate": self.grounding_rate,
             "phraser": self.phraser,
+            "failure": None if self.failure is None else self.failure.to_json(),
+            "usage": dict(self.usage),
+            "model": self.model,
+            "mode": self.mode,
         }
 
     def client_json(self) -> dict[str, Any]:
@@ -183,7 +202,9 @@ class Answer:
         codes and spans (:func:`client_finding`), the trail keeps each
         attempt's action and findings but not its text, ``dropped`` counts
         the sentences removed, and a refusal's reasons are codes
-        (:func:`finding_codes`). The snapshot keeps everything."""
+        (:func:`finding_codes`) or the refusal's code (a model server's
+        failure: :class:`vouched.UpstreamFailure`'s code, never its message).
+        The snapshot keeps everything."""
         document = self.to_json()
         document["findings"] = [client_finding(f) for f in self.findings]
         document["trail"] = [
@@ -196,10 +217,19 @@ class Answer:
             for attempt in self.trail
         ]
         document["dropped"] = len(self.dropped)
+        document["reasons"] = list(self.reason_codes())
+        return document
+
+    def reason_codes(self) -> tuple[str, ...]:
+        """The reasons as a reader may see them: codes, never text."""
         if self.refusal in (RefusalReason.FINDINGS, RefusalReason.NOTHING_LEFT):
             last = self.trail[-1].findings if self.trail else self.findings
-            document["reasons"] = list(finding_codes(last))
-        return document
+            return finding_codes(last)
+        if self.failure is not None:
+            return (str(self.failure.code),)
+        if self.refusal is not None:
+            return (str(self.refusal),)
+        return tuple(r for r in self.reasons if r.isidentifier())
 
 
 def client_finding(finding: FindingLike) -> dict[str, Any]:

@@ -85,6 +85,7 @@ def record(
     created_at: datetime,
     on_fail: Sequence[OnFail],
     redaction_key: bytes | None,
+    mode: str = "enforce",
 ) -> Snapshot:
     """The snapshot of one answer: every fact as received (before the gate),
     the policy and instant it was judged at, the prompt version, the output
@@ -104,6 +105,6 @@ def record(
         status=str(answer.status),
         attempts=answer.attempts,
         timings=answer.timings,
-        on_fail="+".join(step.value for step in on_fail),
+        on_fail=("audit:" if mode == "audit" else "") + "+".join(step.value for step in on_fail),
         redaction_key=redaction_key,
     )

@@ -162,9 +162,15 @@ def interrupted(span: TraceSpan, error: BaseException) -> None:
         span.fail(type(error).__name__)
 
 
+_STANDARD = ("gen_ai.",)
+"""Attribute namespaces of the OpenTelemetry semantic conventions: kept as named."""
+
+
 def _attributes(attributes: Mapping[str, AttributeValue]) -> dict[str, Any]:
     return {
-        f"vouched.{key}": value if isinstance(value, str | bool | int | float) else list(value)
+        (key if key.startswith(_STANDARD) else f"vouched.{key}"): value
+        if isinstance(value, str | bool | int | float)
+        else list(value)
         for key, value in attributes.items()
     }
 

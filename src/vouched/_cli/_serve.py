@@ -94,6 +94,16 @@ def run(args: argparse.Namespace) -> int:
     # default 5 ms switch interval a cheap /v1/gate waits behind them once per
     # syscall. 1 ms: bench/serve.py (gate p99 while 8 clients scan 32 KB).
     sys.setswitchinterval(0.001)
-    server = uvicorn.Server(uvicorn.Config(create_app(config), **uvicorn_settings(config)))
+    app = create_app(config)
+    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_settings(config)))
+    exit_on_signal = server.handle_exit
+
+    def draining(sig: int, frame: Any) -> None:
+        # From SIGTERM on, the service drains: new requests are 503, and a
+        # stream cut off at the grace is recorded with the reason shutdown.
+        app.service.draining = True
+        exit_on_signal(sig, frame)
+
+    server.handle_exit = draining
     server.run(sockets=[sock])
     return 0

@@ -45,6 +45,9 @@ class AttemptAction(enum.StrEnum):
     RETRY = "retry"  # findings: asked again with them quoted
     PARTIAL = "partial"  # findings: the sentences holding them were dropped
     REFUSE = "refuse"  # findings, and nothing left to try: refused
+    DISCONNECTED = "disconnected"  # the reader of a stream left during this attempt
+    SHUTDOWN = "shutdown"  # the service shut down during this attempt
+    DEADLINE = "deadline"  # the request's deadline passed during this attempt
     ERROR = "error"  # the phraser raised or timed out: no text
 
 

@@ -38,6 +38,7 @@ import vouched
 from vouched import (
     AnswerEvent,
     Clock,
+    ConfigError,
     Grounder,
     InputError,
     Lexicon,
@@ -46,6 +47,7 @@ from vouched import (
     partition,
     scan,
 )
+from vouched._answer._onfail import plan
 from vouched._factio import validation_message
 from vouched._jsonio import NumberBoundsError, dumps, loads
 from vouched._server import _openai
@@ -74,6 +76,7 @@ _T = TypeVar("_T")
 _PARSE_INLINE_BYTES = 64 * 1024  # a bigger body is parsed and validated in the pool
 _GATE_INLINE_FACTS = 256  # the gate of more facts runs in the pool
 _SSE_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
+_STREAMS_SETTLE = 5.0  # seconds cut-off streams get at shutdown to record their answers
 
 
 def _parse(model: type[_M], raw: bytes) -> _M:
@@ -126,6 +129,9 @@ class Service:
         self.draining = False
         self.grounder = grounder or self._grounder(config.answer_lexicon)
         self._grounders: dict[str, Grounder] = {}
+        self._streams = 0  # streamed answers under way
+        self._streams_done = asyncio.Event()
+        self._streams_done.set()
 
     def _grounder(self, lexicon: Lexicon | None) -> Grounder:
         config = self.config
@@ -144,14 +150,16 @@ class Service:
             max_output_chars=config.max_output_chars,
             executor=self.pool,
             tracing=config.tracing,
+            mode=config.mode,
+            on_guard_error=config.on_guard_error,
         )
 
-    def grounder_for(self, lexicon: str | None) -> Grounder:
+    def grounder_for(self, lexicon: str | None, field: str = "vouched.lexicon") -> Grounder:
         """The grounder of the config, or one scanning with a named lexicon."""
         if lexicon is None:
             return self.grounder
         if lexicon not in self._grounders:
-            self._grounders[lexicon] = self._grounder(self.lexicon(lexicon, "vouched.lexicon"))
+            self._grounders[lexicon] = self._grounder(self.lexicon(lexicon, field))
         return self._grounders[lexicon]
 
     def grounders(self) -> list[Grounder]:
@@ -192,10 +200,95 @@ class Service:
             where = field if error.field is None else f"{field}.{error.field}"
             raise RequestError(422, ErrorCode.INVALID_INPUT, error.message, where) from None
 
+    def overrides(self, options: Any, where: str) -> dict[str, Any]:
+        """The policy a request chose (``lexicon``, ``on_fail``, ``mode``), each
+        checked against ``answer.allow_request_overrides`` (403 otherwise)."""
+        chosen: dict[str, Any] = {}
+        for key in ("lexicon", "on_fail", "mode"):
+            value = getattr(options, key, None)
+            if value is None:
+                continue
+            if key not in self.config.allow_request_overrides:
+                allowed = ", ".join(self.config.allow_request_overrides) or "none"
+                raise RequestError(
+                    403,
+                    ErrorCode.OVERRIDE_NOT_ALLOWED,
+                    f"this service does not let a request choose {key} "
+                    f"(answer.allow_request_overrides: {allowed})",
+                    f"{where}.{key}" if where else key,
+                )
+            chosen[key] = value
+        if "on_fail" in chosen:
+            try:
+                chosen["on_fail"] = plan(chosen["on_fail"])
+            except ConfigError as error:
+                field = f"{where}.on_fail" if where else "on_fail"
+                raise RequestError(422, ErrorCode.INVALID_INPUT, str(error), field) from None
+        return chosen
+
+    def deadline(self) -> float:
+        """When a request started now must be answered (the loop's clock)."""
+        return asyncio.get_running_loop().time() + self.config.request_timeout
+
+    def interruption(self, deadline: float) -> Callable[[], str]:
+        """Why a stream was cut short, asked when it is: the deadline passed,
+        the service is shutting down, or the reader left."""
+
+        def reason() -> str:
+            if asyncio.get_running_loop().time() >= deadline:
+                return "deadline"
+            return "shutdown" if self.draining else "disconnected"
+
+        return reason
+
+    async def bounded(
+        self, chunks: AsyncIterator[bytes], deadline: float, on_deadline: bytes
+    ) -> AsyncIterator[bytes]:
+        """A stream's bytes until ``deadline`` (then ``on_deadline``, and the
+        stream is closed: its answer recorded with the reason ``deadline``),
+        counted among the streams the drain waits for."""
+        self._streams += 1
+        self._streams_done.clear()
+        try:
+            while True:
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        chunk = await anext(chunks)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    yield on_deadline
+                    return
+                yield chunk
+        finally:
+            try:
+                await chunks.aclose()  # type: ignore[attr-defined]
+            finally:
+                self._streams -= 1
+                if not self._streams:
+                    self._streams_done.set()
+
+    def upstream_model(self) -> str:
+        """The configured upstream model's name ("" for the template phraser)."""
+        model = getattr(self.grounder.phraser, "model", "")
+        return model if isinstance(model, str) else ""
+
     async def drain(self) -> None:
-        """After the last request: write every queued snapshot, close the stores."""
+        """After the last request: let cut-off streams record their answers,
+        write every queued snapshot, close the upstream clients and the stores."""
+        self.draining = True
+        try:  # uvicorn cancels the streams past the grace and goes on at once
+            async with asyncio.timeout(_STREAMS_SETTLE):
+                await self._streams_done.wait()
+        except TimeoutError:
+            _log.warning("%d streams did not close at shutdown", self._streams)
         for grounder in self.grounders():
             await grounder.settle()
+        for grounder in self.grounders():
+            try:
+                await grounder.aclose()
+            except Exception:  # noqa: BLE001 - a client that fails to close must not stop the drain
+                _log.warning("closing the upstream client failed", exc_info=True)
         close = getattr(self.config.store, "close", None)
         if callable(close):
             close()
@@ -244,17 +337,45 @@ class Service:
             await self.in_pool(lambda: verify_claims(claims, entry.catalog, entry.contract))
         )
 
+    def _answering(self, body: AnswerRequest) -> tuple[Grounder, dict[str, Any]]:
+        chosen = self.overrides(body, "")
+        grounder = self.grounder_for(chosen.pop("lexicon", None), "lexicon")
+        self.check_queries(body.query, "query")
+        return grounder, chosen
+
+    def check_queries(self, query: Any, field: str) -> None:
+        """At most ``answer.max_queries`` queries in a list (422 past it)."""
+        if isinstance(query, list) and len(query) > self.config.max_queries:
+            raise RequestError(
+                422,
+                ErrorCode.INVALID_INPUT,
+                f"holds {len(query):,} queries; at most {self.config.max_queries} "
+                "(answer.max_queries)",
+                field,
+            )
+
     async def answer(self, body: AnswerRequest) -> Response:
-        answer = await self.grounder.answer(body.question, body.query)
+        grounder, chosen = self._answering(body)
+        answer = await grounder.answer(body.question, body.query, **chosen)
         return json_response(answer.client_json())
 
     async def stream(self, body: AnswerRequest) -> Response:
-        events = self.grounder.answer_stream(body.question, body.query)
-        return StreamingResponse(_events(events), media_type="text/event-stream",
-                                 headers=_SSE_HEADERS)  # fmt: skip
+        grounder, chosen = self._answering(body)
+        deadline = self.deadline()
+        events = grounder.answer_stream(body.question, body.query, **chosen,
+                                        interruption=self.interruption(deadline))  # fmt: skip
+        timeout = {"kind": "error", "segment": 0, "reasons": [str(ErrorCode.DEADLINE_EXCEEDED)]}
+        on_deadline = f"event: error\ndata: {dumps(timeout)}\n\n".encode()
+        return StreamingResponse(self.bounded(_events(events), deadline, on_deadline),
+                                 media_type="text/event-stream", headers=_SSE_HEADERS)  # fmt: skip
 
     async def chat(self, body: ChatRequest) -> Response:
+        if body.vouched is not None:
+            self.check_queries(body.vouched.query, "vouched.query")
         return await _openai.complete(self, body)
+
+    async def models(self, request: Request) -> Response:
+        return await _openai.models(self, request)
 
     async def metrics(self, request: Request) -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest  # noqa: PLC0415

@@ -37,6 +37,10 @@
     [answer]                   # /v1/answer, /v1/answer/stream, /v1/chat/completions
     lexicon = "weather"        # a name from [lexicons]
     on_fail = "retry"          # or "partial", "refuse", ["retry", "partial"]
+    mode = "enforce"           # or "audit": the model's text passed through, verdict beside it
+    on_guard_error = "closed"  # or "open": when the checks fail, pass the text on (unchecked)
+    allow_request_overrides = ["lexicon"]  # what a request may choose: lexicon, on_fail, mode
+    max_queries = 32           # queries in one request's list; more is a 422
     deadline = 2.0             # seconds for the sources
     phrase_timeout = 30.0      # seconds per phrasing attempt (streamed or not)
     max_output_chars = 20000   # a longer phrased text is refused unscanned
@@ -131,6 +135,10 @@ _SERVER_KEYS = (
 _ANSWER_KEYS = (
     "lexicon",
     "on_fail",
+    "mode",
+    "on_guard_error",
+    "allow_request_overrides",
+    "max_queries",
     "deadline",
     "phrase_timeout",
     "max_output_chars",
@@ -139,6 +147,7 @@ _ANSWER_KEYS = (
     "store",
     "redaction_key_env",
 )
+_OVERRIDES = ("lexicon", "on_fail", "mode")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 """Host header names always accepted: a loopback service answers to its own names."""
 
@@ -179,6 +188,10 @@ class ServeConfig:
     store: SnapshotStore | None = None
     redaction_key: bytes | None = None
     tracing: AnswerTracing | None = None
+    mode: str = "enforce"
+    on_guard_error: str = "closed"
+    allow_request_overrides: tuple[str, ...] = ("lexicon",)
+    max_queries: int = 32
 
     def host_names(self) -> frozenset[str]:
         """The Host header names the service answers to (lower case, no port)."""
@@ -244,6 +257,20 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         steps = plan(answer.get("on_fail", "retry"))
     except (TypeError, ValueError) as error:
         raise read.error(str(error), "answer.on_fail") from None
+    mode = read.typed(answer, "mode", str, "enforce", "answer")
+    if mode not in ("enforce", "audit"):
+        raise read.error("must be 'enforce' or 'audit'", "answer.mode")
+    on_guard_error = read.typed(answer, "on_guard_error", str, "closed", "answer")
+    if on_guard_error not in ("closed", "open"):
+        raise read.error("must be 'closed' or 'open'", "answer.on_guard_error")
+    overrides = answer.get("allow_request_overrides", ["lexicon"])
+    if not isinstance(overrides, list) or not all(o in _OVERRIDES for o in overrides):
+        raise read.error(
+            f"must be a list of {', '.join(_OVERRIDES)}", "answer.allow_request_overrides"
+        )
+    max_queries = read.typed(answer, "max_queries", int, 32, "answer")
+    if max_queries < 1:
+        raise read.error("must be 1 or more", "answer.max_queries")
 
     redaction_key = None
     if "redaction_key_env" in answer:
@@ -274,6 +301,10 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         store=store,
         redaction_key=redaction_key,
         tracing=_tracing(read, read.table(data, "tracing", "tracing")),
+        mode=mode,
+        on_guard_error=on_guard_error,
+        allow_request_overrides=tuple(overrides),
+        max_queries=max_queries,
     )
 
 

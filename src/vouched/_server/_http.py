@@ -12,10 +12,22 @@ from starlette.responses import Response
 from vouched._jsonio import dumps
 from vouched._server._models import ErrorCode
 
-__all__ = ["CHAT_PATH", "RequestError", "error_response", "json_response", "read_body"]
+__all__ = [
+    "CHAT_PATH",
+    "MODELS_PATH",
+    "OPENAI_PREFIX",
+    "RequestError",
+    "error_response",
+    "json_response",
+    "read_body",
+]
 
 CHAT_PATH: Final = "/v1/chat/completions"
 """The OpenAI-compatible route: its errors are in OpenAI's shape."""
+MODELS_PATH: Final = "/v1/models"
+"""The OpenAI-compatible list of models."""
+OPENAI_PREFIX: Final = (CHAT_PATH, MODELS_PATH)
+"""Paths whose errors are in OpenAI's shape."""
 
 # OpenAI's error "type" per status family, as its SDK reads them.
 _OPENAI_TYPES: Final = {
@@ -25,6 +37,9 @@ _OPENAI_TYPES: Final = {
     413: "invalid_request_error",
     415: "invalid_request_error",
     422: "invalid_request_error",
+    429: "rate_limit_error",
+    500: "server_error",
+    502: "server_error",
     503: "overloaded_error",
     504: "timeout_error",
 }
@@ -57,7 +72,7 @@ def json_response(document: Any, status: int = 200) -> Response:
 def error_response(path: str, problem: RequestError) -> Response:
     """The error as JSON: ``{"error": {"code", "message", "field"}}``, or on
     the chat route OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
-    if path == CHAT_PATH:
+    if path.startswith(OPENAI_PREFIX):
         kind = _OPENAI_TYPES.get(problem.status, "server_error")
         detail: dict[str, Any] = {
             "message": problem.message,

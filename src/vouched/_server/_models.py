@@ -28,6 +28,7 @@ __all__ = [
     "GateResponse",
     "HealthResponse",
     "LexiconBody",
+    "ModelList",
     "OpenAIErrorResponse",
     "ScanRequest",
     "ScanResponse",
@@ -51,6 +52,16 @@ class ErrorCode(enum.StrEnum):
     HOST_NOT_ALLOWED = "host_not_allowed"  # a Host header the service does not answer to
     UNAUTHORIZED = "unauthorized"  # no or a wrong bearer token (server.token_env)
     OVERLOADED = "overloaded"  # the work pool's queue is full (server.queue_limit)
+    OVERRIDE_NOT_ALLOWED = "override_not_allowed"  # not in answer.allow_request_overrides
+    UPSTREAM_TIMEOUT = "upstream_timeout"  # the model did not answer in time (504)
+    UPSTREAM_UNREACHABLE = "upstream_unreachable"  # the model could not be reached (502)
+    UPSTREAM_ERROR = "upstream_error"  # the model answered 5xx (502)
+    UPSTREAM_RATE_LIMITED = "upstream_rate_limited"  # the model answered 429 (429)
+    UPSTREAM_REJECTED = "upstream_rejected"  # the model rejected the request (400)
+    UPSTREAM_BAD_RESPONSE = "upstream_bad_response"  # the model's answer was unreadable (502)
+    UPSTREAM_STREAM_BROKEN = "upstream_stream_broken"  # the model's stream broke off (502)
+    PHRASER_FAILED = "phraser_failed"  # a phraser that is no model server raised (502)
+    GUARD_ERROR = "guard_error"  # the checks failed, on_guard_error = closed (500)
     SHUTTING_DOWN = "shutting_down"  # SIGTERM came: no new work is started
     INTERNAL = "internal"  # a bug: logged, never with the request
 
@@ -75,9 +86,10 @@ class LexiconBody(_Strict):
 
 
 class GateRequest(_Strict):
-    """``vouched gate FACTS.json [--now]``: the facts, and the instant to judge at."""
+    """``vouched gate FACTS.json [--now]``: the facts (at least one, as the
+    CLI wants), and the instant to judge at."""
 
-    facts: list[Fact]
+    facts: list[Fact] = Field(min_length=1)
     now: str | None = Field(None, description=_NOW, json_schema_extra={"format": "date-time"})
 
 
@@ -110,14 +122,23 @@ class VerifyRequest(_Strict):
     claims: list[ClaimLine] = Field(min_length=1)
 
 
+_ON_FAIL = "the on-fail plan of this answer: retry, partial, refuse, or a list of steps"
+_MODE = "enforce, or audit: the model's text passed through, the verdict beside it"
+
+
 class AnswerRequest(_Strict):
-    """A question for the sources and phraser of the service's config."""
+    """A question for the sources and phraser of the service's config;
+    ``on_fail``, ``mode`` and ``lexicon`` only as ``answer.allow_request_overrides``
+    allows."""
 
     question: str = Field(min_length=1, max_length=2000, pattern=r"\S")
     query: dict[str, Any] | list[dict[str, Any]] = Field(
         default_factory=dict,
         description="passed to every source; a list asks once per query (one per subject)",
     )
+    on_fail: str | list[str] | None = Field(None, description=_ON_FAIL)
+    mode: Literal["enforce", "audit"] | None = Field(None, description=_MODE)
+    lexicon: str | None = Field(None, description="a lexicon name of the service's config")
 
     @field_validator("query")
     @classmethod
@@ -128,20 +149,24 @@ class AnswerRequest(_Strict):
 
 
 class ChatMessage(_Open):
-    """One chat message, as OpenAI's API takes it (text content)."""
+    """One chat message, as OpenAI's API takes it; passed on to the model as
+    it was sent (``tool_calls``, ``tool_call_id``, ``name`` included)."""
 
-    role: Literal["system", "user", "assistant", "developer"]
-    content: str | list[dict[str, Any]]
+    role: Literal["system", "user", "assistant", "developer", "tool"]
+    content: str | list[dict[str, Any]] | None = None
 
 
 class VouchedOptions(_Strict):
-    """The ``vouched`` object of a chat-completions request: facts or a query."""
+    """The ``vouched`` object of a chat-completions request: facts or a query;
+    ``lexicon``, ``on_fail`` and ``mode`` as ``answer.allow_request_overrides`` allows."""
 
     facts: list[Fact] | None = Field(None, description="facts in the fact format, gated")
     query: dict[str, Any] | list[dict[str, Any]] | None = Field(
         None, description="facts gathered from the configured sources"
     )
     lexicon: str | None = Field(None, description="a lexicon name of the service's config")
+    on_fail: str | list[str] | None = Field(None, description=_ON_FAIL)
+    mode: Literal["enforce", "audit"] | None = Field(None, description=_MODE)
 
 
 class ChatRequest(_Open):
@@ -223,6 +248,9 @@ class StreamEventBody(_Strict):
     segment: int
     text: str | None = None
     reasons: list[str] | None = None
+    provisional: bool | None = Field(
+        None, description="a sentence a retry may still replace (the plan's step is retry)"
+    )
     answer: AnswerResponse | None = None
 
 
@@ -260,6 +288,13 @@ class ChatCompletion(_Open):
     choices: list[dict[str, Any]]
     usage: dict[str, int]
     vouched: dict[str, Any]
+
+
+class ModelList(_Strict):
+    """``GET /v1/models``: the configured upstream model, in OpenAI's shape."""
+
+    object: Literal["list"]
+    data: list[dict[str, Any]]
 
 
 class HealthResponse(_Strict):

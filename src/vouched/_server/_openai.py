@@ -1,37 +1,77 @@
-"""``POST /v1/chat/completions``: an OpenAI-compatible front for vouched answers.
+"""``POST /v1/chat/completions`` and ``GET /v1/models``: vouched as a drop-in
+OpenAI gateway.
 
 The request is an OpenAI chat-completions request plus ``"vouched"``:
 ``{"facts": [...]}`` (facts in the fact format, gated by the policy) or
 ``{"query": {...}}`` (facts gathered from the configured sources), and
-optionally ``"lexicon"`` (a configured name). The grounded facts are added
+optionally ``"lexicon"``, ``"on_fail"`` and ``"mode"`` (each only when the
+config's ``allow_request_overrides`` names it). The grounded facts are added
 to the messages as one inert data block, the configured upstream model (the
-``[answer.phraser]``) phrases, the reply is scanned and the on-fail policy
-applied, all by the same :class:`vouched.Grounder` as ``/v1/answer``.
+``[answer.phraser]``) phrases with the request's sampling parameters, the
+reply is scanned and the on-fail plan applied, all by the same
+:class:`vouched.Grounder` as ``/v1/answer``.
 
-The answer is an OpenAI ``chat.completion``: the vouched text in
-``choices[0].message.content``, ``finish_reason`` ``"stop"`` when it passed
-(or was partial) and ``"content_filter"`` when it was refused, and a
-top-level ``"vouched"`` object (``status``, ``findings`` as codes and spans,
-``grounding_rate``, ``attempts``). With ``"stream": true``:
-``chat.completion.chunk`` events, a sentence only once it passed, then the
-``finish_reason`` (and ``vouched``) chunk and ``data: [DONE]``. A segment the
-plan may still retry is held until it passed whole: a chunk cannot be taken
-back. Errors are in OpenAI's shape.
+What the client sees:
+
+- an answer that passed (or was partial, or audited): ``finish_reason``
+  ``"stop"``; a refusal by vouched: ``"content_filter"`` with the refusal in
+  ``message.refusal`` (a stream: ``delta.refusal``, never glued to sentences
+  already sent); a top-level ``"vouched"`` object (``status``, ``findings``
+  as codes and spans, ``grounding_rate``, ``attempts``, ``mode``); ``usage``
+  and ``model`` as the upstream reported them;
+- the upstream failing: an OpenAI error a client retries on (504 timeout,
+  502 unreachable or 5xx, 429 with the upstream's ``Retry-After``), whose
+  message is a fixed sentence per code: nothing of the upstream's own text;
+- a stream: ``chat.completion.chunk`` events, a sentence once it passed (a
+  segment the plan may still retry is held until it passed whole: a chunk
+  cannot be taken back), the ``finish_reason`` chunk with ``vouched``, the
+  usage chunk when ``stream_options.include_usage`` asks, then ``[DONE]``.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from vouched import Answer, AnswerEvent, AnswerEventKind, AnswerStatus, Clock, Grounder, OnFail
+from vouched import Answer, AnswerEvent, AnswerEventKind, AnswerStatus, Clock, Grounder
+from vouched._answer._onfail import RefusalReason
 from vouched._answer._result import client_finding
+from vouched._answer._upstream import UpstreamCode, UpstreamFailure
 from vouched._jsonio import dumps
 from vouched._server._http import RequestError, json_response
 from vouched._server._models import ChatMessage, ChatRequest, ErrorCode
+
+__all__ = ["SAMPLING", "complete", "models", "vouched_summary"]
+
+SAMPLING = (
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "max_completion_tokens",
+    "stop",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "logit_bias",
+    "user",
+    "reasoning_effort",
+)
+"""The request's parameters passed to the upstream model as they were sent."""
+
+_UPSTREAM_MESSAGES: Mapping[UpstreamCode, str] = {
+    UpstreamCode.TIMEOUT: "the upstream model did not answer in time",
+    UpstreamCode.UNREACHABLE: "the upstream model could not be reached",
+    UpstreamCode.ERROR: "the upstream model answered with an error",
+    UpstreamCode.RATE_LIMITED: "the upstream model is rate limited: retry later",
+    UpstreamCode.REJECTED: "the upstream model rejected the request",
+    UpstreamCode.BAD_RESPONSE: "the upstream model's answer could not be read",
+    UpstreamCode.STREAM_BROKEN: "the upstream model's stream broke off",
+    UpstreamCode.PHRASER_FAILED: "the phraser failed",
+}
 
 
 class Service(Protocol):
@@ -41,13 +81,24 @@ class Service(Protocol):
 
     def grounder_for(self, lexicon: str | None) -> Grounder: ...
 
+    def overrides(self, options: Any, where: str) -> dict[str, Any]: ...
 
-__all__ = ["complete"]
+    def interruption(self, deadline: float) -> Callable[[], str]: ...
+
+    def bounded(
+        self, chunks: AsyncIterator[bytes], deadline: float, on_deadline: bytes
+    ) -> AsyncIterator[bytes]: ...
+
+    def deadline(self) -> float: ...
+
+    def upstream_model(self) -> str: ...
 
 
 def _text(message: ChatMessage) -> str:
     if isinstance(message.content, str):
         return message.content
+    if message.content is None:
+        return ""
     parts = [p.get("text") for p in message.content if p.get("type") == "text"]
     return "".join(p for p in parts if isinstance(p, str))
 
@@ -60,19 +111,52 @@ def _question(messages: Sequence[ChatMessage]) -> str:
 
 
 def _finish(answer: Answer) -> str:
-    return "content_filter" if answer.status is AnswerStatus.REFUSED else "stop"
+    if answer.status is AnswerStatus.REFUSED and answer.mode != "audit":
+        return "content_filter"
+    return "stop"
 
 
 def vouched_summary(answer: Answer) -> dict[str, Any]:
     """The top-level ``vouched`` object: what stands behind the text."""
     return {
         "status": str(answer.status),
+        "mode": answer.mode,
         "findings": [client_finding(f) for f in answer.findings],
         "grounding_rate": answer.grounding_rate,
         "attempts": answer.attempts,
         "refusal": None if answer.refusal is None else str(answer.refusal),
+        "reasons": list(answer.reason_codes()),
         "counts": dict(answer.counts),
     }
+
+
+def _usage(answer: Answer) -> dict[str, int]:
+    """The upstream's token counts (every attempt's: each was paid for)."""
+    usage = {k: v for k, v in answer.usage.items() if isinstance(v, int)}
+    prompt, completion = usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0)
+    total = usage.get("total_tokens", prompt + completion)
+    return {
+        **usage,
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": total,
+    }
+
+
+def upstream_error(failure: UpstreamFailure) -> RequestError:
+    """The upstream's failure as the OpenAI error a client retries on."""
+    headers = {"retry-after": failure.retry_after} if failure.retry_after else {}
+    return RequestError(failure.http_status, ErrorCode(str(failure.code)),
+                        _UPSTREAM_MESSAGES[failure.code], headers=headers)  # fmt: skip
+
+
+def _failed(answer: Answer) -> RequestError | None:
+    """The error a refusal that was no decision of vouched's becomes."""
+    if answer.failure is not None:
+        return upstream_error(answer.failure)
+    if answer.refusal is RefusalReason.GUARD_ERROR:
+        return RequestError(500, ErrorCode.GUARD_ERROR, "the answer could not be checked")
+    return None
 
 
 class _Ids:
@@ -84,20 +168,23 @@ class _Ids:
         self.created = created
 
     def completion(self, answer: Answer) -> dict[str, Any]:
+        refused = _finish(answer) == "content_filter"
+        message = {"role": "assistant", "content": answer.text,
+                   "refusal": answer.text if refused else None}  # fmt: skip
         return {
             "id": self.id,
             "object": "chat.completion",
             "created": self.created,
-            "model": self.model,
+            "model": answer.model or self.model,
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": answer.text, "refusal": None},
+                    "message": message,
                     "finish_reason": _finish(answer),
                     "logprobs": None,
                 }
             ],
-            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            "usage": _usage(answer),
             "vouched": vouched_summary(answer),
         }
 
@@ -112,6 +199,29 @@ class _Ids:
         }
         return f"data: {dumps(document)}\n\n".encode()
 
+    def usage_chunk(self, answer: Answer) -> bytes:
+        document = {
+            "id": self.id,
+            "object": "chat.completion.chunk",
+            "created": self.created,
+            "model": answer.model or self.model,
+            "choices": [],
+            "usage": _usage(answer),
+        }
+        return f"data: {dumps(document)}\n\n".encode()
+
+
+def error_event(problem: RequestError) -> bytes:
+    """An error in the middle of a stream, as OpenAI sends one (its SDK raises it)."""
+    detail = {"message": problem.message, "type": "server_error", "param": None,
+              "code": str(problem.code)}  # fmt: skip
+    return f"data: {dumps({'error': detail})}\n\n".encode()
+
+
+def _sampling(body: ChatRequest) -> dict[str, Any]:
+    extra = body.model_extra or {}
+    return {key: extra[key] for key in SAMPLING if extra.get(key) is not None}
+
 
 async def complete(service: Service, body: ChatRequest) -> Response:
     """The handler of the chat route."""
@@ -123,51 +233,99 @@ async def complete(service: Service, body: ChatRequest) -> Response:
             'give exactly one of "vouched": {"facts": [...]} or {"query": {...}}',
             "vouched",
         )
+    extra = body.model_extra or {}
+    if extra.get("n") not in (None, 1):
+        raise RequestError(400, ErrorCode.INVALID_INPUT,
+                           "must be 1: vouched checks one answer per request", "n")  # fmt: skip
+    chosen = service.overrides(options, "vouched")
     question = _question(body.messages)
-    grounder = service.grounder_for(options.lexicon)
-    messages = [{"role": m.role, "content": _text(m)} for m in body.messages]
-    ids = _Ids(body.model or str(getattr(grounder.phraser, "name", "vouched")),
+    grounder = service.grounder_for(chosen.pop("lexicon", None))
+    messages = [m.model_dump(exclude_unset=True) for m in body.messages]
+    ids = _Ids(service.upstream_model() or body.model or "vouched",
                int(service.clock.now().timestamp()))  # fmt: skip
+    asked = {"facts": options.facts, "messages": messages, "sampling": _sampling(body), **chosen}
     if body.stream:
-        events = grounder.answer_stream(
-            question, options.query, facts=options.facts, messages=messages
-        )
+        deadline = service.deadline()
+        events = grounder.answer_stream(question, options.query, **asked,
+                                        interruption=service.interruption(deadline))  # fmt: skip
+        before: list[AnswerEvent] = []  # held until words are sent: an error can be HTTP's
+        async for event in events:
+            before.append(event)
+            if event.kind in (AnswerEventKind.SENTENCE, AnswerEventKind.DONE):
+                break
+        last = before[-1] if before else None
+        if last is not None and last.kind is AnswerEventKind.DONE:
+            problem = _failed(last.answer)
+            if problem is not None:
+                await events.aclose()  # type: ignore[attr-defined]
+                raise problem
+        usage = bool((extra.get("stream_options") or {}).get("include_usage"))
+        chunks = _chunks(before, events, ids, usage=usage)
+        timeout = RequestError(504, ErrorCode.DEADLINE_EXCEEDED, "no answer within the deadline")
         return StreamingResponse(
-            _chunks(events, grounder.on_fail, ids),
+            service.bounded(chunks, deadline, error_event(timeout)),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
-    answer = await grounder.answer(question, options.query, facts=options.facts, messages=messages)
+    answer = await grounder.answer(question, options.query, **asked)
+    problem = _failed(answer)
+    if problem is not None:
+        raise problem
     return json_response(ids.completion(answer))
 
 
 async def _chunks(
-    events: AsyncIterator[AnswerEvent], plan: Sequence[OnFail], ids: _Ids
+    before: Sequence[AnswerEvent], events: AsyncIterator[AnswerEvent], ids: _Ids, *, usage: bool
 ) -> AsyncIterator[bytes]:
-    """The answer's events as ``chat.completion.chunk`` events."""
+    """The answer's events (``before``: those read already) as
+    ``chat.completion.chunk`` events."""
+
+    async def every() -> AsyncIterator[AnswerEvent]:
+        for event in before:
+            yield event
+        if not before or before[-1].kind is not AnswerEventKind.DONE:
+            async for event in events:
+                yield event
+
     try:
         yield ids.chunk({"role": "assistant", "content": ""})
         held: list[str] = []
-        async for event in events:
-            may_retry = plan[min(event.segment, len(plan) - 1)] is OnFail.RETRY
+        said = False
+        async for event in every():
             if event.kind is AnswerEventKind.SENTENCE:
-                if may_retry:
+                if event.provisional:
                     held.append(event.text)
                 else:
+                    said = True
                     yield ids.chunk({"content": event.text})
             elif event.kind is AnswerEventKind.RETRY:
                 held = []  # that segment will not be shown
-            elif event.kind in (AnswerEventKind.NOTE, AnswerEventKind.REFUSAL):
-                said = "".join(held)
+            elif event.kind is AnswerEventKind.NOTE:
+                text = "".join([*held, " " if said or held else "", event.text])
                 held = []
-                if event.kind is AnswerEventKind.REFUSAL:
-                    said = ""  # a refused segment's sentences stay unsaid
-                yield ids.chunk({"content": f"{said} {event.text}".lstrip()})
+                yield ids.chunk({"content": text})
+            elif event.kind is AnswerEventKind.REFUSAL:
+                held = []  # a refused segment's sentences stay unsaid
+                yield ids.chunk({"refusal": event.text} if said else
+                                {"content": event.text, "refusal": event.text})  # fmt: skip
             elif event.kind is AnswerEventKind.DONE:
+                answer = event.answer
+                problem = _failed(answer)
+                if problem is not None:  # the upstream failed after words were sent
+                    yield error_event(problem)
+                    break
                 if held:
                     yield ids.chunk({"content": "".join(held)})
-                answer = event.answer
                 yield ids.chunk({}, _finish(answer), vouched=vouched_summary(answer))
+                if usage:
+                    yield ids.usage_chunk(answer)
         yield b"data: [DONE]\n\n"
     finally:
         await events.aclose()  # type: ignore[attr-defined]
+
+
+async def models(service: Service, request: Request) -> Response:
+    """``GET /v1/models``: the configured upstream model, in OpenAI's list shape."""
+    name = service.upstream_model() or "vouched"
+    model = {"id": name, "object": "model", "created": 0, "owned_by": "vouched"}
+    return json_response({"object": "list", "data": [model]})

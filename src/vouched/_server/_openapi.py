@@ -58,7 +58,8 @@ def _operation(route: Endpoint) -> dict[str, Any]:
         content[route.media] = {"schema": {"type": "string" if route.media != "application/json"
                                            else "object"}}  # fmt: skip
     elif route.media == SSE:
-        content[SSE] = {"schema": _events(_ref(route.response), [str(k) for k in AnswerEventKind])}
+        kinds = [*map(str, AnswerEventKind), "error"]  # error: the deadline passed mid-stream
+        content[SSE] = {"schema": _events(_ref(route.response), kinds)}
     else:
         content[route.media] = {"schema": _ref(route.response)}
         for media in route.alternatives:  # the chat route streams chat.completion.chunk events
@@ -72,7 +73,7 @@ def _operation(route: Endpoint) -> dict[str, Any]:
             "required": True,
             "content": {"application/json": {"schema": _ref(route.request)}},
         }
-        for status, description in ERRORS.items():
+        for status, description in {**ERRORS, **route.errors}.items():
             operation["responses"][status] = {
                 "description": description,
                 "content": {"application/json": {"schema": _ref(route.error)}},

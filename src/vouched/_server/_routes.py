@@ -10,7 +10,7 @@ from typing import Final
 
 from pydantic import BaseModel
 
-from vouched._server._http import CHAT_PATH
+from vouched._server._http import CHAT_PATH, MODELS_PATH
 from vouched._server._models import (
     AnswerRequest,
     AnswerResponse,
@@ -20,6 +20,7 @@ from vouched._server._models import (
     GateRequest,
     GateResponse,
     HealthResponse,
+    ModelList,
     OpenAIErrorResponse,
     ScanRequest,
     ScanResponse,
@@ -28,7 +29,7 @@ from vouched._server._models import (
     VerifyResponse,
 )
 
-__all__ = ["ERRORS", "ROUTES", "Endpoint"]
+__all__ = ["ANSWER_ERRORS", "ERRORS", "ROUTES", "UPSTREAM_ERRORS", "Endpoint"]
 
 SSE: Final = "text/event-stream"
 
@@ -45,6 +46,23 @@ ERRORS: Final[Mapping[str, str]] = {
 }
 """The errors every POST can answer, with their codes."""
 
+ANSWER_ERRORS: Final[Mapping[str, str]] = {
+    "403": "The request chose a policy the config does not let it choose "
+    "(override_not_allowed; answer.allow_request_overrides)",
+}
+"""The errors of the routes that answer, besides :data:`ERRORS`."""
+
+UPSTREAM_ERRORS: Final[Mapping[str, str]] = {
+    "429": "The upstream model is rate limited; Retry-After as it sent (upstream_rate_limited)",
+    "500": "The checks themselves failed, on_guard_error = closed (guard_error)",
+    "502": "The upstream model could not be reached, answered 5xx or an unreadable answer "
+    "(upstream_unreachable, upstream_error, upstream_bad_response, upstream_stream_broken)",
+    "504": "No answer within the request deadline, or the upstream model did not answer in "
+    "time (deadline_exceeded, upstream_timeout)",
+}
+"""The errors of the OpenAI-compatible route, besides :data:`ERRORS`: the
+upstream's failures, each one a client retries on."""
+
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
@@ -59,6 +77,7 @@ class Endpoint:
     media: str = "application/json"
     error: type[BaseModel] = ErrorResponse
     alternatives: tuple[str, ...] = field(default=())  # other media types of the 200 answer
+    errors: Mapping[str, str] = field(default_factory=dict)  # besides ERRORS
 
 
 ROUTES: Final = (
@@ -71,13 +90,16 @@ ROUTES: Final = (
              VerifyRequest, VerifyResponse),
     Endpoint("/v1/answer", "POST", "answer",
              "Answer a question from the config's sources and phraser",
-             AnswerRequest, AnswerResponse),
+             AnswerRequest, AnswerResponse, errors=ANSWER_ERRORS),
     Endpoint("/v1/answer/stream", "POST", "stream",
              "The answer as server-sent events, each sentence after it passed",
-             AnswerRequest, StreamEventBody, SSE),
+             AnswerRequest, StreamEventBody, SSE, errors=ANSWER_ERRORS),
     Endpoint(CHAT_PATH, "POST", "chat",
              "OpenAI-compatible chat completions, grounded in vouched facts and scanned",
-             ChatRequest, ChatCompletion, error=OpenAIErrorResponse, alternatives=(SSE,)),
+             ChatRequest, ChatCompletion, error=OpenAIErrorResponse, alternatives=(SSE,),
+             errors={**ANSWER_ERRORS, **UPSTREAM_ERRORS}),
+    Endpoint(MODELS_PATH, "GET", "models", "OpenAI-compatible: the configured upstream model",
+             response=ModelList, error=OpenAIErrorResponse),
     Endpoint("/healthz", "GET", "healthz", "What the service loaded at start",
              response=HealthResponse),
     Endpoint("/metrics", "GET", "metrics", "Prometheus metrics", media="text/plain"),

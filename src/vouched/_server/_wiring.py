@@ -162,6 +162,7 @@ def _guarded(
             else read.typed(item, "max_in_flight", int, 1, where),
             breaker_store=shared.breakers,
             last_good=shared.last_good,
+            name=read.typed(item, "name", str, "", where) or None,
         )
     except ConfigError as error:
         raise read.error(str(error), where) from None
@@ -185,6 +186,8 @@ def _adapter(read: _Reader, item: Mapping[str, Any], where: str) -> Source:
         raise read.error(
             f"no installed adapter {name!r} (installed: {installed or 'none'})", f"{where}.adapter"
         )
+    if "name" in item:  # the adapter's own name, so two of one kind can be told apart
+        options = {**options, "name": read.typed(item, "name", str, "", where)}
     try:
         factory = found[0].load()
         source = factory(**options)
