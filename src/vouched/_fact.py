@@ -56,6 +56,7 @@ class SilenceReason(enum.StrEnum):
     STALE = "stale"
     NOT_PERMITTED = "not_permitted"
     DEMOTED = "demoted"
+    STORE_UNAVAILABLE = "store_unavailable"  # the fleet's last good store cannot answer
 
 
 _REASONS = {member.value: member for member in SilenceReason}

@@ -100,6 +100,7 @@ _FAILURES = frozenset(
         SilenceReason.SOURCE_ERROR,
         SilenceReason.SOURCE_BUG,
         SilenceReason.MALFORMED,
+        SilenceReason.STORE_UNAVAILABLE,
     }
 )
 
