@@ -94,6 +94,13 @@ def run(args: argparse.Namespace) -> int:
     # default 5 ms switch interval a cheap /v1/gate waits behind them once per
     # syscall. 1 ms: bench/serve.py (gate p99 while 8 clients scan 32 KB).
     sys.setswitchinterval(0.001)
-    server = uvicorn.Server(uvicorn.Config(create_app(config), **uvicorn_settings(config)))
+    app = create_app(config)
+
+    class Server(uvicorn.Server):  # type: ignore[misc,name-defined]  # uvicorn: Any here
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.service.stop_asked()  # the shutdown grace counts from the signal
+            super().handle_exit(sig, frame)
+
+    server = Server(uvicorn.Config(app, **uvicorn_settings(config)))
     server.run(sockets=[sock])
     return 0

@@ -13,9 +13,12 @@ CLI would print.
 
 CPU work (scans, verification, the gate of many facts, the parse of a big
 body) runs in the bounded pool (:mod:`vouched._server._pool`); snapshot
-writes have their own thread. On shutdown (SIGTERM) uvicorn stops accepting
-and lets requests finish within ``shutdown_grace``; then every queued
-snapshot is written and the stores are closed.
+writes have their own thread and a bounded queue written in batches (one
+transaction each), spilling to a local file when the store falls behind. On
+shutdown (SIGTERM) uvicorn stops accepting and lets requests finish within
+``shutdown_grace``; then queued snapshots are written for what is left of the
+grace (what is not, waits in the spill file, said in one log line) and the
+stores are closed.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from vouched import (
 )
 from vouched._factio import validation_message
 from vouched._jsonio import NumberBoundsError, dumps, loads
+from vouched._replay._queued import QueuedSnapshotStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig
 from vouched._server._http import RequestError, error_response, json_response, read_body
@@ -73,6 +77,9 @@ _M = TypeVar("_M", bound=BaseModel)
 _T = TypeVar("_T")
 _PARSE_INLINE_BYTES = 64 * 1024  # a bigger body is parsed and validated in the pool
 _GATE_INLINE_FACTS = 256  # the gate of more facts runs in the pool
+SNAPSHOT_QUEUE = 5_000  # snapshots waiting for the store before they spill
+SNAPSHOT_BATCH = 500  # snapshots per store transaction
+MIN_DRAIN = 0.5  # seconds the snapshot queue gets on shutdown, whatever the grace left
 _SSE_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
 
 
@@ -124,6 +131,16 @@ class Service:
         self.meters = _Metrics()
         self.pool = WorkPool(config.workers, config.queue_limit)
         self.draining = False
+        self._stop_asked: float | None = None
+        # Snapshots reach the store in batches off the answer path; a store that
+        # falls behind spills to a local file (config.spill), never drops.
+        self.snapshots = (
+            QueuedSnapshotStore(
+                config.store, maxsize=SNAPSHOT_QUEUE, batch=SNAPSHOT_BATCH, spill=config.spill
+            )
+            if config.store is not None and config.spill is not None
+            else None
+        )
         self.grounder = grounder or self._grounder(config.answer_lexicon)
         self._grounders: dict[str, Grounder] = {}
 
@@ -138,7 +155,7 @@ class Service:
             clock=self.clock,
             deadline=config.deadline,
             phrase_timeout=config.phrase_timeout,
-            store=config.store,
+            store=self.snapshots if self.snapshots is not None else config.store,
             observers=[self.meters.answers],
             redaction_key=config.redaction_key,
             max_output_chars=config.max_output_chars,
@@ -192,10 +209,31 @@ class Service:
             where = field if error.field is None else f"{field}.{error.field}"
             raise RequestError(422, ErrorCode.INVALID_INPUT, error.message, where) from None
 
-    async def drain(self) -> None:
-        """After the last request: write every queued snapshot, close the stores."""
+    def stop_asked(self) -> None:
+        """SIGTERM arrived: the shutdown grace counts from now."""
+        if self._stop_asked is None:
+            self._stop_asked = self.clock.monotonic()
+
+    async def settle(self) -> None:
+        """Wait until every snapshot scheduled so far is in the store (tests)."""
         for grounder in self.grounders():
             await grounder.settle()
+        if self.snapshots is not None:
+            await asyncio.to_thread(self.snapshots.flush)
+
+    async def drain(self) -> None:
+        """After the last request: write queued snapshots for what is left of the
+        shutdown grace (the rest waits in the spill file), close the stores."""
+        for grounder in self.grounders():
+            await grounder.settle()
+        left = self.config.shutdown_grace
+        if self._stop_asked is not None:
+            left -= self.clock.monotonic() - self._stop_asked
+        if self.snapshots is not None:
+            await asyncio.to_thread(self.snapshots.close, max(left, MIN_DRAIN))
+            if not self.snapshots.drained:
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                return  # the store still holds a batch: closing it would wait for it
         close = getattr(self.config.store, "close", None)
         if callable(close):
             close()

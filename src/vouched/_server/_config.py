@@ -41,6 +41,8 @@
     phrase_timeout = 30.0      # seconds per phrasing attempt (streamed or not)
     max_output_chars = 20000   # a longer phrased text is refused unscanned
     store = "snapshots.db"     # optional: a path, sqlite:///... or postgresql://...
+    # spill = "snapshots.spill.jsonl"  # where snapshots wait when the store falls behind
+    #                          # (default: beside a SQLite file, or beside this config)
     redaction_key_env = "VOUCHED_REDACTION_KEY"  # the key for sensitive values in snapshots
 
     [[answer.sources]]         # a facts file (JSON array or JSON Lines) ...
@@ -137,6 +139,7 @@ _ANSWER_KEYS = (
     "sources",
     "phraser",
     "store",
+    "spill",
     "redaction_key_env",
 )
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
@@ -177,6 +180,7 @@ class ServeConfig:
     phrase_timeout: float = 30.0
     max_output_chars: int = MAX_OUTPUT_CHARS
     store: SnapshotStore | None = None
+    spill: Path | None = None  # where snapshots wait when the store falls behind
     redaction_key: bytes | None = None
     tracing: AnswerTracing | None = None
 
@@ -248,7 +252,7 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     redaction_key = None
     if "redaction_key_env" in answer:
         redaction_key = read.secret(answer, "redaction_key_env", "answer", env).encode("utf-8")
-    store = None
+    store = spill = None
     if "store" in answer:
         target = read.typed(answer, "store", str, "", "answer")
         if not target:
@@ -259,6 +263,7 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
                 "answer.store",
             )
         store = _wiring.snapshot_store(read, target)
+        spill = _wiring.spill_path(read, answer, store)
     return ServeConfig(
         **server,
         policy=policy,
@@ -272,6 +277,7 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         phrase_timeout=read.typed(answer, "phrase_timeout", float, 30.0, "answer"),
         max_output_chars=read.typed(answer, "max_output_chars", int, MAX_OUTPUT_CHARS, "answer"),
         store=store,
+        spill=spill,
         redaction_key=redaction_key,
         tracing=_tracing(read, read.table(data, "tracing", "tracing")),
     )
