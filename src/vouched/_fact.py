@@ -26,7 +26,14 @@ from pydantic import (
 
 from vouched._exceptions import shown
 from vouched._jsonio import bounded_decimal, bounded_int, dumps, loads, seconds_number
-from vouched._time import DurationLike, InstantLike, parse_duration, parse_instant, to_utc
+from vouched._time import (
+    DurationLike,
+    InstantLike,
+    later_by,
+    parse_duration,
+    parse_instant,
+    to_utc,
+)
 
 __all__ = [
     "Fact",
@@ -190,7 +197,9 @@ class Fact(BaseModel):
         # keeps its value, without its __get__ (which takes a lock on Python
         # 3.11: ~3.5 us a fact, more than the gate then saves).
         observed, ttl = self.observed_at, self.ttl
-        self.__dict__["expires_at"] = None if observed is None or ttl is None else observed + ttl
+        self.__dict__["expires_at"] = (
+            None if observed is None or ttl is None else later_by(observed, ttl)
+        )
 
     # -- serialisation --------------------------------------------------------
 
@@ -216,7 +225,7 @@ class Fact(BaseModel):
         default TTL applies)."""
         if self.observed_at is None or self.ttl is None:
             return None
-        return self.observed_at + self.ttl
+        return later_by(self.observed_at, self.ttl)
 
     @property
     def is_silent(self) -> bool:
