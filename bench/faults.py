@@ -447,8 +447,8 @@ def main() -> None:
     parser.add_argument(
         "--lock-for",
         type=float,
-        default=5.0,
-        help="seconds another process holds SQLite's lock (default 5; issue: 20)",
+        default=12.0,
+        help="seconds another process holds SQLite's lock (default 12; issue: 20)",
     )
     parser.add_argument("--grace", type=float, default=10.0, help="shutdown grace (default 10)")
     args = parser.parse_args()
