@@ -421,49 +421,62 @@ def bench_snapshots(n: int) -> None:
 
 
 class _World:
-    """One source's truth, by the wall clock: a value that changes every 0.4 s and
-    is withdrawn for 0.4 s in every 1.2 s; each call fails one time in three (a
-    flaky upstream), so workers see different things. ``known_withdrawn`` is when
-    some worker's live answer last said "withdrawn" (what the fleet could know)."""
+    """One source's truth, by the wall clock: in every 1.2 s cycle a value (new each
+    0.4 s) for 0.8 s, then withdrawn for 0.4 s; each call fails one time in three (a
+    flaky upstream), so workers see different things. ``withdrawn_cycle`` is the
+    latest cycle whose withdrawal the fleet has recorded: a value of that cycle or
+    an earlier one served after that is a revived value."""
 
     def __init__(self) -> None:
         self.start = time.monotonic()
         self.calls = 0
-        self.known_withdrawn = -1.0  # monotonic time a worker last saw the withdrawal
-        self.back_at = -1.0  # when the value last came back
+        self.withdrawn_cycle = -1
 
     def phase(self, at: float) -> tuple[bool, int]:
-        """(withdrawn now, the value's generation)."""
+        """(withdrawn now, the value's generation: three per cycle)."""
         elapsed = at - self.start
         return elapsed % 1.2 >= 0.8, int(elapsed / 0.4)
 
-    def fleet_knew(self, at: float, seen: float) -> bool:
-        """Whether the value was withdrawn at ``at`` and a worker had seen it withdrawn
-        (``seen``: when one last did) since this withdrawal began."""
-        withdrawn, _ = self.phase(at)
-        began = self.start + int((at - self.start) / 1.2) * 1.2 + 0.8
-        return withdrawn and seen >= began
+    def recorded(self, cycle: int) -> None:
+        self.withdrawn_cycle = max(self.withdrawn_cycle, cycle)
 
 
 class _Flaky:
     name = "weather"
 
-    def __init__(self, world: _World) -> None:
+    def __init__(self, world: _World, *, shared: bool) -> None:
         self.world = world
+        self.shared = shared  # a shared store records the withdrawal; else the answer does
+        self.withdrew_in = -1  # the cycle of this worker's last live withdrawal
 
     async def fetch(self, query: Query) -> Sequence[Fact]:
         world = self.world
         world.calls += 1
         if world.calls % 3 == 0:
             raise SourceError("HTTP 503")
-        now = time.monotonic()
-        withdrawn, generation = world.phase(now)
+        withdrawn, generation = world.phase(time.monotonic())
         if withdrawn:
-            world.known_withdrawn = now
+            self.withdrew_in = generation // 3
+            if not self.shared:
+                world.recorded(generation // 3)
             return []
         observed = datetime.now(UTC).replace(microsecond=0)
-        return [Fact(subject="Berlin", attribute="temperature", value=generation / 10,
+        return [Fact(subject="Berlin", attribute="temperature", value=generation,
                      unit="degC", source="weather", observed_at=observed, ttl=3600)]  # fmt: skip
+
+
+class _Recording(RedisLastGood):
+    """RedisLastGood that notes when a withdrawal is in Redis (the fleet knows it)."""
+
+    def __init__(self, client: Any, source: _Flaky, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.source = source
+
+    async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
+        failures = self.failures
+        await super().save(source, query, answer)
+        if not answer and self.failures == failures:
+            self.source.world.recorded(self.source.withdrew_in)
 
 
 class _DeadCounted:
@@ -489,9 +502,10 @@ async def _restart_run(
         breakers: BreakerStore = (
             RedisBreakerStore(client, prefix=prefix) if shared else LocalBreakerStore()
         )
-        last_good = RedisLastGood(client, prefix=prefix, timeout=0.25) if shared else None
+        flaky = _Flaky(world, shared=shared)
+        last_good = _Recording(client, flaky, prefix=prefix, timeout=0.25) if shared else None
         workers.append((
-            GuardedSource(_Flaky(world), breaker=None, last_good=last_good, deadline=1.0),
+            GuardedSource(flaky, breaker=None, last_good=last_good, deadline=1.0),
             GuardedSource(_DeadCounted(dead_calls), deadline=1.0, breaker_store=breakers,
                           breaker=BreakerSettings(fail_max=fail_max, reset_timeout=reset)),
         ))  # fmt: skip
@@ -501,11 +515,11 @@ async def _restart_run(
     async def caller(weather: GuardedSource, dead: GuardedSource) -> None:
         nonlocal served, revived
         while time.monotonic() < end:
-            asked, seen = time.monotonic(), world.known_withdrawn
+            known = world.withdrawn_cycle  # withdrawals the fleet knew when asked
             for fact in await weather.fetch({"subject": "Berlin"}):
                 if not fact.is_silent:
                     served += 1
-                    revived += world.fleet_knew(asked, seen)
+                    revived += int(fact.value) // 3 <= known  # type: ignore[arg-type]
             await dead.fetch({"subject": "Berlin"})
             await asyncio.sleep(0.01)
 
