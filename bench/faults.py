@@ -32,6 +32,10 @@ share, keeps running. Each figure is printed beside the target it is held to:
    ``Snapshot.build``: how many are found in clear in the stored JSON (target
    0; the issue counted 21 of 70 before this round, not measurable here).
 
+5. A burst of 3,000 idle connections against the service (max_connections
+   1000, in a process of its own): the most file descriptors it held, with the
+   accept batch of now vs uvicorn's default backlog of 2,048 (before).
+
     python bench/faults.py                # 6 s outages
     python bench/faults.py --outage 2     # shorter
     python bench/faults.py --only writes --writer-seconds 60 --lock-for 20
@@ -52,6 +56,7 @@ import time
 import urllib.parse
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -426,6 +431,71 @@ def bench_redaction() -> None:
     )
 
 
+# -- 5. a burst of idle connections ----------------------------------------------------
+
+_SERVE = """
+import socket, sys, uvicorn
+from dataclasses import replace
+from vouched._server._app import create_app
+from vouched._server._config import load_config
+from vouched._server._protocol import uvicorn_settings
+config = replace(load_config(sys.argv[1]), header_timeout=600.0, max_connections=1000)
+settings = uvicorn_settings(config)
+if sys.argv[2] != "-":
+    settings["backlog"] = int(sys.argv[2])  # before: uvicorn's default
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+sock.listen(settings["backlog"])
+print(sock.getsockname()[1], flush=True)
+uvicorn.Server(uvicorn.Config(create_app(config), **settings)).run(sockets=[sock])
+"""
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _burst_peak(backlog: str, connections: int) -> int:
+    """The most file descriptors the service holds while ``connections`` connect at once."""
+    import os  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+
+    service = subprocess.Popen([sys.executable, "-c", _SERVE, str(EXAMPLES / "serve.toml"),
+                                backlog], stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert service.stdout is not None
+    port = int(service.stdout.readline())
+    time.sleep(1.0)  # uvicorn starts serving
+    peak, done = 0, threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, len(os.listdir(f"/proc/{service.pid}/fd")))
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    sockets = []
+    for _ in range(connections):
+        sock = socket.socket()
+        sock.setblocking(False)
+        with suppress(BlockingIOError):  # connecting: the burst does not wait
+            sock.connect(("127.0.0.1", port))
+        sockets.append(sock)
+    time.sleep(3.0)  # the service accepts and closes what is past its limit
+    done.set()
+    sampler.join()
+    for sock in sockets:
+        sock.close()
+    service.terminate()
+    service.wait()
+    return peak
+
+
+def bench_burst(connections: int = 3_000) -> None:
+    now, before = _burst_peak("-", connections), _burst_peak("2048", connections)
+    print(
+        f"burst  {connections:,} idle connections at once, max_connections 1,000: the "
+        f"service held at most {now:,} file descriptors (before: {before:,})"
+    )
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--writer":
         kind, target, rate, seconds, grace, lock_for = sys.argv[2:8]
@@ -436,7 +506,9 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--outage", type=float, default=6.0, help="seconds away (default 6)")
-    parser.add_argument("--only", choices=["writes", "redaction"], help="run one section only")
+    parser.add_argument(
+        "--only", choices=["writes", "redaction", "burst"], help="run one section only"
+    )
     parser.add_argument("--rate", type=float, default=300.0, help="answers/s (default 300)")
     parser.add_argument(
         "--writer-seconds",
@@ -452,9 +524,11 @@ def main() -> None:
     )
     parser.add_argument("--grace", type=float, default=10.0, help="shutdown grace (default 10)")
     args = parser.parse_args()
-    if args.only != "writes":
+    if args.only in (None, "burst"):
+        bench_burst()
+    if args.only in (None, "redaction"):
         bench_redaction()
-    if args.only != "redaction":
+    if args.only in (None, "writes"):
         bench_writes(args.rate, args.writer_seconds, args.grace, args.lock_for)
     if args.only is None:
         bench_postgres(args.outage)
