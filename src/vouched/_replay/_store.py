@@ -221,14 +221,14 @@ class SqliteSnapshotStore:
             raise InputError("is not a regular file, not a snapshot store", file=str(self.path))
         fresh = not read_only and not self.path.exists()
         try:
-            self._open()
+            self._open(fresh=fresh)
         except BaseException:
             if fresh:  # a store that could not be made leaves no file behind (a full disk)
                 for made in (self.path, *(Path(f"{self.path}{e}") for e in _SIDE_FILES)):
                     made.unlink(missing_ok=True)
             raise
 
-    def _open(self) -> None:
+    def _open(self, *, fresh: bool) -> None:
         self._connection = self._connect()
         try:
             if self.read_only:
@@ -248,7 +248,8 @@ class SqliteSnapshotStore:
                 migrate(self._connection)
         except sqlite3.DatabaseError as error:
             self._connection.close()
-            raise StoreError(f"{self.path}: not a snapshot store ({error})") from None
+            what = "cannot create the snapshot store" if fresh else "not a snapshot store"
+            raise StoreError(f"{self.path}: {what} ({error})") from None
         except BaseException:
             self._connection.close()
             raise
