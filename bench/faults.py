@@ -17,8 +17,28 @@ share, keeps running. Each figure is printed beside the target it is held to:
    served. (While Redis is away a worker that missed the withdrawal serves its
    own last good facts: local state, as designed.)
 
+3. Snapshot writes at ``--rate`` answers/s (300) for ``--writer-seconds``
+   (10; the issue's run: 60), straight to the store writer, each run in a
+   process of its own: PostgreSQL (a schema of this run's own), and SQLite
+   while another process holds its lock for ``--lock-for`` seconds (12; the
+   issue's: 20). The writer vouched serve uses now (``QueuedSnapshotStore``:
+   batches, a bounded queue, a spill file) against the one it used before (one
+   row per transaction on one thread, an unbounded backlog): snapshots stored
+   after recovery vs answers given (target all), snapshots lost, peak RSS, and
+   the time a shutdown takes against a ``--grace`` of 10 s (target: within it
+   plus 1 s).
+4. Redaction: written forms of a sensitive salary and name (every shape of
+   tests/replay/forms.py in several scripts, widths and spellings) through
+   ``Snapshot.build``: how many are found in clear in the stored JSON (target
+   0; the issue counted 21 of 70 before this round, not measurable here).
+
+5. A burst of 3,000 idle connections against the service (max_connections
+   1000, in a process of its own): the most file descriptors it held, with the
+   accept batch of now vs uvicorn's default backlog of 2,048 (before).
+
     python bench/faults.py                # 6 s outages
     python bench/faults.py --outage 2     # shorter
+    python bench/faults.py --only writes --writer-seconds 60 --lock-for 20
 """
 
 from __future__ import annotations
@@ -26,10 +46,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import json
+import resource
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+import urllib.parse
 import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -47,10 +74,12 @@ from vouched import (
     RedisLastGood,
     Snapshot,
     SourceError,
+    SqliteSnapshotStore,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fleet.services import Proxy  # the tests' proxy: cut() and mend()
+from replay.forms import NAME_SHAPES, NUMBER_SHAPES, digits_in, fullwidth
 
 POSTGRES = ("127.0.0.1", 5432)
 REDIS = ("127.0.0.1", 6379)
@@ -243,12 +272,267 @@ def bench_redis() -> None:
     )
 
 
+# -- 3. snapshot writes at a production rate ---------------------------------------------
+
+_HOLD_LOCK = """
+import sqlite3, sys, time
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+connection.execute("COMMIT")
+"""
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def _count(target: str, where: str) -> int:
+    if target == "postgres":
+        return _rows(where)[1]
+    with SqliteSnapshotStore(where, read_only=True) as store:
+        return len(store)
+
+
+def _open_target(target: str, folder: Path, lock_for: float) -> tuple[Any, str, Any]:
+    """(store, where it is, the lock holder or None)."""
+    if target == "postgres":
+        where = f"bench_writes_{uuid.uuid4().hex[:8]}"
+        return PostgresSnapshotStore(PG_URL, schema=where), where, None
+    where = str(folder / "snapshots.db")
+    SqliteSnapshotStore(where).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, where, str(lock_for)], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "locked"
+    return SqliteSnapshotStore(where), where, holder
+
+
+def writer_child(
+    kind: str, target: str, *, rate: float, seconds: float, grace: float, lock_for: float
+) -> None:
+    """One run (in a process of its own, for its own peak RSS); prints JSON."""
+    folder = Path(tempfile.mkdtemp(prefix="vouched-bench-"))
+    snapshots = [_snapshot(i) for i in range(int(rate * seconds))]
+    store, where, holder = _open_target(target, folder, lock_for)
+    lost = 0
+    backlog = 0
+    spill = folder / "spill.jsonl"
+    if kind == "before":  # one row per transaction on one thread, as StoreHook did
+        executor = ThreadPoolExecutor(1)
+
+        def one(snapshot: Snapshot) -> None:
+            nonlocal lost
+            try:
+                store.write(snapshot)
+            except Exception:  # noqa: BLE001 - counted: what the answer path lost
+                lost += 1
+
+        def write(snapshot: Snapshot) -> None:
+            executor.submit(one, snapshot)
+    else:
+        queued = QueuedSnapshotStore(store, maxsize=5_000, batch=500, spill=spill)
+        write = queued.write
+    start = time.monotonic()
+    for i, snapshot in enumerate(snapshots):
+        wait = start + i / rate - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        write(snapshot)
+        if kind == "before" and i % 100 == 0:
+            backlog = max(backlog, executor._work_queue.qsize())
+    stopping = time.monotonic()  # SIGTERM: the drain starts
+    if kind == "before":
+        executor.shutdown(wait=True)  # the old drain waited for every write
+    else:
+        queued.close(timeout=grace)
+    shutdown = time.monotonic() - stopping
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if holder is not None:
+        holder.wait()
+    spilled = 0 if kind == "before" else queued.spilled
+    if kind != "before":  # the next start writes what was spilled
+        QueuedSnapshotStore(store, spill=spill).close(timeout=None)
+    left = spill.exists() or Path(f"{spill}.replaying").exists()
+    store.close()
+    stored = _count(target, where)
+    if target == "postgres":
+        _drop(where)
+    print(json.dumps({"given": len(snapshots), "stored": stored, "lost": lost,
+                      "shutdown": shutdown, "peak_mb": peak, "spilled": spilled,
+                      "left": left, "backlog": backlog}))  # fmt: skip
+
+
+def bench_writes(rate: float, seconds: float, grace: float, lock_for: float) -> None:
+    def run(kind: str, target: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, __file__, "--writer", kind, target, str(rate), str(seconds),
+             str(grace), str(lock_for)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return dict(json.loads(done.stdout.splitlines()[-1]))
+
+    locked = f"SQLite locked {lock_for:.0f} s by another process"
+    for target, what in (("postgres", "PostgreSQL"), ("sqlite", locked)):
+        now, before = run("now", target), run("before", target)
+        print(
+            f"writes {rate:.0f} answers/s for {seconds:.0f} s, {what}: stored "
+            f"{now['stored']:,} of {now['given']:,} (target all; {now['spilled']:,} went "
+            f"through the spill file, {'some' if now['left'] else 'none'} left unreplayed), "
+            f"peak RSS {now['peak_mb']:.0f} MB, shutdown {now['shutdown']:.1f} s (grace "
+            f"{grace:.0f} s) | before: stored {before['stored']:,}, lost {before['lost']}, "
+            f"backlog up to {before['backlog']:,}, peak RSS {before['peak_mb']:.0f} MB, "
+            f"shutdown {before['shutdown']:.1f} s"
+        )
+
+
+# -- 4. redaction ---------------------------------------------------------------------
+
+
+def _forms() -> list[str]:
+    numbers = []
+    for shape in NUMBER_SHAPES:
+        separators = (",", "\u2009", "\uff0c", "'", "\u202f") if "{s}" in shape else ("",)
+        for separator in separators:
+            form = shape.replace("{s}", separator)
+            numbers += [form, fullwidth(form)]
+            if "0x" not in form.lower():
+                numbers += [digits_in(form, "٠١٢٣٤٥٦٧٨٩"), digits_in(form, "⁰¹²³⁴⁵⁶⁷⁸⁹")]
+    names = []
+    for shape in NAME_SHAPES:
+        names += [shape, shape.upper(), shape.lower(), fullwidth(shape),
+                  shape.replace("e", "\u0435").replace("a", "\u0430"),
+                  urllib.parse.quote(shape, safe=""), shape[:2] + "\u200b" + shape[2:]]  # fmt: skip
+    return sorted(set(numbers)) + sorted(set(names))
+
+
+def bench_redaction() -> None:
+    from vouched import Fact as F  # noqa: PLC0415, N817 - short for the table below
+
+    policy = Policy(sensitive_subjects=frozenset({"Alice Smith"}),
+                    sensitive_attributes=frozenset({"salary"}))  # fmt: skip
+    fact = F(subject="Alice Smith", attribute="salary", value=85000, unit="EUR",
+             source="hr", observed_at="2026-11-29T12:00:00Z")  # fmt: skip
+    forms = _forms()
+    found = []
+    for form in forms:
+        snapshot = Snapshot.build(
+            created_at=datetime(2026, 11, 29, 12, tzinfo=UTC), question=f"And {form}?",
+            facts=[fact], policy=policy, prompt_version="p1", phraser="template",
+            output=f"Per the record, {form} it is.", status="ok", redaction_key=b"bench key",
+        )  # fmt: skip
+        body = snapshot.canonical_json()
+        escaped = json.dumps(form)[1:-1]
+        if any(s.casefold() in body.casefold() for s in (form, escaped)):
+            found.append(form)
+    print(
+        f"redact {len(forms)} written forms of a sensitive salary and name: {len(found)} "
+        f"found in clear (target 0; before this round: 21 of the issue's 70)"
+        + (f": {', '.join(map(repr, found[:8]))}" if found else "")
+    )
+
+
+# -- 5. a burst of idle connections ----------------------------------------------------
+
+_SERVE = """
+import socket, sys, uvicorn
+from dataclasses import replace
+from vouched._server._app import create_app
+from vouched._server._config import load_config
+from vouched._server._protocol import uvicorn_settings
+config = replace(load_config(sys.argv[1]), header_timeout=600.0, max_connections=1000)
+settings = uvicorn_settings(config)
+if sys.argv[2] != "-":
+    settings["backlog"] = int(sys.argv[2])  # before: uvicorn's default
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+sock.listen(settings["backlog"])
+print(sock.getsockname()[1], flush=True)
+uvicorn.Server(uvicorn.Config(create_app(config), **settings)).run(sockets=[sock])
+"""
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _burst_peak(backlog: str, connections: int) -> int:
+    """The most file descriptors the service holds while ``connections`` connect at once."""
+    import os  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+
+    service = subprocess.Popen([sys.executable, "-c", _SERVE, str(EXAMPLES / "serve.toml"),
+                                backlog], stdout=subprocess.PIPE, text=True)  # fmt: skip
+    assert service.stdout is not None
+    port = int(service.stdout.readline())
+    time.sleep(1.0)  # uvicorn starts serving
+    peak, done = 0, threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, len(os.listdir(f"/proc/{service.pid}/fd")))
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    sockets = []
+    for _ in range(connections):
+        sock = socket.socket()
+        sock.setblocking(False)
+        with suppress(BlockingIOError):  # connecting: the burst does not wait
+            sock.connect(("127.0.0.1", port))
+        sockets.append(sock)
+    time.sleep(3.0)  # the service accepts and closes what is past its limit
+    done.set()
+    sampler.join()
+    for sock in sockets:
+        sock.close()
+    service.terminate()
+    service.wait()
+    return peak
+
+
+def bench_burst(connections: int = 3_000) -> None:
+    now, before = _burst_peak("-", connections), _burst_peak("2048", connections)
+    print(
+        f"burst  {connections:,} idle connections at once, max_connections 1,000: the "
+        f"service held at most {now:,} file descriptors (before: {before:,})"
+    )
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--writer":
+        kind, target, rate, seconds, grace, lock_for = sys.argv[2:8]
+        writer_child(
+            kind, target, rate=float(rate), seconds=float(seconds), grace=float(grace),
+            lock_for=float(lock_for),
+        )  # fmt: skip
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--outage", type=float, default=6.0, help="seconds away (default 6)")
+    parser.add_argument(
+        "--only", choices=["writes", "redaction", "burst"], help="run one section only"
+    )
+    parser.add_argument("--rate", type=float, default=300.0, help="answers/s (default 300)")
+    parser.add_argument(
+        "--writer-seconds",
+        type=float,
+        default=10.0,
+        help="seconds of each write run (default 10; the issue's: 60)",
+    )
+    parser.add_argument(
+        "--lock-for",
+        type=float,
+        default=12.0,
+        help="seconds another process holds SQLite's lock (default 12; issue: 20)",
+    )
+    parser.add_argument("--grace", type=float, default=10.0, help="shutdown grace (default 10)")
     args = parser.parse_args()
-    bench_postgres(args.outage)
-    bench_redis()
+    if args.only in (None, "burst"):
+        bench_burst()
+    if args.only in (None, "redaction"):
+        bench_redaction()
+    if args.only in (None, "writes"):
+        bench_writes(args.rate, args.writer_seconds, args.grace, args.lock_for)
+    if args.only is None:
+        bench_postgres(args.outage)
+        bench_redis()
 
 
 if __name__ == "__main__":

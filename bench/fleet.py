@@ -17,9 +17,18 @@ beside its baseline, measured in the same run:
    snapshots; replay peak memory at a tenth and at all of them.
 5. Fault runs (bench/faults.py): PostgreSQL unreachable mid-run, Redis emptied
    and unreachable mid-run.
+6. Redis restarted mid-run, again and again (a redis-server of this run's own
+   on a free port, stopped for a second every ``--restart-every`` seconds of a
+   ``--restarts-for`` second run): 2 workers x 4 callers sharing last good
+   facts for a source whose value is withdrawn and comes back, and a breaker
+   for a dead source. Revived values (a value served after a worker saw the
+   source withdraw it; target 0) and the most calls to the dead source in one
+   reset window (target fail_max + 1, while Redis answers), RedisLastGood and
+   RedisBreakerStore vs per-process caches and breakers in the same run.
 
     python bench/fleet.py             # the sizes above
     python bench/fleet.py --n 20000   # fewer snapshots
+    python bench/fleet.py --only restarts --restarts-for 60 --restart-every 10
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -54,6 +63,7 @@ from vouched import (
     PostgresSnapshotStore,
     Query,
     RedisBreakerStore,
+    RedisLastGood,
     Snapshot,
     SourceError,
     SqliteSnapshotStore,
@@ -62,6 +72,9 @@ from vouched import (
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from replay import STRICT, peak_rss_mb, synthetic
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from fleet.services import OwnRedis  # the tests' own redis-server on a free port
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -404,6 +417,160 @@ def bench_snapshots(n: int) -> None:
     )
 
 
+# -- 6. Redis restarted again and again -------------------------------------------------
+
+
+class _World:
+    """One source's truth, by the wall clock: in every 1.2 s cycle a value (new each
+    0.4 s) for 0.8 s, then withdrawn for 0.4 s; each call fails one time in three (a
+    flaky upstream), so workers see different things. ``withdrawn_cycle`` is the
+    latest cycle whose withdrawal the fleet has recorded: a value of that cycle or
+    an earlier one served after that is a revived value."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.calls = 0
+        self.withdrawn_cycle = -1
+
+    def phase(self, at: float) -> tuple[bool, int]:
+        """(withdrawn now, the value's generation: three per cycle)."""
+        elapsed = at - self.start
+        return elapsed % 1.2 >= 0.8, int(elapsed / 0.4)
+
+    def recorded(self, cycle: int) -> None:
+        self.withdrawn_cycle = max(self.withdrawn_cycle, cycle)
+
+
+class _Flaky:
+    name = "weather"
+
+    def __init__(self, world: _World, *, shared: bool) -> None:
+        self.world = world
+        self.shared = shared  # a shared store records the withdrawal; else the answer does
+        self.withdrew_in = -1  # the cycle of this worker's last live withdrawal
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        world = self.world
+        world.calls += 1
+        if world.calls % 3 == 0:
+            raise SourceError("HTTP 503")
+        withdrawn, generation = world.phase(time.monotonic())
+        if withdrawn:
+            self.withdrew_in = generation // 3
+            if not self.shared:
+                world.recorded(generation // 3)
+            return []
+        observed = datetime.now(UTC).replace(microsecond=0)
+        return [Fact(subject="Berlin", attribute="temperature", value=generation,
+                     unit="degC", source="weather", observed_at=observed, ttl=3600)]  # fmt: skip
+
+
+class _Recording(RedisLastGood):
+    """RedisLastGood that notes when a withdrawal is in Redis (the fleet knows it)."""
+
+    def __init__(self, client: Any, source: _Flaky, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.source = source
+
+    async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
+        failures = self.failures
+        await super().save(source, query, answer)
+        if not answer and self.failures == failures:
+            self.source.world.recorded(self.source.withdrew_in)
+
+
+class _DeadCounted:
+    name = "dead"
+
+    def __init__(self, calls: list[float]) -> None:
+        self.calls = calls
+
+    async def fetch(self, query: Query) -> Sequence[Fact]:
+        self.calls.append(time.monotonic())
+        raise SourceError("HTTP 503")
+
+
+async def _restart_run(
+    server: OwnRedis, shared: bool, seconds: float, every: float
+) -> dict[str, Any]:
+    world, dead_calls = _World(), list[float]()
+    fail_max, reset = 3, 2.0
+    clients = [redis.asyncio.Redis.from_url(server.url, socket_timeout=0.25) for _ in range(2)]
+    prefix = f"bench-restarts-{uuid.uuid4().hex[:8]}"
+    workers = []
+    for client in clients:
+        breakers: BreakerStore = (
+            RedisBreakerStore(client, prefix=prefix) if shared else LocalBreakerStore()
+        )
+        flaky = _Flaky(world, shared=shared)
+        last_good = _Recording(client, flaky, prefix=prefix, timeout=0.25) if shared else None
+        workers.append((
+            GuardedSource(flaky, breaker=None, last_good=last_good, deadline=1.0),
+            GuardedSource(_DeadCounted(dead_calls), deadline=1.0, breaker_store=breakers,
+                          breaker=BreakerSettings(fail_max=fail_max, reset_timeout=reset)),
+        ))  # fmt: skip
+    served = revived = 0
+    end = time.monotonic() + seconds
+
+    async def caller(weather: GuardedSource, dead: GuardedSource) -> None:
+        nonlocal served, revived
+        while time.monotonic() < end:
+            known = world.withdrawn_cycle  # withdrawals the fleet knew when asked
+            for fact in await weather.fetch({"subject": "Berlin"}):
+                if not fact.is_silent:
+                    served += 1
+                    revived += int(fact.value) // 3 <= known  # type: ignore[arg-type]
+            await dead.fetch({"subject": "Berlin"})
+            await asyncio.sleep(0.01)
+
+    async def restarts() -> int:
+        count = 0
+        while time.monotonic() + every < end:
+            await asyncio.sleep(every)
+            server.stop()  # Redis restarts: away for a second, empty when back
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(server.start)
+            count += 1
+        return count
+
+    tasks = [caller(w, d) for w, d in workers for _ in range(CALLERS_PER_WORKER)]
+    results = await asyncio.gather(restarts(), *tasks)
+    for client in clients:
+        await client.aclose()
+    start = min(dead_calls, default=0.0)
+    windows: dict[int, int] = {}
+    for at in dead_calls:
+        windows[int((at - start) / reset)] = windows.get(int((at - start) / reset), 0) + 1
+    return {"served": served, "revived": revived, "restarts": results[0],
+            "dead_max": max(windows.values(), default=0), "fail_max": fail_max,
+            "windows": len(windows)}  # fmt: skip
+
+
+CALLERS_PER_WORKER = 4
+
+
+def bench_restarts(seconds: float, every: float) -> None:
+    server = OwnRedis()
+    server.start()
+    try:
+        shared = asyncio.run(_restart_run(server, True, seconds, every))
+        local = asyncio.run(_restart_run(server, False, seconds, every))
+    finally:
+        server.stop()
+    print(
+        f"fleet  2 workers x {CALLERS_PER_WORKER} callers, {seconds:.0f} s, Redis restarted "
+        f"{shared['restarts']} times: values served after a worker saw them withdrawn "
+        f"{shared['revived']} of {shared['served']:,} served (target 0) with RedisLastGood, "
+        f"vs {local['revived']} of {local['served']:,} with per-process caches"
+    )
+    print(
+        f"fleet  same run, dead source (fail_max={shared['fail_max']}): most calls in one "
+        f"reset window {shared['dead_max']} with RedisBreakerStore (target "
+        f"{shared['fail_max'] + 1} while Redis answers; each worker on its own while it is "
+        f"away) vs {local['dead_max']} with per-process breakers"
+    )
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
         asyncio.run(worker_main(*sys.argv[2:6]))
@@ -414,7 +581,23 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000, help="snapshots (default 100,000)")
+    parser.add_argument("--only", choices=["restarts"], help="run one section only")
+    parser.add_argument(
+        "--restarts-for",
+        type=float,
+        default=20.0,
+        help="seconds of the Redis restart run (default 20; the issue's: 60)",
+    )
+    parser.add_argument(
+        "--restart-every",
+        type=float,
+        default=5.0,
+        help="seconds between Redis restarts (default 5; the issue's: 10)",
+    )
     args = parser.parse_args()
+    bench_restarts(args.restarts_for, args.restart_every)
+    if args.only == "restarts":
+        return
     bench_fleet()
     bench_round_trips()
     bench_overhead()

@@ -30,6 +30,7 @@ from vouched._time import (
     DurationLike,
     InstantLike,
     format_local_instant,
+    later_by,
     parse_duration,
     parse_instant,
     parse_local_instant,
@@ -65,6 +66,7 @@ class SilenceReason(enum.StrEnum):
     STALE = "stale"
     NOT_PERMITTED = "not_permitted"
     DEMOTED = "demoted"
+    STORE_UNAVAILABLE = "store_unavailable"  # the fleet's last good store cannot answer
 
 
 _REASONS = {member.value: member for member in SilenceReason}
@@ -221,7 +223,9 @@ class Fact(BaseModel):
         # keeps its value, without its __get__ (which takes a lock on Python
         # 3.11: ~3.5 us a fact, more than the gate then saves).
         observed, ttl = self.observed_at, self.ttl
-        self.__dict__["expires_at"] = None if observed is None or ttl is None else observed + ttl
+        self.__dict__["expires_at"] = (
+            None if observed is None or ttl is None else later_by(observed, ttl)
+        )
 
     # -- serialisation --------------------------------------------------------
 
@@ -251,7 +255,7 @@ class Fact(BaseModel):
         default TTL applies)."""
         if self.observed_at is None or self.ttl is None:
             return None
-        return self.observed_at + self.ttl
+        return later_by(self.observed_at, self.ttl)
 
     @property
     def period(self) -> tuple[datetime, datetime] | None:

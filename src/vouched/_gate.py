@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 from vouched._fact import Fact, fact_key
 from vouched._policy import Policy
-from vouched._time import to_utc
+from vouched._time import later_by, to_utc
 
 __all__ = [
     "ContentKey",
@@ -148,7 +148,7 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
     # observed_at + ttl, computed when the fact was built (absent: not computed yet)
     expires = data.get("expires_at")
     if expires is None or policy.max_ttl is not None:
-        expires = observed + _ttl(fact, policy)
+        expires = later_by(observed, _ttl(fact, policy))
     if now > expires:
         return _new(Verdict, (_VIOLATION, _R_STALE, False, fact))
     minimum = policy.min_confidence

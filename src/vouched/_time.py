@@ -22,6 +22,7 @@ __all__ = [
     "SystemClock",
     "format_instant",
     "format_local_instant",
+    "later_by",
     "parse_duration",
     "parse_instant",
     "parse_local_instant",
@@ -80,6 +81,18 @@ def to_utc(value: datetime) -> datetime:
         return value.astimezone(UTC)
     except OverflowError:
         raise ValueError(f"{value.isoformat()} is out of range in UTC (years 1 to 9999)") from None
+
+
+END_OF_TIME = datetime.max.replace(tzinfo=UTC)
+
+
+def later_by(instant: datetime, span: timedelta) -> datetime:
+    """``instant + span``, or the last instant there is when that is past year 9999
+    (a fact observed on 9999-12-31 with a day's TTL is fresh to the end of time)."""
+    try:
+        return instant + span
+    except OverflowError:
+        return END_OF_TIME
 
 
 def parse_instant(text: str) -> datetime:

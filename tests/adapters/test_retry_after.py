@@ -105,11 +105,19 @@ def test_a_500_with_retry_after_is_an_ordinary_failure(server: HTTPServer) -> No
         ("Sun, 29 Nov 2026 11:00:00 GMT", 0.0),  # already past: no wait
         ("soon", None),
         ("-5", None),
+        ("\u00b2", None),  # a superscript two: a digit to str.isdigit, not to HTTP
+        ("\u0663", None),  # an Arabic-Indic three
         (None, None),
     ],
 )
 def test_retry_after_reads_seconds_and_http_dates(header: str | None, seconds: float) -> None:
     assert retry_after(header, now=NOW) == seconds
+
+
+def test_a_superscript_retry_after_is_an_outage_not_a_source_bug(server: HTTPServer) -> None:
+    server.expect_request("/v1/forecast").respond_with_response(busy(503, "\u00b2"))
+    facts = asyncio.run(guarded(server, FakeClock(NOW)).fetch(BERLIN))
+    assert {str(f.silent_reason) for f in facts} == {"source_error"}
 
 
 def test_a_retry_after_of_days_is_capped_at_one_day() -> None:

@@ -7,11 +7,14 @@ elsewhere the test is skipped with the command that starts the server.
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import subprocess
 import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import closing, suppress
+from typing import IO
 
 import pytest
 
@@ -144,3 +147,69 @@ def proxy_to_redis() -> Iterator[Proxy]:
         yield proxy
     finally:
         proxy.close()
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port (never the shared one), with
+    no persistence: ``stop()`` then ``start()`` is a restart that loses every key;
+    ``pause()`` / ``resume()`` freeze it (SIGSTOP / SIGCONT) with its keys kept."""
+
+    def __init__(self) -> None:
+        import shutil  # noqa: PLC0415 - only tests that start their own server need it
+
+        self.binary = shutil.which("redis-server")
+        if self.binary is None:
+            unavailable("redis-server (the binary)", "apt-get install redis-server")
+        self.port = closed_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        assert self.binary is not None
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no", "--loglevel", "notice"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        for line in self.process.stdout:  # its log, until it says it is ready
+            if b"Ready to accept connections" in line:
+                break
+        else:
+            raise AssertionError("redis-server stopped before it was ready")
+        self._drain = threading.Thread(target=self._drained, args=(self.process.stdout,))
+        self._drain.start()  # its log is read to the end, so the pipe never fills
+
+    @staticmethod
+    def _drained(lines: IO[bytes]) -> None:
+        with lines:
+            lines.read()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGCONT)
+                self.process.kill()
+            self.process.wait()
+            self._drain.join()
+            self.process = None
+
+    def pause(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+
+def own_redis() -> Iterator[OwnRedis]:
+    server = OwnRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

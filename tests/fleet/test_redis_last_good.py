@@ -186,7 +186,7 @@ def test_an_unchanged_answer_is_written_once(prefix: str) -> None:
     assert len(writes) == 1
 
 
-def test_redis_down_serves_this_processs_own_last_good_facts_and_nothing_else(
+def test_redis_down_serves_no_last_good_fact_but_a_store_unavailable_silence(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     clock = FakeClock(START)
@@ -206,7 +206,8 @@ def test_redis_down_serves_this_processs_own_last_good_facts_and_nothing_else(
 
     with caplog.at_level(logging.WARNING, logger="vouched.sources"):
         facts, other, failures = run(go)
-    assert facts == [fact, fact]
+    assert facts[0] == fact
+    assert [f.silent_reason for f in facts[1:]] == ["store_unavailable"]
     assert [f.silent_reason for f in other] == ["source_error"]
     assert failures == 3
     assert len([r for r in caplog.records if "Redis write failed" in r.message]) == 1

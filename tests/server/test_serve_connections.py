@@ -84,3 +84,11 @@ def test_when_every_connection_has_a_request_under_way_a_new_one_is_closed() -> 
             assert sock.recv(64).startswith(b"HTTP/1.1 100")  # the app is reading its body
         newest = stack.enter_context(socket.create_connection(("127.0.0.1", port)))
         assert _closed_by_server(newest)
+
+
+def test_a_burst_is_accepted_a_bounded_batch_at_a_time() -> None:
+    # asyncio accepts up to uvicorn's backlog (2,048 by default) in one turn of the
+    # loop, before a connection past the limit can be closed: the batch bounds the
+    # file descriptors a burst of idle connections holds beyond max_connections.
+    settings = uvicorn_settings(_config(max_connections=1000))
+    assert settings["backlog"] <= 1000 // 16

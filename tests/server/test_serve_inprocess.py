@@ -60,7 +60,7 @@ def test_a_streamed_answer_leaves_a_snapshot_in_the_configured_store(tmp_path: P
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
             body = {"question": "How is Berlin?", "query": {"subject": "Berlin"}}
             response = await client.post("/v1/answer/stream", json=body)
-        await app.service.grounder.settle()
+        await app.service.settle()
         return response.text
 
     streamed = asyncio.run(ask())

@@ -214,7 +214,7 @@ def retry_after(value: str | None, *, now: datetime) -> float | None:
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²" and "٣" are digits to str.isdigit
         return min(float(text), _MAX_RETRY_AFTER)
     try:
         when = parsedate_to_datetime(text)

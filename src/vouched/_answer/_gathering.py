@@ -111,6 +111,7 @@ _FAILURES = frozenset(
         SilenceReason.SOURCE_ERROR,
         SilenceReason.SOURCE_BUG,
         SilenceReason.MALFORMED,
+        SilenceReason.STORE_UNAVAILABLE,
     }
 )
 

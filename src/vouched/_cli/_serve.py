@@ -95,15 +95,16 @@ def run(args: argparse.Namespace) -> int:
     # syscall. 1 ms: bench/serve.py (gate p99 while 8 clients scan 32 KB).
     sys.setswitchinterval(0.001)
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, **uvicorn_settings(config)))
-    exit_on_signal = server.handle_exit
 
-    def draining(sig: int, frame: Any) -> None:
-        # From SIGTERM on, the service drains: new requests are 503, and a
-        # stream cut off at the grace is recorded with the reason shutdown.
-        app.service.draining = True
-        exit_on_signal(sig, frame)
+    class Server(uvicorn.Server):  # type: ignore[misc,name-defined]  # uvicorn: Any here
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # From SIGTERM on, the service drains: new requests are 503, a stream cut
+            # off at the grace is recorded with the reason shutdown, and the grace
+            # counts from the signal.
+            app.service.draining = True
+            app.service.stop_asked()
+            super().handle_exit(sig, frame)
 
-    server.handle_exit = draining
+    server = Server(uvicorn.Config(app, **uvicorn_settings(config)))
     server.run(sockets=[sock])
     return 0

@@ -8,19 +8,27 @@ small domain (a salary, an age) cannot be reversed by trying every value, so
 sensitive settings without a key are a :class:`ConfigError`.
 
 What is redacted, through one method (:meth:`Redactor.document`), in every
-text field of the snapshot (whatever fields later formats add):
+text field of the snapshot (whatever fields later formats add), read the way
+a reader reads it (:mod:`vouched._replay._folding`): in any case, width,
+script of digits, with accents, look-alike letters of other scripts (a
+Cyrillic e), URL escapes (``%20``) and invisible characters folded away:
 
 - a sensitive number wherever the scanner's reader (:mod:`vouched._scan._reader`)
   reads that value, rounded to the precision shown: number words ("eighty-five
   thousand"), scale words and suffixes ("85k", "0.085 million"), any decimal
   form ("85000.0"), fullwidth digits, currency forms ("€85k", "$85,000"); the
-  whole span the reader read is replaced;
+  whole span the reader read is replaced; scientific (``8.5e4``),
+  hexadecimal (``0x14c08``) and roman (``LXXXV thousand``) forms, any number
+  with a scale word (``85 grand``, ``850 hundred``, ``0.85 lakh``);
 - every written form of a sensitive value the reader does not read as one
   number: ``85000`` as ``85,000``, ``85.000``, ``85 000``; text values
   case-insensitively;
-- a sensitive subject as written, casefolded, reordered (``Smith, Alice``,
-  ``Smith Alice``), by its initials (``A. Smith``, ``Smith, A.``) and as a
-  slug (``alice-smith``, ``alice_smith``);
+- a sensitive subject as written, reordered (``Smith, Alice``, ``Smith
+  Alice``), by its initials in either order (``A. Smith``, ``Smith, A.``,
+  ``Alice S.``, ``A.S.``, ``S.A.``), with a title (``Ms. Smith``, ``Dr Alice
+  Smith``), joined (``AliceSmith``, ``asmith``), as a slug (``alice-smith``,
+  ``alice_smith``, ``alice+smith``), and each of its words alone (``Alice``,
+  ``Smith``: the policy marks the whole name sensitive);
 - every form above with invisible format characters inside it (a zero-width
   space or joiner, a soft hyphen, a direction mark);
 - the citation of a fact about a sensitive subject or attribute, whole;
@@ -43,14 +51,16 @@ from typing import Any
 from vouched._exceptions import ConfigError
 from vouched._jsonio import dumps
 from vouched._policy import Policy
+from vouched._replay._folding import Folded, fold, read_amounts, scale_after
 from vouched._scan._factindex import rounds_to
 from vouched._scan._reader._numbers import read_numbers
-from vouched._scan._reader._quantity import Quantity, QuantityKind
+from vouched._scan._reader._quantity import QuantityKind
 
 __all__ = ["Redactor", "require_key"]
 
 _TOKEN_LETTERS = 16
-_SEPARATORS = (",", ".", " ", "\u202f", "\u00a0", "'", "_")
+_SEPARATORS = (",", ".", " ", "'", "_")  # as folded: every space is " "
+_TITLES = ("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "madam", "mme", "herr")
 
 
 def require_key(policy: Policy, key: bytes | None, *, where: str) -> None:
@@ -88,9 +98,10 @@ def _number_forms(value: int | Decimal) -> set[str]:
 
 
 def _name_forms(subject: str) -> set[str]:
-    """A person-like name as written, reordered, by its initials and as a slug."""
-    words = subject.split()
-    forms = {subject, " ".join(words)}
+    """A person-like name (folded) as written, reordered, by its initials in either
+    order, with a title, joined, as a slug, and each of its words alone."""
+    words = fold(subject).text.split()
+    forms = {" ".join(words)}
     if len(words) >= 2:
         first, last = " ".join(words[:-1]), words[-1]
         forms.update({f"{last}, {first}", f"{last} {first}", f"{last},{first}"})
@@ -100,7 +111,16 @@ def _name_forms(subject: str) -> set[str]:
                 {f"{initials} {last}", f"{initials}{last}", f"{initials.replace('.', '')} {last}"}
             )
             forms.update({f"{last}, {initials}", f"{last} {initials}"})
-    for joiner in ("-", "_", "."):
+            forms.add(initials.replace(". ", "").replace(".", "") + last)  # asmith
+        forms.update({f"{first} {last[0]}.", f"{first} {last[0]}"})  # Alice S.
+        letters = [f"{word[0]}." for word in words if word[:1].isalpha()]
+        for order in (letters, letters[::-1]):  # A.S., S.A.
+            forms.update({"".join(order), " ".join(order)})
+        for title in _TITLES:
+            for named in (last, " ".join(words)):
+                forms.update({f"{title}. {named}", f"{title} {named}"})
+        forms.update(word for word in words if len(word) >= 3 and word.isalpha())
+    for joiner in ("-", "_", ".", "+", ""):
         forms.add(joiner.join(words))
     return {form for form in forms if form.strip()}
 
@@ -112,13 +132,13 @@ class Redactor:
         self._key = key
         self._attributes = policy.sensitive_attributes
         self._subjects = {s.casefold() for s in policy.sensitive_subjects}
-        secrets: dict[str, str] = {}  # casefolded form -> token
-        written: set[str] = set()  # forms as written: casefold is not re's IGNORECASE (ß)
+        secrets: dict[str, str] = {}  # folded form -> token
+        names: set[str] = set()  # folded name forms: matched as whole words
         for subject in policy.sensitive_subjects:
             token = self.token("subject", subject.casefold())
             for form in _name_forms(subject):
-                secrets.setdefault(form.casefold(), token)
-                written.add(form)
+                secrets.setdefault(form, token)
+                names.add(form)
         self._values: dict[str, str] = {}
         self._numbers: dict[Decimal, str] = {}  # read by the reader: value -> token
         for fact in facts:
@@ -126,8 +146,7 @@ class Redactor:
             sensitive = self._is_sensitive(fact)
             if sensitive and fact.get("citation"):
                 citation = str(fact["citation"])
-                secrets.setdefault(citation.casefold(), self.token("citation", citation))
-                written.add(citation)
+                secrets.setdefault(_folded(citation), self.token("citation", citation))
             if fact["attribute"] not in self._attributes or value is None:
                 continue
             text = value if isinstance(value, str) else dumps(value)
@@ -139,17 +158,17 @@ class Redactor:
             if isinstance(value, int | Decimal):
                 self._numbers.setdefault(Decimal(value), token)
             for form in forms:
-                secrets.setdefault(form.casefold(), token)
-                written.add(form)
+                secrets.setdefault(_folded(form), token)
         self._secrets = secrets
-        if secrets:
-            ordered = sorted(written | set(secrets), key=len, reverse=True)
-            alternatives = "|".join(_loose(s) for s in ordered)
-            self._pattern: re.Pattern[str] | None = re.compile(
-                rf"(?<![\w.,])(?:{alternatives})(?![\w]|[.,]\d)", re.IGNORECASE
-            )
-        else:
-            self._pattern = None
+        values = sorted(set(secrets) - names, key=len, reverse=True)
+        parts = []
+        if names:  # whole words: "Alice" is not redacted inside "Malice"
+            ordered = sorted(names, key=len, reverse=True)
+            parts.append(rf"(?<!\w)(?:{'|'.join(_loose(s) for s in ordered)})(?!\w)")
+        if values:  # a number's form is not part of a longer number
+            alternatives = "|".join(_loose(s) for s in values)
+            parts.append(rf"(?<![\w.,])(?:{alternatives})(?![\w]|[.,]\d)")
+        self._pattern: re.Pattern[str] | None = re.compile("|".join(parts)) if parts else None
 
     def _is_sensitive(self, fact: Mapping[str, Any]) -> bool:
         return (
@@ -169,36 +188,47 @@ class Redactor:
         return f"[redacted:{letters}]"
 
     def text(self, value: str) -> str:
-        if self._numbers:
-            value = self._read_out(value)
         pattern = self._pattern
-        if pattern is None:
+        if pattern is None and not self._numbers:
             return value
-        return pattern.sub(self._replacement, value)
+        folded = fold(value)
+        cuts = self._number_cuts(folded) if self._numbers else []
+        if pattern is not None:
+            for match in pattern.finditer(folded.text):
+                if match.end() > match.start():
+                    said = " ".join(match.group(0).split())
+                    token = self._secrets.get(said) or self.token("text", said)
+                    cuts.append((*folded.span(match.start(), match.end()), token))
+        return _cut(value, cuts)
 
-    def _read_out(self, text: str) -> str:
-        """``text`` with every quantity the reader reads as a sensitive number replaced."""
+    def _number_cuts(self, folded: Folded) -> list[tuple[int, int, str]]:
+        """The original spans of every number read in ``folded`` as a sensitive one:
+        the scanner's reader (with a scale word after it: "eighty-five grand"), then
+        the notations it does not read (:func:`read_amounts`)."""
         cuts: list[tuple[int, int, str]] = []
-        for quantity in read_numbers(text):
-            token = self._reads_as_secret(quantity)
+        for quantity in read_numbers(folded.text):
+            if quantity.kind is not QuantityKind.NUMBER:
+                continue  # a time or a date is read as minutes or a packed date
+            end, token = quantity.end, self._secret_of(quantity.values, quantity.quantum)
+            scaled = scale_after(folded.text, quantity.end)
+            if token is None and scaled is not None:
+                end, factor = scaled
+                token = self._secret_of(
+                    [v * factor for v in quantity.values], quantity.quantum * factor
+                )
             if token is not None:
-                cuts.append((quantity.start, quantity.end, token))
-        for start, end, token in reversed(cuts):
-            text = text[:start] + token + text[end:]
-        return text
+                cuts.append((*folded.span(quantity.start, end), token))
+        for start, end, readings, quantum in read_amounts(folded.text):
+            token = self._secret_of(readings, quantum)
+            if token is not None:
+                cuts.append((*folded.span(start, end), token))
+        return cuts
 
-    def _reads_as_secret(self, quantity: Quantity) -> str | None:
-        if quantity.kind is not QuantityKind.NUMBER:
-            return None  # a time or a date is read as minutes or a packed date
+    def _secret_of(self, readings: Sequence[Decimal], quantum: Decimal) -> str | None:
         for secret, token in self._numbers.items():
-            if any(rounds_to(secret, stated, quantity.quantum) for stated in quantity.values):
+            if any(rounds_to(secret, stated, quantum) for stated in readings):
                 return token
         return None
-
-    def _replacement(self, match: re.Match[str]) -> str:
-        folded = " ".join(_visible(match.group(0)).casefold().split())
-        # re's IGNORECASE and str.casefold disagree on a few letters: still redact.
-        return self._secrets.get(folded) or self.token("text", folded)
 
     def data(self, value: Any) -> Any:
         if isinstance(value, str):
@@ -280,6 +310,23 @@ class Redactor:
             if isinstance(out.get("detail"), str):
                 out["detail"] = out["detail"].replace(said, token)
         return out
+
+
+def _folded(text: str) -> str:
+    return " ".join(fold(text).text.split())
+
+
+def _cut(text: str, cuts: list[tuple[int, int, str]]) -> str:
+    """``text`` with each span replaced by its token; overlapping spans as one."""
+    merged: list[list[Any]] = []
+    for start, end, token in sorted(cuts):
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end, token])
+    for start, end, token in reversed(merged):
+        text = text[:start] + token + text[end:]
+    return text
 
 
 def _mappings(value: Any) -> list[Mapping[str, Any]]:

@@ -224,7 +224,7 @@ class Snapshot:
             "created_at": created,
             "judged_at": judged,
             "question": question,
-            "query": dict(query or {}),
+            "query": bounded(dict(query or {})),
             "facts": fact_data,
             "verdicts": [
                 {"kind": str(v.kind), "reason": str(v.reason), "cardinal": v.cardinal}
@@ -396,6 +396,25 @@ class Snapshot:
 
     def __hash__(self) -> int:
         return hash(self.id)
+
+
+MAX_QUERY_DEPTH = 32  # levels of a query a snapshot keeps; deeper ones are named, not kept
+DEEPER = f"[nested deeper than {MAX_QUERY_DEPTH} levels]"
+
+
+def bounded(value: Any, depth: int = MAX_QUERY_DEPTH) -> Any:
+    """``value`` with whatever is nested deeper than ``depth`` containers replaced by
+    :data:`DEEPER`: a hostile query (hundreds of levels) is kept in the snapshot
+    as far as a reader could follow it, and never reaches a recursion limit."""
+    if isinstance(value, Mapping):
+        if depth <= 0:
+            return DEEPER
+        return {k: bounded(v, depth - 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        if depth <= 0:
+            return DEEPER
+        return [bounded(v, depth - 1) for v in value]
+    return value
 
 
 def _content_id(canonical_body: str) -> str:

@@ -197,6 +197,9 @@ def migrate(connection: sqlite3.Connection, *, target: int = SCHEMA_VERSION) -> 
 # -- SQLite -------------------------------------------------------------------------
 
 
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
 class SqliteSnapshotStore:
     """Snapshots in one SQLite file (created when missing unless ``read_only``).
 
@@ -214,9 +217,21 @@ class SqliteSnapshotStore:
             raise InputError("is a directory, not a snapshot store", file=str(self.path))
         if read_only and not self.path.is_file():
             raise InputError("no such snapshot store", file=str(self.path))
+        if self.path.exists() and not self.path.is_file():  # /dev/zero, a FIFO, a folder
+            raise InputError("is not a regular file, not a snapshot store", file=str(self.path))
+        fresh = not read_only and not self.path.exists()
+        try:
+            self._open(fresh=fresh)
+        except BaseException:
+            if fresh:  # a store that could not be made leaves no file behind (a full disk)
+                for made in (self.path, *(Path(f"{self.path}{e}") for e in _SIDE_FILES)):
+                    made.unlink(missing_ok=True)
+            raise
+
+    def _open(self, *, fresh: bool) -> None:
         self._connection = self._connect()
         try:
-            if read_only:
+            if self.read_only:
                 # Reading needs only what schema 1 has (id, created_us, body): an
                 # older store is read as it is; migrating is for writers.
                 version = _schema_version(self._connection)
@@ -233,7 +248,8 @@ class SqliteSnapshotStore:
                 migrate(self._connection)
         except sqlite3.DatabaseError as error:
             self._connection.close()
-            raise StoreError(f"{self.path}: not a snapshot store ({error})") from None
+            what = "cannot create the snapshot store" if fresh else "not a snapshot store"
+            raise StoreError(f"{self.path}: {what} ({error})") from None
         except BaseException:
             self._connection.close()
             raise

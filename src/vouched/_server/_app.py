@@ -13,9 +13,12 @@ CLI would print.
 
 CPU work (scans, verification, the gate of many facts, the parse of a big
 body) runs in the bounded pool (:mod:`vouched._server._pool`); snapshot
-writes have their own thread. On shutdown (SIGTERM) uvicorn stops accepting
-and lets requests finish within ``shutdown_grace``; then every queued
-snapshot is written and the stores are closed.
+writes have their own thread and a bounded queue written in batches (one
+transaction each), spilling to a local file when the store falls behind. On
+shutdown (SIGTERM) uvicorn stops accepting and lets requests finish within
+``shutdown_grace``; then queued snapshots are written for what is left of the
+grace (what is not, waits in the spill file, said in one log line) and the
+stores are closed.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from vouched import (
 from vouched._answer._onfail import plan
 from vouched._factio import validation_message
 from vouched._jsonio import NumberBoundsError, dumps, loads
+from vouched._replay._queued import QueuedSnapshotStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig
 from vouched._server._http import RequestError, error_response, json_response, read_body
@@ -75,6 +79,9 @@ _M = TypeVar("_M", bound=BaseModel)
 _T = TypeVar("_T")
 _PARSE_INLINE_BYTES = 64 * 1024  # a bigger body is parsed and validated in the pool
 _GATE_INLINE_FACTS = 256  # the gate of more facts runs in the pool
+SNAPSHOT_QUEUE = 5_000  # snapshots waiting for the store before they spill
+SNAPSHOT_BATCH = 500  # snapshots per store transaction
+MIN_DRAIN = 0.5  # seconds the snapshot queue gets on shutdown, whatever the grace left
 _SSE_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
 _STREAMS_SETTLE = 5.0  # seconds cut-off streams get at shutdown to record their answers
 
@@ -127,6 +134,16 @@ class Service:
         self.meters = _Metrics()
         self.pool = WorkPool(config.workers, config.queue_limit)
         self.draining = False
+        self._stop_asked: float | None = None
+        # Snapshots reach the store in batches off the answer path; a store that
+        # falls behind spills to a local file (config.spill), never drops.
+        self.snapshots = (
+            QueuedSnapshotStore(
+                config.store, maxsize=SNAPSHOT_QUEUE, batch=SNAPSHOT_BATCH, spill=config.spill
+            )
+            if config.store is not None and config.spill is not None
+            else None
+        )
         self.grounder = grounder or self._grounder(config.answer_lexicon)
         self._grounders: dict[str, Grounder] = {}
         self._streams = 0  # streamed answers under way
@@ -144,7 +161,7 @@ class Service:
             clock=self.clock,
             deadline=config.deadline,
             phrase_timeout=config.phrase_timeout,
-            store=config.store,
+            store=self.snapshots if self.snapshots is not None else config.store,
             observers=[self.meters.answers],
             redaction_key=config.redaction_key,
             max_output_chars=config.max_output_chars,
@@ -273,12 +290,31 @@ class Service:
         model = getattr(self.grounder.phraser, "model", "")
         return model if isinstance(model, str) else ""
 
+    def stop_asked(self) -> None:
+        """SIGTERM arrived: the shutdown grace counts from now."""
+        if self._stop_asked is None:
+            self._stop_asked = self.clock.monotonic()
+
+    async def settle(self) -> None:
+        """Wait until every snapshot scheduled so far is in the store (tests)."""
+        for grounder in self.grounders():
+            await grounder.settle()
+        if self.snapshots is not None:
+            await asyncio.to_thread(self.snapshots.flush)
+
+    def _grace_left(self) -> float:
+        left = self.config.shutdown_grace
+        if self._stop_asked is not None:
+            left -= self.clock.monotonic() - self._stop_asked
+        return left
+
     async def drain(self) -> None:
-        """After the last request: let cut-off streams record their answers,
-        write every queued snapshot, close the upstream clients and the stores."""
+        """After the last request: let cut-off streams record their answers, write
+        queued snapshots for what is left of the shutdown grace (the rest waits in
+        the spill file), close the upstream clients and the stores."""
         self.draining = True
         try:  # uvicorn cancels the streams past the grace and goes on at once
-            async with asyncio.timeout(_STREAMS_SETTLE):
+            async with asyncio.timeout(min(_STREAMS_SETTLE, max(self._grace_left(), MIN_DRAIN))):
                 await self._streams_done.wait()
         except TimeoutError:
             _log.warning("%d streams did not close at shutdown", self._streams)
@@ -289,6 +325,11 @@ class Service:
                 await grounder.aclose()
             except Exception:  # noqa: BLE001 - a client that fails to close must not stop the drain
                 _log.warning("closing the upstream client failed", exc_info=True)
+        if self.snapshots is not None:
+            await asyncio.to_thread(self.snapshots.close, max(self._grace_left(), MIN_DRAIN))
+            if not self.snapshots.drained:
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                return  # the store still holds a batch: closing it would wait for it
         close = getattr(self.config.store, "close", None)
         if callable(close):
             close()

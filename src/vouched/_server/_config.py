@@ -45,6 +45,8 @@
     phrase_timeout = 30.0      # seconds per phrasing attempt (streamed or not)
     max_output_chars = 20000   # a longer phrased text is refused unscanned
     store = "snapshots.db"     # optional: a path, sqlite:///... or postgresql://...
+    # spill = "snapshots.spill.jsonl"  # where snapshots wait when the store falls behind
+    #                          # (default: beside a SQLite file, or beside this config)
     redaction_key_env = "VOUCHED_REDACTION_KEY"  # the key for sensitive values in snapshots
 
     [[answer.sources]]         # a facts file (JSON array or JSON Lines) ...
@@ -145,6 +147,7 @@ _ANSWER_KEYS = (
     "sources",
     "phraser",
     "store",
+    "spill",
     "redaction_key_env",
 )
 _OVERRIDES = ("lexicon", "on_fail", "mode")
@@ -186,6 +189,7 @@ class ServeConfig:
     phrase_timeout: float = 30.0
     max_output_chars: int = MAX_OUTPUT_CHARS
     store: SnapshotStore | None = None
+    spill: Path | None = None  # where snapshots wait when the store falls behind
     redaction_key: bytes | None = None
     tracing: AnswerTracing | None = None
     mode: str = "enforce"
@@ -257,6 +261,46 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         steps = plan(answer.get("on_fail", "retry"))
     except (TypeError, ValueError) as error:
         raise read.error(str(error), "answer.on_fail") from None
+    choices = _choices(read, answer)
+
+    redaction_key = None
+    if "redaction_key_env" in answer:
+        redaction_key = read.secret(answer, "redaction_key_env", "answer", env).encode("utf-8")
+    store = spill = None
+    if "store" in answer:
+        target = read.typed(answer, "store", str, "", "answer")
+        if not target:
+            raise read.error("is required: a path or a store URL", "answer.store")
+        if (policy.sensitive_subjects or policy.sensitive_attributes) and redaction_key is None:
+            raise read.error(
+                "the policy names sensitive values: set answer.redaction_key_env too",
+                "answer.store",
+            )
+        store = _wiring.snapshot_store(read, target)
+        spill = _wiring.spill_path(read, answer, store)
+    return ServeConfig(
+        **server,
+        policy=policy,
+        lexicons=lexicons,
+        catalogs=catalogs,
+        sources=tuple(_wiring.sources(read, answer.get("sources", []), shared)),
+        phraser=_phraser(read, read.table(answer, "phraser", "answer.phraser"), env),
+        answer_lexicon=answer_lexicon,
+        on_fail=steps,
+        deadline=read.typed(answer, "deadline", float, 2.0, "answer"),
+        phrase_timeout=read.typed(answer, "phrase_timeout", float, 30.0, "answer"),
+        max_output_chars=read.typed(answer, "max_output_chars", int, MAX_OUTPUT_CHARS, "answer"),
+        store=store,
+        spill=spill,
+        redaction_key=redaction_key,
+        tracing=_tracing(read, read.table(data, "tracing", "tracing")),
+        **choices,
+    )
+
+
+def _choices(read: _Reader, answer: Mapping[str, Any]) -> dict[str, Any]:
+    """``answer.mode``, ``on_guard_error``, ``allow_request_overrides`` and
+    ``max_queries``, checked."""
     mode = read.typed(answer, "mode", str, "enforce", "answer")
     if mode not in ("enforce", "audit"):
         raise read.error("must be 'enforce' or 'audit'", "answer.mode")
@@ -271,41 +315,12 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     max_queries = read.typed(answer, "max_queries", int, 32, "answer")
     if max_queries < 1:
         raise read.error("must be 1 or more", "answer.max_queries")
-
-    redaction_key = None
-    if "redaction_key_env" in answer:
-        redaction_key = read.secret(answer, "redaction_key_env", "answer", env).encode("utf-8")
-    store = None
-    if "store" in answer:
-        target = read.typed(answer, "store", str, "", "answer")
-        if not target:
-            raise read.error("is required: a path or a store URL", "answer.store")
-        if (policy.sensitive_subjects or policy.sensitive_attributes) and redaction_key is None:
-            raise read.error(
-                "the policy names sensitive values: set answer.redaction_key_env too",
-                "answer.store",
-            )
-        store = _wiring.snapshot_store(read, target)
-    return ServeConfig(
-        **server,
-        policy=policy,
-        lexicons=lexicons,
-        catalogs=catalogs,
-        sources=tuple(_wiring.sources(read, answer.get("sources", []), shared)),
-        phraser=_phraser(read, read.table(answer, "phraser", "answer.phraser"), env),
-        answer_lexicon=answer_lexicon,
-        on_fail=steps,
-        deadline=read.typed(answer, "deadline", float, 2.0, "answer"),
-        phrase_timeout=read.typed(answer, "phrase_timeout", float, 30.0, "answer"),
-        max_output_chars=read.typed(answer, "max_output_chars", int, MAX_OUTPUT_CHARS, "answer"),
-        store=store,
-        redaction_key=redaction_key,
-        tracing=_tracing(read, read.table(data, "tracing", "tracing")),
-        mode=mode,
-        on_guard_error=on_guard_error,
-        allow_request_overrides=tuple(overrides),
-        max_queries=max_queries,
-    )
+    return {
+        "mode": mode,
+        "on_guard_error": on_guard_error,
+        "allow_request_overrides": tuple(overrides),
+        "max_queries": max_queries,
+    }
 
 
 def _tracing(read: _Reader, table: Mapping[str, Any]) -> AnswerTracing | None:

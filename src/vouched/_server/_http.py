@@ -60,8 +60,16 @@ class RequestError(Exception):
         self.status = status
         self.code = code
         self.message = message
-        self.field = field
+        self.field = field if field is None or len(field) <= _FIELD_LIMIT else _cut(field)
         self.headers = headers or {}
+
+
+_FIELD_LIMIT = 200  # characters of a field path echoed back (a request's key can be 1 MB)
+
+
+def _cut(field: str) -> str:
+    """A long field path cut short, its full length named (one line, never the key whole)."""
+    return f"{field[: _FIELD_LIMIT - 40]}… ({len(field):,} characters)"
 
 
 def json_response(document: Any, status: int = 200) -> Response:

@@ -10,6 +10,10 @@ protocol class that
   is closed to make room, so silent connections never lock out a client
   with a request (``/healthz`` stays reachable); when every connection has a
   request under way, the new one is closed at once;
+- accepts at most :func:`accept_batch` connections per turn of the event
+  loop (asyncio accepts up to the listen backlog at once, 2,048 by default,
+  before any of them can be refused): a burst of idle connections holds at
+  most ``max_connections`` plus about two batches of file descriptors;
 - closes a connection that has not sent a whole request head within
   ``header_timeout`` seconds of connecting, or of its last answer.
 
@@ -23,7 +27,13 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["guarded_protocol", "uvicorn_settings"]
+__all__ = ["accept_batch", "guarded_protocol", "uvicorn_settings"]
+
+
+def accept_batch(max_connections: int) -> int:
+    """Connections accepted per turn of the loop (uvicorn's ``backlog``, which is
+    also the kernel's listen queue): a sixteenth of the limit, between 8 and 64."""
+    return min(64, max(8, max_connections // 16))
 
 
 def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11Protocol]:
@@ -99,6 +109,7 @@ def uvicorn_settings(config: Any) -> dict[str, Any]:
             max_connections=config.max_connections, header_timeout=config.header_timeout
         ),
         "limit_concurrency": config.max_connections + 1,  # uvicorn 503s at >= its limit
+        "backlog": accept_batch(config.max_connections),
         "timeout_keep_alive": max(int(config.keep_alive_timeout), 1),
         "timeout_graceful_shutdown": max(int(config.shutdown_grace), 1),
         "h11_max_incomplete_event_size": 16 * 1024,  # a request head over 16 KiB is refused

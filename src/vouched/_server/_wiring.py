@@ -104,6 +104,23 @@ def snapshot_store(read: _Reader, target: str) -> Any:
         raise read.error(f"cannot open the store: {detail}", "answer.store") from None
 
 
+def spill_path(read: _Reader, answer: Mapping[str, Any], store: Any) -> Path:
+    """Where snapshots wait when the store falls behind: ``[answer] spill`` (relative
+    to the config), else beside a SQLite file, else beside the config."""
+    if "spill" in answer:
+        name = read.typed(answer, "spill", str, "", "answer")
+        if not name:
+            raise read.error("must be a file path", "answer.spill")
+        path = read.base / str(name)
+    elif isinstance(getattr(store, "path", None), Path | str):
+        path = Path(f"{store.path}.spill.jsonl")
+    else:
+        path = read.base / f"snapshots-{getattr(store, 'schema', 'store')}.spill.jsonl"
+    if not path.parent.is_dir():
+        raise read.error(f"{path.parent} is not a folder", "answer.spill")
+    return path
+
+
 def sources(read: _Reader, items: Any, shared: Fleet) -> list[GuardedSource]:
     if not isinstance(items, list):
         raise read.error("must be an array of tables ([[answer.sources]])", "answer.sources")

@@ -28,7 +28,9 @@ Many workers: ``breaker_store=RedisBreakerStore(...)`` shares the breaker's
 state and its half-open probe with every process, ``last_good=RedisLastGood(...)``
 the last good facts (both in :mod:`vouched._sources._redis`). A shared last
 good answer is read when the source fails and written when a fact moved
-forward; this process's own cache stands in when Redis cannot answer.
+forward. While the shared store cannot answer, nothing last-good is served:
+another worker may have seen the source withdraw a value, so the facts this
+process kept become ``store_unavailable`` silences (fail closed).
 """
 
 from __future__ import annotations
@@ -142,7 +144,9 @@ class GuardedSource:
     - ``breaker_store``: where the breaker's state lives (:class:`LocalBreakerStore`,
       this process, by default; ``RedisBreakerStore`` to share it with every worker).
     - ``last_good``: a :class:`SharedLastGood` (``RedisLastGood``) every worker
-      reads when its source fails, beside this process's own cache.
+      reads when its source fails, beside this process's own cache (which is
+      never served alone: while the shared store cannot answer, a failure is
+      a ``store_unavailable`` silence).
     - ``coalesce``: identical concurrent fetches make one call (default True).
 
     A GuardedSource is a :class:`Source` itself (same ``name``), so it composes
@@ -381,12 +385,14 @@ class GuardedSource:
             except Exception:  # noqa: BLE001 - a broken shared store must not break the answer (logged)
                 _log.exception("source %r: the shared last good store raised on load", self.name)
                 fleet = None
-            if fleet is not None:
-                standing = {(f.subject, f.attribute): f for f in fleet}
-                kept = advance(
-                    standing, [f for f in stored if (f.subject, f.attribute) in standing]
-                )
-                stored = tuple(kept.values())
+            if fleet is None:
+                # The fleet cannot say which facts still stand: another worker may
+                # have seen the source withdraw one. Fail closed: what this process
+                # kept is silenced as ``store_unavailable``, never served.
+                return self._unproven(query, stored, reason)
+            standing = {(f.subject, f.attribute): f for f in fleet}
+            kept = advance(standing, [f for f in stored if (f.subject, f.attribute) in standing])
+            stored = tuple(kept.values())
         if not stored:
             return self._silence(query, reason)
         covered = {(f.subject, f.attribute) for f in stored}
@@ -394,6 +400,18 @@ class GuardedSource:
         out = list(stored)
         if missing:
             out.extend(silences(missing, reason, source=self.name, observed_at=self._clock.now()))
+        return out
+
+    def _unproven(self, query: Query, stored: Sequence[Fact], reason: SilenceReason) -> list[Fact]:
+        """Silences for a failure while the shared store cannot answer: the keys this
+        process kept are ``store_unavailable``, the others get the failure's reason."""
+        held = list(dict.fromkeys((f.subject, f.attribute) for f in stored))
+        now = self._clock.now()
+        rest = [k for k in self.expects(query) if k not in held]
+        if held and rest:
+            rest = [k for k in rest if k[1] != ANY_ATTRIBUTE]
+        out = silences(held, SilenceReason.STORE_UNAVAILABLE, source=self.name, observed_at=now)
+        out.extend(silences(rest, reason, source=self.name, observed_at=now))
         return out
 
     def __repr__(self) -> str:

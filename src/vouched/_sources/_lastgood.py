@@ -12,7 +12,9 @@ silence evicts the kept fact (the source is up and says there is no value),
 and every fact keeps its original ``observed_at`` (the gate, not the cache,
 decides freshness). A live answer with no facts at all evicts every kept fact
 of the query (:func:`after_live`). A shared store that fails answers ``None``
-and writes nothing: it never makes a value appear.
+and writes nothing: it never makes a value appear, and the guarded source then
+serves no last good fact (``store_unavailable``): a withdrawal another worker
+saw may be missing from this process's cache.
 
 Every store follows the same rule: this process's cache
 (:func:`keep_and_state`), :class:`MemoryLastGood` (the in-memory twin, for
@@ -58,7 +60,7 @@ class SharedLastGood(Protocol):
     async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
         """The fleet's last good facts for ``query``: ``()`` when it keeps none (then
         this process's own are not served either), ``None`` when it cannot answer
-        (this process's own cache stands in)."""
+        (then nothing last-good is served: ``store_unavailable`` silences)."""
         ...
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:

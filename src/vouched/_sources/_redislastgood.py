@@ -6,8 +6,10 @@ if it never saw the source up itself; the gate still decides freshness, since
 every fact keeps its original ``observed_at``.
 
 One Redis hash per (source, query): a field per (subject, attribute) holding
-``"<observed ms> <expires ms> <position> <fact JSON>"``, the position being the
-fact's place in the last answer that wrote or kept it: ``load`` returns the
+``"<observed ms> <expires ms> <position> <stated ms> <fact JSON>"``, the position
+being the fact's place in the last answer that wrote or kept it (stated: that
+answer's time; after an outage of its own, a process serves only facts stated
+since Redis answered it again): ``load`` returns the
 facts in that order (a Redis hash has no order of its own once it outgrows its
 compact encoding). Writes follow the rule of
 :func:`vouched._sources._lastgood.advance`, in one server-side script (two
@@ -24,7 +26,11 @@ Only a changed answer is written: each process remembers what it wrote last
 per query, so a source whose values stay put costs no round trip after the
 first (an empty answer or a silence is always written: another worker may
 have written a value since). Redis failing costs at most ``timeout`` seconds per call and answers
-``None`` (the guarded source's own cache stands in): never an invented value.
+``None``: the guarded source then serves no last good fact at all (it cannot
+prove another worker did not see the value withdrawn), never an invented value.
+A withdrawal (an empty answer, a live silence) that could not be written is
+kept in this process and written first, before anything else, once Redis
+answers again; it removes only facts observed before it.
 """
 
 from __future__ import annotations
@@ -67,15 +73,17 @@ for i = 2, #ARGV, 5 do
       local seen_text, gone_text, rest = string.match(old, '^(-?%d+) (%d+) (.*)$')
       local seen, gone = tonumber(seen_text), tonumber(gone_text)
       keep = gone > now and seen ~= -1 and (observed == -1 or observed < seen)
-      if keep then  -- the newer fact stays, at its place in this answer
-        local kept = string.match(rest, '^%d+ (.*)$') or rest  -- a fact's JSON starts with '{'
-        redis.call('HSET', KEYS[1], field,
-                   seen_text .. ' ' .. gone_text .. ' ' .. position .. ' ' .. kept)
+      if keep then  -- the newer fact stays, at its place in this answer, stated now
+        -- a fact's JSON starts with '{': strip the old position and stamp before it
+        local kept = string.match(rest, '^%d+ %d+ ({.*)$') or string.match(rest, '^%d+ ({.*)$')
+                     or rest
+        redis.call('HSET', KEYS[1], field, seen_text .. ' ' .. gone_text .. ' ' .. position
+                   .. ' ' .. ARGV[1] .. ' ' .. kept)
       end
     end
     if not keep and expires > now then
-      redis.call('HSET', KEYS[1], field,
-                 ARGV[i + 1] .. ' ' .. ARGV[i + 2] .. ' ' .. position .. ' ' .. payload)
+      redis.call('HSET', KEYS[1], field, ARGV[i + 1] .. ' ' .. ARGV[i + 2] .. ' ' .. position
+                 .. ' ' .. ARGV[1] .. ' ' .. payload)
     end
   end
 end
@@ -93,6 +101,63 @@ return 1
 """
 
 
+_WITHDRAW = """
+local at = tonumber(ARGV[1])
+local fields = {}
+if #ARGV == 1 then  -- the whole answer was withdrawn
+  fields = redis.call('HKEYS', KEYS[1])
+else
+  for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+end
+for _, field in ipairs(fields) do
+  local old = redis.call('HGET', KEYS[1], field)
+  if old then
+    local seen = tonumber(string.match(old, '^(-?%d+) '))
+    if seen == nil or seen <= at then redis.call('HDEL', KEYS[1], field) end
+  end
+end
+if redis.call('HLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
+class _Withdrawals:
+    """Withdrawals this process saw while Redis could not take them, per Redis key:
+    ``(when, fields)`` (fields ``None``: the whole answer). Written before anything
+    else once Redis answers again; a fact observed after the withdrawal stays.
+
+    Bounded: past ``remember`` keys, every last good entry under the prefix is
+    deleted on recovery instead (the fleet forgets, it never revives)."""
+
+    def __init__(self, remember: int) -> None:
+        self.remember = remember
+        self.pending: dict[str, tuple[int, frozenset[str] | None]] = {}
+        self.forget_all = False
+
+    def add(self, key: str, at: int, fields: frozenset[str] | None) -> None:
+        if key not in self.pending and len(self.pending) >= self.remember:
+            self.forget_all = True
+            self.pending.clear()
+        if self.forget_all:
+            return
+        old = self.pending.get(key)
+        if old is not None:
+            at = max(at, old[0])
+            fields = None if fields is None or old[1] is None else fields | old[1]
+        self.pending[key] = (at, fields)
+
+    def __bool__(self) -> bool:
+        return self.forget_all or bool(self.pending)
+
+
+def _withdrawn(answer: Sequence[Fact]) -> frozenset[str] | None:
+    """What ``answer`` withdraws: ``None`` every field (an empty answer), else the
+    fields of its silences (none: nothing)."""
+    if not answer:
+        return None
+    return frozenset(field_of(f) for f in answer if f.is_silent)
+
+
 def _query_digest(query: Query) -> str:
     try:
         text = dumps(dict(query), canonical=True)
@@ -101,17 +166,23 @@ def _query_digest(query: Query) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _entry(text: str) -> tuple[int, int, str]:
-    """``(position, expires ms, fact JSON)`` of a stored entry; ``ValueError`` if unreadable.
+def _entry(text: str) -> tuple[int, int, int, str]:
+    """``(position, expires ms, stated ms, fact JSON)`` of a stored entry; ``ValueError``
+    if unreadable.
 
     An entry written before positions were kept (``"<observed> <expires> <JSON>"``)
-    reads at position 0.
+    reads at position 0; one written before stamps were kept was stated at 0.
     """
     _observed, expires, rest = text.split(" ", 2)
-    position, _, payload = rest.partition(" ")
-    if position.isdigit() and payload:
-        return int(position), int(expires), payload
-    return 0, int(expires), rest
+    if rest.startswith("{"):
+        return 0, int(expires), 0, rest
+    position, _, tail = rest.partition(" ")
+    if tail.startswith("{"):
+        return int(position), int(expires), 0, tail
+    stated, _, payload = tail.partition(" ")
+    if not payload.startswith("{"):
+        raise ValueError(text[:40])
+    return int(position), int(expires), int(stated), payload
 
 
 class RedisLastGood:
@@ -153,29 +224,37 @@ class RedisLastGood:
         self.failures = 0
         self._clock: Clock = clock if clock is not None else SystemClock()
         self._save = client.register_script(_SAVE)
+        self._withdraw = client.register_script(_WITHDRAW)
+        self._remember = remember
         self._unchanged = Unchanged(remember)
+        self._withdrawals = _Withdrawals(remember)
         self._failing = False
+        # After an outage, facts last stated before Redis answered again are not
+        # served: a worker may have seen one withdrawn while Redis was away.
+        self._trust_from = 0
 
     def key(self, source: str, query: Query) -> str:
         """The Redis key holding ``source``'s last good facts for ``query``."""
         return f"{self.prefix}:lastgood:{source}:{_query_digest(query)}"
 
     async def load(self, source: str, query: Query) -> tuple[Fact, ...] | None:
+        asked = ms(self._clock.now())
         try:
             async with asyncio.timeout(self.timeout):
+                await self._settle()
                 stored = await self.client.hgetall(self.key(source, query))
         except self._errors as error:
             self._failed("read", error)
             return None
-        self._answered()
+        self._answered(asked)
         now = ms(self._clock.now())
         facts: list[tuple[int, str, Fact]] = []
         for field, value in stored.items():
             text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
             try:
-                position, expires, payload = _entry(text)
-                if expires <= now:
-                    continue
+                position, expires, stated, payload = _entry(text)
+                if expires <= now or stated < self._trust_from:
+                    continue  # gone, or stated before this process lost Redis
                 facts.append((position, str(field), Fact.model_validate(loads(payload))))
             except ValueError:  # not what save() writes: never served
                 _log.warning("last good facts: an unreadable entry in %s skipped", source)
@@ -184,7 +263,7 @@ class RedisLastGood:
 
     async def save(self, source: str, query: Query, answer: Sequence[Fact]) -> None:
         key = self.key(source, query)
-        if self._unchanged.skip(key, answer):
+        if self._unchanged.skip(key, answer) and not self._withdrawals:
             return  # nothing moved since this process last wrote it
         now = ms(self._clock.now())
         args: list[Any] = [now]
@@ -198,26 +277,51 @@ class RedisLastGood:
             args.extend((field, observed, limit, position, dumps(fact.to_json())))
         try:
             async with asyncio.timeout(self.timeout):
+                await self._settle()
                 await self._save(keys=[key], args=args)
         except self._errors as error:
             self._failed("write", error)
+            withdrawn = _withdrawn(answer)
+            if withdrawn is None or withdrawn:  # kept; written first when Redis answers
+                self._withdrawals.add(key, now, withdrawn)
             return
-        self._answered()
+        self._answered(now)
         self._unchanged.wrote(key, answer)
+
+    async def _settle(self) -> None:
+        """Write the withdrawals kept while Redis could not take them (raises as a
+        Redis call does; what is not written stays kept)."""
+        pending = self._withdrawals
+        if pending.forget_all:
+            async for key in self.client.scan_iter(match=f"{self.prefix}:lastgood:*"):
+                await self.client.delete(key)
+            pending.forget_all = False
+        for key, (at, fields) in list(pending.pending.items()):
+            await self._withdraw(keys=[key], args=[at, *sorted(fields or ())])
+            del pending.pending[key]
+
+    @property
+    def withdrawals_pending(self) -> int:
+        """Queries whose withdrawal waits for Redis to answer again."""
+        return len(self._withdrawals.pending) + int(self._withdrawals.forget_all)
 
     def _failed(self, what: str, error: BaseException) -> None:
         self.failures += 1
+        # Redis may come back empty (restarted): write unchanged answers again.
+        self._unchanged = Unchanged(self._remember)
         if not self._failing:
             self._failing = True
             _log.warning(
-                "last good facts: Redis %s failed (%s); this process's own cache stands in",
+                "last good facts: Redis %s failed (%s); no last good fact served until it answers",
                 what,
                 type(error).__name__,
             )
 
-    def _answered(self) -> None:
+    def _answered(self, at: int) -> None:
+        """Redis answered a call made at ``at`` (ms)."""
         if self._failing:
             self._failing = False
+            self._trust_from = at
             _log.warning("last good facts: Redis answers again")
 
     def __repr__(self) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
@@ -187,26 +187,56 @@ def checked_facts(result: object) -> list[Fact]:
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def _first(item: tuple[str, Any]) -> str:
-    return item[0]
-
-
-def _hashable(value: Any) -> Any:
+def _leaf(value: Any) -> Any:
     if isinstance(value, _SCALARS):
         return value
-    if isinstance(value, Mapping):
-        items = [(k if isinstance(k, str) else repr(k), _hashable(v)) for k, v in value.items()]
-        items.sort(key=_first)
-        return tuple(items)
-    if isinstance(value, list | tuple):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, set | frozenset):
-        return frozenset(_hashable(v) for v in value)
     try:
         hash(value)
     except TypeError:
         return repr(value)
     return value
+
+
+def _nested(value: Any) -> bool:
+    return isinstance(value, Mapping | list | tuple | set | frozenset)
+
+
+def _entries(value: Any) -> Iterator[tuple[str | None, Any]]:
+    if isinstance(value, Mapping):
+        return ((k if isinstance(k, str) else repr(k), v) for k, v in value.items())
+    return ((None, v) for v in value)
+
+
+def _closed(value: Any, built: list[tuple[str | None, Any]]) -> Any:
+    if isinstance(value, Mapping):
+        built.sort(key=lambda item: item[0] or "")
+        return tuple(built)
+    if isinstance(value, set | frozenset):
+        return frozenset(v for _, v in built)
+    return tuple(v for _, v in built)
+
+
+def _hashable(value: Any) -> Any:
+    """A hashable form of plain data, built without recursion: a query nested
+    thousands of levels deep costs its size, never the interpreter's stack."""
+    if not _nested(value):
+        return _leaf(value)
+    stack: list[tuple[Any, str | None, Iterator[tuple[str | None, Any]], list[Any]]] = [
+        (value, None, _entries(value), [])
+    ]
+    while True:
+        node, label, pending, built = stack[-1]
+        for name, child in pending:
+            if _nested(child):
+                stack.append((child, name, _entries(child), []))
+                break
+            built.append((name, _leaf(child)))
+        else:
+            stack.pop()
+            done = _closed(node, built)
+            if not stack:
+                return done
+            stack[-1][3].append((label, done))
 
 
 def query_key(query: Query) -> Any:
