@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 
 import vouched
 from vouched import (
@@ -342,6 +342,19 @@ def _http_error(request: Request, error: Exception) -> Response:
     return error_response(request.url.path, RequestError(status, code, str(detail), None, headers))
 
 
+def _review_pages(config: ServeConfig) -> list[Mount]:
+    """The review pages under ``/review`` when a store is configured (read-only;
+    the Host and token checks are this service's own guard's)."""
+    if config.store is None or not hasattr(config.store, "iter_json"):
+        return []
+    try:
+        from vouched._review import create_review_app  # noqa: PLC0415 - jinja2, on use
+    except ImportError:
+        _log.warning("no /review pages: pip install 'vouched[server]' brings jinja2")
+        return []
+    return [Mount("/review", app=create_review_app(config.store, host=None, token=None))]
+
+
 def create_app(
     config: ServeConfig, *, clock: Clock | None = None, grounder: Grounder | None = None
 ) -> Guard:
@@ -364,6 +377,7 @@ def create_app(
         )
         for r in ROUTES
     ]
+    routes.extend(_review_pages(config))
     app = Starlette(
         routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan
     )
