@@ -43,7 +43,7 @@ STAGES: Mapping[str, str] = {
     "vouched.testing._stores": "fakes",
     "vouched.testing._virtual": "fakes",
     "vouched._server": "server",
-    "vouched._review": "review",
+    "vouched._review": "server",  # the review pages: part of the service, which mounts them
     "vouched._cli": "cli",
     "vouched": "face",
     "vouched.__main__": "main",
@@ -58,7 +58,6 @@ RANKS: Mapping[str, int] = {
     "face": 4,  # the public names, re-exported
     "fakes": 5,  # the test kit's fakes and twins; the CLI's demo uses them
     "server": 5,  # the HTTP service, over the public face
-    "review": 5,  # the review pages, beside the service that mounts them
     "cli": 6,  # a thin layer over the public face
     "testing": 7,  # the test kit's face and its CLI runner, over the CLI it runs
     "main": 7,

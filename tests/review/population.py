@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from vouched import Fact, Lexicon, Policy, Snapshot, scan
+from vouched import Fact, Lexicon, Policy, Snapshot, partition, scan
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 LEXICON = Lexicon(attributes={"humidity": ["humidity"], "wind_speed": ["wind", "winds"]})
@@ -23,24 +23,54 @@ WRONG = "In Berlin the humidity is 70% with winds of 12 km/h."
 def facts(at: datetime, *, breaker: bool = False) -> list[Fact]:
     observed = at - timedelta(minutes=5)
     out = [
-        Fact(subject="Berlin", attribute="temperature", value=Decimal("21.4"), unit="degC",
-             source="open-meteo", observed_at=observed, ttl=900),
-        Fact(subject="Berlin", attribute="humidity", value=63, unit="%",
-             source="open-meteo", observed_at=observed, ttl=900),
+        Fact(
+            subject="Berlin",
+            attribute="temperature",
+            value=Decimal("21.4"),
+            unit="degC",
+            source="open-meteo",
+            observed_at=observed,
+            ttl=900,
+        ),
+        Fact(
+            subject="Berlin",
+            attribute="humidity",
+            value=63,
+            unit="%",
+            source="open-meteo",
+            observed_at=observed,
+            ttl=900,
+        ),
     ]
     if breaker:
-        out.append(Fact.silence("Berlin", "wind_speed", "circuit_open", source="wind-api", unit="km/h"))
+        out.append(
+            Fact.silence("Berlin", "wind_speed", "circuit_open", source="wind-api", unit="km/h")
+        )
     else:
-        out.append(Fact(subject="Berlin", attribute="wind_speed", value=11, unit="km/h",
-                        source="wind-api", observed_at=observed, ttl=900))
+        out.append(
+            Fact(
+                subject="Berlin",
+                attribute="wind_speed",
+                value=11,
+                unit="km/h",
+                source="wind-api",
+                observed_at=observed,
+                ttl=900,
+            )
+        )
     return out
 
 
-def answer(at: datetime, text: str, *, version: str, breaker: bool = False,
-           question: str = "How is the weather in Berlin?") -> Snapshot:
+def answer(
+    at: datetime,
+    text: str,
+    *,
+    version: str,
+    breaker: bool = False,
+    question: str = "How is the weather in Berlin?",
+) -> Snapshot:
     """One stored answer: ``text`` scanned; a finding refuses it after one retry."""
     fs = facts(at, breaker=breaker)
-    from vouched import partition
 
     gate = partition(fs, Policy(), at)
     found = [f.to_json() for f in scan(text, gate, LEXICON, question=question).findings]
@@ -54,9 +84,18 @@ def answer(at: datetime, text: str, *, version: str, breaker: bool = False,
         trail = [{"text": text, "prompt_version": version, "findings": [], "action": "accept"}]
         output, status, attempts = text, "ok", 1
     return Snapshot.build(
-        created_at=at, question=question, facts=fs, policy=Policy(), prompt_version=version,
-        phraser="scripted", output=output, findings=found, status=status, attempts=attempts,
-        trail=trail, on_fail="retry+refuse",
+        created_at=at,
+        question=question,
+        facts=fs,
+        policy=Policy(),
+        prompt_version=version,
+        phraser="scripted",
+        output=output,
+        findings=found,
+        status=status,
+        attempts=attempts,
+        trail=trail,
+        on_fail="retry+refuse",
     )
 
 
@@ -72,6 +111,9 @@ def population() -> list[Snapshot]:
             version = "p1" if day < 2 else "p2"
             wrong = hour == 3 or (version == "p2" and hour == 2)
             out.append(answer(at, WRONG if wrong else GOOD, version=version, breaker=wrong))
-    out.append(answer(T0 + timedelta(days=2, hours=5), HOSTILE_OUTPUT, version="p2",
-                      question=HOSTILE_QUESTION))
+    out.append(
+        answer(
+            T0 + timedelta(days=2, hours=5), HOSTILE_OUTPUT, version="p2", question=HOSTILE_QUESTION
+        )
+    )
     return out

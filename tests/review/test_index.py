@@ -44,8 +44,12 @@ def test_free_text_searches_the_output_sent(store: SqliteSnapshotStore) -> None:
 
 def test_source_subject_and_time_filters_combine(store: SqliteSnapshotStore) -> None:
     page = _index(store).page(
-        Filters(source="wind-api", subject="Berlin", since=T0 + timedelta(days=1),
-                until=T0 + timedelta(days=2))
+        Filters(
+            source="wind-api",
+            subject="Berlin",
+            since=T0 + timedelta(days=1),
+            until=T0 + timedelta(days=2),
+        )
     )
     assert page.total == 4
 

@@ -10,11 +10,13 @@ import pytest
 
 pytest.importorskip("jinja2", reason="the review pages need vouched[server]")
 
-from review.population import HOSTILE_QUESTION, T0, population  # noqa: E402
-from server._serving import InProcess  # noqa: E402
-from vouched import Policy, SqliteSnapshotStore  # noqa: E402
-from vouched._review import create_review_app  # noqa: E402
-from vouched.testing import FakeClock  # noqa: E402
+from review.population import HOSTILE_QUESTION, T0, population
+from server._serving import InProcess
+from vouched import Policy, SqliteSnapshotStore
+from vouched._review import create_review_app
+from vouched.testing import FakeClock
+
+TOKEN = "s3cret"  # noqa: S105 - a test token
 
 
 def _pages(store: SqliteSnapshotStore, **options: object) -> InProcess:
@@ -56,12 +58,12 @@ def test_a_host_that_is_not_this_service_is_refused(store: SqliteSnapshotStore) 
 
 
 def test_a_token_is_required_when_set(store: SqliteSnapshotStore) -> None:
-    response = _pages(store, token="s3cret").get("/")
+    response = _pages(store, token=TOKEN).get("/")
     assert (response.status_code, response.headers["www-authenticate"][:5]) == (401, "Basic")
 
 
 def test_a_bearer_token_opens_the_pages(store: SqliteSnapshotStore) -> None:
-    pages = _pages(store, token="s3cret")
+    pages = _pages(store, token=TOKEN)
     assert pages.get("/", headers={"authorization": "Bearer s3cret"}).status_code == 200
 
 
@@ -69,12 +71,12 @@ def test_the_browsers_basic_prompt_with_the_token_as_password_opens_the_pages(
     store: SqliteSnapshotStore,
 ) -> None:
     login = base64.b64encode(b"anyone:s3cret").decode()
-    pages = _pages(store, token="s3cret")
+    pages = _pages(store, token=TOKEN)
     assert pages.get("/", headers={"authorization": f"Basic {login}"}).status_code == 200
 
 
 def test_a_wrong_token_is_refused(store: SqliteSnapshotStore) -> None:
-    pages = _pages(store, token="s3cret")
+    pages = _pages(store, token=TOKEN)
     assert pages.get("/", headers={"authorization": "Bearer guess"}).status_code == 401
 
 
@@ -95,7 +97,8 @@ def test_a_bad_time_filter_says_which_field(store: SqliteSnapshotStore) -> None:
 def test_the_overview_draws_each_rate_beside_its_table(store: SqliteSnapshotStore) -> None:
     html = _pages(store).get("/").text
     assert html.count('<svg class="chart"') == 2
-    assert 'id="by-day-table"' in html and 'id="by-version-table"' in html
+    assert 'id="by-day-table"' in html
+    assert 'id="by-version-table"' in html
 
 
 def test_replay_under_a_stricter_policy_shows_the_answers_that_now_fail(

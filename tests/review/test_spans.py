@@ -28,5 +28,9 @@ def test_segments_keep_every_character_once_and_name_overlaps() -> None:
     pieces = segments(text, placed)
     assert "".join(p.text for p in pieces) == text
     assert [(p.text, p.findings) for p in pieces] == [
-        ("a", ()), ("bc", (1,)), ("de", (1, 2)), ("fg", (2,)), ("h", ()),
+        ("a", ()),
+        ("bc", (1,)),
+        ("de", (1, 2)),
+        ("fg", (2,)),
+        ("h", ()),
     ]

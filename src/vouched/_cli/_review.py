@@ -99,10 +99,12 @@ def _named(paths: list[str], option: str) -> dict[str, str]:
 def open_store(target: str) -> Any:
     """The store ``target`` names, opened read-only (a ``.jsonl`` file: in memory)."""
     if target.endswith(".jsonl") and "://" not in target:
-        from vouched._replay._store import read_jsonl  # noqa: PLC0415
+        from vouched._replay._store import import_jsonl  # noqa: PLC0415
         from vouched.testing._stores import MemorySnapshotStore  # noqa: PLC0415
 
-        return MemorySnapshotStore(read_jsonl(target))
+        store = MemorySnapshotStore()
+        import_jsonl(store, target)  # every line checked: errors name the file and line
+        return store
     from vouched._replay._open import open_snapshot_store  # noqa: PLC0415
 
     return open_snapshot_store(target, read_only=True)
@@ -113,12 +115,16 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise InputError("must be a TCP port (0-65535)", field="--port")
     if not args.host.strip():
-        raise InputError("must name an address: an empty host would bind every interface", field="--host")
+        raise InputError(
+            "must name an address: an empty host would bind every interface", field="--host"
+        )
     token: str | None = None
     if args.token_env:
         token = os.environ.get(args.token_env) or None
         if token is None:
-            raise InputError(f"the variable {args.token_env} is not set or empty", field="--token-env")
+            raise InputError(
+                f"the variable {args.token_env} is not set or empty", field="--token-env"
+            )
     if not is_loopback(args.host) and token is None:
         raise InputError(
             f"binds beyond loopback ({args.host}): give --token-env naming a variable "

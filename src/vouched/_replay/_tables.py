@@ -94,7 +94,12 @@ def report_tables(report: GradeReport, *, attributes: int = 15) -> list[ReportTa
         for a in report.attributes[:attributes]
     ]
     reasons: list[tuple[Cell, ...]] = [
-        ("verdict", name, str(report.reasons_then.get(name, 0)), str(report.reasons_now.get(name, 0)))
+        (
+            "verdict",
+            name,
+            str(report.reasons_then.get(name, 0)),
+            str(report.reasons_now.get(name, 0)),
+        )
         for name in sorted(set(report.reasons_then) | set(report.reasons_now))
     ]
     reasons.extend(

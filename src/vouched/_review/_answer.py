@@ -15,7 +15,7 @@ from typing import Any
 from vouched._replay._snapshot import Snapshot
 from vouched._review._spans import Placed, Segment, place, segments
 
-__all__ = ["AnswerView", "AttemptView", "FactView", "answer_view", "attempt_view", "age_text"]
+__all__ = ["AnswerView", "AttemptView", "FactView", "age_text", "answer_view", "attempt_view"]
 
 
 @dataclass(frozen=True)
@@ -111,9 +111,7 @@ def answer_view(snapshot: Snapshot) -> AnswerView:
             cardinal=verdict.cardinal,
             source=fact.source or "",
             observed_at=fact.observed_at,
-            age=""
-            if fact.observed_at is None
-            else age_text(snapshot.judged_at - fact.observed_at),
+            age="" if fact.observed_at is None else age_text(snapshot.judged_at - fact.observed_at),
             citation=fact.citation or "",
         )
         for fact, verdict in zip(snapshot.facts, snapshot.verdicts, strict=True)

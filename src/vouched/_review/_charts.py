@@ -45,7 +45,9 @@ def line_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequenc
     ]
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         y = _y(tick)
-        parts.append(f'<line class="grid" x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>')
+        parts.append(
+            f'<line class="grid" x1="{_LEFT}" x2="{_W - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        )
         parts.append(
             f'<text class="tick" x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
             f"{int(tick * 100)}%</text>"

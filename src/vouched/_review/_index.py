@@ -275,9 +275,7 @@ class ReviewIndex:
             question=shared(str(data["question"])[:200]),
         )
         texts = [str(data["output"])]
-        texts.extend(
-            str(a["text"]) for a in trail or () if a.get("text") and a["text"] != texts[0]
-        )
+        texts.extend(str(a["text"]) for a in trail or () if a.get("text") and a["text"] != texts[0])
         return row, "\n".join(texts)
 
     def _add(self, row: Row, output: str) -> None:

@@ -84,7 +84,7 @@ class Flip:
     direction: str  # "to_fail" | "to_pass"
     before: AttemptView
     after: AttemptView
-    verdicts: tuple[tuple[str, str, str, str], ...]  # fact, then, now (changed only)
+    verdicts: tuple[tuple[str, str, str], ...]  # fact, then, now (changed only)
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,10 @@ class ReplayView:
     tables: tuple[ReportTable, ...]
     flips: tuple[Flip, ...]
     sample: int
+
+
+def _verdict(kind: str, reason: str) -> str:
+    return str(kind) if str(reason) == str(kind) else f"{kind} ({reason})"
 
 
 def _flip(
@@ -111,7 +115,11 @@ def _flip(
     )
     version = snapshot.prompt_version
     verdicts = tuple(
-        (f"{fact.subject} {fact.attribute}", old.kind, f"{old.reason}", f"{new.kind} {new.reason}")
+        (
+            f"{fact.subject} {fact.attribute}",
+            _verdict(old.kind, old.reason),
+            _verdict(new.kind, new.reason),
+        )
         for fact, old, new in zip(snapshot.facts, snapshot.verdicts, now, strict=True)
         if (old.kind, old.reason) != (new.kind.value, str(new.reason))
     )

@@ -14,6 +14,7 @@ character is shown exactly once.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -60,7 +61,7 @@ def place(text: str, findings: Sequence[Mapping[str, Any]]) -> list[Placed]:
             placed = said is None or text[start:end] == said
         if not placed and said:
             anchor = start if start is not None else 0
-            hits = []
+            hits: list[int] = []
             at = text.find(said)
             while at >= 0 and len(hits) < 100:
                 hits.append(at)
@@ -93,7 +94,7 @@ def segments(text: str, placed: Sequence[Placed]) -> list[Segment]:
     spans = [p for p in placed if p.placed]
     edges = sorted({0, len(text), *(p.start for p in spans), *(p.end for p in spans)})
     out: list[Segment] = []
-    for low, high in zip(edges, edges[1:], strict=False):
+    for low, high in itertools.pairwise(edges):
         covering = tuple(p.number for p in spans if p.start <= low and high <= p.end)
         opens = tuple(p.number for p in spans if p.start == low)
         out.append(Segment(text[low:high], covering, opens))
