@@ -6,10 +6,10 @@ import pytest
 
 pytest.importorskip("jinja2", reason="the review pages need vouched[server]")
 
-from server._serving import InProcess  # noqa: E402
-from vouched import SqliteSnapshotStore  # noqa: E402
-from vouched._server._app import create_app  # noqa: E402
-from vouched._server._config import ServeConfig  # noqa: E402
+from server._serving import InProcess
+from vouched import SqliteSnapshotStore
+from vouched._server._app import create_app
+from vouched._server._config import ServeConfig
 
 TOKEN = "serve-token"  # noqa: S105 - a test token
 
