@@ -208,7 +208,9 @@ def pages(target: str) -> dict[str, object]:
             answer_id = first.text.split('class="row-link" href="/answers/')[1].split('"')[0]
             paths = {
                 "overview": "/",
-                "list (status + kind + version)": "/answers?status=refused&kind=value_mismatch&prompt_version=p2",
+                "list (status + kind + version)": (
+                    "/answers?status=refused&kind=value_mismatch&prompt_version=p2"
+                ),
                 "list (free text)": "/answers?q=winds+of+12",
                 "list (older page)": "",
                 "one answer": f"/answers/{answer_id}",
