@@ -23,7 +23,7 @@ import sys
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple, Protocol
@@ -143,16 +143,28 @@ class Filters:
     until: datetime | None = None
     text: str = ""
 
-    def matches(self, row: Row) -> bool:
-        return (
-            (not self.status or row.status == self.status)
-            and (not self.kind or self.kind in row.kinds)
-            and (not self.prompt_version or row.prompt_version == self.prompt_version)
-            and (not self.source or self.source in row.sources)
-            and (not self.subject or self.subject in row.subjects)
-            and (self.since is None or row.created_us >= micros(self.since))
-            and (self.until is None or row.created_us < micros(self.until))
-        )
+    def predicate(self) -> Callable[[Row], bool] | None:
+        """One function testing a row against every filter (None: no filter);
+        the window's edges are computed once, not per row."""
+        status, kind, version = self.status, self.kind, self.prompt_version
+        source, subject = self.source, self.subject
+        low = None if self.since is None else micros(self.since)
+        high = None if self.until is None else micros(self.until)
+        if not (status or kind or version or source or subject) and low is None and high is None:
+            return None
+
+        def test(row: Row) -> bool:
+            return (
+                (not status or row.status == status)
+                and (not kind or kind in row.kinds)
+                and (not version or row.prompt_version == version)
+                and (not source or source in row.sources)
+                and (not subject or subject in row.subjects)
+                and (low is None or row.created_us >= low)
+                and (high is None or row.created_us < high)
+            )
+
+        return test
 
 
 @dataclass(frozen=True)
@@ -200,6 +212,7 @@ class ReviewIndex:
         self.versions: dict[str, Tallies] = {}
         self.version_first: dict[str, int] = {}
         self.kinds: Counter[str] = Counter()
+        self.sources: set[str] = set()
         self.breakers: Counter[str] = Counter()
         self.breakers_last: dict[str, int] = {}
 
@@ -295,6 +308,7 @@ class ReviewIndex:
             self.version_first[row.prompt_version] = row.created_us
         for kind in row.kinds:
             self.kinds[kind] += 1
+        self.sources.update(row.sources)
         for source in row.breakers:
             self.breakers[source] += 1
             self.breakers_last[source] = max(self.breakers_last.get(source, 0), row.created_us)
@@ -316,13 +330,10 @@ class ReviewIndex:
     def choices(self) -> dict[str, list[str]]:
         """The values the list's filters offer."""
         with self._lock:
-            sources: set[str] = set()
-            for row_sources in {row.sources for row in self.rows}:
-                sources.update(row_sources)
             return {
                 "prompt_version": sorted(self.versions),
                 "kind": sorted(self.kinds),
-                "source": sorted(sources),
+                "source": sorted(self.sources),
             }
 
     def _text_matches(self, text: str) -> set[int]:
@@ -342,13 +353,14 @@ class ReviewIndex:
     ) -> Page:
         """The ``size`` newest answers matching ``filters`` older than the key
         ``before`` (or the ``size`` oldest newer than ``after``)."""
+        test = filters.predicate()
         with self._lock:
-            texts = self._text_matches(filters.text) if filters.text else None
-            matching = [
-                row
-                for row in self.rows
-                if filters.matches(row) and (texts is None or row.ordinal in texts)
-            ]
+            matching = self.rows
+            if filters.text:
+                texts = self._text_matches(filters.text)
+                matching = [row for row in matching if row.ordinal in texts]
+            if test is not None:
+                matching = [row for row in matching if test(row)]
         total = len(matching)
         high = len(matching)
         after_key = parse_key(after) if after else None
