@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
@@ -21,6 +21,7 @@ __all__ = [
     "InstantLike",
     "SystemClock",
     "format_instant",
+    "parse_day_or_instant",
     "parse_duration",
     "parse_instant",
     "seconds_setting",
@@ -90,6 +91,16 @@ def parse_instant(text: str) -> datetime:
     except ValueError:
         raise ValueError(f"not an ISO 8601 date-time: {shown(text)}") from None
     return to_utc(parsed)
+
+
+def parse_day_or_instant(text: str) -> datetime:
+    """A date ("2026-12-02", read as midnight UTC) or an ISO 8601 instant with a
+    timezone: how a time window's edges are given (``--since``, a page's filter)."""
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        return parse_instant(text)
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def format_instant(value: datetime) -> str:

@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import argparse
 import io
-from datetime import UTC, date, datetime, time
 from typing import Any
 
 from vouched._claims._chart import require_matplotlib
@@ -85,7 +84,7 @@ from vouched._replay._postgres import safe_url
 from vouched._replay._snapshot import policy_from_data
 from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
 from vouched._replay._workers import ENGINES, require_ray
-from vouched._time import format_instant, parse_instant
+from vouched._time import format_instant, parse_day_or_instant
 
 __all__ = ["register"]
 
@@ -147,13 +146,7 @@ def _instant(text: str | None, option: str) -> Any:
     if text is None:
         return None
     try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        pass
-    else:
-        return datetime.combine(day, time(0), tzinfo=UTC)
-    try:
-        return parse_instant(text)
+        return parse_day_or_instant(text)
     except ValueError as error:
         raise InputError(
             f"{error} (or give a date, 2026-12-02, read as midnight UTC)", field=option

@@ -45,7 +45,7 @@ from vouched._review._index import (
 )
 from vouched._review._replaying import ReplayChoices, replay_view
 from vouched._scan._lexicon import Lexicon
-from vouched._time import Clock, parse_instant
+from vouched._time import Clock, parse_day_or_instant
 
 __all__ = ["create_review_app"]
 
@@ -102,15 +102,11 @@ class _BadFilterError(ValueError):
         self.field = field
 
 
-def _instant(text: str, field: str) -> datetime | None:
+def _window_edge(text: str, field: str) -> datetime | None:
     if not text:
         return None
     try:
-        return datetime.combine(date.fromisoformat(text), datetime.min.time(), tzinfo=UTC)
-    except ValueError:
-        pass
-    try:
-        return parse_instant(text)
+        return parse_day_or_instant(text)
     except ValueError:
         raise _BadFilterError(
             field, "give a date (2026-12-02) or an ISO 8601 instant with a zone"
@@ -127,8 +123,8 @@ def filters_of(params: Mapping[str, str]) -> Filters:
         prompt_version=params.get("prompt_version", ""),
         source=params.get("source", ""),
         subject=params.get("subject", ""),
-        since=_instant(params.get("since", ""), "since"),
-        until=_instant(params.get("until", ""), "until"),
+        since=_window_edge(params.get("since", ""), "since"),
+        until=_window_edge(params.get("until", ""), "until"),
         text=params.get("q", "")[:200],
     )
 
