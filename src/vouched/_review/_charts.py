@@ -56,9 +56,16 @@ def line_chart(chart_id: str, title: str, labels: Sequence[str], series: Sequenc
     for index, label in enumerate(labels):
         if index % every == 0 or index == count - 1:
             shown = label if len(label) <= 14 else label[:13] + "…"
+            anchor = (
+                "middle"
+                if count == 1 or 0 < index < count - 1
+                else "start"
+                if index == 0
+                else "end"
+            )  # the edge labels stay inside the chart
             parts.append(
                 f'<text class="tick" x="{x(index):.1f}" y="{_H - _BOTTOM + 16}" '
-                f'text-anchor="middle">{escape(shown)}</text>'
+                f'text-anchor="{anchor}">{escape(shown)}</text>'
             )
     for s in series:
         points = [(x(i), _y(v)) for i, v in enumerate(s.values) if v is not None]
