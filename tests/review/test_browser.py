@@ -55,12 +55,17 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def shots() -> Path:
+def shots(pytestconfig: pytest.Config) -> Path:
     folder = Path(
         os.environ.get("VOUCHED_SCREENSHOTS") or tempfile.mkdtemp(prefix="vouched-review-")
     )
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"\nreview screenshots: {folder}")
+    # Said past pytest's capture, so a plain `make test` shows where they are.
+    reporter = pytestconfig.pluginmanager.get_plugin("terminalreporter")
+    capture = pytestconfig.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(f"\nreview screenshots: {folder}")
     return folder
 
 
@@ -114,6 +119,7 @@ def test_overview_to_filtered_list_to_one_answer_to_replay(
 def test_highlights_sit_on_the_words_the_findings_name(site: str, page: Any) -> None:
     page.goto(site + "/answers?kind=silent_spoken")
     page.click("a.row-link >> nth=0")
+    page.wait_for_load_state("load")  # the page's script is in (deferred)
     marks = page.locator("#a1-text mark.finding").all_inner_texts()
     assert marks == ["70%", "12 km/h"]
     assert "value_mismatch" in page.get_attribute("#a1-f1", "title")
@@ -122,6 +128,7 @@ def test_highlights_sit_on_the_words_the_findings_name(site: str, page: Any) -> 
 def test_the_keyboard_reaches_every_finding(site: str, page: Any) -> None:
     page.goto(site + "/answers?kind=silent_spoken")
     page.click("a.row-link >> nth=0")
+    page.wait_for_load_state("load")  # the page's script is in (deferred)
     expected = set(page.eval_on_selector_all("mark.finding[id]", "ms => ms.map(m => m.id)"))
     expected |= set(
         page.eval_on_selector_all("a.jump", "as => as.map(a => a.getAttribute('href'))")
@@ -142,6 +149,7 @@ def test_the_keyboard_reaches_every_finding(site: str, page: Any) -> None:
 def test_n_moves_to_the_next_finding(site: str, page: Any) -> None:
     page.goto(site + "/answers?kind=silent_spoken")
     page.click("a.row-link >> nth=0")
+    page.wait_for_load_state("load")  # the page's script is in (deferred)
     page.keyboard.press("n")
     page.keyboard.press("n")
     assert page.evaluate("() => document.activeElement.id") == "a1-f2"
