@@ -43,7 +43,9 @@ from vouched import Fact, Lexicon, Policy, Scanner, partition
 from vouched._cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "rotowire"
+# the shared data sits beside the checkout (or beside the folder of git worktrees)
+_BESIDE = [p / "shared" / "rotowire" for p in (ROOT.parent, ROOT.parent.parent)]
+SHARED = next((p for p in _BESIDE if p.is_dir()), _BESIDE[0])
 LEXICON = ROOT / "bench" / "rotowire" / "lexicon.json"
 V3 = "NUMBER 0.703 / 0.824, ALL 0.284 / 0.827 (main after the v3 engine, issue 18's note)"
 TARGET = "ALL recall >= 0.55 and precision >= 0.85, NUMBER no lower than v3 (issue 19, train)"

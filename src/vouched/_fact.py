@@ -33,6 +33,7 @@ __all__ = [
     "FactValue",
     "FactValueLike",
     "SilenceReason",
+    "fact_key",
     "silence_reason",
 ]
 
@@ -295,3 +296,13 @@ def _json_number(value: FactValue) -> FactValue | float:
         return int(value)
     number = float(value)
     return number if Decimal(repr(number)) == value else str(value)
+
+
+def fact_key(fact: Fact) -> tuple[object, ...]:
+    """A hashable value that tells two facts apart whenever anything could read them
+    differently: each field with its type, a Decimal as written (``1``, ``1.0`` and
+    ``True`` differ, and so do ``27.5`` and ``27.50``, which compare equal as facts)."""
+    return tuple(
+        (type(v), str(v)) if isinstance(v, Decimal | float) else (type(v), v)
+        for v in fact.__dict__.values()
+    )

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from vouched._fact import Fact
+from vouched._fact import Fact, fact_key
 from vouched._policy import Policy
 from vouched._time import to_utc
 
 __all__ = [
+    "ContentKey",
     "GateResult",
     "Verdict",
     "VerdictKind",
@@ -167,6 +168,25 @@ def silence_for(verdict: Verdict) -> Fact:
     )
 
 
+class ContentKey:
+    """A tuple of values with its hash computed once (a large key is hashed on every
+    lookup otherwise)."""
+
+    __slots__ = ("_hash", "parts")
+
+    def __init__(self, parts: tuple[object, ...]) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ContentKey):
+            return NotImplemented
+        return self is other or (self._hash == other._hash and self.parts == other.parts)
+
+
 @dataclass(frozen=True, slots=True)
 class GateResult:
     """Every fact's verdict, in input order, and the three piles.
@@ -182,6 +202,7 @@ class GateResult:
     violations: tuple[Verdict, ...] = field(init=False)
     at: datetime | None = field(default=None, compare=False)
     """The instant the facts were judged at (``partition``'s ``now``)."""
+    _key: ContentKey | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         grounded: list[Fact] = []
@@ -206,6 +227,15 @@ class GateResult:
             "silent": len(self.silent),
             "violation": len(self.violations),
         }
+
+    def content_key(self) -> ContentKey:
+        """The verdicts as a value (each fact by :func:`fact_key`), hashed once: what a
+        cache of work that depends only on this result is keyed by."""
+        key = self._key
+        if key is None:
+            key = ContentKey(tuple((v.kind, v.reason, fact_key(v.fact)) for v in self.verdicts))
+            object.__setattr__(self, "_key", key)
+        return key
 
     @property
     def reasons(self) -> Counter[str]:

@@ -1,6 +1,6 @@
 """Facts stated in words: weekdays, value words, comparisons, superlatives, thresholds.
 
-Each test states one rule of :mod:`vouched._scan._wordrules` on a small world; the
+Each test states one rule of :mod:`vouched._scan._rules._words` on a small world; the
 case suite (``cases/*_words.toml``) holds the answers phrased as an assistant
 phrases them.
 """

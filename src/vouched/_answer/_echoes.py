@@ -1,22 +1,18 @@
 """Numbers the caller passed in, echoed back in an answer: checked like any other.
 
-The scanner reads a subject's name as a name, digits and all, so a query
-subject such as ``"Berlin, where it is 31 °C,"`` would come back in a silence
-sentence ("Nothing about Berlin, where it is 31 °C, is available") with
-31 °C unchecked. The caller's text is not a source: every string of the query
-that the answer repeats is scanned on its own against the grounded facts, and
-what no fact vouches for is a finding at each place the answer repeats it.
+The rule is the registry's echo family (:mod:`vouched._scan._rules._echo`); here
+are the query's strings it reads and the scan of one string it is given.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from vouched._fact import Fact
 from vouched._policy import Policy
 from vouched._scan._lexicon import Lexicon
+from vouched._scan._rules._echo import run_echo
 from vouched._scan._scanner import Finding, scan
 
 __all__ = ["caller_texts", "echoed_numbers"]
@@ -38,18 +34,6 @@ def echoed_numbers(
     lexicon: Lexicon | None,
     policy: Policy,
 ) -> list[Finding]:
-    """Findings for the numbers of each caller string the text repeats."""
-    findings: list[Finding] = []
-    for passed in caller:
-        at = text.find(passed)
-        if at < 0:
-            continue
-        report = scan(passed, grounded, lexicon, policy=policy)
-        if report.passed:
-            continue
-        while at >= 0:
-            findings.extend(
-                dataclasses.replace(f, start=f.start + at, end=f.end + at) for f in report.findings
-            )
-            at = text.find(passed, at + len(passed))
-    return findings
+    """Findings for the numbers of each caller string the text repeats (the registry's
+    echo rules, each string scanned against the grounded facts)."""
+    return run_echo(text, caller, lambda passed: scan(passed, grounded, lexicon, policy=policy))

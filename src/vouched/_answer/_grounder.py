@@ -426,7 +426,7 @@ class Grounder:
     ) -> list[FindingLike]:
         found = echoed_numbers(text, caller, prompt.grounded, self.lexicon, self.policy)
         report = scanner.scan(text)
-        return [*found, *([] if report.passed else once_per_span(report.findings, finding_span))]
+        return once_per_span([*found, *report.findings], finding_span)
 
     async def _phrase(
         self,

@@ -9,12 +9,13 @@ refused answer is graded by what the model said, not by the refusal.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
 from vouched._exceptions import InputError
 from vouched._replay._jsondata import freeze, plain
+from vouched._scan._findings import once_per_span  # the one overlap policy, re-exported
 
 __all__ = [
     "AttemptAction",
@@ -32,23 +33,9 @@ __all__ = [
 _T = TypeVar("_T")
 
 
-def finding_span(finding: Mapping[str, Any]) -> Hashable:
-    """A stored finding's ``(kind, start, end)``."""
+def finding_span(finding: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    """A stored finding's ``(kind, start, end)``, for :func:`once_per_span`."""
     return (str(finding.get("kind")), finding.get("start"), finding.get("end"))
-
-
-def once_per_span(findings: Iterable[_T], span: Callable[[_T], Hashable]) -> list[_T]:
-    """The findings of one attempt, one per ``(kind, start, end)`` (the first
-    kept): a span reported twice under one kind is one mistake, counted once.
-    ``span`` reads that key (:func:`finding_span` for stored JSON findings)."""
-    seen: set[Hashable] = set()
-    out: list[_T] = []
-    for finding in findings:
-        key = span(finding)
-        if key not in seen:
-            seen.add(key)
-            out.append(finding)
-    return out
 
 
 class AttemptAction(enum.StrEnum):

@@ -10,12 +10,13 @@ Pure: no clock, file or network.
 - ``_lexicon``: the ``Lexicon``: attribute cues, subject aliases, internal terms.
 - ``_factindex``: the grounded facts indexed for vouching a stated number.
 - ``_binding``: which (subject, attribute) each stated number speaks about.
-- ``_rules``: the rules table of stated numbers (quantity rules, revisions, clause rules).
-- ``_wordmatch``, ``_words``, ``_wordrules``: facts stated in words (weekdays, value
-  words, comparisons, superlatives, thresholds; ``_relations`` reads their lexicon
-  sections) and ``WORD_RULES``, their rules table.
-- ``_textchecks``: placeholders, internal vocabulary, canned fallbacks.
-- ``_quotes``: quoted spans checked against source texts.
+- ``_rules/``: every decision that makes a finding, one ordered registry of typed rules
+  in families (text, quote, duration, quantity, revision, clause, words, explanation,
+  echo), each declaring its kinds; ``_findings.once_per_span`` is the one overlap policy.
+- ``_wordmatch``, ``_words``: facts stated in words (weekdays, value words,
+  comparisons, superlatives, thresholds; ``_relations`` reads their lexicon sections).
+- ``_textchecks``: finds placeholders, internal vocabulary, canned fallbacks (the text
+  rules decide); ``_quotes``: quoted spans and the sources they may come from.
 
 Seams: the lexicon, the policy (exact attributes) and ``now`` (when the text is
 read: it tells a later occasion from the facts' own), passed as values.

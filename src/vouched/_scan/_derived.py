@@ -16,7 +16,7 @@ from decimal import Decimal
 from vouched._scan._factindex import rounds_to
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import units_compatible
-from vouched._scan._sentence import SentenceRead
+from vouched._scan._sentence import Computes, SentenceRead
 from vouched._scan._subjects import names_of
 from vouched._scan._values import Derived
 from vouched._scan._vocabulary import (
@@ -26,13 +26,16 @@ from vouched._scan._vocabulary import (
     CENTS,
     COMPARISON,
     DIFFERENCE_AFTER,
+    DIFFERENCE_AFTER_KEYS,
     DIFFERENCE_BEFORE,
+    DIFFERENCE_BEFORE_KEYS,
     FALL_AFTER,
     FALL_BEFORE,
     FALL_CHAIN,
     MARGIN_NOUN,
     MINUS_MARK,
     REFERENCE,
+    SUM_KEYS,
     SUM_WORDS,
     THAN,
 )
@@ -101,15 +104,33 @@ def comparison(ctx: SentenceRead, quantity: Quantity) -> str | None:
     return ">"
 
 
+def _computes(ctx: SentenceRead) -> Computes:
+    """The sentence's exact gates of the three patterns, searched once when first asked."""
+    found = ctx.computes
+    if found is None:
+        text = ctx.text
+        found = Computes(
+            DIFFERENCE_AFTER_KEYS.search(text) is not None,
+            DIFFERENCE_BEFORE_KEYS.search(text) is not None,
+            SUM_KEYS.search(text) is not None,
+        )
+        ctx.computes = found
+    return found
+
+
 def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -> Derived | None:
     """A difference or sum the text says it computes, checked against the facts."""
-    if not ctx.computes:
+    gates = _computes(ctx)
+    if not (gates.after or gates.before or gates.total):
         return None
     text = ctx.text
     sentence = ctx.structure.sentence(quantity.start)
-    window = text[max(sentence[0], quantity.start - 60) : quantity.start]
-    after = DIFFERENCE_AFTER.match(text, quantity.end)
-    before = DIFFERENCE_BEFORE.search(window)
+    after = DIFFERENCE_AFTER.match(text, quantity.end) if gates.after else None
+    before = None
+    if gates.before:
+        before = DIFFERENCE_BEFORE.search(
+            text[max(sentence[0], quantity.start - 60) : quantity.start]
+        )
     if after is not None or before is not None:
         found = difference(ctx, quantity, sentence)
         if found is None or found.matches:
@@ -125,7 +146,9 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
             )
         )
         return found if said else None
-    if SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20):
+    if gates.total and SUM_WORDS.search(
+        text, max(sentence[0], quantity.start - 40), quantity.end + 20
+    ):
         values = [q.value for q in stated if q.start >= sentence[0] and q.kind is quantity.kind]
         if len(values) >= 2:
             total = sum(values, Decimal(0))

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["Finding", "FindingKind", "ScanReport", "in_order", "report_of", "shifted"]
+__all__ = [
+    "Finding",
+    "FindingKind",
+    "ScanReport",
+    "finding_key",
+    "in_order",
+    "once_per_span",
+    "report_of",
+    "shifted",
+]
 
 
 class FindingKind(enum.StrEnum):
@@ -99,3 +108,44 @@ def report_of(findings: Iterable[Finding], claims: int) -> ScanReport:
     bad = len({(f.start, f.end) for f in ordered})
     score = 1.0 if not ordered else max(0.0, (claims - bad) / claims) if claims else 0.0
     return ScanReport(passed=not ordered, score=score, findings=tuple(ordered))
+
+
+_T = TypeVar("_T")
+
+
+def finding_key(finding: Finding) -> tuple[str, int, int]:
+    """A finding's ``(kind, start, end)``: what "once per span" counts by."""
+    return (str(finding.kind), finding.start, finding.end)
+
+
+def once_per_span(
+    findings: Iterable[_T],
+    span: Callable[[_T], tuple[Any, Any, Any]],
+    *,
+    yielding: Iterable[_T] = (),
+) -> list[_T]:
+    """The one overlap policy: which finding wins a span (the scanner, replay and
+    answers all use it). Findings come in the registry's order; the first of each
+    ``(kind, start, end)`` wins it (a span reported twice under one kind is one
+    mistake); ``yielding`` findings (a family that yields: the word rules to the
+    rules of stated numbers and of the text) are kept only where their span overlaps
+    no winner's. ``span`` reads the ``(kind, start, end)`` key (:func:`finding_key`;
+    stored JSON findings have their own reader)."""
+    seen: set[tuple[Any, Any, Any]] = set()
+    out: list[_T] = []
+    for finding in findings:
+        key = span(finding)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    late = list(yielding)
+    if not late:
+        return out
+    taken = [span(f) for f in out]
+    for finding in late:
+        key = span(finding)
+        _, start, end = key
+        if key not in seen and not any(s < end and start < e for _, s, e in taken):
+            seen.add(key)
+            out.append(finding)
+    return out

@@ -7,10 +7,11 @@ question's numbers); it is built once per :class:`~vouched.Scanner`.
 
 :class:`TextReading` reads a text one closed sentence at a time, in order.
 Each sentence is read once: tokens, quotes, text checks, quantities, its
-mentions (:class:`~vouched._scan._binding.Binder`), then the rules table
-(:mod:`vouched._scan._rules`). What a sentence leaves to the next is small
-and explicit: the subjects named last (the topic, the antecedents of
-pronouns) and the first unvouched statement of each pair (restatements).
+mentions (:class:`~vouched._scan._binding.Binder`), then the rule registry
+(:mod:`vouched._scan._rules`; its overlap policy says which finding wins a span).
+What a sentence leaves to the next is small and explicit: the subjects named
+last (the topic, the antecedents of pronouns) and the first unvouched statement
+of each pair (restatements).
 So a sentence's findings never change when more text arrives, a whole text
 and the same text streamed in pieces read the same, and the cost is linear
 in the text.
@@ -18,11 +19,11 @@ in the text.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
@@ -32,36 +33,40 @@ from vouched._scan._findings import (
     Finding,
     FindingKind,
     ScanReport,
+    finding_key,
     in_order,
+    once_per_span,
     report_of,
     shifted,
 )
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention
-from vouched._scan._quotes import find_quotes, normalise, unsupported_among
+from vouched._scan._quotes import find_quotes, normalise
 from vouched._scan._reader._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._reader._units import CURRENCY_UNITS
 from vouched._scan._reader._words import word_tokens
 from vouched._scan._rules import (
-    CLAUSE_RULES,
     PASSED,
     Carry,
+    QuoteView,
     SentenceContext,
     Stated,
+    TextView,
+    WordContext,
     judge,
-    membership,
+    judge_clauses,
+    judge_duration,
+    judge_quotes,
+    judge_text,
+    judge_words,
 )
 from vouched._scan._sentence import Cue, Found, find_all
-from vouched._scan._textchecks import (
-    find_fallbacks,
-    find_internal,
-    find_placeholders,
-    internal_terms,
-)
+from vouched._scan._spans import Spans
+from vouched._scan._textchecks import internal_terms
 from vouched._scan._wordmatch import RELATION, WordFacts
-from vouched._scan._wordrules import WordContext, judge_words
+from vouched._time import parse_instant
 
-__all__ = ["Compiled", "TextReading"]
+__all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon"]
 
 _K = FindingKind
 _EMPTY = Lexicon()
@@ -102,6 +107,36 @@ def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]
     return frozenset(values)
 
 
+def as_lexicon(lexicon: object) -> Lexicon | None:
+    """A :class:`Lexicon` from what a caller passes: a lexicon, its JSON form as a
+    mapping, or None; anything else is a one-line ``TypeError`` naming ``lexicon``."""
+    if lexicon is None or isinstance(lexicon, Lexicon):
+        return lexicon
+    if isinstance(lexicon, Mapping):
+        try:
+            return Lexicon.from_json(lexicon)
+        except InputError as error:
+            raise InputError(
+                error.message, field=f"lexicon.{error.field or ''}".rstrip(".")
+            ) from None
+    raise TypeError(f"lexicon: expected a Lexicon or a mapping, not {type(lexicon).__name__}")
+
+
+def as_instant(now: object) -> datetime | None:
+    """``now`` as a datetime: one given (as it is), or ISO 8601 text with an offset (in
+    UTC); anything else is a one-line error naming ``now``."""
+    if now is None:
+        return None
+    if isinstance(now, str):
+        try:
+            return parse_instant(now)
+        except ValueError as error:
+            raise InputError(str(error), field="now") from None
+    if isinstance(now, datetime):
+        return now
+    raise TypeError(f"now: expected a datetime or ISO 8601 text, not {type(now).__name__}")
+
+
 class Compiled:
     """What depends only on the scanner's inputs, built once."""
 
@@ -119,16 +154,17 @@ class Compiled:
     def __init__(
         self,
         facts: GateResult | Iterable[Fact],
-        lexicon: Lexicon | None = None,
+        lexicon: Lexicon | Mapping[str, Any] | None = None,
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
         *,
-        now: datetime | None = None,
+        now: datetime | str | None = None,
     ) -> None:
         grounded, silent, rejected = _split_facts(facts)
         index = FactIndex.build(grounded, silent, policy.exact, rejected)
-        lexicon = lexicon or _EMPTY
+        lexicon = as_lexicon(lexicon) or _EMPTY
+        now = as_instant(now)
         self.index = index
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
@@ -143,35 +179,9 @@ class Compiled:
         self.asked = _question_values(question)
 
 
-class _Masks:
-    """Sorted, merged spans inside which quantities are not claims."""
-
-    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
-        merged: list[list[int]] = []
-        for start, end in sorted(spans):
-            if merged and start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], end)
-            else:
-                merged.append([start, end])
-        self.starts = [s for s, _ in merged]
-        self.ends = [e for _, e in merged]
-
-    def covers(self, start: int, end: int) -> bool:
-        i = bisect_right(self.starts, start) - 1
-        if i >= 0 and self.ends[i] > start:
-            return True
-        j = bisect_left(self.starts, start)
-        return j < len(self.starts) and self.starts[j] < end
-
-
 def _is_relation(word: Cue) -> bool:
     """A relation phrase ("more punctual than"): the words inside it state no value."""
     return any(tag[0] == RELATION for tag in word.names)
-
-
-def _beside(words: list[Finding], numbers: list[Finding]) -> list[Finding]:
-    """The word findings whose spans no number finding already covers (one per span)."""
-    return [w for w in words if not any(n.start < w.end and w.start < n.end for n in numbers)]
 
 
 class TextReading:
@@ -260,15 +270,12 @@ class TextReading:
         compiled = self._compiled
         findings = [shifted(f, -low) for f in checks]
         quotes = find_quotes(part)
-        findings.extend(
-            Finding(_K.UNSUPPORTED_QUOTE, q.start, q.end, q.text, "quoted text found in no source")
-            for q in unsupported_among(quotes, compiled.corpus)
-        )
+        findings.extend(judge_quotes(QuoteView(quotes, compiled.corpus)))
         binder = Binder(
             part, compiled.index, compiled.lexicon, found, tokens=tokens, carried=self._carried
         )
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = _Masks(
+        masks = Spans(
             [*binder.masked_spans(), *holes, *((q.start, q.end) for q in quotes), *relations]
         )
         quantities = found.quantities
@@ -277,17 +284,17 @@ class TextReading:
             quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
         binder.prepare(quantities)
         number_findings, checked, stated = self._numbers(quantities, binder, masks)
+        word_findings: list[Finding] = []
         if found.words:
             # words inside placeholders and quotes are not statements; names may be
-            unsaid = _Masks([*holes, *((q.start, q.end) for q in quotes)])
+            unsaid = Spans([*holes, *((q.start, q.end) for q in quotes)])
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
             context = WordContext(binder, compiled.words, compiled.lexicon, stated, words)
             word_findings, said = judge_words(context)
-            number_findings.extend(_beside(word_findings, number_findings))
             checked += said
         self._claims += checked + len(findings)
         self._hand_on(binder)
-        return findings + number_findings
+        return once_per_span([*findings, *number_findings], finding_key, yielding=word_findings)
 
     def _hand_on(self, binder: Binder) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start."""
@@ -301,28 +308,13 @@ class TextReading:
     def _text_findings(
         self, part: str, lowered: str, tokens: set[str]
     ) -> tuple[list[Finding], list[tuple[int, int]]]:
-        """Placeholders, internal words and canned fallbacks; also the placeholder spans
-        (numbers inside them are not claims)."""
-        findings: list[Finding] = []
-        placeholders = find_placeholders(part, tokens)
-        findings.extend(
-            Finding(_K.PLACEHOLDER, s.start, s.end, part[s.start : s.end], s.detail)
-            for s in placeholders
-        )
-        holes = [(s.start, s.end) for s in placeholders]
-        hole_masks = _Masks(holes)
-        findings.extend(
-            Finding(_K.INTERNAL_VOCABULARY, s.start, s.end, part[s.start : s.end], s.detail)
-            for s in find_internal(part, self._compiled.terms, lowered)
-            if not hole_masks.covers(s.start, s.end)
-        )
-        findings.extend(
-            Finding(_K.TEMPLATE_FALLBACK, s.start, s.end, part[s.start : s.end], s.detail)
-            for s in find_fallbacks(part, tokens)
-        )
+        """The text rules' findings; also the placeholder spans (numbers inside them are
+        not claims)."""
+        findings = judge_text(TextView(part, lowered, tokens, self._compiled.terms))
+        holes = [(f.start, f.end) for f in findings if f.kind is _K.PLACEHOLDER]
         return findings, holes
 
-    def _is_claim(self, read: Quantity, masks: _Masks) -> bool:
+    def _is_claim(self, read: Quantity, masks: Spans) -> bool:
         """Numbers inside names, placeholders and long quotes, numbers the question
         holds, and the base of a rate ("1 EUR = 1.0842 USD") are not claims."""
         if masks.covers(read.start, read.end):
@@ -333,9 +325,9 @@ class TextReading:
         return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
 
     def _numbers(
-        self, quantities: list[Quantity], binder: Binder, masks: _Masks
+        self, quantities: list[Quantity], binder: Binder, masks: Spans
     ) -> tuple[list[Finding], int, list[Stated]]:
-        """Every quantity that is a claim through the rules table; the findings, how
+        """Every quantity that is a claim through the rule registry; the findings, how
         many quantities were checked, and each checked one with its outcome."""
         ctx = SentenceContext(binder, self._compiled.index, self._carry)
         findings: list[Finding] = []
@@ -350,15 +342,14 @@ class TextReading:
             if quantity.unit in _DURATIONS and not binding.clear:
                 # "may be delayed by 15 minutes": a duration no cue binds is no claim,
                 # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
-                outcome = membership(quantity, binding, ctx)
-                if isinstance(outcome, Finding) and outcome.kind is _K.UNIT_MISMATCH:
-                    findings.append(outcome)
+                duration = judge_duration(quantity, binding, ctx)
+                if duration is not None:
+                    findings.append(duration)
                 continue
             outcome = judge(quantity, binding, ctx)
             if outcome is PASSED:
                 ctx.passed.append(quantity)
             stated.append(Stated(quantity, binding, outcome))
-        for rule in CLAUSE_RULES:
-            stated = rule.check(stated, ctx)
+        stated = judge_clauses(stated, ctx)
         findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
         return findings, len(stated), stated

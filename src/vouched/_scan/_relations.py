@@ -19,7 +19,7 @@ the scanner can check a statement in words against the facts::
   one is given (the facts' values are converted to it: 30 °F is below 0 degC).
 
 This module only reads and validates the sections; the rules that check them
-live in :mod:`vouched._scan._wordrules`.
+live in :mod:`vouched._scan._rules._words`.
 """
 
 from __future__ import annotations

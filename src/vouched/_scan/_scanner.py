@@ -12,7 +12,7 @@ any text.
 How a text is read (:mod:`vouched._scan._reading`): the one sentence splitter
 (:mod:`vouched._scan._sentences`) cuts it; each sentence is read once: its
 quantities (:mod:`vouched._scan._reader`), its mentions and their bindings
-(:mod:`vouched._scan._binding`), then the rules table
+(:mod:`vouched._scan._binding`), then the rule registry
 (:mod:`vouched._scan._rules`), the order of which is the priority. Text
 checks (placeholders, internal words, canned fallbacks, unsupported quotes)
 run on the same sentence. Numbers in the question may be repeated.
@@ -20,15 +20,18 @@ run on the same sentence. Numbers in the question may be repeated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
-from vouched._fact import Fact
-from vouched._gate import GateResult
+from vouched._fact import Fact, fact_key
+from vouched._gate import ContentKey, GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._scan._findings import Finding, FindingKind, ScanReport
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._reading import Compiled, TextReading
+from vouched._scan._reading import Compiled, TextReading, as_instant, as_lexicon
 from vouched._scan._sentences import SentenceSplitter
 from vouched._scan._stream import ScannedSentence, StreamScanner
 
@@ -68,14 +71,20 @@ class Scanner:
     def __init__(
         self,
         facts: GateResult | Iterable[Fact],
-        lexicon: Lexicon | None = None,
+        lexicon: Lexicon | Mapping[str, Any] | None = None,
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
         *,
-        now: datetime | None = None,
+        now: datetime | str | None = None,
     ) -> None:
         self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now)
+
+    @classmethod
+    def _of(cls, compiled: Compiled) -> Scanner:
+        scanner = cls.__new__(cls)
+        scanner._compiled = compiled
+        return scanner
 
     def scan(self, text: str) -> ScanReport:
         """Scan one text (each sentence read once, in order)."""
@@ -96,13 +105,63 @@ class Scanner:
 def scan(  # noqa: PLR0917 - positional order is the documented public contract
     text: str,
     facts: GateResult | Iterable[Fact],
-    lexicon: Lexicon | None = None,
+    lexicon: Lexicon | Mapping[str, Any] | None = None,
     sources: Iterable[str] = (),
     question: str | None = None,
     policy: Policy = DEFAULT_POLICY,
     *,
-    now: datetime | None = None,
+    now: datetime | str | None = None,
 ) -> ScanReport:
     """Scan a model's ``text`` against the facts that may vouch for it:
-    ``Scanner(facts, lexicon, sources, question, policy, now=now).scan(text)``."""
-    return Scanner(facts, lexicon, sources, question, policy, now=now).scan(text)
+    ``Scanner(facts, lexicon, sources, question, policy, now=now).scan(text)``, with
+    the compiled scanner reused for equal inputs (see :data:`COMPILED_KEPT`)."""
+    return Scanner._of(_compiled(facts, lexicon, sources, question, policy, now)).scan(text)
+
+
+COMPILED_KEPT = 16
+"""How many compiled scanners a one-shot :func:`scan` keeps (least recently used
+goes first), keyed by the value of its inputs: never by ``id()``, never by the text."""
+
+
+def _compiled(  # noqa: PLR0917 - scan's own arguments, in its order
+    facts: GateResult | Iterable[Fact],
+    lexicon: Lexicon | Mapping[str, Any] | None,
+    sources: Iterable[str],
+    question: str | None,
+    policy: Policy,
+    now: datetime | str | None,
+) -> Compiled:
+    """The compiled form of ``scan``'s inputs, reused when equal inputs come again."""
+    at = as_instant(now)
+    if at is None and isinstance(facts, GateResult):
+        at = facts.at  # what Compiled reads when no ``now`` is given
+    if isinstance(facts, GateResult):
+        held: GateResult | tuple[Fact, ...] = facts
+        key: Hashable = facts.content_key()
+    else:
+        held = tuple(facts)
+        key = ContentKey(tuple(fact_key(f) for f in held))
+    sources = tuple(sources)
+    try:
+        whole = (key, as_lexicon(lexicon), sources, question, policy, at and at.isoformat())
+        hash(whole)
+    except TypeError:  # an unhashable part (a caller's own subclass): compile afresh
+        return Compiled(held, as_lexicon(lexicon), sources, question, policy, now=at)
+    with _LOCK:
+        compiled = _KEPT.get(whole)
+        if compiled is not None:
+            _KEPT.move_to_end(whole)
+            return compiled
+    compiled = Compiled(held, whole[1], sources, question, policy, now=at)
+    with _LOCK:
+        _KEPT[whole] = compiled
+        while len(_KEPT) > COMPILED_KEPT:
+            _KEPT.popitem(last=False)
+    return compiled
+
+
+# The one module-level state of the scanner, on purpose: a bounded cache of pure values
+# (a compiled scanner never changes what it reports), so that one-shot scan() calls with
+# the same facts do not compile them again. Guarded for threads (serve's work pool).
+_KEPT: OrderedDict[tuple[Any, ...], Compiled] = OrderedDict()
+_LOCK = threading.Lock()

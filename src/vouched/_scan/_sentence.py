@@ -35,10 +35,11 @@ from vouched._scan._mentions import (
     read_structure,
 )
 from vouched._scan._reader._numbers import Quantity
-from vouched._scan._vocabulary import COMPUTE_WORDS, GAP_WORDS
+from vouched._scan._vocabulary import GAP_WORDS
 from vouched._scan._wordmatch import WordFacts, word_matcher
 
 __all__ = [
+    "Computes",
     "Cue",
     "Forced",
     "Found",
@@ -60,6 +61,15 @@ class Cue(NamedTuple):
     start: int
     end: int
     names: tuple[str, ...]
+
+
+class Computes(NamedTuple):
+    """Which words of a computed value a sentence holds: a difference's after the number
+    ("a 12-point win"), before it ("won by"), a sum's ("together")."""
+
+    after: bool
+    before: bool
+    total: bool
 
 
 class Forced(NamedTuple):
@@ -312,8 +322,8 @@ class SentenceRead:
         self.resolved = resolve(mentions)
 
         self.value_phrases = found.value_phrases
-        # Words that derived values and comparisons need: most texts have none.
-        self.computes = not tokens.isdisjoint(COMPUTE_WORDS)
+        # Which words of a computed value the sentence holds (read when a number asks)
+        self.computes: Computes | None = None
         # Sign words ("fell", "lower") matter only where the facts have signs: in a box
         # score, "dropped 17 points" is a scoring verb.
         self.signs = index.has_negative

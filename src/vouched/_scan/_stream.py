@@ -23,9 +23,10 @@ splitter's position, the reading's carry. No clock, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from vouched._fact import Fact
 from vouched._gate import GateResult
@@ -67,12 +68,12 @@ class StreamScanner:
     def __init__(
         self,
         facts: GateResult | Iterable[Fact],
-        lexicon: Lexicon | None = None,
+        lexicon: Lexicon | Mapping[str, Any] | None = None,
         sources: Iterable[str] = (),
         question: str | None = None,
         policy: Policy = DEFAULT_POLICY,
         *,
-        now: datetime | None = None,
+        now: datetime | str | None = None,
     ) -> None:
         self._start(Compiled(facts, lexicon, sources, question, policy, now=now))
 

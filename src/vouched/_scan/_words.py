@@ -1,6 +1,6 @@
 """Reading facts stated in words: who a word speaks about, and whether it is stated.
 
-The word rules (:mod:`vouched._scan._wordrules`) ask the sentence three
+The word rules (:mod:`vouched._scan._rules._words`) ask the sentence three
 things about a word that states a fact (a weekday, a value word, a relation
 phrase), each answered here from the sentence's mentions, read once
 (:class:`~vouched._scan._sentence.SentenceRead`):

@@ -3,7 +3,7 @@
 A word that states a fact (found by :mod:`vouched._scan._wordmatch`: a weekday,
 a value word, a string fact's value, a relation phrase) goes down
 :data:`WORD_RULES` in order; the first rule with an opinion decides it:
-:data:`~vouched._scan._rules.PASSED` or a :class:`Finding` on the word itself.
+:data:`~vouched._scan._rules._rule.PASSED` or a :class:`Finding` on the word itself.
 ``None`` means "not mine". A denied or hedged word ("did not beat", "one of the
 coldest") is never checked (:func:`~vouched._scan._words.denied`).
 
@@ -13,6 +13,7 @@ reads the sentence, the facts and the lexicon, and returns a value.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
@@ -23,7 +24,8 @@ from vouched._scan._lexicon import Lexicon, Word
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import canonical_unit, in_base_unit
 from vouched._scan._relations import Comparison, Superlative, Threshold
-from vouched._scan._rules import PASSED, Outcome, Rule, Stated
+from vouched._scan._rules._context import Stated
+from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._vocabulary import ORDINAL_BEFORE
 from vouched._scan._wordmatch import DAY, RELATION, STRING, VALUE, WordFacts, decode_value
@@ -38,7 +40,7 @@ from vouched._scan._words import (
     subjects_before,
 )
 
-__all__ = ["WORD_RULES", "WordContext", "judge_words"]
+__all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words"]
 
 _K = FindingKind
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -555,16 +557,32 @@ def _relation(said: Said, ctx: WordContext, kind: type[_R]) -> _R | None:
     return None
 
 
-WORD_RULES: tuple[Rule, ...] = (
-    Rule("stated_weekday", stated_weekday, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
-    Rule("stated_value", stated_value, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
+WordCheck = Callable[[Said, WordContext], Outcome | None]
+"""A word rule: ``PASSED``, a finding on the word, or None ("not mine")."""
+WordRule = Rule[WordCheck]
+
+WORD_RULES: tuple[WordRule, ...] = (
+    Rule(
+        "stated_weekday",
+        stated_weekday,
+        (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN, _K.UNGROUNDED_CLAIM),
+    ),
+    Rule(
+        "stated_value",
+        stated_value,
+        (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN, _K.UNGROUNDED_CLAIM),
+    ),
     Rule("stated_word", stated_word, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
     Rule(
         "stated_comparison",
         stated_comparison,
         (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN),
     ),
-    Rule("stated_rank", stated_rank, (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN)),
+    Rule(
+        "stated_rank",
+        stated_rank,
+        (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN, _K.VALUE_MISMATCH),
+    ),
     Rule(
         "stated_threshold",
         stated_threshold,
@@ -588,6 +606,7 @@ def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
             if outcome is not None:
                 checked += 1
                 if isinstance(outcome, Finding):
+                    decided(rule, outcome)
                     findings.append(outcome)
                 break
     return findings, checked

@@ -1,0 +1,157 @@
+"""Byte-identity harness: every report of the case suite, the Rotowire training texts and
+the bench corpora, dumped to JSON and compared with a saved dump.
+
+A change to the scanner's engine (how it reads, not what it decides) must leave
+every report byte for byte as it was. Run before the change with ``--save``, and
+after it with ``--compare``:
+
+    python bench/identity.py --save /tmp/before.json
+    python bench/identity.py --compare /tmp/before.json
+
+Without either flag (as ``make bench`` runs it) it prints how many reports it
+made per corpus and one digest of them all, the figure two runs compare.
+
+Corpora: every case of ``tests/scan/cases`` in its world (streamed in words as
+well, which must give the same report); each Rotowire training text with its own
+lexicon and with ``bench/rotowire/lexicon.json`` (through the CLI, as the scorer
+runs it; skipped when the shared data is not there); the answers of
+``bench/scan.py`` and ``bench/stream.py`` (same seeds) and its hostile texts cut
+to 64 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from scan import LEXICON, NOW, make_answer, make_facts
+from vouched import Policy, StreamScanner, partition, scan
+from vouched._scan._rules._rule import audited
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "scan"))
+
+HOSTILE_CHARS = 64 * 1024
+
+
+def _cases() -> Iterator[tuple[str, dict[str, Any]]]:
+    from _cases import load_cases, world  # noqa: PLC0415 - the tests' loader, read at run time
+
+    for case in load_cases():
+        w = world(case.world)
+        lexicon = w.lexicon if case.lexicon else None
+        args = (w.gated, lexicon)
+        kwargs: dict[str, Any] = {
+            "sources": w.sources,
+            "question": case.question,
+            "policy": w.policy,
+        }
+        yield f"case:{case.id}", scan(case.text, *args, **kwargs).to_json()
+        stream = StreamScanner(*args, **kwargs)
+        for piece in re.findall(r"\S+\s*|\s+", case.text):
+            stream.feed(piece)
+        yield f"case-stream:{case.id}", stream.close().to_json()
+
+
+def _rotowire() -> Iterator[tuple[str, dict[str, Any]]]:
+    import rotowire  # noqa: PLC0415 - the bench's own Rotowire runner
+
+    if not (rotowire.SHARED / "score.py").is_file():
+        print(f"rotowire: skipped ({rotowire.SHARED} is not there)")
+        return
+    score = rotowire._scorer()
+    with tempfile.TemporaryDirectory(prefix="identity-") as tmp:
+        for tid in score.text_ids("train"):
+            for name, lexicon in (("own", None), ("bench", rotowire.LEXICON)):
+                found = rotowire._scan_in_process(score, tid, lexicon, Path(tmp))
+                yield f"rotowire:{name}:{tid}", {"findings": found}
+
+
+def _bench() -> Iterator[tuple[str, dict[str, Any]]]:
+    rng = random.Random(20261129)  # bench/scan.py's seed and draws
+    facts = make_facts(50, rng)
+    gated = partition(facts, Policy(), NOW)
+    for n in range(60):
+        text = make_answer(facts, rng.randint(500, 1000), rng)
+        yield f"scan-answer:{n}", scan(text, gated, LEXICON).to_json()
+    for kb in (1, 4, 16):
+        yield f"scan-kb:{kb}", scan(make_answer(facts, kb * 1024, rng), gated, LEXICON).to_json()
+    for count in (10, 100, 1000):
+        many = make_facts(count, rng)
+        text = make_answer(many, 1024, rng)
+        yield f"scan-facts:{count}", scan(text, partition(many, Policy(), NOW), LEXICON).to_json()
+    value = next(f for f in facts if f.attribute == "temperature")
+    hostile = {
+        "quote-straight": '"x ' * 40_000,
+        "quote-curly": "\u201cx " * 40_000,
+        "quote-single": " \u2018x" * 40_000,
+        "quote-guillemet": "\u00abx " * 40_000,
+        "restated": f"{value.subject} is {value.value} °C. " * 3_000,
+        "dense": make_answer(facts, HOSTILE_CHARS, random.Random(7)),
+        "no-end": "Berlin 21.4 °C, " * 4_000,
+        "named": " ".join(f"{f.subject} {f.value}" for f in facts) * 60,
+    }
+    for name, text in hostile.items():
+        yield f"hostile:{name}", scan(text[:HOSTILE_CHARS], gated, LEXICON).to_json()
+    rng = random.Random(20261201)  # bench/stream.py's seed
+    facts = make_facts(50, rng)
+    gated = partition(facts, Policy(), NOW)
+    for kb in (1, 2, 4):
+        yield f"stream-answer:{kb}", scan(make_answer(facts, kb * 1024, rng), gated).to_json()
+
+
+def dump() -> dict[str, Any]:
+    reports: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    for corpus in (_cases, _rotowire, _bench):
+        for key, report in corpus():
+            reports[key] = report
+            family = key.split(":", 1)[0]
+            counts[family] = counts.get(family, 0) + 1
+    print("reports: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return reports
+
+
+def digest(reports: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(reports, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--save", type=Path, help="write every report to this JSON file")
+    parser.add_argument("--compare", type=Path, help="compare every report with this dump")
+    args = parser.parse_args(argv)
+    with audited() as undeclared:
+        reports = dump()
+    print(f"{len(reports)} reports, digest {digest(reports)}")
+    print(f"findings of a kind their rule did not declare: {len(undeclared)}")
+    for (rule, kind), count in Counter((u.rule, str(u.kind)) for u in undeclared).items():
+        print(f"  {rule} -> {kind}: {count}")
+    if args.save:
+        args.save.write_text(json.dumps(reports, sort_keys=True, indent=1), encoding="utf-8")
+        print(f"saved to {args.save}")
+    if args.compare:
+        before: dict[str, Any] = json.loads(args.compare.read_text(encoding="utf-8"))
+        keys = before.keys() | reports.keys()
+        changed = sorted(k for k in keys if before.get(k) != reports.get(k))
+        print(f"against {args.compare} (digest {digest(before)}): {len(changed)} changed")
+        for key in changed[:40]:
+            print(f"  {key}")
+            print(f"    before: {json.dumps(before.get(key))[:400]}")
+            print(f"    after:  {json.dumps(reports.get(key))[:400]}")
+        return 1 if changed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+"""Clause rules: a clause's quantities judged together, after their own rules.
+
+When every number of a clause fits another subject, or another attribute of the same
+subject, the numbers are right and the words naming them are wrong: the finding moves
+onto those words (``subject_mismatch`` on the name, ``attribute_mismatch`` on the
+attribute words). Applied in order (:data:`CLAUSE_RULES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vouched._scan._binding import Binder
+from vouched._scan._factindex import FactIndex, Reading
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._reader._numbers import Quantity, QuantityKind
+from vouched._scan._reader._units import units_compatible
+from vouched._scan._rules._context import SentenceContext, Stated, any_fits
+from vouched._scan._rules._rule import PASSED, Rule
+
+__all__ = ["CLAUSE_RULES", "DISTINCT_COUNT", "ClauseCheck", "ClauseRule"]
+
+_K = FindingKind
+_NUMBER = QuantityKind.NUMBER
+
+ClauseCheck = Callable[[list[Stated], SentenceContext], list[Stated]]
+"""A clause rule: the sentence's statements, some outcomes replaced."""
+ClauseRule = Rule[ClauseCheck]
+
+
+def _by_mention(stated: list[Stated]) -> dict[int, list[Stated]]:
+    groups: dict[int, list[Stated]] = {}
+    for item in stated:
+        if item.binding.mention >= 0 and item.binding.readings:
+            groups.setdefault(item.binding.mention, []).append(item)
+    return groups
+
+
+def _statements(group: list[Stated], binder: Binder) -> int:
+    """How many statements a group makes, for ``swapped_subject``: each number one, a pair
+    read from one phrase two ("9-for-12", "$63.02 to $64.90"). A lone pair of whole
+    numbers ("( 33 - 34 )" after a team) fits another subject by coincidence too often:
+    alone it counts as one (its numbers are wrong, not the name)."""
+    single = [s for s in group if not binder.in_pair(s.quantity)]
+    halves = [s for s in group if binder.in_pair(s.quantity)]
+    if not halves:
+        return len(single)
+    if single or any(_fractional(s.quantity) for s in halves):
+        return len(single) + 2
+    return 1
+
+
+def _fractional(quantity: Quantity) -> bool:
+    return quantity.kind is _NUMBER and quantity.value != quantity.value.to_integral_value()
+
+
+def swapped_subject(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """When every number stated for a named subject (at least two, a pair counting as
+    two) is wrong for it and fits one other subject exactly, the name is wrong, not the
+    numbers: one ``subject_mismatch`` on the name replaces their findings."""
+    binder = ctx.binder
+    replaced: dict[int, Finding | None] = {}
+    for start, group in _by_mention(stated).items():
+        if _statements(group, binder) < 2 or any(
+            not isinstance(s.outcome, Finding) or s.outcome.kind is not _K.VALUE_MISMATCH
+            for s in group
+        ):
+            continue
+        named = group[0].binding.readings[0].subject
+        other = _one_other(group, named, ctx.index)
+        mention = next((m for m in binder.mentions if m.start == start), None)
+        if other is None or mention is None:
+            continue
+        text = binder.text[mention.start : mention.end]
+        swap = Finding(
+            _K.SUBJECT_MISMATCH,
+            mention.start,
+            mention.end,
+            text,
+            f"the values stated for {named} are {other}'s",
+            named,
+            None,
+        )
+        for position, item in enumerate(group):
+            replaced[id(item)] = swap if position == 0 else None
+    return _replace(stated, replaced)
+
+
+def _one_other(group: list[Stated], named: str, index: FactIndex) -> str | None:
+    """The one subject other than ``named`` whose facts fit every number of ``group``."""
+    others: set[str] | None = None
+    for item in group:
+        attribute = item.binding.readings[0].attribute
+        fits = {
+            s
+            for s in index.subjects_of(attribute)
+            if s != named and any_fits(item.quantity, index.pair_readings(s, attribute))
+        }
+        others = fits if others is None else others & fits
+        if not others:
+            return None
+    return sorted(others)[0] if others else None
+
+
+def _replace(stated: list[Stated], replaced: dict[int, Finding | None]) -> list[Stated]:
+    if not replaced:
+        return stated
+    out: list[Stated] = []
+    for item in stated:
+        if id(item) not in replaced:
+            out.append(item)
+            continue
+        swap = replaced[id(item)]
+        out.append(item._replace(outcome=swap if swap is not None else PASSED))
+    return out
+
+
+def named_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """When the two numbers of a pair phrase ("6-for-9 from three-point range") do not
+    both hold for the columns the phrase names, but both hold exactly for another pair of
+    columns of the same subject (its free throws), the numbers are right and the words
+    naming the columns are wrong: one ``attribute_mismatch`` on the phrase. Small counts
+    ("1-3", "4-of-4") fit some other column by coincidence too often: the pair must hold
+    a value of at least :data:`DISTINCT_COUNT` (or a fraction)."""
+    binder = ctx.binder
+    halves: dict[tuple[int, int], list[Stated]] = {}
+    for item in stated:
+        forced = binder.forced.get(item.quantity.start)
+        if forced is not None and forced.phrase is not None and item.binding.readings:
+            halves.setdefault(forced.phrase, []).append(item)
+    replaced: dict[int, Finding | None] = {}
+    for phrase, pair in halves.items():
+        if (
+            len(pair) != 2
+            or all(item.outcome is PASSED for item in pair)
+            or not any(_distinct(item.quantity) for item in pair)
+        ):
+            continue
+        found = _other_columns(pair, ctx)
+        if found is None:
+            continue
+        subject, named, other = found
+        start, end = phrase
+        finding = Finding(
+            _K.ATTRIBUTE_MISMATCH,
+            start,
+            end,
+            binder.text[start:end],
+            f"the numbers are {subject}'s {other[0]}-{other[1]}, not {named[0]}-{named[1]}",
+            subject,
+            named[0],
+        )
+        replaced[id(pair[0])] = finding
+        replaced[id(pair[1])] = None
+    return _replace(stated, replaced)
+
+
+def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
+    """A number its cue names as one attribute of its subject that is exactly the value of
+    one other attribute of that subject ("Acme closed at $190.05", its day's high; "ICE
+    1537 arrives at 14:05", its departure): the number is right, the attribute words are
+    wrong, ``attribute_mismatch`` on them. Alone, a number is enough only where a
+    coincidence is unlikely: a time, a date, or a fraction with three significant digits."""
+    binder = ctx.binder
+    replaced: dict[int, Finding | None] = {}
+    for item in stated:
+        outcome, quantity = item.outcome, item.quantity
+        span = binder.cue_spans.get(quantity.start)
+        if (
+            span is None
+            or not isinstance(outcome, Finding)
+            or outcome.kind is not _K.VALUE_MISMATCH
+            or binder.in_pair(quantity)
+            or not _unlikely_coincidence(quantity)
+        ):
+            continue
+        best = item.binding.readings[0] if item.binding.readings else None
+        if best is None:
+            continue
+        others = [
+            a
+            for a in ctx.index.fitting_attributes(best.subject, quantity.kind, quantity.unit)
+            if a != best.attribute and _exactly(quantity, ctx.index.pair_readings(best.subject, a))
+        ]
+        if len(others) != 1:
+            continue
+        start, end = span
+        replaced[id(item)] = Finding(
+            _K.ATTRIBUTE_MISMATCH,
+            start,
+            end,
+            binder.text[start:end],
+            f"{quantity.text!r} is {best.subject}'s {others[0]}, not its {best.attribute}",
+            best.subject,
+            best.attribute,
+        )
+    return _replace(stated, replaced)
+
+
+def _exactly(quantity: Quantity, readings: list[Reading]) -> bool:
+    return any(
+        r.kind is quantity.kind
+        and r.value == quantity.value
+        and units_compatible(quantity.unit, r.unit)
+        for r in readings
+    )
+
+
+def _unlikely_coincidence(quantity: Quantity) -> bool:
+    if quantity.kind is not _NUMBER:
+        return True  # a time or a date
+    digits = quantity.value.normalize().as_tuple().digits
+    return _fractional(quantity) and len(digits) >= 3
+
+
+DISTINCT_COUNT = 5
+"""The smallest whole number that makes a pair of counts unlikely to fit another column
+by chance."""
+
+
+def _distinct(quantity: Quantity) -> bool:
+    return _fractional(quantity) or abs(quantity.value) >= DISTINCT_COUNT
+
+
+def _other_columns(
+    pair: list[Stated], ctx: SentenceContext
+) -> tuple[str, tuple[str, str], tuple[str, str]] | None:
+    """(subject, the columns named, the other columns both numbers fit), if exactly one."""
+    first, second = pair
+    subject = first.binding.readings[0].subject
+    if second.binding.readings[0].subject != subject:
+        return None
+    named = (first.binding.readings[0].attribute, second.binding.readings[0].attribute)
+    index = ctx.index
+    fits = [
+        (p.first, p.second)
+        for p in ctx.binder.pairs
+        if not p.two_subjects
+        and (p.first, p.second) != named
+        and any_fits(first.quantity, index.pair_readings(subject, p.first))
+        and any_fits(second.quantity, index.pair_readings(subject, p.second))
+    ]
+    if len(set(fits)) != 1:
+        return None
+    return subject, named, fits[0]
+
+
+CLAUSE_RULES: tuple[ClauseRule, ...] = (
+    Rule("named_column", named_column, (_K.ATTRIBUTE_MISMATCH,)),
+    Rule("stated_column", stated_column, (_K.ATTRIBUTE_MISMATCH,)),
+    Rule("swapped_subject", swapped_subject, (_K.SUBJECT_MISMATCH,)),
+)
+"""Applied in order to a sentence's checked quantities, after their own rules."""

@@ -1,0 +1,67 @@
+"""What the rules of stated quantities read: the sentence's context and each statement.
+
+:class:`SentenceContext` is one sentence's binder, the fact index and what earlier
+sentences left (:class:`Carry`); :class:`Stated` is one checked quantity with its
+binding and outcome. The helpers say when a fact fits a quantity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from vouched._scan._binding import Binder, Binding
+from vouched._scan._factindex import FactIndex, Reading, quantity_matches
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._reader._numbers import Quantity
+from vouched._scan._reader._units import units_compatible
+from vouched._scan._rules._rule import Outcome
+
+__all__ = ["Carry", "SentenceContext", "Stated", "any_fits", "finding_on", "fits"]
+
+
+@dataclass(slots=True)
+class Carry:
+    """What one sentence leaves to the next: the first unvouched statement of each
+    (subject, attribute), for restatements (compared with the first only: linear)."""
+
+    firm: dict[tuple[str | None, str], Quantity] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SentenceContext:
+    """What the rules of one sentence read: its binder, the facts, the carry."""
+
+    binder: Binder
+    index: FactIndex
+    carry: Carry
+    fitted: dict[int, set[str]] = field(default_factory=dict)  # pair halves' vouching subjects
+    passed: list[Quantity] = field(default_factory=list)  # quantities vouched for so far
+
+
+class Stated(NamedTuple):
+    """One checked quantity of a sentence, its binding and its outcome."""
+
+    quantity: Quantity
+    binding: Binding
+    outcome: Outcome
+
+
+def finding_on(
+    quantity: Quantity, kind: FindingKind, detail: str, reading: object = None
+) -> Finding:
+    subject = getattr(reading, "subject", None)
+    attribute = getattr(reading, "attribute", None)
+    return Finding(kind, quantity.start, quantity.end, quantity.text, detail, subject, attribute)
+
+
+def any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
+    unit = quantity.unit
+    for reading in readings:
+        if quantity_matches(quantity, reading) and units_compatible(unit, reading.unit):
+            return True
+    return False
+
+
+def fits(quantity: Quantity, reading: Reading) -> bool:
+    return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)

@@ -1,0 +1,317 @@
+"""Quantity rules: one stated quantity, the first rule with an opinion decides.
+
+A stated quantity goes down :data:`QUANTITY_RULES` in order; the first rule
+with an opinion decides it: :data:`~vouched._scan._rules._rule.PASSED` (a
+plausible reading vouches for it) or a :class:`Finding`. ``None`` means "not
+mine", and the next rule reads it. The order is the priority; each rule's
+docstring is the rule a careful reader would state. Pure: a rule reads the
+sentence's binder, the fact index and the quantity, and returns a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from vouched._scan._binding import Binding, Derived
+from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._reader._numbers import Quantity
+from vouched._scan._reader._units import same_dimension, units_compatible
+from vouched._scan._rules._context import SentenceContext, any_fits, finding_on, fits
+from vouched._scan._rules._rule import PASSED, Outcome, Rule
+
+__all__ = [
+    "DURATION_RULES",
+    "QUANTITY_RULES",
+    "QuantityCheck",
+    "QuantityRule",
+    "membership",
+]
+
+_K = FindingKind
+
+QuantityCheck = Callable[[Quantity, Binding, SentenceContext], Outcome | None]
+"""A quantity rule: ``PASSED``, a finding, or None ("not mine")."""
+QuantityRule = Rule[QuantityCheck]
+
+
+def derived_value(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number the text says it computes ("a 12-point win", "3 degrees warmer than
+    Munich", "together 30") holds when the facts compute to it."""
+    derived = ctx.binder.derived(quantity, ctx.passed)
+    if derived is None:
+        return None
+    if derived.matches:
+        return PASSED
+    return _derived_finding(quantity, binding, derived)
+
+
+def _derived_finding(quantity: Quantity, binding: Binding, derived: Derived) -> Finding:
+    return Finding(
+        _K.VALUE_MISMATCH,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} states a {derived.operation}, but {derived.detail}",
+        None,
+        binding.attribute,
+    )
+
+
+def _holds(value: Decimal, op: str, bound: Decimal) -> bool:
+    if op == ">":
+        return value > bound
+    if op == "<":
+        return value < bound
+    if op == "<=":
+        return value <= bound
+    return value >= bound
+
+
+def stated_bound(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A bound stated with a comparison ("over 50 percent", "fewer than 10") must hold
+    for a plausible reading's fact."""
+    if not binding.readings:
+        return None
+    op = ctx.binder.comparison(quantity)
+    if op is None:
+        return None
+    checked: list[str] = []
+    for reading in binding.readings:
+        value = ctx.index.numeric_value(reading.subject, reading.attribute)
+        if value is None:
+            continue
+        if any(_holds(value, op, v) for v in quantity.values):
+            return PASSED
+        checked.append(f"{reading.subject} {reading.attribute} = {value}")
+    if not checked:
+        return None
+    if not binding.clear:
+        return PASSED
+    return finding_on(
+        quantity,
+        _K.VALUE_MISMATCH,
+        f"{quantity.text!r} is stated as a bound ({op}) that {checked[0]} does not meet",
+        binding.readings[0],
+    )
+
+
+def plausible_reading(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number passes when a plausible reading (a subject of its sentence, the
+    attribute its cue names) vouches for it, as written or rounded to the precision
+    shown: lenient about the subject within the sentence."""
+    for reading in binding.readings:
+        if any_fits(quantity, ctx.index.pair_readings(reading.subject, reading.attribute)):
+            return PASSED
+    return None
+
+
+def named_subject(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number stated for a named subject without an attribute word is that subject's:
+    when none of its facts of the number's kind and unit vouches, no other subject's
+    fact does either (``ungrounded_number``; one such fact is a clear reading, judged
+    by the next rules)."""
+    if not binding.governed or binding.clear or not binding.readings:
+        return None
+    subjects = sorted({r.subject for r in binding.readings})
+    return finding_on(
+        quantity,
+        _K.UNGROUNDED_NUMBER,
+        f"{quantity.text!r} is stated for {', '.join(subjects)}, and none of "
+        f"{'its' if len(subjects) == 1 else 'their'} facts vouches for it",
+        binding.readings[0],
+    )
+
+
+def guessed_attribute(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """An attribute only guessed (no cue, no unit) is never enough for a mismatch: some
+    grounded fact must vouch for the number."""
+    if binding.readings and not binding.clear:
+        return membership(quantity, binding, ctx)
+    return None
+
+
+def clear_reading(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A clear attribute of a named subject decides: the same value in another unit is
+    ``unit_mismatch``; another value is ``value_mismatch``; a silent pair stated is
+    ``silent_spoken``; a pair no fact holds is ``ungrounded_number``."""
+    if not binding.readings:
+        return None
+    best = binding.readings[0]
+    index = ctx.index
+    pair = [r for r in index.pair_readings(best.subject, best.attribute) if r.kind is quantity.kind]
+    if pair:
+        return _against_pair(quantity, binding, pair, index)
+    silence = index.silent_pairs.get((best.subject, best.attribute))
+    if silence is not None:
+        return finding_on(
+            quantity,
+            _K.SILENT_SPOKEN,
+            f"{quantity.text!r} states {best.subject} {best.attribute}, which is silent "
+            f"({silence.silent_reason or 'no value'})",
+            best,
+        )
+    return _other_readings(quantity, binding, index)
+
+
+def _against_pair(
+    quantity: Quantity, binding: Binding, pair: list[Reading], index: FactIndex
+) -> Finding:
+    said = quantity.text
+    best = binding.readings[0]
+    same_value = [r for r in pair if quantity_matches(quantity, r)]
+    if same_value:
+        return finding_on(
+            quantity,
+            _K.UNIT_MISMATCH,
+            f"{said!r} is in another unit than {describe(same_value[0])}",
+            best,
+        )
+    if not any(units_compatible(quantity.unit, r.unit) for r in pair):
+        return finding_on(
+            quantity,
+            _K.UNGROUNDED_NUMBER,
+            f"{said!r} is in another unit than {describe(pair[0])}: a conversion no fact states",
+            best,
+        )
+    weighed = [
+        f"{r.subject} {r.attribute}"
+        for r in binding.readings[1:4]
+        if index.pair_readings(r.subject, r.attribute)
+    ]
+    return finding_on(
+        quantity,
+        _K.VALUE_MISMATCH,
+        f"{said!r} read as {best.subject} {best.attribute} does not match "
+        + "; ".join(describe(r) for r in pair[:3])
+        + (f" (also weighed: {', '.join(weighed)})" if weighed else ""),
+        best,
+    )
+
+
+def _other_readings(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding:
+    said = quantity.text
+    kind = quantity.kind
+    for reading in binding.readings[1:]:
+        pair = [
+            r for r in index.pair_readings(reading.subject, reading.attribute) if r.kind is kind
+        ]
+        if pair:
+            return finding_on(
+                quantity,
+                _K.VALUE_MISMATCH,
+                f"{said!r} read as {reading.subject} {reading.attribute} does not match "
+                + "; ".join(describe(r) for r in pair[:3]),
+                reading,
+            )
+    best = binding.readings[0]
+    others = [r for r in index.attribute_readings(best.attribute) if r.kind is kind]
+    hint = next((describe(r) for r in others if fits(quantity, r)), None)
+    return finding_on(
+        quantity,
+        _K.UNGROUNDED_NUMBER,
+        f"no grounded fact for {best.subject} {best.attribute}"
+        + (f"; {said!r} is {hint}" if hint else ""),
+        best,
+    )
+
+
+def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A clear attribute with no subject to read it for: some subject's fact of that
+    attribute must vouch (strict about the attribute); when the text names no subject at
+    all, a value no subject has is ``value_mismatch``; a silent attribute stated is
+    ``silent_spoken``."""
+    read = binding.attribute
+    if read is None or not binding.clear:
+        return None
+    index = ctx.index
+    readings_of = [r for r in index.attribute_readings(read) if r.kind is quantity.kind]
+    if readings_of and any_fits(quantity, readings_of):
+        return PASSED
+    if binding.subjectless and any(units_compatible(quantity.unit, r.unit) for r in readings_of):
+        return Finding(
+            _K.VALUE_MISMATCH,
+            quantity.start,
+            quantity.end,
+            quantity.text,
+            f"{quantity.text!r} read as {read} matches no subject's "
+            + "; ".join(describe(r) for r in readings_of[:3]),
+            None,
+            read,
+        )
+    silences = index.silent_attributes.get(read)
+    if silences and not index.has_grounded(read):
+        return Finding(
+            _K.SILENT_SPOKEN,
+            quantity.start,
+            quantity.end,
+            quantity.text,
+            f"{quantity.text!r} states {read}, which is silent "
+            f"({silences[0].silent_reason or 'no value'})",
+            silences[0].subject if len(silences) == 1 else None,
+            read,
+        )
+    return None
+
+
+def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome:
+    """A number no subject governs needs some grounded fact of a fitting kind and unit
+    to vouch for it; the right value in another unit of the same dimension is
+    ``unit_mismatch``."""
+    del binding  # membership reads no binding: it is the last resort
+    matching: list[Reading] = []
+    for reading in ctx.index.candidates(quantity):
+        if quantity_matches(quantity, reading):
+            if units_compatible(quantity.unit, reading.unit):
+                return PASSED
+            if same_dimension(quantity.unit, reading.unit):
+                matching.append(reading)
+    if matching:
+        fact = matching[0].fact
+        return Finding(
+            _K.UNIT_MISMATCH,
+            quantity.start,
+            quantity.end,
+            quantity.text,
+            f"{quantity.text!r} has the value of {describe(matching[0])} but another unit",
+            fact.subject,
+            fact.attribute,
+        )
+    return finding_on(
+        quantity, _K.UNGROUNDED_NUMBER, f"no grounded fact vouches for {quantity.text!r}"
+    )
+
+
+QUANTITY_RULES: tuple[QuantityRule, ...] = (
+    Rule("derived_value", derived_value, (_K.VALUE_MISMATCH,)),
+    Rule("stated_bound", stated_bound, (_K.VALUE_MISMATCH,)),
+    Rule("plausible_reading", plausible_reading, ()),
+    Rule("named_subject", named_subject, (_K.UNGROUNDED_NUMBER,)),
+    Rule("guessed_attribute", guessed_attribute, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
+    Rule(
+        "clear_reading",
+        clear_reading,
+        (_K.VALUE_MISMATCH, _K.UNIT_MISMATCH, _K.SILENT_SPOKEN, _K.UNGROUNDED_NUMBER),
+    ),
+    Rule("attribute_only", attribute_only, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
+    Rule("membership", membership, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
+)
+"""Per stated quantity, in priority order: the first rule with an opinion decides."""
+
+
+def duration_in_another_unit(
+    quantity: Quantity, binding: Binding, ctx: SentenceContext
+) -> Outcome | None:
+    """A duration no cue binds ("may be delayed by 15 minutes") is no claim, unless it
+    is a fact's value in another unit of time ("182 s" for 182 ms): ``unit_mismatch``."""
+    outcome = membership(quantity, binding, ctx)
+    if isinstance(outcome, Finding) and outcome.kind is _K.UNIT_MISMATCH:
+        return outcome
+    return None
+
+
+DURATION_RULES: tuple[QuantityRule, ...] = (
+    Rule("duration_in_another_unit", duration_in_another_unit, (_K.UNIT_MISMATCH,)),
+)
+"""For a duration no cue binds, in place of :data:`QUANTITY_RULES`."""

@@ -1,0 +1,97 @@
+"""What a rule is: a named, typed check that declares the finding kinds it may make.
+
+Every decision of the scanner that makes a finding is a :class:`Rule` in one of the
+families of the registry (:mod:`vouched._scan._rules`). A rule's ``check`` is typed by
+its family (what it reads, what it returns); ``kinds`` are the finding kinds it may
+return, and the runners report any other to :func:`audited` (a test switch that
+restores itself), so a test fails when a rule returns a kind it did not declare.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from vouched._scan._findings import Finding, FindingKind
+
+__all__ = [
+    "PASSED",
+    "Family",
+    "Outcome",
+    "Passed",
+    "Rule",
+    "Undeclared",
+    "audited",
+    "decided",
+]
+
+
+class Passed(enum.Enum):
+    """A rule's word that a reading vouches for what it judged."""
+
+    PASSED = "passed"
+
+
+PASSED = Passed.PASSED
+Outcome = Finding | Passed
+
+C = TypeVar("C", bound=Callable[..., Any])
+
+
+class Family(enum.StrEnum):
+    """The families of rules, in the order the scanner runs them."""
+
+    TEXT = "text"  # placeholders, internal words, canned fallbacks: over the whole text
+    QUOTE = "quote"  # quoted spans no source holds: per sentence
+    DURATION = "duration"  # a duration no cue binds: a claim only in another unit of time
+    QUANTITY = "quantity"  # per stated quantity: the first rule with an opinion decides
+    REVISION = "revision"  # one quantity's outcome made sharper (pairs, restatements)
+    CLAUSE = "clause"  # a clause's quantities together (the wrong name, the wrong column)
+    WORDS = "words"  # facts stated in words (weekdays, value words, relations)
+    EXPLANATION = "explanation"  # a sentence judged as a whole (issue 28; none yet)
+    ECHO = "echo"  # numbers of the caller's own query an answer repeats
+
+
+@dataclass(frozen=True, slots=True)
+class Rule(Generic[C]):
+    """A named check of one family and the finding kinds it may return."""
+
+    name: str
+    check: C
+    kinds: tuple[FindingKind, ...]
+
+
+class Undeclared(NamedTuple):
+    """A finding a rule returned of a kind it did not declare."""
+
+    rule: str
+    kind: FindingKind
+    declared: tuple[FindingKind, ...]
+
+
+_AUDIT: ContextVar[list[Undeclared] | None] = ContextVar("vouched_rule_audit", default=None)
+
+
+def decided(rule: Rule[Any], finding: Finding) -> None:
+    """Called by a runner for each finding a rule returns: one of an undeclared kind is
+    reported to the audit in progress (and costs one tuple lookup otherwise)."""
+    if finding.kind not in rule.kinds:
+        audit = _AUDIT.get()
+        if audit is not None:
+            audit.append(Undeclared(rule.name, finding.kind, rule.kinds))
+
+
+@contextmanager
+def audited() -> Iterator[list[Undeclared]]:
+    """Collect every finding of an undeclared kind made inside the block (tests)."""
+    token = _AUDIT.set([])
+    try:
+        found = _AUDIT.get()
+        assert found is not None  # noqa: S101 - set on the line above
+        yield found
+    finally:
+        _AUDIT.reset(token)

@@ -1,0 +1,69 @@
+"""The rule registry: every decision that makes a finding is a rule that declares its
+kinds, in one ordered registry; one overlap policy says which finding wins a span."""
+
+from __future__ import annotations
+
+from vouched import Finding, FindingKind, StreamScanner, scan
+from vouched._replay import _attempts
+from vouched._scan import _findings
+from vouched._scan._findings import finding_key, once_per_span
+from vouched._scan._rules import REGISTRY
+from vouched._scan._rules._rule import Family, Rule, audited, decided
+
+from ._cases import load_cases, world
+
+_K = FindingKind
+
+
+def test_the_registry_lists_each_family_once_in_the_order_they_run() -> None:
+    assert [entry.family for entry in REGISTRY] == list(Family)
+
+
+def test_rule_names_are_unique_and_kinds_are_finding_kinds() -> None:
+    rules = [rule for entry in REGISTRY for rule in entry.rules]
+    assert len({rule.name for rule in rules}) == len(rules)
+    assert all(set(rule.kinds) <= set(FindingKind) for rule in rules)
+
+
+def test_every_finding_kind_is_declared_by_some_rule() -> None:
+    declared = {kind for entry in REGISTRY for rule in entry.rules for kind in rule.kinds}
+    assert declared == set(FindingKind)
+
+
+def test_a_finding_of_an_undeclared_kind_is_reported_to_the_audit() -> None:
+    rule = Rule("only_values", lambda: None, (_K.VALUE_MISMATCH,))
+    wrong = Finding(_K.UNIT_MISMATCH, 0, 2, "21", "another unit")
+    with audited() as undeclared:
+        decided(rule, Finding(_K.VALUE_MISMATCH, 0, 2, "21", "another value"))
+        decided(rule, wrong)
+    assert [(u.rule, u.kind) for u in undeclared] == [("only_values", _K.UNIT_MISMATCH)]
+
+
+def test_no_rule_returns_a_kind_it_did_not_declare_on_the_case_suite() -> None:
+    with audited() as undeclared:
+        for case in load_cases():
+            w = world(case.world)
+            args = (w.gated, w.lexicon if case.lexicon else None, w.sources, case.question)
+            scan(case.text, *args, policy=w.policy)
+            stream = StreamScanner(*args, policy=w.policy)
+            stream.feed(case.text)
+            stream.close()
+    assert undeclared == []
+
+
+def test_the_first_finding_of_a_kind_and_span_wins_it() -> None:
+    first = Finding(_K.VALUE_MISMATCH, 3, 5, "21", "first")
+    again = Finding(_K.VALUE_MISMATCH, 3, 5, "21", "again")
+    other = Finding(_K.UNIT_MISMATCH, 3, 5, "21", "another kind")
+    assert once_per_span([first, again, other], finding_key) == [first, other]
+
+
+def test_a_yielding_finding_is_dropped_where_it_overlaps_a_winner() -> None:
+    number = Finding(_K.VALUE_MISMATCH, 10, 14, "21.4", "number")
+    word = Finding(_K.RELATION_MISMATCH, 0, 12, "colder than 21", "word")
+    apart = Finding(_K.RELATION_MISMATCH, 20, 26, "hotter", "word")
+    assert once_per_span([number], finding_key, yielding=[word, apart]) == [number, apart]
+
+
+def test_replay_and_answers_use_the_scanners_overlap_policy() -> None:
+    assert _attempts.once_per_span is _findings.once_per_span
