@@ -267,15 +267,22 @@ def report(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--store", choices=("both", "sqlite", "postgres"), default="both")
     args = parser.parse_args()
+    if args.store in ("both", "sqlite"):
+        sqlite(args.n)
+    if args.store in ("both", "postgres"):
+        postgres(args.n)
+
+
+def sqlite(n: int) -> None:
     with tempfile.TemporaryDirectory(prefix="vouched-review-bench-") as folder:
         db = Path(folder) / "snapshots.db"
         with SqliteSnapshotStore(db) as store:
-            filled = fill(store, args.n)
+            filled = fill(store, n)
             base = baselines(store)
             rows = len(store)
         report("SQLite", rows, filled, base, pages(str(db)))
-    postgres(args.n)
 
 
 def postgres(n: int) -> None:

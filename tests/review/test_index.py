@@ -100,3 +100,32 @@ def test_overview_tallies_count_failures_and_abstention_per_day(store: SqliteSna
 
 def test_breakers_name_the_sources_whose_circuit_was_open(store: SqliteSnapshotStore) -> None:
     assert dict(_index(store).breakers) == {"wind-api": 4}
+
+
+class _Counting:
+    """A store that counts the streams opened on it."""
+
+    def __init__(self, store: SqliteSnapshotStore) -> None:
+        self.store = store
+        self.streams = 0
+
+    def iter_json(self, **window: object) -> object:
+        self.streams += 1
+        return self.store.iter_json(**window)  # type: ignore[arg-type]
+
+    def get(self, snapshot_id: str) -> object:
+        return self.store.get(snapshot_id)
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+
+def test_a_refresh_with_nothing_new_opens_no_stream(store: SqliteSnapshotStore) -> None:
+    clock = FakeClock(T0)
+    counting = _Counting(store)
+    index = ReviewIndex(counting, clock=clock)  # type: ignore[arg-type]
+    index.refresh(force=True)
+    opened = counting.streams
+    clock.advance(10.0)
+    index.refresh()
+    assert counting.streams == opened

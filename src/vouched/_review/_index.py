@@ -7,10 +7,11 @@ verdict counts, finding kinds, sources, subjects) plus the casefolded
 texts (the output sent and every attempt of the model, as stored: redacted)
 as UTF-8 for free-text search, and the per-day and
 per-prompt-version tallies the overview draws. It follows the store: at
-most every ``refresh_every`` seconds (its clock is injected) it reads the
-rows created at or after the newest it has; when the store then holds more
-rows than the index (a snapshot written late, with an older ``created_at``)
-it reads everything again.
+most every ``refresh_every`` seconds (its clock is injected) it counts the
+store's rows; when there are new ones it reads the rows created at or after
+the newest it has; when the store then still holds more rows than the index
+(a snapshot written late, with an older ``created_at``) it reads everything
+again.
 
 Nothing here writes to the store; a corrupt row is skipped and counted.
 """
@@ -223,6 +224,8 @@ class ReviewIndex:
             if not force and self._checked is not None and now - self._checked < self.refresh_every:
                 return
             self._checked = now
+            if len(self.store) == len(self.rows) + self.skipped:
+                return  # nothing new: one count, no stream opened
             since = instant(self.rows[-1].created_us) if self.rows else None
             self._add_all(self.store.iter_json(since=since))
             if len(self.store) != len(self.rows) + self.skipped:
