@@ -130,3 +130,18 @@ def test_the_demo_store_in_examples_is_what_vouched_demo_writes(tmp_path: Path) 
         export_jsonl(written, handle)
     examples = Path(__file__).resolve().parents[2] / "examples" / "demo-snapshots.jsonl"
     assert out.read_text() == examples.read_text()
+
+
+def test_the_readme_replay_of_the_demo_store_under_the_example_policy_flips_two() -> None:
+    from vouched._cli._replay import load_policy  # noqa: PLC0415
+    from vouched._cli._review import open_store  # noqa: PLC0415
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    store = open_store(str(examples / "demo-snapshots.jsonl"))
+    pages = InProcess(
+        create_review_app(
+            store, policies={"policy.json": load_policy(str(examples / "policy.json"))}
+        )
+    )
+    html = pages.get("/replay?policy=policy.json&lexicon=none&sample=100").text
+    assert re.search(r"<strong class=\"worse\">2 now fail</strong>", html)
