@@ -129,3 +129,23 @@ def test_a_refresh_with_nothing_new_opens_no_stream(store: SqliteSnapshotStore) 
     clock.advance(10.0)
     index.refresh()
     assert counting.streams == opened
+
+
+def test_a_corrupt_row_is_skipped_and_counted_not_read_again_and_again(
+    store: SqliteSnapshotStore,
+) -> None:
+    import sqlite3  # noqa: PLC0415 - a row written behind the store's back
+
+    with sqlite3.connect(store.path) as connection:
+        connection.execute(
+            "INSERT INTO snapshots (id, created_us, prompt_version, body) VALUES (?, ?, ?, ?)",
+            ("f" * 32, 1, "p1", "{not json"),
+        )
+    clock = FakeClock(T0)
+    counting = _Counting(store)
+    index = ReviewIndex(counting, clock=clock)  # type: ignore[arg-type]
+    index.refresh(force=True)
+    opened = counting.streams
+    clock.advance(10.0)
+    index.refresh()
+    assert (index.skipped, len(index), counting.streams) == (1, len(store) - 1, opened)
