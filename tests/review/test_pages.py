@@ -145,3 +145,8 @@ def test_the_readme_replay_of_the_demo_store_under_the_example_policy_flips_two(
     )
     html = pages.get("/replay?policy=policy.json&lexicon=none&sample=100").text
     assert re.search(r"<strong class=\"worse\">2 now fail</strong>", html)
+
+
+def test_a_fact_shows_its_age_then_beside_its_ttl(store: SqliteSnapshotStore) -> None:
+    html = _pages(store).get(f"/answers/{_hostile_id()}").text
+    assert "<td>5 min</td><td>15 min</td>" in html

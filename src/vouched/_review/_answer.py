@@ -30,6 +30,7 @@ class FactView:
     source: str
     observed_at: datetime | None
     age: str
+    ttl: str  # "" when the fact gives none (the policy's default applies)
     citation: str
 
 
@@ -112,6 +113,7 @@ def answer_view(snapshot: Snapshot) -> AnswerView:
             source=fact.source or "",
             observed_at=fact.observed_at,
             age="" if fact.observed_at is None else age_text(snapshot.judged_at - fact.observed_at),
+            ttl="" if fact.ttl is None else age_text(fact.ttl),
             citation=fact.citation or "",
         )
         for fact, verdict in zip(snapshot.facts, snapshot.verdicts, strict=True)
