@@ -43,6 +43,7 @@ STAGES: Mapping[str, str] = {
     "vouched.testing._stores": "fakes",
     "vouched.testing._virtual": "fakes",
     "vouched._server": "server",
+    "vouched._review": "server",  # the review pages: part of the service, which mounts them
     "vouched._cli": "cli",
     "vouched": "face",
     "vouched.__main__": "main",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
@@ -23,6 +23,7 @@ __all__ = [
     "format_instant",
     "format_local_instant",
     "later_by",
+    "parse_day_or_instant",
     "parse_duration",
     "parse_instant",
     "parse_local_instant",
@@ -126,6 +127,16 @@ def format_local_instant(value: datetime) -> str:
     unless finer is needed."""
     spec = "seconds" if value.microsecond == 0 else "microseconds"
     return value.isoformat(timespec=spec).replace("+00:00", "Z")
+
+
+def parse_day_or_instant(text: str) -> datetime:
+    """A date ("2026-12-02", read as midnight UTC) or an ISO 8601 instant with a
+    timezone: how a time window's edges are given (``--since``, a page's filter)."""
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        return parse_instant(text)
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 def format_instant(value: datetime) -> str:

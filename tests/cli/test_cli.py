@@ -8,7 +8,7 @@ from pathlib import Path
 
 from vouched.testing import CliResult, run_cli
 
-COMMANDS = ("gate", "scan", "verify", "replay", "sources", "serve", "demo")
+COMMANDS = ("gate", "scan", "verify", "replay", "sources", "serve", "review", "demo")
 
 
 def vouched(*args: str) -> CliResult:

@@ -31,6 +31,7 @@ def _build_parser() -> CliParser:
         _demo,
         _gate,
         _replay,
+        _review,
         _scan,
         _serve,
         _sources,
@@ -47,7 +48,7 @@ def _build_parser() -> CliParser:
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
     )
-    for module in (_gate, _scan, _verify, _replay, _sources, _serve, _demo):
+    for module in (_gate, _scan, _verify, _replay, _sources, _serve, _review, _demo):
         module.register(commands)
     for command in commands.choices.values():
         command.add_argument(

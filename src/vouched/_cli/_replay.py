@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import argparse
 import io
-from datetime import UTC, date, datetime, time
 from typing import Any
 
 from vouched._claims._chart import require_matplotlib
@@ -83,8 +82,9 @@ from vouched._replay._grade import GradeReport, replay
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
 from vouched._replay._snapshot import policy_from_data
+from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
 from vouched._replay._workers import ENGINES, require_ray
-from vouched._time import format_instant, parse_instant
+from vouched._time import format_instant, parse_day_or_instant
 
 __all__ = ["register"]
 
@@ -146,13 +146,7 @@ def _instant(text: str | None, option: str) -> Any:
     if text is None:
         return None
     try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        pass
-    else:
-        return datetime.combine(day, time(0), tzinfo=UTC)
-    try:
-        return parse_instant(text)
+        return parse_day_or_instant(text)
     except ValueError as error:
         raise InputError(
             f"{error} (or give a date, 2026-12-02, read as midnight UTC)", field=option
@@ -231,16 +225,38 @@ def _pct(value: float | None) -> str:
 
 
 def _change(then: float | None, now: float | None, *, higher_is_better: bool = True) -> str:
-    if then is None or now is None:
-        return f"{_pct(then)} -> {_pct(now)}"
-    delta = (now - then) * (100 if higher_is_better else -100)
-    colour = "red" if delta < -0.05 else "green" if delta > 0.05 else "default"
-    return f"{_pct(then)} -> [{colour}]{_pct(now)}[/]"
+    return _changed(Change(then, now, higher_is_better))
+
+
+def _changed(change: Change) -> str:
+    if change.then is None or change.now is None:
+        return str(change)
+    colour = {-1: "red", 1: "green"}.get(change.direction, "default")
+    return f"{_pct(change.then)} -> [{colour}]{_pct(change.now)}[/]"
+
+
+def _rich_table(table: ReportTable) -> Any:
+    """One of the report's tables (:mod:`vouched._replay._tables`) for the terminal."""
+    from rich.table import Table  # noqa: PLC0415
+
+    out = Table(title=table.title, title_justify="left")
+    for column in table.columns:
+        out.add_column(column, justify="right" if column in table.right else "left")
+    for row in table.rows:
+        cells: list[Any] = []
+        for value in row:
+            if isinstance(value, Change):
+                cells.append(_changed(value))
+            elif isinstance(value, Flagged):
+                cells.append(cell(value.text).append(f" {value.note}", style="yellow"))
+            else:
+                cells.append(cell(value))
+        out.add_row(*cells)
+    return out
 
 
 def render(report: GradeReport, *, store: str) -> None:
     from rich.markup import escape  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
 
     out = console()
     rules = ", ".join(report.rules) or "gate only (no scanner in this build)"
@@ -278,76 +294,8 @@ def render(report: GradeReport, *, store: str) -> None:
         soft_wrap=True,
     )
 
-    versions = Table(title="per prompt version (then -> now)", title_justify="left")
-    columns = (
-        "prompt version",
-        "snapshots",
-        "first seen",
-        "grounding",
-        "first attempt passed",
-        "attempts passed",
-        "refused",
-        "partial",
-        "findings",
-    )
-    for column in columns:
-        versions.add_column(column, justify="left" if column in {"prompt version"} else "right")
-    for v in report.prompt_versions:
-        versions.add_row(
-            cell(v.prompt_version),
-            str(v.snapshots),
-            f"{v.first_seen:%Y-%m-%d %H:%M}",
-            _change(v.grounding_rate_then, v.grounding_rate_now),
-            _change(v.pass_rate_then, v.pass_rate_now),
-            f"{v.attempts_passed_then} -> {v.attempts_passed_now} of {v.attempts}",
-            str(v.refused),
-            str(v.partial),
-            f"{v.findings_then} -> {v.findings_now}",
-        )
-    out.print(versions)
-
-    sources = Table(title="per source", title_justify="left")
-    for column in ("source", "facts", "grounding then -> now"):
-        sources.add_column(column)
-    for s in report.sources:
-        sources.add_row(
-            cell(s.source), str(s.facts), _change(s.grounding_rate_then, s.grounding_rate_now)
-        )
-    out.print(sources)
-
-    attributes = Table(title="per attribute (then -> now)", title_justify="left")
-    for column in ("attribute", "facts", "violation share", "violations", "findings"):
-        attributes.add_column(column)
-    for a in report.attributes[:15]:
-        attributes.add_row(
-            cell(a.attribute).append(
-                " (demote?)" if a.attribute in report.demotion_candidates else "", style="yellow"
-            ),
-            str(a.facts),
-            _change(a.violation_share_then, a.violation_share_now, higher_is_better=False),
-            f"{a.violations_then} -> {a.violations_now}",
-            f"{a.findings_then} -> {a.findings_now}",
-        )
-    out.print(attributes)
-
-    reasons = Table(title="by reason", title_justify="left")
-    for column in ("what", "reason", "then", "now"):
-        reasons.add_column(column)
-    for name in sorted(set(report.reasons_then) | set(report.reasons_now)):
-        reasons.add_row(
-            "verdict",
-            cell(name),
-            str(report.reasons_then.get(name, 0)),
-            str(report.reasons_now.get(name, 0)),
-        )
-    for name in sorted(set(report.findings_then) | set(report.findings_now)):
-        reasons.add_row(
-            "finding",
-            cell(name),
-            str(report.findings_then.get(name, 0)),
-            str(report.findings_now.get(name, 0)),
-        )
-    out.print(reasons)
+    for table in report_tables(report):
+        out.print(_rich_table(table))
 
     for label, flips in (
         ("passed then, fail now", report.to_fail),

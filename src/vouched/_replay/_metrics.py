@@ -24,7 +24,7 @@ from typing import Any
 from vouched._gate import grounding_rate
 from vouched._replay._snapshot import Snapshot
 
-__all__ = ["PopulationMetrics", "abstention_rate", "citation_precision", "measure"]
+__all__ = ["PopulationMetrics", "abstains", "abstention_rate", "citation_precision", "measure"]
 
 _VERIFIED = "verified"
 _REFUSED = "refused"
@@ -59,8 +59,13 @@ def citation_precision(claims: Iterable[Any]) -> float | None:
     return supported / cited if cited else None
 
 
+def abstains(status: str, verdict_kinds: Iterable[str]) -> bool:
+    """Whether an answer abstained: it was refused, or some fact was silent."""
+    return status == _REFUSED or any(kind == "silent" for kind in verdict_kinds)
+
+
 def _abstains(snapshot: Snapshot) -> bool:
-    return snapshot.status == _REFUSED or any(v.kind == "silent" for v in snapshot.verdicts)
+    return abstains(snapshot.status, (v.kind for v in snapshot.verdicts))
 
 
 def abstention_rate(snapshots: Iterable[Snapshot]) -> float | None:

@@ -35,7 +35,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 
 import vouched
 from vouched import (
@@ -504,6 +504,20 @@ def _http_error(request: Request, error: Exception) -> Response:
     return error_response(request.url.path, RequestError(status, code, str(detail), None, headers))
 
 
+def _review_pages(config: ServeConfig) -> list[Mount]:
+    """The review pages under ``/review`` when a store is configured (read-only;
+    the Host and token checks are this service's own guard's)."""
+    store: Any = config.store
+    if store is None or not all(hasattr(store, name) for name in ("iter_json", "get", "__len__")):
+        return []
+    try:
+        from vouched._review import create_review_app  # noqa: PLC0415 - jinja2, on use
+    except ImportError:
+        _log.warning("no /review pages: pip install 'vouched[server]' brings jinja2")
+        return []
+    return [Mount("/review", app=create_review_app(store, host=None, token=None))]
+
+
 def create_app(
     config: ServeConfig, *, clock: Clock | None = None, grounder: Grounder | None = None
 ) -> Guard:
@@ -518,7 +532,7 @@ def create_app(
         service.draining = True
         await service.drain()
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route(
             r.path,
             _post(service, r) if r.method == "POST" else getattr(service, r.handler),
@@ -526,6 +540,7 @@ def create_app(
         )
         for r in ROUTES
     ]
+    routes.extend(_review_pages(config))
     app = Starlette(
         routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan
     )

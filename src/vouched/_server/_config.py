@@ -116,7 +116,14 @@ from vouched._server import _wiring
 from vouched._server._reader import Reader as _Reader
 from vouched._server._wiring import FileSource
 
-__all__ = ["LOOPBACK_NAMES", "CatalogEntry", "FileSource", "ServeConfig", "load_config"]
+__all__ = [
+    "LOOPBACK_NAMES",
+    "CatalogEntry",
+    "FileSource",
+    "ServeConfig",
+    "is_loopback",
+    "load_config",
+]
 
 _SECTIONS = ("server", "policy", "lexicons", "catalogs", "fleet", "answer", "tracing")
 _SERVER_KEYS = (

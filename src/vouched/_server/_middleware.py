@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from vouched._server._http import RequestError, error_response
 from vouched._server._models import ErrorCode
 
-__all__ = ["Guard"]
+__all__ = ["Guard", "host_name"]
 
 _log = logging.getLogger("vouched.server")
 _OPEN_PATHS = frozenset({"/healthz"})

@@ -1,0 +1,19 @@
+"""The review pages: a read-only web view over the snapshot store.
+
+``vouched review STORE`` serves them; ``vouched serve`` mounts them under
+``/review`` when ``[answer] store`` is set. Server-rendered (Starlette and
+Jinja2, the ``server`` extra), every asset served by the package itself.
+
+- ``_index``: one summary row per snapshot, the filters, the day and
+  prompt-version tallies; follows the store as it grows.
+- ``_spans``: findings placed on the words of the text they were found in.
+- ``_charts``: rates as inline SVG, coloured by the stylesheet.
+- ``_answer``: one answer as the page shows it.
+- ``_replaying``: a sample graded under another rule version, before and after.
+- ``_guard``: Host allowlist, token, read-only methods, security headers.
+- ``_app``: the routes and templates (``templates/``, ``static/``).
+"""
+
+from vouched._review._app import create_review_app
+
+__all__ = ["create_review_app"]

@@ -1,0 +1,136 @@
+"""One answer as the page shows it: facts with verdicts, attempts with their
+findings on their words, what the client was sent, the on-fail path taken.
+
+Only what the store holds is shown: redacted values stay the tokens they
+were stored as.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from vouched._replay._snapshot import Snapshot
+from vouched._review._spans import Placed, Segment, place, segments
+
+__all__ = ["AnswerView", "AttemptView", "FactView", "age_text", "answer_view", "attempt_view"]
+
+
+@dataclass(frozen=True)
+class FactView:
+    subject: str
+    attribute: str
+    value: str
+    unit: str
+    kind: str
+    reason: str
+    cardinal: bool
+    source: str
+    observed_at: datetime | None
+    age: str
+    ttl: str  # "" when the fact gives none (the policy's default applies)
+    citation: str
+
+
+@dataclass(frozen=True)
+class AttemptView:
+    number: int
+    action: str
+    prompt_version: str
+    text: str | None  # None: a format 1 snapshot did not keep it
+    findings: tuple[Placed, ...]
+    segments: tuple[Segment, ...]
+    anchor: str  # the element id prefix of its findings: "a1"
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    snapshot: Snapshot
+    facts: tuple[FactView, ...]
+    attempts: tuple[AttemptView, ...]
+    path: tuple[str, ...]  # the actions taken, in order
+    findings: int
+
+
+def age_text(delta: timedelta) -> str:
+    """``3 min``, ``2 h 5 min``, ``4 d 1 h``; ``-1 min`` for a future instant."""
+    seconds = int(delta.total_seconds())
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{sign}{days} d {hours} h"
+    if hours:
+        return f"{sign}{hours} h {minutes} min"
+    if minutes:
+        return f"{sign}{minutes} min"
+    return f"{sign}{secs} s"
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def attempt_view(
+    number: int,
+    text: str | None,
+    findings: Sequence[Any],
+    action: str,
+    prompt_version: str,
+    *,
+    anchor: str | None = None,
+) -> AttemptView:
+    placed = tuple(place(text or "", findings))
+    return AttemptView(
+        number=number,
+        action=action,
+        prompt_version=prompt_version,
+        text=text,
+        findings=placed,
+        segments=tuple(segments(text, placed)) if text is not None else (),
+        anchor=anchor or f"a{number}",
+    )
+
+
+def answer_view(snapshot: Snapshot) -> AnswerView:
+    facts = tuple(
+        FactView(
+            subject=fact.subject,
+            attribute=fact.attribute,
+            value=_value(fact.value),
+            unit=fact.unit or "",
+            kind=verdict.kind,
+            reason=verdict.reason,
+            cardinal=verdict.cardinal,
+            source=fact.source or "",
+            observed_at=fact.observed_at,
+            age="" if fact.observed_at is None else age_text(snapshot.judged_at - fact.observed_at),
+            ttl="" if fact.ttl is None else age_text(fact.ttl),
+            citation=fact.citation or "",
+        )
+        for fact, verdict in zip(snapshot.facts, snapshot.verdicts, strict=True)
+    )
+    trail = snapshot.trail
+    attempts = tuple(
+        attempt_view(n, a.text, a.findings, a.action, a.prompt_version)
+        for n, a in enumerate(trail, start=1)
+    )
+    if not attempts:  # no trail: the output was the only attempt
+        attempts = (
+            attempt_view(1, snapshot.output, snapshot.findings, "accept", snapshot.prompt_version),
+        )
+    return AnswerView(
+        snapshot=snapshot,
+        facts=facts,
+        attempts=attempts,
+        path=tuple(a.action for a in attempts),
+        findings=sum(len(a.findings) for a in attempts),
+    )
