@@ -48,7 +48,9 @@ __all__ = [
     "after_live",
     "expires_ms",
     "fact_key",
+    "field_of",
     "keep_and_state",
+    "withdraws",
 ]
 
 # Defaults, named once.
@@ -156,8 +158,20 @@ def expires_ms(fact: Fact, now: int, keep_for: float) -> int:
 
 
 def field_of(fact: Fact) -> str:
-    """A fact's (subject, attribute) as a store's field name (and its tie-break order)."""
-    return dumps([fact.subject, fact.attribute])
+    """A fact's :func:`fact_key` as a store's field name (and its tie-break order):
+    ``["Berlin", "temperature"]``, with the period's two ends after them when the
+    fact has one. A silence names its pair alone: it withdraws every period of it
+    (:func:`withdraws`)."""
+    if fact.period is None or fact.is_silent:
+        return dumps([fact.subject, fact.attribute])
+    start, end = fact.period
+    return dumps([fact.subject, fact.attribute, start.isoformat(), end.isoformat()])
+
+
+def withdraws(silence_field: str, field: str) -> bool:
+    """Whether a silence's field (its pair) withdraws a kept ``field``: the pair's
+    own, or one of its periods (the same rule as the Redis script's)."""
+    return field == silence_field or field.startswith(silence_field[:-1] + ",")
 
 
 class Unchanged:
@@ -245,7 +259,8 @@ class MemoryLastGood:
             field = field_of(fact)
             old = table.get(field)
             if fact.is_silent:
-                table.pop(field, None)
+                for withdrawn in [f for f in table if withdraws(field, f)]:
+                    del table[withdrawn]
                 continue
             kept = {fact_key(fact): old[2]} if old and old[1] > now else {}
             winner = advance(kept, (fact,))[fact_key(fact)]
