@@ -160,3 +160,33 @@ def test_a_value_another_worker_saw_withdrawn_is_not_served_from_this_workers_ca
 
     answer = asyncio.run(go())
     assert all(f.is_silent for f in answer), answer
+
+
+def a_day_high(value: int, day: int) -> Fact:
+    fact = a_fact("temperature_max", 0, 86_400, value)
+    start = fact.observed_at.replace(hour=0, minute=0) + timedelta(days=day)  # type: ignore[union-attr]
+    return fact.model_copy(update={"valid_from": start, "valid_until": start + timedelta(days=1)})
+
+
+@pytest.mark.parametrize("store", ["memory", "redis"])
+def test_each_period_is_its_own_fact_and_a_silence_withdraws_them_all(
+    prefix: str, store: str
+) -> None:
+    clock = FakeClock(START)
+    friday, saturday = a_day_high(12, 1), a_day_high(9, 2)
+
+    async def go() -> tuple[tuple[Fact, ...] | None, tuple[Fact, ...] | None]:
+        async with redis.asyncio.Redis.from_url(REDIS_URL) as client:
+            shared: SharedLastGood = (
+                _twin(clock, {})
+                if store == "memory"
+                else RedisLastGood(client, prefix=prefix, clock=clock, timeout=2.0)
+            )
+            await shared.save("weather", QUERY, [friday, saturday])
+            both = await shared.load("weather", QUERY)
+            await shared.save("weather", QUERY, [a_silence("temperature_max")])
+            return both, await shared.load("weather", QUERY)
+
+    both, after = asyncio.run(go())
+    assert both == (friday, saturday)
+    assert after == ()

@@ -150,3 +150,12 @@ def test_the_readme_replay_of_the_demo_store_under_the_example_policy_flips_two(
 def test_a_fact_shows_its_age_then_beside_its_ttl(store: SqliteSnapshotStore) -> None:
     html = _pages(store).get(f"/answers/{_hostile_id()}").text
     assert "<td>5 min</td><td>15 min</td>" in html
+
+
+def test_one_answer_is_counted_in_the_singular() -> None:
+    from vouched._cli._review import open_store  # noqa: PLC0415
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    pages = InProcess(create_review_app(open_store(str(examples / "demo-snapshots.jsonl"))))
+    html = pages.get("/answers?status=refused").text
+    assert "1 answer matches," in html

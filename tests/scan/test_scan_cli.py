@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from vouched import Policy, load_facts, partition
+from vouched._time import parse_instant
 from vouched.testing import CliResult, run_cli
 
 from ._cases import WORLDS
@@ -69,6 +71,16 @@ def test_facts_are_gated_at_now_so_stale_facts_vouch_for_nothing(tmp_path: Path)
     assert fresh.returncode == 0, fresh.stdout
     assert later.returncode == 1
     assert json.loads(later.stdout)["findings"][0]["kind"] == "ungrounded_number"
+
+
+def test_the_table_says_which_facts_the_gate_left_out(tmp_path: Path) -> None:
+    facts, _ = _world_files(tmp_path)
+    later = _run("--facts", str(facts), "--now", "2026-11-29T18:00:00Z", "-", stdin="Hi.")
+    gated = partition(load_facts(facts), Policy(), parse_instant("2026-11-29T18:00:00Z"))
+    stale = sum(verdict.reason == "stale" for verdict in gated.violations)
+    assert stale > 0
+    assert f"gated at 2026-11-29T18:00:00Z: {len(gated.violations)} of" in later.stdout
+    assert f"stale {stale}" in later.stdout
 
 
 def test_sources_vouch_for_quotes(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from vouched import Fact, GuardedSource, Query, SourceError
 from vouched._sources._lastgood import advance
 from vouched.testing import FakeClock, ScriptedSource
 
-KEY = ("Berlin", "temperature")
+KEY = ("Berlin", "temperature", None)  # (subject, attribute, period): a current reading
 
 
 def later(fact: Fact, minutes: int) -> Fact:
@@ -39,8 +39,8 @@ def test_a_fact_observed_at_the_same_instant_replaces_the_kept_one() -> None:
 def test_a_live_silence_evicts_the_kept_fact() -> None:
     silence = Fact.silence("Berlin", "temperature", "no_data", source="weather")
     humidity = weather_fact("63", "humidity")
-    kept = {KEY: weather_fact(), ("Berlin", "humidity"): humidity}
-    assert advance(kept, [silence]) == {("Berlin", "humidity"): humidity}
+    kept = {KEY: weather_fact(), ("Berlin", "humidity", None): humidity}
+    assert advance(kept, [silence]) == {("Berlin", "humidity", None): humidity}
 
 
 class Broken:

@@ -141,3 +141,33 @@ def test_any_interleaving_states_only_the_newest_value_never_a_withdrawn_one(
         elif step[0] in ("silence", "empty"):
             newest = None
         assert stated == ([] if newest is None else [newest.value])
+
+
+def day_high(value: str, day: int) -> Fact:
+    return reading(value, 0).model_copy(
+        update={
+            "attribute": "temperature_max",
+            "valid_from": parse_instant(f"2026-12-0{day}T00:00:00+01:00"),
+            "valid_until": parse_instant(f"2026-12-0{day + 1}T00:00:00+01:00"),
+        }
+    )
+
+
+def test_each_period_of_a_forecast_is_stated_and_kept_as_its_own_fact(clock: FakeClock) -> None:
+    friday, saturday = day_high("12", 4), day_high("9", 5)
+    source = guarded(ScriptedSource("s", [[friday, saturday], SourceError("HTTP 500")]), clock)
+    assert fetch_sync(source, QUERY) == [friday, saturday]
+    assert fetch_sync(source, QUERY) == [friday, saturday]
+
+
+def test_a_silence_for_a_pair_withdraws_every_period_of_it(clock: FakeClock) -> None:
+    withdrawn = Fact.silence("Berlin", "temperature_max", "no_data", source="s")
+    source = guarded(
+        ScriptedSource(
+            "s", [[day_high("12", 4), day_high("9", 5)], [withdrawn], SourceError("HTTP 500")]
+        ),
+        clock,
+    )
+    fetch_sync(source, QUERY)
+    fetch_sync(source, QUERY)
+    assert values(fetch_sync(source, QUERY)) == []

@@ -1,6 +1,6 @@
 """``vouched demo``: the whole answer path, offline, in a few seconds.
 
-Starts recorded weather and currency sources on 127.0.0.1 and runs four
+Starts recorded weather and currency sources on 127.0.0.1 and runs five
 scenarios through a :class:`vouched.Grounder`, each with a one-line verdict:
 
 1. all sources up: every fact grounded and phrased;
@@ -9,7 +9,8 @@ scenarios through a :class:`vouched.Grounder`, each with a one-line verdict:
 3. cached facts gone stale: the last good answer is served, the gate strips
    it and the answer says it is unavailable;
 4. a model that fabricates a number: caught, retried with the finding quoted,
-   fabricated again, refused.
+   fabricated again, refused;
+5. a forecast value said for the wrong day: caught, retried, stated for its day.
 
 Time is a :class:`vouched.testing.FakeClock` so the run is the same on every
 machine and nothing sleeps. Exit status 1 if a scenario did not behave.
@@ -44,7 +45,8 @@ def register(commands: Any) -> None:
         help="run the offline end-to-end demo",
         description="Run five scenarios through the whole answer path against recorded "
         "sources on 127.0.0.1 (no network): all sources up, a source down, cached facts "
-        "gone stale, a model that fabricates a number. Exit 0: every scenario behaved; "
+        "gone stale, a model that fabricates a number, a forecast value said for the wrong "
+        "day. Exit 0: every scenario behaved; "
         "1: one did not.",
     )
     parser.add_argument("--json", action="store_true", help="print the scenarios as JSON")

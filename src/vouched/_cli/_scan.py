@@ -10,6 +10,7 @@ findings; 2: unreadable input.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from typing import Any
 
 from vouched._cli._common import (
@@ -25,9 +26,10 @@ from vouched._cli._common import (
 )
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
-from vouched._gate import partition
+from vouched._gate import GateResult, partition
 from vouched._policy import Policy
 from vouched._scan._scanner import ScanReport, scan
+from vouched._time import format_instant
 
 __all__ = ["register"]
 
@@ -85,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(report.to_json())
     else:
         render(report, name="<stdin>" if args.output == "-" else args.output)
+        note_violations(gated)
     return EXIT_OK if report.passed else EXIT_FAILED
 
 
@@ -107,3 +110,21 @@ def render(report: ScanReport, *, name: str) -> None:
         )
     out.print(table)
     out.print(f"[bold red]failed[/]  score {report.score:.2f}")
+
+
+def note_violations(gated: GateResult) -> None:
+    """One line under the table when facts of the file vouch for nothing: a
+    finding "no grounded fact for Berlin temperature" about a pair the file does
+    hold reads as a scanner bug until one sees that the fact was stale at
+    ``--now`` (the real clock, when it is not given)."""
+    if not gated.violations or gated.at is None:
+        return
+    reasons = Counter(str(verdict.reason) for verdict in gated.violations)
+    listed = ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items()))
+    at = format_instant(gated.at.replace(microsecond=0))
+    console().print(
+        cell(
+            f"gated at {at}: {len(gated.violations)} of "
+            f"{len(gated.verdicts)} facts are violations ({listed}) and vouch for nothing"
+        )
+    )

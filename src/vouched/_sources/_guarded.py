@@ -56,7 +56,7 @@ from vouched._sources._breaker import (
     SourceBreaker,
     Ticket,
 )
-from vouched._sources._lastgood import SharedLastGood, advance, keep_and_state
+from vouched._sources._lastgood import SharedLastGood, advance, fact_key, keep_and_state
 from vouched._sources._source import (
     ANY_ATTRIBUTE,
     Key,
@@ -390,8 +390,8 @@ class GuardedSource:
                 # have seen the source withdraw one. Fail closed: what this process
                 # kept is silenced as ``store_unavailable``, never served.
                 return self._unproven(query, stored, reason)
-            standing = {(f.subject, f.attribute): f for f in fleet}
-            kept = advance(standing, [f for f in stored if (f.subject, f.attribute) in standing])
+            standing = {fact_key(f): f for f in fleet}
+            kept = advance(standing, [f for f in stored if fact_key(f) in standing])
             stored = tuple(kept.values())
         if not stored:
             return self._silence(query, reason)

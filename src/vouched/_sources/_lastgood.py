@@ -5,10 +5,12 @@ this process. A :class:`SharedLastGood` (``RedisLastGood`` in
 :mod:`vouched._sources._redis`) keeps one for every worker, so a worker that
 never saw the source up can still stand in with what another worker saw.
 
-The rule, per (subject, attribute) of one source and one query
-(:func:`advance`): a live fact replaces the kept one only if it was observed
+The rule, per (subject, attribute) of one source and one query, and per period
+for facts that have one (:func:`fact_key`: each day of a forecast is its own
+fact) (:func:`advance`): a live fact replaces the kept one only if it was observed
 at the same time or later (the last good facts only move forward), a live
-silence evicts the kept fact (the source is up and says there is no value),
+silence evicts the kept fact (every period of its pair: the source is up and
+says there is no value),
 and every fact keeps its original ``observed_at`` (the gate, not the cache,
 decides freshness). A live answer with no facts at all evicts every kept fact
 of the query (:func:`after_live`). A shared store that fails answers ``None``
@@ -34,7 +36,7 @@ from cachetools import LRUCache
 
 from vouched._fact import Fact
 from vouched._jsonio import dumps
-from vouched._sources._source import Key, Query, query_key
+from vouched._sources._source import Query, query_key
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -45,7 +47,10 @@ __all__ = [
     "advance",
     "after_live",
     "expires_ms",
+    "fact_key",
+    "field_of",
     "keep_and_state",
+    "withdraws",
 ]
 
 # Defaults, named once.
@@ -68,16 +73,28 @@ class SharedLastGood(Protocol):
         ...
 
 
-def advance(kept: Mapping[Key, Fact], answer: Iterable[Fact]) -> dict[Key, Fact]:
+FactKey = tuple[str, str, tuple[datetime, datetime] | None]
+"""What one kept fact stands for: (subject, attribute, period or ``None``)."""
+
+
+def fact_key(fact: Fact) -> FactKey:
+    """The key a fact is kept under: its (subject, attribute) and its period, so
+    Friday's high and Saturday's are two facts, never one replacing the other."""
+    return (fact.subject, fact.attribute, fact.period)
+
+
+def advance(kept: Mapping[FactKey, Fact], answer: Iterable[Fact]) -> dict[FactKey, Fact]:
     """The last good facts after a live ``answer`` (the rule of this module).
 
-    A fact without ``observed_at`` never replaces one that has it.
+    A fact without ``observed_at`` never replaces one that has it. A silence
+    withdraws every period of its (subject, attribute).
     """
     out = dict(kept)
     for fact in answer:
-        key = (fact.subject, fact.attribute)
+        key = fact_key(fact)
         if fact.is_silent:
-            out.pop(key, None)
+            for withdrawn in [k for k in out if k[:2] == key[:2]]:
+                del out[withdrawn]
             continue
         old = out.get(key)
         if old is None or _not_older(fact, old):
@@ -85,7 +102,7 @@ def advance(kept: Mapping[Key, Fact], answer: Iterable[Fact]) -> dict[Key, Fact]
     return out
 
 
-def after_live(kept: Mapping[Key, Fact], answer: Sequence[Fact]) -> dict[Key, Fact]:
+def after_live(kept: Mapping[FactKey, Fact], answer: Sequence[Fact]) -> dict[FactKey, Fact]:
     """The last good facts after a live ``answer``: none when the answer is empty
     (the source is up and has nothing), else :func:`advance`."""
     if not answer:
@@ -113,12 +130,10 @@ def keep_and_state(
     """
     if not answer:  # the source is up and has nothing: nothing is kept
         return (), ()
-    before = {(f.subject, f.attribute): f for f in kept or () if not f.is_silent}
+    before = {fact_key(f): f for f in kept or () if not f.is_silent}
     after = after_live(before, answer)
     stated = [
-        fact
-        if fact.is_silent or (newer := after.get((fact.subject, fact.attribute))) is None
-        else newer
+        fact if fact.is_silent or (newer := after.get(fact_key(fact))) is None else newer
         for fact in answer
     ]
     return tuple(after.values()), tuple(stated)
@@ -143,8 +158,20 @@ def expires_ms(fact: Fact, now: int, keep_for: float) -> int:
 
 
 def field_of(fact: Fact) -> str:
-    """A fact's (subject, attribute) as a store's field name (and its tie-break order)."""
-    return dumps([fact.subject, fact.attribute])
+    """A fact's :func:`fact_key` as a store's field name (and its tie-break order):
+    ``["Berlin", "temperature"]``, with the period's two ends after them when the
+    fact has one. A silence names its pair alone: it withdraws every period of it
+    (:func:`withdraws`)."""
+    if fact.period is None or fact.is_silent:
+        return dumps([fact.subject, fact.attribute])
+    start, end = fact.period
+    return dumps([fact.subject, fact.attribute, start.isoformat(), end.isoformat()])
+
+
+def withdraws(silence_field: str, field: str) -> bool:
+    """Whether a silence's field (its pair) withdraws a kept ``field``: the pair's
+    own, or one of its periods (the same rule as the Redis script's)."""
+    return field == silence_field or field.startswith(silence_field[:-1] + ",")
 
 
 class Unchanged:
@@ -232,10 +259,11 @@ class MemoryLastGood:
             field = field_of(fact)
             old = table.get(field)
             if fact.is_silent:
-                table.pop(field, None)
+                for withdrawn in [f for f in table if withdraws(field, f)]:
+                    del table[withdrawn]
                 continue
-            kept = {(fact.subject, fact.attribute): old[2]} if old and old[1] > now else {}
-            winner = advance(kept, (fact,))[(fact.subject, fact.attribute)]
+            kept = {fact_key(fact): old[2]} if old and old[1] > now else {}
+            winner = advance(kept, (fact,))[fact_key(fact)]
             if old is not None and winner is old[2]:  # the newer kept fact, at its new place
                 table[field] = (position, old[1], old[2])
             elif (gone := expires_ms(fact, now, self.keep_for)) > now:

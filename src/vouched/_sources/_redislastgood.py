@@ -56,6 +56,14 @@ _log = logging.getLogger("vouched.sources")
 _NO_TIME = -1  # a fact without observed_at
 
 _SAVE = """
+local function withdraw(key, field)  -- the pair's field and every period of it
+  local prefix = string.sub(field, 1, -2) .. ','
+  for _, other in ipairs(redis.call('HKEYS', key)) do
+    if other == field or string.sub(other, 1, #prefix) == prefix then
+      redis.call('HDEL', key, other)
+    end
+  end
+end
 local now = tonumber(ARGV[1])
 if #ARGV == 1 then  -- a live answer with no facts: the source has nothing, keep nothing
   redis.call('DEL', KEYS[1])
@@ -65,7 +73,7 @@ for i = 2, #ARGV, 5 do
   local field, observed, expires, position, payload = ARGV[i], tonumber(ARGV[i + 1]),
         tonumber(ARGV[i + 2]), ARGV[i + 3], ARGV[i + 4]
   if payload == '' then
-    redis.call('HDEL', KEYS[1], field)
+    withdraw(KEYS[1], field)
   else
     local keep = false
     local old = redis.call('HGET', KEYS[1], field)
@@ -107,7 +115,15 @@ local fields = {}
 if #ARGV == 1 then  -- the whole answer was withdrawn
   fields = redis.call('HKEYS', KEYS[1])
 else
-  for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+  local names = redis.call('HKEYS', KEYS[1])
+  for i = 2, #ARGV do  -- a silence's pair: its own field and every period of it
+    local prefix = string.sub(ARGV[i], 1, -2) .. ','
+    for _, other in ipairs(names) do
+      if other == ARGV[i] or string.sub(other, 1, #prefix) == prefix then
+        fields[#fields + 1] = other
+      end
+    end
+  end
 end
 for _, field in ipairs(fields) do
   local old = redis.call('HGET', KEYS[1], field)

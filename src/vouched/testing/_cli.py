@@ -44,8 +44,9 @@ def run_cli(
     command returns or exits with (argparse's ``--help`` and usage errors
     included), so ``returncode``, ``stdout`` and ``stderr`` say what a user
     would see, in a fraction of the time a new interpreter takes. Tables and
-    help are laid out ``columns`` wide (``COLUMNS``; 80 is what a process
-    whose output is piped gets). The streams and ``COLUMNS`` are put back
+    help are laid out ``columns`` wide (set as ``COLUMNS``, so a test sees what
+    ``COLUMNS=80 vouched ...`` shows; without ``COLUMNS`` a piped process lays
+    tables out wide, never cut). The streams and ``COLUMNS`` are put back
     afterwards, whatever happens. With ``timeout`` (seconds) the command runs
     on a daemon thread and a run that has not ended by then raises
     :class:`TimeoutError` (a hang fails the test instead of stalling the

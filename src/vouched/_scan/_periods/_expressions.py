@@ -143,9 +143,18 @@ def _date(year: int, month: int, day: int) -> date | None:
 
 
 def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    """The time one match of the pattern names: a written date, else a day or a
+    stretch named relative to today."""
+    for group in ("md", "dm", "iso", "nth"):
+        if match.group(group):
+            return _dated(group, match, calendar)
+    return _relative(match, calendar)
+
+
+def _dated(group: str, match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    """A date as written: "January 4-6", "5 Jan", "2024-01-05", "the 5th"."""
     start, end = match.span()
-    days: list[date] = []
-    if match.group("md"):
+    if group == "md":
         month = MONTHS[match.group("m1")]
         year = int(match.group("y1") or _year_for(month, calendar))
         first = _date(year, month, int(match.group("d1")))
@@ -154,53 +163,62 @@ def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
             return None
         periods = (calendar.bounds(first)[0], calendar.bounds(last)[1])
         return TimeMention(start, end, (periods,), day=first if first == last else None)
-    if match.group("dm"):
+    if group == "dm":
         month = MONTHS[match.group("m2")]
         day = _date(
             int(match.group("y2") or _year_for(month, calendar)), month, int(match.group("d2"))
         )
-        days = [day] if day else []
-    elif match.group("iso"):
+    elif group == "iso":
         day = _date(int(match.group("y3")), int(match.group("m3")), int(match.group("d3")))
-        days = [day] if day else []
-    elif match.group("nth"):
+    else:
         day = calendar.day_of_month(int(match.group("d4")))
-        days = [day] if day else []
-    elif match.group("wd"):
+    return _on_days([day] if day else [], start, end, calendar)
+
+
+def _on_days(days: list[date], start: int, end: int, calendar: Calendar) -> TimeMention | None:
+    if not days:
+        return None
+    return TimeMention(start, end, tuple(calendar.bounds(d) for d in days), day=days[0])
+
+
+def _relative(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    """A time named from today: a weekday, tonight, this morning, tomorrow, the
+    weekend, later this week, next week, day three, a part of a day, the whole."""
+    start, end = match.span()
+    if match.group("wd"):
         weekday = WEEKDAYS[match.group("wd")]
         day = calendar.next_weekday(weekday)
         return TimeMention(start, end, (calendar.bounds(day),), weekday=weekday, day=day)
-    elif match.group("tonight"):
+    if match.group("tonight"):
         return TimeMention(start, end, (calendar.bounds(calendar.today, 18, 30),))
-    elif match.group("this"):
+    if match.group("this"):
         first_hour, end_hour = PARTS_OF_DAY[match.group("tpart")]
         return TimeMention(start, end, (calendar.bounds(calendar.today, first_hour, end_hour),))
-    elif match.group("rel"):
+    if match.group("rel"):
         days = [calendar.today + timedelta(days=RELATIVE_DAYS[match.group("rel")])]
-    elif match.group("weekend"):
+        return _on_days(days, start, end, calendar)
+    if match.group("weekend"):
         saturday = calendar.next_weekday(5)
         if calendar.today.weekday() == 6:
             saturday = calendar.today - timedelta(days=1)
         return TimeMention(start, end, (calendar.bounds(saturday, 0, 48),))
-    elif match.group("later"):
+    if match.group("later"):
         first = calendar.today + timedelta(days=2)
         sunday = calendar.next_weekday(6)
         last = max(sunday, calendar.days[-1] if calendar.days else sunday)
         return TimeMention(start, end, ((calendar.bounds(first)[0], calendar.bounds(last)[1]),))
-    elif match.group("nextweek"):
+    if match.group("nextweek"):
         monday = calendar.today + timedelta(days=7 - calendar.today.weekday())
         length = 3 if match.group("early") else 7
         return TimeMention(start, end, (calendar.bounds(monday, 0, 24 * length),))
-    elif match.group("dayn") or match.group("nthday"):
+    if match.group("dayn") or match.group("nthday"):
         return _forecast_day(match, calendar)
-    elif match.group("part"):
+    if match.group("part"):
         first_hour, end_hour = PARTS_OF_DAY[match.group("part")]
         return TimeMention(start, end, (), part=(first_hour, end_hour))
-    elif match.group("whole"):
+    if match.group("whole"):
         return TimeMention(start, end, (), whole=True)
-    if not days:
-        return None
-    return TimeMention(start, end, tuple(calendar.bounds(d) for d in days), day=days[0])
+    return None
 
 
 def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
