@@ -142,65 +142,77 @@ def _date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+def _month_days(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    """ "3 December", "3-5 December": one day or a run of days of one month."""
+    month = MONTHS[match.group("m1")]
+    year = int(match.group("y1") or _year_for(month, calendar))
+    first = _date(year, month, int(match.group("d1")))
+    last = _date(year, month, int(match.group("d1b"))) if match.group("d1b") else first
+    if first is None or last is None or last < first:
+        return None
+    periods = (calendar.bounds(first)[0], calendar.bounds(last)[1])
     start, end = match.span()
-    days: list[date] = []
-    if match.group("md"):
-        month = MONTHS[match.group("m1")]
-        year = int(match.group("y1") or _year_for(month, calendar))
-        first = _date(year, month, int(match.group("d1")))
-        last = _date(year, month, int(match.group("d1b"))) if match.group("d1b") else first
-        if first is None or last is None or last < first:
-            return None
-        periods = (calendar.bounds(first)[0], calendar.bounds(last)[1])
-        return TimeMention(start, end, (periods,), day=first if first == last else None)
+    return TimeMention(start, end, (periods,), day=first if first == last else None)
+
+
+def _one_day(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    """A date ("December 3", "2026-12-03", "the 3rd") or a day counted from today."""
     if match.group("dm"):
         month = MONTHS[match.group("m2")]
         day = _date(
             int(match.group("y2") or _year_for(month, calendar)), month, int(match.group("d2"))
         )
-        days = [day] if day else []
     elif match.group("iso"):
         day = _date(int(match.group("y3")), int(match.group("m3")), int(match.group("d3")))
-        days = [day] if day else []
     elif match.group("nth"):
         day = calendar.day_of_month(int(match.group("d4")))
-        days = [day] if day else []
-    elif match.group("wd"):
+    else:
+        day = calendar.today + timedelta(days=RELATIVE_DAYS[match.group("rel")])
+    if not day:
+        return None
+    start, end = match.span()
+    return TimeMention(start, end, (calendar.bounds(day),), day=day)
+
+
+def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    start, end = match.span()
+    if match.group("md"):
+        return _month_days(match, calendar)
+    if match.group("dm") or match.group("iso") or match.group("nth"):
+        return _one_day(match, calendar)
+    if match.group("wd"):
         weekday = WEEKDAYS[match.group("wd")]
         day = calendar.next_weekday(weekday)
         return TimeMention(start, end, (calendar.bounds(day),), weekday=weekday, day=day)
-    elif match.group("tonight"):
+    if match.group("tonight"):
         return TimeMention(start, end, (calendar.bounds(calendar.today, 18, 30),))
-    elif match.group("this"):
+    if match.group("this"):
         first_hour, end_hour = PARTS_OF_DAY[match.group("tpart")]
         return TimeMention(start, end, (calendar.bounds(calendar.today, first_hour, end_hour),))
-    elif match.group("rel"):
-        days = [calendar.today + timedelta(days=RELATIVE_DAYS[match.group("rel")])]
-    elif match.group("weekend"):
+    if match.group("rel"):
+        return _one_day(match, calendar)
+    if match.group("weekend"):
         saturday = calendar.next_weekday(5)
         if calendar.today.weekday() == 6:
             saturday = calendar.today - timedelta(days=1)
         return TimeMention(start, end, (calendar.bounds(saturday, 0, 48),))
-    elif match.group("later"):
+    if match.group("later"):
         first = calendar.today + timedelta(days=2)
         sunday = calendar.next_weekday(6)
         last = max(sunday, calendar.days[-1] if calendar.days else sunday)
         return TimeMention(start, end, ((calendar.bounds(first)[0], calendar.bounds(last)[1]),))
-    elif match.group("nextweek"):
+    if match.group("nextweek"):
         monday = calendar.today + timedelta(days=7 - calendar.today.weekday())
         length = 3 if match.group("early") else 7
         return TimeMention(start, end, (calendar.bounds(monday, 0, 24 * length),))
-    elif match.group("dayn") or match.group("nthday"):
+    if match.group("dayn") or match.group("nthday"):
         return _forecast_day(match, calendar)
-    elif match.group("part"):
+    if match.group("part"):
         first_hour, end_hour = PARTS_OF_DAY[match.group("part")]
         return TimeMention(start, end, (), part=(first_hour, end_hour))
-    elif match.group("whole"):
+    if match.group("whole"):
         return TimeMention(start, end, (), whole=True)
-    if not days:
-        return None
-    return TimeMention(start, end, tuple(calendar.bounds(d) for d in days), day=days[0])
+    return None
 
 
 def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
