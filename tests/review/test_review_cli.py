@@ -51,5 +51,5 @@ def test_the_demo_store_in_examples_is_served_on_loopback() -> None:
             process.terminate()
             process.wait(timeout=30)
     assert overview.status_code == 200
-    assert "7 answers in the store" in overview.text
+    assert "8 answers in the store" in overview.text
     assert "1 answers match" in refused.text

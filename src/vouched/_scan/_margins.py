@@ -23,6 +23,7 @@ from vouched._scan._sentence import SentenceRead
 __all__ = [
     "MAX_OTHERS",
     "first_is_other",
+    "holds",
     "in_period",
     "margin_holds",
     "named_before",
@@ -81,7 +82,8 @@ def margin_holds(relation: Comparison, left: Decimal, right: Decimal) -> bool:
     return relation.by_at_most is None or size <= relation.by_at_most
 
 
-def _holds(left: Decimal, op: str, right: Decimal) -> bool:
+def holds(left: Decimal, op: str, right: Decimal) -> bool:
+    """Does ``left op right`` hold (``op``: a comparison's ``holds``)?"""
     return {
         "<": left < right,
         "<=": left <= right,
@@ -108,7 +110,7 @@ def in_period(
     a, b = summed(index, left, parts), summed(index, right, parts)
     if a is None or b is None:
         return None
-    if _holds(a, relation.holds, b) and margin_holds(relation, a, b):
+    if holds(a, relation.holds, b) and margin_holds(relation, a, b):
         return True
     return (
         f"{left}'s {' + '.join(parts)} is {a}, {right}'s is {b}: "
@@ -128,7 +130,7 @@ def first_is_other(index: FactIndex, subject: str, parts: tuple[str, ...], op: s
         value = summed(index, other, parts)
         if other == subject or value is None:
             continue
-        if _holds(value, op, own) and not _holds(own, op, value):
+        if holds(value, op, own) and not holds(own, op, value):
             return True
     return False
 

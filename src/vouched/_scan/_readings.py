@@ -8,7 +8,6 @@ its date and UTC time. :class:`~vouched._scan._factindex.FactIndex` indexes them
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
-from operator import attrgetter
 from typing import NamedTuple
 
 from vouched._fact import Fact
@@ -26,14 +25,6 @@ __all__ = [
 ]
 
 _NUMBER = QuantityKind.NUMBER
-_NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
-_PAIR_KEY = attrgetter("subject", "attribute")
-_VALUE = attrgetter("value")
-_SOURCE = attrgetter("source")
-_ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
-_OBSERVED_AT = attrgetter("observed_at")
-_UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
-_NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
 
 

@@ -18,6 +18,7 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Word
 from vouched._scan._margins import (
     first_is_other,
+    holds,
     in_period,
     margin_holds,
     named_before,
@@ -82,16 +83,6 @@ def _comparable(a: Operand, b: Operand) -> bool:
 def quantity_matches_value(quantity: Quantity, value: Decimal) -> bool:
     """Does a stated number say ``value`` (as written or rounded to the precision shown)?"""
     return rounds_to(value, quantity.value, quantity.quantum)
-
-
-def _holds(left: Decimal, op: str, right: Decimal) -> bool:
-    return {
-        "<": left < right,
-        "<=": left <= right,
-        ">": left > right,
-        ">=": left >= right,
-        "=": left == right,
-    }[op]
 
 
 def _subject_with(
@@ -183,7 +174,7 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         return _not_grounded(said, right, attribute, b)
     if not _comparable(a, b):
         return None  # values in other currencies or kinds: nothing to compare
-    if _holds(a.value, relation.holds, b.value) and margin_holds(
+    if holds(a.value, relation.holds, b.value) and margin_holds(
         relation, *_margin_sides(ctx, (left, right), attribute, (a, b))
     ):
         return PASSED
