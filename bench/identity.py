@@ -7,6 +7,7 @@ after it with ``--compare``:
 
     python bench/identity.py --save /tmp/before.json
     python bench/identity.py --compare /tmp/before.json
+    python bench/identity.py --against main      # another commit's code, same inputs
 
 Without either flag (as ``make bench`` runs it) it prints how many reports it
 made per corpus and one digest of them all, the figure two runs compare.
@@ -14,18 +15,25 @@ made per corpus and one digest of them all, the figure two runs compare.
 Corpora: every case of ``tests/scan/cases`` in its world (streamed in words as
 well, which must give the same report); each Rotowire training text with its own
 lexicon and with ``bench/rotowire/lexicon.json`` (through the CLI, as the scorer
-runs it; skipped when the shared data is not there); the answers of
+runs it; skipped when the shared data is not there); the weather dev texts
+(``../shared/weather``, each with its own facts, lexicon and instant); the answers of
 ``bench/scan.py`` and ``bench/stream.py`` (same seeds) and its hostile texts cut
 to 64 KB.
+
+``--against REF`` extracts ``REF``'s ``src`` with ``git archive``, dumps its
+reports in a child process on this checkout's inputs, and compares.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
+import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -34,8 +42,13 @@ from pathlib import Path
 from typing import Any
 
 from scan import LEXICON, NOW, make_answer, make_facts
-from vouched import Policy, StreamScanner, partition, scan
-from vouched._scan._rules._rule import audited
+from vouched import Fact, Lexicon, Policy, StreamScanner, partition, scan
+from vouched._time import parse_instant
+
+try:
+    from vouched._scan._rules._rule import audited
+except ImportError:  # an older commit (--against): no rule registry to audit
+    audited = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -77,6 +90,22 @@ def _rotowire() -> Iterator[tuple[str, dict[str, Any]]]:
                 yield f"rotowire:{name}:{tid}", {"findings": found}
 
 
+def _weather() -> Iterator[tuple[str, dict[str, Any]]]:
+    from weather import DEV  # noqa: PLC0415 - the bench's own path to the shared data
+
+    if not DEV.is_dir():
+        print(f"weather: skipped ({DEV} is not there)")
+        return
+    for text in sorted(DEV.glob("*.txt")):
+        stem = text.name[: -len(".txt")]
+        rows = json.loads((DEV / f"{stem}.facts.json").read_text(encoding="utf-8"))
+        lexicon = json.loads((DEV / f"{stem}.lexicon.json").read_text(encoding="utf-8"))
+        now = parse_instant((DEV / f"{stem}.now").read_text(encoding="utf-8").strip())
+        gated = partition([Fact.model_validate(r) for r in rows], Policy(), now)
+        report = scan(text.read_text(encoding="utf-8"), gated, Lexicon.from_json(lexicon))
+        yield f"weather:{stem}", report.to_json()
+
+
 def _bench() -> Iterator[tuple[str, dict[str, Any]]]:
     rng = random.Random(20261129)  # bench/scan.py's seed and draws
     facts = make_facts(50, rng)
@@ -113,7 +142,7 @@ def _bench() -> Iterator[tuple[str, dict[str, Any]]]:
 def dump() -> dict[str, Any]:
     reports: dict[str, Any] = {}
     counts: dict[str, int] = {}
-    for corpus in (_cases, _rotowire, _bench):
+    for corpus in (_cases, _rotowire, _weather, _bench):
         for key, report in corpus():
             reports[key] = report
             family = key.split(":", 1)[0]
@@ -126,12 +155,46 @@ def digest(reports: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(reports, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _against(ref: str, out: Path) -> bool:
+    """Dump ``ref``'s reports into ``out`` (its ``src``, this checkout's inputs);
+    False when git cannot give it."""
+    run = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref, "src"],  # noqa: S607 - git on PATH
+        capture_output=True,
+        check=False,
+    )
+    if run.returncode != 0:
+        return False
+    tree = out.parent / "tree"
+    tree.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=run.stdout, check=True)  # noqa: S607
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    script = str(Path(__file__).resolve())
+    subprocess.run([sys.executable, script, "--save", str(out)], env=env, check=True)
+    return True
+
+
+def _compare(before: dict[str, Any], reports: dict[str, Any], name: str) -> int:
+    keys = before.keys() | reports.keys()
+    changed = sorted(k for k in keys if before.get(k) != reports.get(k))
+    print(f"against {name} (digest {digest(before)}): {len(changed)} changed")
+    families = Counter(k.split(":", 1)[0] for k in changed)
+    if families:
+        print("  changed per corpus: " + ", ".join(f"{k} {v}" for k, v in families.items()))
+    for key in changed[:40]:
+        print(f"  {key}")
+        print(f"    before: {json.dumps(before.get(key))[:400]}")
+        print(f"    after:  {json.dumps(reports.get(key))[:400]}")
+    return 1 if changed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save", type=Path, help="write every report to this JSON file")
     parser.add_argument("--compare", type=Path, help="compare every report with this dump")
+    parser.add_argument("--against", help="compare with this commit's code (git archive)")
     args = parser.parse_args(argv)
-    with audited() as undeclared:
+    with audited() if audited is not None else contextlib.nullcontext([]) as undeclared:
         reports = dump()
     print(f"{len(reports)} reports, digest {digest(reports)}")
     print(f"findings of a kind their rule did not declare: {len(undeclared)}")
@@ -142,14 +205,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"saved to {args.save}")
     if args.compare:
         before: dict[str, Any] = json.loads(args.compare.read_text(encoding="utf-8"))
-        keys = before.keys() | reports.keys()
-        changed = sorted(k for k in keys if before.get(k) != reports.get(k))
-        print(f"against {args.compare} (digest {digest(before)}): {len(changed)} changed")
-        for key in changed[:40]:
-            print(f"  {key}")
-            print(f"    before: {json.dumps(before.get(key))[:400]}")
-            print(f"    after:  {json.dumps(reports.get(key))[:400]}")
-        return 1 if changed else 0
+        return _compare(before, reports, str(args.compare))
+    if args.against:
+        with tempfile.TemporaryDirectory(prefix="identity-") as tmp:
+            out = Path(tmp) / "before.json"
+            if not _against(args.against, out):
+                print(f"skipped: git cannot archive {args.against!r} here (no such commit)")
+                return 0
+            before = json.loads(out.read_text(encoding="utf-8"))
+        return _compare(before, reports, f"{args.against} (git archive)")
     return 0
 
 

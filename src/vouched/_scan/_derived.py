@@ -141,8 +141,10 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
             )
         )
         return found if said else None
+    if not gates.total:
+        return None
     word = SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20)
-    if gates.total and word is not None:
+    if word is not None:
         # the addends come before the sum word ("A and B combined for C"); numbers after
         # it are a list the word introduces ("totaling 25 points and six rebounds")
         upto = min(word.start(), quantity.start)
