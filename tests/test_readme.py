@@ -154,3 +154,15 @@ def test_the_readme_says_how_to_turn_off_looptimes_plugin() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     testing = readme.split("\n## Testing your own code\n", 1)[1].split("\n## ", 1)[0]
     assert "-p no:looptime_plugin" in testing
+
+
+def test_the_serve_config_shown_is_the_example_file() -> None:
+    # The README shows examples/serve.toml with comments; the file itself must say
+    # the same keys and values, or a user copying one gets a different service.
+    import tomllib  # noqa: PLC0415 - this test's own reader
+
+    section = README.split("\n## vouched serve\n", 1)[1]
+    shown = re.search(r"```toml\n(.*?)```", section, re.S)
+    assert shown is not None, "the serve section lost its config block"
+    example = (ROOT / "examples" / "serve.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(shown.group(1)) == tomllib.loads(example)
