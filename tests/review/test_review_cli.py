@@ -34,6 +34,13 @@ def test_a_missing_store_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert "no such snapshot store" in done.stderr
 
 
+def test_a_device_is_named_as_what_it_is_not_as_missing() -> None:
+    # /dev/zero exists: "no such snapshot store" would send the user looking for a typo
+    done = _run("/dev/zero")
+    assert (done.returncode, done.stderr.count("\n")) == (2, 1)
+    assert "/dev/zero: is not a regular file, not a snapshot store" in done.stderr
+
+
 def test_the_demo_store_in_examples_is_served_on_loopback() -> None:
     with subprocess.Popen(
         [*VOUCHED, "review", str(EXAMPLES / "demo-snapshots.jsonl"), "--port", "0"],

@@ -215,7 +215,7 @@ class SqliteSnapshotStore:
         self._lock = threading.Lock()
         if read_only and self.path.is_dir():
             raise InputError("is a directory, not a snapshot store", file=str(self.path))
-        if read_only and not self.path.is_file():
+        if read_only and not self.path.exists():
             raise InputError("no such snapshot store", file=str(self.path))
         if self.path.exists() and not self.path.is_file():  # /dev/zero, a FIFO, a folder
             raise InputError("is not a regular file, not a snapshot store", file=str(self.path))
