@@ -142,6 +142,12 @@ def percentile(values: Sequence[float], share: float) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="more answers and repetitions")
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        default=BEFORE,
+        help=f"the commit timed side by side with this checkout (default {BEFORE})",
+    )
     args = parser.parse_args(argv)
     answers, repeat = (200, 41) if args.full else (60, 15)
     rng = random.Random(20261129)
@@ -198,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
     fact_growth(rng, repeat)
-    side_by_side(min(answers, 30), repeat)
+    side_by_side(min(answers, 30), repeat, args.against)
     box_scores(max(3, repeat // 3))
     return 0
 
@@ -240,23 +246,23 @@ print(f"{statistics.median(one):.1f} {statistics.median(warm):.1f} {boxes:.1f}")
 """
 
 
-def side_by_side(answers: int, repeat: int) -> None:
-    """The same answers and box scores timed with main at :data:`BEFORE` and with this
+def side_by_side(answers: int, repeat: int, before: str = BEFORE) -> None:
+    """The same answers and box scores timed with the commit ``before`` and with this
     checkout, each in a child process, alternated three times (the least of each kept:
     the machine's load hits both alike)."""
     with tempfile.TemporaryDirectory(prefix="scan-before-") as tmp:
         archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BEFORE, "src"],  # noqa: S607 - git on PATH
+            ["git", "-C", str(ROOT), "archive", before, "src"],  # noqa: S607 - git on PATH
             capture_output=True,
             check=False,
         )
         if archive.returncode != 0:
-            print(f"\nside by side: skipped (no commit {BEFORE} in this clone)")
+            print(f"\nside by side: skipped (no commit {before} in this clone)")
             return
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)  # noqa: S607
         values = {"answers": answers, "repeat": repeat, "shared": str(SHARED)}
         code = SIDE_BY_SIDE % {"bench": str(ROOT / "bench"), **values}
-        trees = ((f"main {BEFORE}", Path(tmp) / "src"), ("this checkout", ROOT / "src"))
+        trees = ((f"main {before}", Path(tmp) / "src"), ("this checkout", ROOT / "src"))
         figures: dict[str, list[float]] = {}
         for _ in range(3):
             for label, src in trees:
