@@ -1,0 +1,81 @@
+"""Hostile text (issue 27): the readers that were quadratic on one shape of text read
+it in one pass, with the same results. Speed itself is measured in ``bench/hostile.py``;
+these tests pin what made it linear and that nothing read differently."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vouched._scan import _sentences
+from vouched._scan._reader import _numbers
+from vouched._scan._reader._numbers import read_numbers
+from vouched._scan._sentences import LONG_SENTENCE, SentenceSplitter
+from vouched._scan._textchecks import find_placeholders
+
+
+class _Counting:
+    """A compiled pattern that counts its searches."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.searches = 0
+
+    def search(self, text: str, position: int = 0) -> re.Match[str] | None:
+        self.searches += 1
+        return self.pattern.search(text, position)
+
+
+@pytest.mark.parametrize("piece", ['"x ', "\u201cx ", "Berlin 21 \u00b0C, "])
+def test_a_text_with_no_terminator_is_searched_for_one_once(
+    piece: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each over-long sentence cut from a text with no terminator used to search the rest
+    of the text for one again: n / LONG_SENTENCE searches of n characters."""
+    counting = _Counting(_sentences._CANDIDATE)
+    monkeypatch.setattr(_sentences, "_CANDIDATE", counting)
+    text = piece * (40 * LONG_SENTENCE // len(piece))
+    ends = SentenceSplitter().ends(text, final=True)
+    assert len(ends) > 20  # cut on its length many times
+    assert counting.searches == 1
+
+
+def test_the_cuts_of_a_long_text_are_those_of_its_pieces_read_in_turn() -> None:
+    """The remembered candidate changes no end: a text read whole and fed in pieces
+    (each call searching afresh) is cut at the same places."""
+    text = ("winds 12 km/h, rain 0.4 mm " * 300) + "and then it ends. Another one.\n" * 3
+    whole = SentenceSplitter().ends(text, final=True)
+    splitter = SentenceSplitter()
+    fed: list[int] = []
+    for stop in range(97, len(text) + 97, 97):
+        fed.extend(splitter.ends(text[:stop], final=stop >= len(text)))
+    assert fed == whole
+    assert len(whole) > 6  # cut on its length, then at each terminator
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=" \t\n\u00a01%°a.-", max_size=30), data=st.data())
+def test_the_character_before_a_sign_is_read_as_before(text: str, data: st.DataObject) -> None:
+    end = data.draw(st.integers(0, len(text)))
+    assert _numbers._last_visible(text, end) == text[:end].rstrip()[-1:]
+
+
+@pytest.mark.parametrize(
+    ("text", "negative"),
+    [("from 10 -12 \u00b0C", False), ("10 %\n  -12 \u00b0C", False), ("it is -12 \u00b0C", True)],
+)
+def test_a_dash_after_a_number_is_a_range_and_after_a_word_a_minus(
+    text: str, negative: bool
+) -> None:
+    values = [v for q in read_numbers(text) for v in q.values]
+    assert any(v < 0 for v in values) is negative
+
+
+def test_none_after_a_sentence_and_a_run_of_space_is_english() -> None:
+    text = "The trains run." + " " * 5000 + "\n None of them are late."
+    assert find_placeholders(text) == []
+    glued = "x" * 50 + " None"  # mid-sentence: a template's empty value
+    assert [glued[s.start : s.end] for s in find_placeholders(glued)] == ["None"]
