@@ -10,11 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vouched import Finding, Scanner
 from vouched._scan import _sentences
+from vouched._scan._findings import Tally
 from vouched._scan._reader import _numbers
 from vouched._scan._reader._numbers import read_numbers
 from vouched._scan._sentences import LONG_SENTENCE, SentenceSplitter
+from vouched._scan._stream import scan_into
 from vouched._scan._textchecks import find_placeholders
+
+from ._cases import load_cases, world
 
 
 class _Counting:
@@ -79,3 +84,21 @@ def test_none_after_a_sentence_and_a_run_of_space_is_english() -> None:
     assert find_placeholders(text) == []
     glued = "x" * 50 + " None"  # mid-sentence: a template's empty value
     assert [glued[s.start : s.end] for s in find_placeholders(glued)] == ["None"]
+
+
+@pytest.mark.parametrize("at_once", [1, 300])
+def test_a_text_read_in_batches_reports_what_it_reports_read_whole(at_once: int) -> None:
+    """scan_into (what `vouched scan --json` reads with) hands on, sentence by sentence,
+    exactly the findings of scan(), and the same passed and score: here over every case
+    of the suite and a long number-dense line."""
+    line = "Berlin is 21.4 \u00b0C and 63% humid, winds 12 km/h, 0.4 mm of rain, " * 200
+    texts = [(c.world, c.lexicon, c.question, c.text) for c in load_cases()]
+    texts.append(("weather", True, None, line))
+    for name, lexicon, question, text in texts:
+        w = world(name)
+        scanner = Scanner(w.gated, w.lexicon if lexicon else None, w.sources, question, w.policy)
+        report = scanner.scan(text)
+        handed: list[Finding] = []
+        tally = scan_into(scanner._compiled, text, handed.extend, at_once)
+        assert tuple(handed) == report.findings
+        assert tally == Tally(report.passed, report.score, len(report.findings))

@@ -5,16 +5,18 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 __all__ = [
     "Finding",
     "FindingKind",
     "ScanReport",
+    "Tally",
     "finding_key",
     "in_order",
     "once_per_span",
     "report_of",
+    "score_of",
     "shifted",
 ]
 
@@ -90,6 +92,24 @@ class ScanReport:
         }
 
 
+class Tally(NamedTuple):
+    """What a :class:`ScanReport` says besides its findings: a text's findings handed on
+    as they are read (``vouched scan --json``) need only this kept. ``findings``: how
+    many there were."""
+
+    passed: bool
+    score: float
+    findings: int
+
+
+def score_of(spans: int, claims: int) -> float:
+    """The report's score: the share of ``claims`` checked claims that no finding stands
+    on, ``spans`` the distinct spans the findings stand on (1.0 when there are none)."""
+    if not spans:
+        return 1.0
+    return max(0.0, (claims - spans) / claims) if claims else 0.0
+
+
 def shifted(finding: Finding, offset: int) -> Finding:
     """``finding`` with its span moved by ``offset`` (a sentence's findings into its text)."""
     if not offset:
@@ -105,8 +125,7 @@ def in_order(findings: Iterable[Finding]) -> list[Finding]:
 def report_of(findings: Iterable[Finding], claims: int) -> ScanReport:
     """The report of ``findings`` among ``claims`` checked claims (ordered by span)."""
     ordered = in_order(findings)
-    bad = len({(f.start, f.end) for f in ordered})
-    score = 1.0 if not ordered else max(0.0, (claims - bad) / claims) if claims else 0.0
+    score = score_of(len({(f.start, f.end) for f in ordered}), claims)
     return ScanReport(passed=not ordered, score=score, findings=tuple(ordered))
 
 

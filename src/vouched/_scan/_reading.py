@@ -33,10 +33,12 @@ from vouched._scan._findings import (
     Finding,
     FindingKind,
     ScanReport,
+    Tally,
     finding_key,
     in_order,
     once_per_span,
     report_of,
+    score_of,
     shifted,
 )
 from vouched._scan._lexicon import Lexicon
@@ -201,7 +203,10 @@ def _is_relation(word: Cue) -> bool:
 
 
 class TextReading:
-    """One text read a closed sentence at a time (:meth:`sentence`), in order."""
+    """One text read a closed sentence at a time (:meth:`sentence`), in order.
+
+    ``keep=False``: the findings are only returned, not kept for :meth:`report` (a
+    caller that writes them out as they come needs only :meth:`tally`)."""
 
     __slots__ = (
         "_carried",
@@ -209,18 +214,22 @@ class TextReading:
         "_carry",
         "_claims",
         "_compiled",
+        "_counted",
         "_findings",
+        "_keep",
         "_may_compute",
         "_named",
         "_time",
     )
 
-    def __init__(self, compiled: Compiled) -> None:
+    def __init__(self, compiled: Compiled, *, keep: bool = True) -> None:
         self._compiled = compiled
         self._carried: list[Mention] = []
         self._carry = Carry()
         self._claims = 0
         self._findings: list[Finding] = []
+        self._keep = keep
+        self._counted = [0, 0]  # findings read, the distinct spans they stand on
         self._named: set[str] = set()
         self._time: tuple[Period, ...] | None = None  # the time carried (None: every fact)
         self._carries: dict[int, Carry] = {}  # by the period's view
@@ -268,7 +277,11 @@ class TextReading:
                 moved = tuple(in_order(shifted(f, start + low + offset) for f in read))
             else:
                 moved = ()
-            self._findings.extend(moved)
+            if moved:
+                if self._keep:
+                    self._findings.extend(moved)
+                self._counted[0] += len(moved)
+                self._counted[1] += len({(f.start, f.end) for f in moved})
             results.append(moved)
             low = high
         return results
@@ -288,6 +301,12 @@ class TextReading:
     def report(self) -> ScanReport:
         """The report of every sentence read so far."""
         return report_of(self._findings, self._claims)
+
+    def tally(self) -> Tally:
+        """The report of every sentence read so far, but for its findings (a sentence's
+        spans lie inside it, so its distinct spans add up)."""
+        found, spans = self._counted
+        return Tally(not found, score_of(spans, self._claims), found)
 
     def _read(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
         self,
