@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vouched import Finding, Scanner
+from vouched import Finding, FindingKind, Scanner, scan
 from vouched._scan import _sentences
-from vouched._scan._findings import Tally
+from vouched._scan._findings import Placed, Tally
 from vouched._scan._reader import _numbers
 from vouched._scan._reader._numbers import read_numbers
 from vouched._scan._sentences import LONG_SENTENCE, SentenceSplitter
@@ -102,3 +102,23 @@ def test_a_text_read_in_batches_reports_what_it_reports_read_whole(at_once: int)
         tally = scan_into(scanner._compiled, text, handed.extend, at_once)
         assert tuple(handed) == report.findings
         assert tally == Tally(report.passed, report.score, len(report.findings))
+
+
+def test_findings_of_a_batch_are_found_per_sentence_in_their_order() -> None:
+    """Placed (the text checks' findings of a batch, looked up per sentence) gives what
+    the filter of all of them gave, in their order: duplicates and empty spans too."""
+    spans = [(30, 34), (2, 5), (10, 12), (2, 5), (12, 12), (11, 40), (0, 1)]
+    findings = [
+        Finding(FindingKind.PLACEHOLDER, a, b, "x" * (b - a), str(n))
+        for n, (a, b) in enumerate(spans)
+    ]
+    placed = Placed(findings)
+    for low, high in [(0, 12), (2, 5), (12, 40), (0, 100), (5, 10), (13, 29)]:
+        expected = [f for f in findings if low <= f.start and f.end <= high]
+        assert placed.within(low, high) == expected
+    assert Placed([]).within(0, 10) == []
+
+
+def test_a_text_of_placeholders_reports_each_once() -> None:
+    report = scan("The value is {x}. " * 500, [])
+    assert [f.start for f in report.findings] == [13 + 18 * n for n in range(500)]

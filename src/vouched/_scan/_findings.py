@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 
 __all__ = [
     "Finding",
     "FindingKind",
+    "Placed",
     "ScanReport",
     "Tally",
     "finding_key",
@@ -108,6 +110,26 @@ def score_of(spans: int, claims: int) -> float:
     if not spans:
         return 1.0
     return max(0.0, (claims - spans) / claims) if claims else 0.0
+
+
+class Placed:
+    """Findings of a whole batch of sentences, looked up per sentence by bisection:
+    a scan of all of them per sentence was quadratic over a text of many text findings
+    (10,000 placeholders: 21 s)."""
+
+    __slots__ = ("_findings", "_order", "_starts")
+
+    def __init__(self, findings: Sequence[Finding]) -> None:
+        self._findings = findings
+        self._order = sorted(range(len(findings)), key=lambda i: findings[i].start)
+        self._starts = [findings[i].start for i in self._order]
+
+    def within(self, low: int, high: int) -> list[Finding]:
+        """The findings with ``low <= start`` and ``end <= high``, in their given order."""
+        if not self._order:
+            return []
+        found = self._order[bisect_left(self._starts, low) : bisect_right(self._starts, high)]
+        return [self._findings[i] for i in sorted(found) if self._findings[i].end <= high]
 
 
 def shifted(finding: Finding, offset: int) -> Finding:

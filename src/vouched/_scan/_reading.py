@@ -32,6 +32,7 @@ from vouched._scan._factindex import FactIndex
 from vouched._scan._findings import (
     Finding,
     FindingKind,
+    Placed,
     ScanReport,
     Tally,
     finding_key,
@@ -260,7 +261,7 @@ class TextReading:
         tokens = word_tokens(lowered)
         # no key of a computed value anywhere in the batch: none in any of its sentences
         self._may_compute = may_compute(part)
-        checks, holes = self._text_findings(part, lowered, tokens)
+        checks = Placed(judge_text(TextView(part, lowered, tokens, compiled.terms)))
         found = find_all(
             compiled.matchers, part, lowered, tokens, read_numbers(part, compiled.capitals, tokens)
         )
@@ -270,8 +271,8 @@ class TextReading:
             high = end - start
             sentence = part[low:high]
             if sentence.strip():
-                own = [f for f in checks if low <= f.start and f.end <= high]
-                own_holes = [(a - low, b - low) for a, b in holes if low <= a and b <= high]
+                own = checks.within(low, high)  # placeholders: numbers in them are no claims
+                own_holes = [(f.start - low, f.end - low) for f in own if f.kind is _K.PLACEHOLDER]
                 read = self._read(sentence, found.within(low, high), tokens, own, own_holes, low)
                 # a sentence's findings in the report's order: words come after numbers
                 moved = tuple(in_order(shifted(f, start + low + offset) for f in read))
@@ -434,15 +435,6 @@ class TextReading:
             Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)
             for i, m in enumerate(named)
         ]
-
-    def _text_findings(
-        self, part: str, lowered: str, tokens: set[str]
-    ) -> tuple[list[Finding], list[tuple[int, int]]]:
-        """The text rules' findings; also the placeholder spans (numbers inside them are
-        not claims)."""
-        findings = judge_text(TextView(part, lowered, tokens, self._compiled.terms))
-        holes = [(f.start, f.end) for f in findings if f.kind is _K.PLACEHOLDER]
-        return findings, holes
 
     def _is_claim(self, read: Quantity, masks: Spans) -> bool:
         """Numbers inside names, placeholders and long quotes, numbers the question
