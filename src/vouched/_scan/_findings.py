@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 __all__ = [
@@ -136,7 +136,10 @@ def shifted(finding: Finding, offset: int) -> Finding:
     """``finding`` with its span moved by ``offset`` (a sentence's findings into its text)."""
     if not offset:
         return finding
-    return replace(finding, start=finding.start + offset, end=finding.end + offset)
+    f = finding  # built directly: dataclasses.replace costs 3x (one per finding)
+    return Finding(
+        f.kind, f.start + offset, f.end + offset, f.text, f.detail, f.subject, f.attribute
+    )
 
 
 def in_order(findings: Iterable[Finding]) -> list[Finding]:
