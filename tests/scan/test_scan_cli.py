@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from vouched import Policy, load_facts, partition
+import pytest
+
+from vouched import Lexicon, Policy, load_facts, partition, scan
+from vouched._cli import _scan as scan_cli
+from vouched._jsonio import dumps
 from vouched._time import parse_instant
 from vouched.testing import CliResult, run_cli
 
@@ -163,3 +167,23 @@ def test_missing_output_is_exit_2() -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("vouched scan: OUTPUT: is required")
     assert result.stderr.count("\n") == 1
+
+
+def test_json_written_as_it_is_read_is_the_report_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--json spools each sentence's findings as it is read (here past the spool's
+    memory, onto disk) and writes what emit_json(scan(...).to_json()) writes."""
+    monkeypatch.setattr(scan_cli, "SPOOL_IN_MEMORY", 200)
+    facts, lexicon = _world_files(tmp_path)
+    text = "In Berlin the humidity is 70%. It is 9 \u00b0C in Berlin, winds 40 km/h.\n" * 40
+    out = tmp_path / "answer.txt"
+    out.write_text(text, encoding="utf-8")
+    result = _run(
+        "--facts", str(facts), "--lexicon", str(lexicon), "--now", NOW, "--json", str(out)
+    )  # fmt: skip
+    gated = partition(load_facts(facts), Policy(), parse_instant(NOW))
+    report = scan(text, gated, Lexicon.from_json(json.loads(lexicon.read_text())))
+    assert len(report.findings) > 80
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == dumps(report.to_json()) + "\n"

@@ -5,13 +5,23 @@ Facts are gated first with the default policy at ``--now``; only grounded
 facts vouch for numbers, silences mark pairs that must not be stated, and
 violations (stale, unsourced) vouch for nothing. Exit 0: no findings; 1:
 findings; 2: unreadable input.
+
+With ``--json`` the report is written as it is read: each sentence's findings go
+to a spool (in memory up to :data:`SPOOL_IN_MEMORY` bytes, then a temporary file)
+as the scanner reads them, a batch of sentences at a time, and the spool is copied
+out after the report's ``passed`` and ``score``. Memory is the text and one batch
+plus the spool's cap, whatever the number of findings; the output is the one
+``scan(...).to_json()`` gives, byte for byte.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import sys
+import tempfile
 from collections import Counter
-from typing import Any
+from typing import IO, Any
 
 from vouched._cli._common import (
     EXIT_FAILED,
@@ -19,19 +29,25 @@ from vouched._cli._common import (
     add_input_limit,
     cell,
     console,
-    emit_json,
     load_lexicon,
     parse_now,
     read_input,
+    silence_stdout,
 )
 from vouched._exceptions import InputError
 from vouched._factio import load_facts
 from vouched._gate import GateResult, partition
+from vouched._jsonio import dumps
 from vouched._policy import Policy
-from vouched._scan._scanner import ScanReport, scan
+from vouched._scan._findings import Finding
+from vouched._scan._scanner import Scanner, ScanReport, scan
 from vouched._time import format_instant
 
-__all__ = ["register"]
+__all__ = ["SPOOL_IN_MEMORY", "register", "write_json"]
+
+SPOOL_IN_MEMORY = 8 * 1024 * 1024
+"""Bytes of findings' JSON ``vouched scan --json`` holds in memory before its spool
+moves to a temporary file."""
 
 
 def register(commands: Any) -> None:
@@ -82,13 +98,41 @@ def run(args: argparse.Namespace) -> int:
     sources = [read_input(path, kind="sources", max_bytes=limit) for path in args.sources]
     text = read_input(args.output, kind="output", max_bytes=limit)
     gated = partition(facts, Policy(), now)
-    report = scan(text, gated, lexicon, sources=sources, question=args.question)
     if args.json:
-        emit_json(report.to_json())
-    else:
-        render(report, name="<stdin>" if args.output == "-" else args.output)
-        note_violations(gated)
+        scanner = Scanner(gated, lexicon, sources, args.question)
+        return EXIT_OK if write_json(scanner, text) else EXIT_FAILED
+    report = scan(text, gated, lexicon, sources=sources, question=args.question)
+    render(report, name="<stdin>" if args.output == "-" else args.output)
+    note_violations(gated)
     return EXIT_OK if report.passed else EXIT_FAILED
+
+
+def write_json(scanner: Scanner, text: str, out: IO[str] | None = None) -> bool:
+    """Scan ``text`` and write its report's JSON (``scan(...).to_json()`` as
+    :func:`emit_json` writes it) to ``out`` (standard output), the findings spooled as
+    they are read; whether it passed."""
+    out = out or sys.stdout
+    with tempfile.SpooledTemporaryFile(SPOOL_IN_MEMORY, "w+", encoding="utf-8") as spool:
+        separator = ""
+
+        def spooled(findings: tuple[Finding, ...]) -> None:
+            nonlocal separator
+            for finding in findings:
+                spool.write(separator)
+                spool.write(dumps(finding.to_json()))
+                separator = ", "
+
+        tally = scanner.scan_into(text, spooled)
+        head = dumps({"passed": tally.passed, "score": tally.score, "findings": []})
+        spool.seek(0)
+        try:
+            out.write(head[: -len("]}")])  # '{"passed": ..., "findings": ['
+            shutil.copyfileobj(spool, out)
+            out.write("]}\n")
+            out.flush()
+        except BrokenPipeError:
+            silence_stdout()
+    return tally.passed
 
 
 def render(report: ScanReport, *, name: str) -> None:

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, TypeVar
 
 __all__ = [
     "Finding",
     "FindingKind",
+    "Placed",
     "ScanReport",
+    "Tally",
     "finding_key",
     "in_order",
     "once_per_span",
     "report_of",
+    "score_of",
     "shifted",
 ]
 
@@ -90,11 +94,52 @@ class ScanReport:
         }
 
 
+class Tally(NamedTuple):
+    """What a :class:`ScanReport` says besides its findings: a text's findings handed on
+    as they are read (``vouched scan --json``) need only this kept. ``findings``: how
+    many there were."""
+
+    passed: bool
+    score: float
+    findings: int
+
+
+def score_of(spans: int, claims: int) -> float:
+    """The report's score: the share of ``claims`` checked claims that no finding stands
+    on, ``spans`` the distinct spans the findings stand on (1.0 when there are none)."""
+    if not spans:
+        return 1.0
+    return max(0.0, (claims - spans) / claims) if claims else 0.0
+
+
+class Placed:
+    """Findings of a whole batch of sentences, looked up per sentence by bisection:
+    a scan of all of them per sentence was quadratic over a text of many text findings
+    (10,000 placeholders: 21 s)."""
+
+    __slots__ = ("_findings", "_order", "_starts")
+
+    def __init__(self, findings: Sequence[Finding]) -> None:
+        self._findings = findings
+        self._order = sorted(range(len(findings)), key=lambda i: findings[i].start)
+        self._starts = [findings[i].start for i in self._order]
+
+    def within(self, low: int, high: int) -> list[Finding]:
+        """The findings with ``low <= start`` and ``end <= high``, in their given order."""
+        if not self._order:
+            return []
+        found = self._order[bisect_left(self._starts, low) : bisect_right(self._starts, high)]
+        return [self._findings[i] for i in sorted(found) if self._findings[i].end <= high]
+
+
 def shifted(finding: Finding, offset: int) -> Finding:
     """``finding`` with its span moved by ``offset`` (a sentence's findings into its text)."""
     if not offset:
         return finding
-    return replace(finding, start=finding.start + offset, end=finding.end + offset)
+    f = finding  # built directly: dataclasses.replace costs 3x (one per finding)
+    return Finding(
+        f.kind, f.start + offset, f.end + offset, f.text, f.detail, f.subject, f.attribute
+    )
 
 
 def in_order(findings: Iterable[Finding]) -> list[Finding]:
@@ -105,8 +150,7 @@ def in_order(findings: Iterable[Finding]) -> list[Finding]:
 def report_of(findings: Iterable[Finding], claims: int) -> ScanReport:
     """The report of ``findings`` among ``claims`` checked claims (ordered by span)."""
     ordered = in_order(findings)
-    bad = len({(f.start, f.end) for f in ordered})
-    score = 1.0 if not ordered else max(0.0, (claims - bad) / claims) if claims else 0.0
+    score = score_of(len({(f.start, f.end) for f in ordered}), claims)
     return ScanReport(passed=not ordered, score=score, findings=tuple(ordered))
 
 

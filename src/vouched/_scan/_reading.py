@@ -32,11 +32,14 @@ from vouched._scan._factindex import FactIndex
 from vouched._scan._findings import (
     Finding,
     FindingKind,
+    Placed,
     ScanReport,
+    Tally,
     finding_key,
     in_order,
     once_per_span,
     report_of,
+    score_of,
     shifted,
 )
 from vouched._scan._lexicon import Lexicon
@@ -201,7 +204,10 @@ def _is_relation(word: Cue) -> bool:
 
 
 class TextReading:
-    """One text read a closed sentence at a time (:meth:`sentence`), in order."""
+    """One text read a closed sentence at a time (:meth:`sentence`), in order.
+
+    ``keep=False``: the findings are only returned, not kept for :meth:`report` (a
+    caller that writes them out as they come needs only :meth:`tally`)."""
 
     __slots__ = (
         "_carried",
@@ -209,18 +215,22 @@ class TextReading:
         "_carry",
         "_claims",
         "_compiled",
+        "_counted",
         "_findings",
+        "_keep",
         "_may_compute",
         "_named",
         "_time",
     )
 
-    def __init__(self, compiled: Compiled) -> None:
+    def __init__(self, compiled: Compiled, *, keep: bool = True) -> None:
         self._compiled = compiled
         self._carried: list[Mention] = []
         self._carry = Carry()
         self._claims = 0
         self._findings: list[Finding] = []
+        self._keep = keep
+        self._counted = [0, 0]  # findings read, the distinct spans they stand on
         self._named: set[str] = set()
         self._time: tuple[Period, ...] | None = None  # the time carried (None: every fact)
         self._carries: dict[int, Carry] = {}  # by the period's view
@@ -251,7 +261,7 @@ class TextReading:
         tokens = word_tokens(lowered)
         # no key of a computed value anywhere in the batch: none in any of its sentences
         self._may_compute = may_compute(part)
-        checks, holes = self._text_findings(part, lowered, tokens)
+        checks = Placed(judge_text(TextView(part, lowered, tokens, compiled.terms)))
         found = find_all(
             compiled.matchers, part, lowered, tokens, read_numbers(part, compiled.capitals, tokens)
         )
@@ -261,14 +271,18 @@ class TextReading:
             high = end - start
             sentence = part[low:high]
             if sentence.strip():
-                own = [f for f in checks if low <= f.start and f.end <= high]
-                own_holes = [(a - low, b - low) for a, b in holes if low <= a and b <= high]
+                own = checks.within(low, high)  # placeholders: numbers in them are no claims
+                own_holes = [(f.start - low, f.end - low) for f in own if f.kind is _K.PLACEHOLDER]
                 read = self._read(sentence, found.within(low, high), tokens, own, own_holes, low)
                 # a sentence's findings in the report's order: words come after numbers
                 moved = tuple(in_order(shifted(f, start + low + offset) for f in read))
             else:
                 moved = ()
-            self._findings.extend(moved)
+            if moved:
+                if self._keep:
+                    self._findings.extend(moved)
+                self._counted[0] += len(moved)
+                self._counted[1] += len({(f.start, f.end) for f in moved})
             results.append(moved)
             low = high
         return results
@@ -288,6 +302,12 @@ class TextReading:
     def report(self) -> ScanReport:
         """The report of every sentence read so far."""
         return report_of(self._findings, self._claims)
+
+    def tally(self) -> Tally:
+        """The report of every sentence read so far, but for its findings (a sentence's
+        spans lie inside it, so its distinct spans add up)."""
+        found, spans = self._counted
+        return Tally(not found, score_of(spans, self._claims), found)
 
     def _read(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
         self,
@@ -415,15 +435,6 @@ class TextReading:
             Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)
             for i, m in enumerate(named)
         ]
-
-    def _text_findings(
-        self, part: str, lowered: str, tokens: set[str]
-    ) -> tuple[list[Finding], list[tuple[int, int]]]:
-        """The text rules' findings; also the placeholder spans (numbers inside them are
-        not claims)."""
-        findings = judge_text(TextView(part, lowered, tokens, self._compiled.terms))
-        holes = [(f.start, f.end) for f in findings if f.kind is _K.PLACEHOLDER]
-        return findings, holes
 
     def _is_claim(self, read: Quantity, masks: Spans) -> bool:
         """Numbers inside names, placeholders and long quotes, numbers the question

@@ -22,18 +22,18 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from vouched._fact import Fact, fact_key
 from vouched._gate import ContentKey, GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._scan._findings import Finding, FindingKind, ScanReport
+from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._reading import Compiled, TextReading, as_instant, as_lexicon
 from vouched._scan._sentences import SentenceSplitter
-from vouched._scan._stream import ScannedSentence, StreamScanner
+from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
 __all__ = [
     "Finding",
@@ -92,6 +92,13 @@ class Scanner:
         reading = TextReading(self._compiled)
         reading.sentences(text, SentenceSplitter().ends(text, final=True))
         return reading.report()
+
+    def scan_into(self, text: str, write: Callable[[tuple[Finding, ...]], object]) -> Tally:
+        """Scan one text, handing each sentence's findings to ``write`` as it is read
+        (in the order :meth:`scan` reports them) and keeping none: the memory of a
+        bounded batch of sentences, whatever the text's length. Returns what the report
+        says besides its findings (``passed``, ``score``, how many findings)."""
+        return scan_into(self._compiled, str(text), write)
 
     def stream(self) -> StreamScanner:
         """An incremental scanner over the same compiled inputs."""

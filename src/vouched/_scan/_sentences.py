@@ -75,8 +75,12 @@ class SentenceSplitter:
     def ends(self, text: str, *, final: bool = False) -> list[int]:
         found: list[int] = []
         size = len(text)
+        # the next candidate, searched for again only once passed: a text with no terminator
+        # is searched once, not once per over-long sentence cut from it (quadratic)
+        match = _CANDIDATE.search(text, self._at)
         while True:
-            match = _CANDIDATE.search(text, self._at)
+            if match is not None and match.start() < self._at:
+                match = _CANDIDATE.search(text, self._at)
             limit = self._start + LONG_SENTENCE
             stop = match.start() if match is not None else size
             if stop > limit:

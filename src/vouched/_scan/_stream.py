@@ -19,11 +19,16 @@ sentence end more than the whole text.
 
 The state between chunks is explicit and small: the text so far, the
 splitter's position, the reading's carry. No clock, no I/O.
+
+:func:`scan_into` reads a whole text the same way, :data:`READ_AT_ONCE`
+characters of whole sentences at a time, and hands each sentence's findings
+on as it is read instead of keeping them: ``vouched scan --json`` writes a
+report of any length in the memory of one such batch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,12 +36,17 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._scan._findings import Finding, ScanReport
+from vouched._scan._findings import Finding, ScanReport, Tally
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._reading import Compiled, TextReading
 from vouched._scan._sentences import SentenceSplitter
 
-__all__ = ["ScannedSentence", "StreamScanner"]
+__all__ = ["READ_AT_ONCE", "ScannedSentence", "StreamScanner", "scan_into"]
+
+READ_AT_ONCE = 65_536
+"""How many characters of whole sentences :func:`scan_into` reads at a time (more when
+one sentence is longer; the splitter bounds those at twice
+:data:`~vouched._scan._sentences.LONG_SENTENCE`, a number and its unit kept whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,3 +154,29 @@ class StreamScanner:
 
     def __repr__(self) -> str:
         return f"StreamScanner(fed={self._offset + len(self._tail)}, closed={self._offset})"
+
+
+def scan_into(
+    compiled: Compiled,
+    text: str,
+    write: Callable[[tuple[Finding, ...]], object],
+    at_once: int = READ_AT_ONCE,
+) -> Tally:
+    """Read ``text`` as :meth:`Scanner.scan <vouched.Scanner.scan>` does, handing each
+    sentence's findings (in the report's order) to ``write`` and keeping none; the
+    report's ``passed`` and ``score``.
+
+    The text is read ``at_once`` characters of whole sentences at a time, as a stream
+    reads the sentences each chunk closes, so what is held besides the text is one
+    batch's readings whatever the text's length."""
+    reading = TextReading(compiled, keep=False)
+    ends = SentenceSplitter().ends(text, final=True)
+    start = 0
+    first = 0  # the batch is ends[first:i + 1]
+    for i, end in enumerate(ends):
+        if end - start >= at_once or i == len(ends) - 1:
+            for found in reading.sentences(text, ends[first : i + 1], start):
+                if found:
+                    write(found)
+            start, first = end, i + 1
+    return reading.tally()

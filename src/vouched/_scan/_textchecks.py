@@ -80,8 +80,10 @@ def find_placeholders(text: str, tokens: set[str] | None = None) -> list[TextSpa
         group = match.lastgroup
         start, end = match.span()
         if group == "none":
-            before = text[:start].rstrip()
-            sentence_start = not before or before[-1] in ".!?:\n*-•"
+            before = start - 1  # the last visible character before (not text[:start]: quadratic)
+            while before >= 0 and text[before].isspace():
+                before -= 1
+            sentence_start = before < 0 or text[before] in ".!?:\n*-•"
             if sentence_start and _NONE_ENGLISH.match(text, end):
                 continue
         spans.append(TextSpan(start, end, f"template placeholder {match.group()!r} in the text"))

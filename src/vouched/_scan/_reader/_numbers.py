@@ -314,8 +314,8 @@ def _read_digits(
             sign = None  # a hyphen after a word: not a sign
             start += 1
         else:
-            prev = text[:start].rstrip()
-            if prev and (prev[-1].isdigit() or prev[-1] in "%°"):
+            prev = _last_visible(text, start)
+            if prev.isdigit() or prev in {"%", "°"}:
                 sign = None  # "10 -12": a range dash, not a minus
                 start += 1
     parsed = _parse_digits(digits)
@@ -361,6 +361,15 @@ def _read_digits(
     # Only a round integer ("about 40") reads as approximate: its last digit is 0.
     approx = signals.approx and digits[-1] == "0"
     return _finish(text, start, end, value, quantum, alternatives, False, approx)
+
+
+def _last_visible(text: str, end: int) -> str:
+    """The last character before ``end`` that is not whitespace ("" if none): looked for
+    backwards, not by copying ``text[:end]`` (quadratic over a text of signed numbers)."""
+    i = end - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return text[i] if i >= 0 else ""
 
 
 def _round_integer(value: Decimal) -> bool:
