@@ -1,20 +1,21 @@
-"""One sentence's mentions, read once: the context every binding reader works on.
+"""One sentence's mentions, read once and frozen: the context every binding reader works on.
 
-:class:`SentenceRead` is built once per sentence from the compiled phrase
-matchers (:func:`compile_matchers`, once per scanner): attribute cues,
-subject mentions (named, pronouns and definite references resolved to the
-subjects named before them, unknown names), the sentence's clause structure,
-pair and value phrases. The readers (``_subjects``, ``_cues``,
-``_structures``, ``_derived``) are functions over it. The
-:class:`~vouched._scan._binding.Binder` built on it adds, when it is built, what spans
-several quantities (runs, pairs, lists); after that the context is only read.
+:func:`read_sentence` builds a :class:`SentenceRead` once per sentence from what the
+compiled phrase matchers (:func:`compile_matchers`, once per scanner) found in it:
+attribute cues, subject mentions (named, pronouns and definite references resolved to
+the subjects named before them, unknown names), the sentence's clause structure, pair
+and value phrases. The readers (``_subjects``, ``_cues``, ``_structures``,
+``_derived``) are functions over it. :class:`Structures` is the next stage's frozen
+value: what spans several quantities (runs, pairs, lists), read once before any
+quantity is bound. Neither changes after it is built.
 """
 
 from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
@@ -46,9 +47,11 @@ __all__ = [
     "Found",
     "Matchers",
     "SentenceRead",
+    "Structures",
     "compile_matchers",
     "find_all",
     "is_number_word",
+    "read_sentence",
     "resolve",
     "words_between",
 ]
@@ -83,6 +86,25 @@ class Forced(NamedTuple):
     mention: int = -1  # the subject mention that bound them, for subject_mismatch
     pair: bool = False  # one half of a pair read from one phrase
     phrase: tuple[int, int] | None = None  # the span of the pair phrase that named them
+
+
+class Structures(NamedTuple):
+    """What spans several quantities of one sentence, read once before any of them is
+    bound (:func:`vouched._scan._structures.read_structures`) and frozen after."""
+
+    quantities: Sequence[Quantity]  # with those written without digits, in order
+    masked: Sequence[tuple[int, int]]  # spans whose numbers are no claims
+    forced: Mapping[int, Forced]  # quantity start -> what a structure says it states
+    taken: frozenset[int]  # cues right after a number of their own
+    partners: Mapping[int, int]  # "113-107": second value -> first, two subjects
+    adjacent: Mapping[int, Cue | None]  # quantity start -> the cue right after it
+    groups: Mapping[int, int]  # quantity start -> its run of values sharing a cue
+    quantity_starts: Sequence[int]
+
+    def in_pair(self, quantity: Quantity) -> bool:
+        """Is ``quantity`` one half of a pair read from one phrase ("(33-34)", "9-for-12")?"""
+        forced = self.forced.get(quantity.start)
+        return forced is not None and forced.pair
 
 
 @lru_cache(maxsize=128)
@@ -285,61 +307,55 @@ def resolve(mentions: list[Mention]) -> dict[int, tuple[str, ...]]:
     return resolved
 
 
+@dataclass(frozen=True, eq=False)
 class SentenceRead:
-    """The mentions of one sentence, ready to bind its quantities.
+    """The mentions of one sentence, read once and frozen: built by :func:`read_sentence`,
+    never changed after (assigning any attribute raises ``FrozenInstanceError``, and mypy
+    refuses it; its sequences and tables are typed read-only).
 
-    ``carried``: the subjects named in earlier sentences (oldest first), as
-    mentions at negative positions: the topic and the antecedents of pronouns.
+    Carried subjects (those named in earlier sentences, oldest first) are mentions at
+    negative positions: the topic and the antecedents of pronouns.
     """
 
-    def __init__(
-        self,
-        text: str,
-        index: FactIndex,
-        lexicon: Lexicon,
-        found: Found,
-        *,
-        tokens: set[str],
-        carried: Sequence[Mention] = (),
-    ) -> None:
-        self.text = text
-        self.index = index
-        self.lexicon = lexicon
-        self.cues = found.cues
-        self.cue_starts = [c.start for c in self.cues]
-        named, nameless = _subject_mentions(found.subjects, index.subjects)
-        self.named = named
-        self.pairs = found.pair_table
-        self.pair_phrases = found.pair_phrases
-        known = sorted(
-            [(m.start, m.end) for m in (*named, *nameless)]
-            + [(c.start, c.end) for c in (*self.cues, *self.pair_phrases)]
-            + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
-        )
-        self.structure = read_structure(text, known)
-        mentions = [*carried, *_with_references(sorted([*named, *nameless]), self.structure)]
-        self.mentions = mentions
-        self.mention_starts = [m.start for m in mentions]
-        self.unknown_before = list(
-            itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)
-        )  # unknown names among the first i mentions
-        self.structure.add_clause_starts(_conjunction_starts(text, mentions))
-        self.resolved = resolve(mentions)
+    # By hand, not ``slots=True``: on Python 3.11 that makes assigning a new attribute
+    # raise TypeError instead of FrozenInstanceError.
+    __slots__ = (
+        "cue_starts",
+        "cues",
+        "digit_names",
+        "index",
+        "lexicon",
+        "mention_starts",
+        "mentions",
+        "named",
+        "pair_phrases",
+        "pairs",
+        "resolved",
+        "signs",
+        "structure",
+        "text",
+        "unknown_before",
+        "value_phrases",
+    )
 
-        self.value_phrases = found.value_phrases
-        # Which words of a computed value the sentence holds (read when a number asks)
-        self.computes: Computes | None = None
-        # Sign words ("fell", "lower") matter only where the facts have signs: in a box
-        # score, "dropped 17 points" is a scoring verb.
-        self.signs = index.has_negative
-        self.forced: dict[int, Forced] = {}
-        self.taken: set[int] = set()  # cues right after a number of their own
-        self.cue_spans: dict[int, tuple[int, int]] = {}  # quantity start -> its clear cue
-        self.partners: dict[int, int] = {}  # "113-107": second value -> first, two subjects
-        self.adjacent: dict[int, Cue | None] = {}  # quantity start -> the cue right after it
-        self.groups: dict[int, int] = {}
-        self.quantity_starts: list[int] = []
-        self.digit_names = found.digit_names
+    text: str
+    index: FactIndex
+    lexicon: Lexicon
+    cues: Sequence[Cue]
+    cue_starts: Sequence[int]
+    named: Sequence[Mention]
+    pairs: tuple[Pair, ...]
+    pair_phrases: Sequence[Cue]
+    structure: Structure  # read once here; its clause starts are final once built
+    mentions: Sequence[Mention]
+    mention_starts: Sequence[int]
+    unknown_before: Sequence[int]  # unknown names among the first i mentions
+    resolved: Mapping[int, tuple[str, ...]]  # a pronoun's start -> its antecedents
+    value_phrases: Sequence[Cue]
+    # Sign words ("fell", "lower") matter only where the facts have signs: in a box
+    # score, "dropped 17 points" is a scoring verb.
+    signs: bool
+    digit_names: Sequence[tuple[int, int]]
 
     def subject_mentions(self) -> list[Mention]:
         """This sentence's named subjects and unknown subjects, in order: what the next
@@ -349,6 +365,47 @@ class SentenceRead:
             for m in self.mentions
             if m.start >= 0 and (m.kind == _NAMED or (m.kind == _UNKNOWN and m.names))
         ]
+
+
+def read_sentence(
+    text: str,
+    index: FactIndex,
+    lexicon: Lexicon,
+    found: Found,
+    *,
+    carried: Sequence[Mention] = (),
+) -> SentenceRead:
+    """Read one sentence's mentions from what the matchers found in it (``found``, moved
+    to start at 0): the first stage after the text is split, and the last that reads
+    the sentence's words for names."""
+    cues = found.cues
+    named, nameless = _subject_mentions(found.subjects, index.subjects)
+    known = sorted(
+        [(m.start, m.end) for m in (*named, *nameless)]
+        + [(c.start, c.end) for c in (*cues, *found.pair_phrases)]
+        + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
+    )
+    structure = read_structure(text, known)
+    mentions = [*carried, *_with_references(sorted([*named, *nameless]), structure)]
+    structure.add_clause_starts(_conjunction_starts(text, mentions))
+    return SentenceRead(
+        text,
+        index,
+        lexicon,
+        cues,
+        [c.start for c in cues],
+        named,
+        found.pair_table,
+        found.pair_phrases,
+        structure,
+        mentions,
+        [m.start for m in mentions],
+        list(itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)),
+        resolve(mentions),
+        found.value_phrases,
+        index.has_negative,
+        found.digit_names,
+    )
 
 
 def _subject_mentions(spans: list[Span], subjects: set[str]) -> tuple[list[Mention], list[Mention]]:

@@ -34,7 +34,10 @@ class Binding(NamedTuple):
     unit or a structure, not guessed: only a clear attribute can be a mismatch.
     ``attribute`` is the attribute read even when no subject has it. ``mention``
     is the start of the subject mention that governs the quantity (-1: none),
-    for ``subject_mismatch``.
+    for ``subject_mismatch``. ``cue`` is the span of the cue of a clear reading
+    (for ``attribute_mismatch``). ``derived`` and ``comparison`` are the quantity's
+    evidence read before its rules run (:func:`~vouched._scan._binding.evidence`):
+    the computed value it states, the comparison a bound is stated with.
     """
 
     readings: tuple[Reading, ...]
@@ -46,6 +49,8 @@ class Binding(NamedTuple):
     subjectless: bool = False  # the text names no subject it could be about
     governed: bool = False  # no attribute word: read from the named subject's facts
     unknown: bool = False  # a name no fact is about governs it ("Cologne is 17.8 °C")
+    cue: tuple[int, int] | None = None  # the span of the cue of a clear reading
+    comparison: str | None = None  # "over 50 percent": ">" (see _derived.comparison)
 
 
 UNBOUND = Binding((), None, False)
