@@ -296,7 +296,7 @@ def _leads(sentence: SentenceRead, start: int) -> bool:
 
 def _same_kind(index: FactIndex, subject: str, other: str) -> bool:
     """Do two subjects share an attribute (a player and a player; not a team)?"""
-    return any(index.knows(subject, a) and index.knows(other, a) for a in sorted(index.attributes))
+    return any(index.knows(subject, a) and index.knows(other, a) for a in index.attributes)
 
 
 def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
