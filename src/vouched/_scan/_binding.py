@@ -75,16 +75,18 @@ def bind(ctx: SentenceRead, st: Structures, quantity: Quantity) -> Binding:
     clause = structure.clause(quantity.start)
     candidates, cue = _candidates(ctx, st, quantity, sentence, clause)
     if candidates is None:
-        binding = UNBOUND
-    elif isinstance(candidates, Binding):
-        binding = candidates  # a name no fact is about governs it
-    else:
-        binding = _readings(ctx, quantity, sentence, candidates)
-    return binding if cue is None else binding._replace(cue=cue)
+        return UNBOUND if cue is None else UNBOUND._replace(cue=cue)
+    if isinstance(candidates, Binding):  # a name no fact is about governs it
+        return candidates if cue is None else candidates._replace(cue=cue)
+    return _readings(ctx, quantity, sentence, candidates, cue)
 
 
 def _readings(
-    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], candidates: _Candidates
+    ctx: SentenceRead,
+    quantity: Quantity,
+    sentence: tuple[int, int],
+    candidates: _Candidates,
+    cue: tuple[int, int] | None,
 ) -> Binding:
     attributes, subjects, governed = candidates
     readings, mention_of = _pairings(ctx, attributes, subjects)
@@ -93,7 +95,7 @@ def _readings(
         if not readings:
             best_attribute = attributes[0]
             read = best_attribute[1][0] if best_attribute[2] else None
-            return Binding((), read, best_attribute[2], subjectless=not subjects)
+            return Binding((), read, best_attribute[2], subjectless=not subjects, cue=cue)
     readings.sort()
     best = readings[0].cost
     plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
@@ -106,6 +108,7 @@ def _readings(
         mention_of.get(plausible[0].subject, -1),
         firm=firm,
         governed=governed,
+        cue=cue,
     )
 
 
@@ -148,7 +151,7 @@ def _pairings(
 ) -> tuple[list[Reading], dict[str, int]]:
     """Each (subject, attribute) candidate some fact speaks of, with its cost, and the
     mention that named each subject."""
-    index = ctx.index
+    index = ctx.facts
     readings: list[Reading] = []
     mention_of: dict[str, int] = {}
     for a_cost, names, _clear in attributes:
@@ -175,7 +178,7 @@ def _sole_owner(
         if not clear:
             continue
         for name in names:
-            owners = ctx.index.subjects_of(name)
+            owners = ctx.facts.subjects_of(name)
             if len(owners) == 1:
                 readings.append(Reading(a_cost + 2.5, owners[0], name))
     return readings

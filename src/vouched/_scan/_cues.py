@@ -99,7 +99,7 @@ def _cue_right_after(
         after = None  # "winds of 15 km/h gusting to 32": "gusting" is the next number's
     if after is None:
         return None, noun_after(ctx, quantity)
-    accepts = ctx.index.accepts
+    accepts = ctx.facts.accepts
     names = tuple(n for n in after.names if accepts(n, quantity))
     if not names and after.start < quantity.end and quantity.unit is not None:
         # the phrase is the unit ("27 minutes" for unitless MIN facts)
@@ -115,7 +115,7 @@ def _cue_before(
 ) -> list[_Found]:
     """A cue before the number in its clause, joined by linking words ("winds of 15",
     "humidity is 63%", a named subject between: "the rate for EUR/GBP is 1.0842")."""
-    accepts = ctx.index.accepts
+    accepts = ctx.facts.accepts
     low = bisect_left(ctx.cue_starts, clause[0])
     high = bisect_left(ctx.cue_starts, quantity.start, low)
     for i in range(high - 1, low - 1, -1):
@@ -143,7 +143,7 @@ def _cue_later(
     later = cue_after(ctx, quantity, clause[1], linking=3)
     if later is None or later is st.adjacent.get(quantity.start):
         return []
-    names = tuple(n for n in later.names if ctx.index.accepts(n, quantity))
+    names = tuple(n for n in later.names if ctx.facts.accepts(n, quantity))
     return [(0.6, names, True, (later.start, later.end))] if names else []
 
 
@@ -155,7 +155,7 @@ def _nearest_phrase(
     high = bisect_left(ctx.cue_starts, quantity.start, low)
     for i in range(high - 1, low - 1, -1):
         cue = ctx.cues[i]
-        names = tuple(n for n in cue.names if ctx.index.accepts(n, quantity))
+        names = tuple(n for n in cue.names if ctx.facts.accepts(n, quantity))
         if names and not claimed_between(st, cue.end, quantity):
             return [(1.4, names, False, None)]
     return []
@@ -166,7 +166,7 @@ def unit_guess(
 ) -> list[tuple[float, tuple[str, ...], bool]]:
     """The attribute a unit names: clear when one attribute of the subjects named
     in the sentence is stated in it ("Berlin is 21 °C"); a guess otherwise."""
-    index = ctx.index
+    index = ctx.facts
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, sentence[1])
     here = bisect_left(ctx.mention_starts, quantity.start, low, high)
@@ -195,7 +195,7 @@ def unit_attributes(
 ) -> list[tuple[float, tuple[str, ...], bool]]:
     found: list[tuple[float, tuple[str, ...], bool]] = []
     for subject in subjects:
-        name = ctx.index.attribute_for_unit(subject, quantity.unit)
+        name = ctx.facts.attribute_for_unit(subject, quantity.unit)
         if name is not None:
             found.append((0.3, (name,), True))
     return found
@@ -222,7 +222,7 @@ def governed_attributes(
     for cost, subject, _ in subjects:
         if cost > best:
             continue
-        names = ctx.index.fitting_attributes(subject, quantity.kind, quantity.unit)
+        names = ctx.facts.fitting_attributes(subject, quantity.kind, quantity.unit)
         if names:
             found.append((0.4 if len(names) == 1 else 0.6, tuple(names), len(names) == 1))
     return found

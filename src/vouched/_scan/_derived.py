@@ -213,7 +213,7 @@ def _compared_attributes(
     """What the difference is of: the cue after the number, else the attribute its unit
     names for the sentence's subjects, else what the first two named subjects both state
     ("0.05 points higher than auth's")."""
-    index = ctx.index
+    index = ctx.facts
     if cue is not None and cue.names:
         return list(cue.names)
     if quantity.unit is not None:
@@ -231,7 +231,7 @@ def _between_subjects(
 ) -> list[tuple[Decimal, str]]:
     """|a - b| for each two subjects with a value of each attribute (with one named
     subject, the one other subject that has the attribute)."""
-    index = ctx.index
+    index = ctx.facts
     differences: list[tuple[Decimal, str]] = []
     for attribute in attributes:
         owners = [s for s in subjects if index.numeric_value(s, attribute) is not None]
@@ -251,7 +251,7 @@ def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[De
     """Differences between two numeric facts of ``subject`` stated in one unit
     (rate and previous rate, price and day high) and, for a percentage, their
     relative change."""
-    index = ctx.index
+    index = ctx.facts
     values = index.numeric_facts(subject)
     found: list[tuple[Decimal, str]] = []
     percent = quantity.unit == "%"

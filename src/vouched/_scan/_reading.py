@@ -454,7 +454,7 @@ class TextReading:
         """Every quantity that is a claim read (signed, bound, its evidence) and then
         judged by the rule registry; the findings, how many quantities were checked, and
         each checked one with its outcome."""
-        index = sentence.index
+        index = sentence.facts
         carry = self._carry
         if index is not self._compiled.index:  # restatements compare within one period
             carry = self._carries.setdefault(id(index), Carry())

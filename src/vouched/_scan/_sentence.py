@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
@@ -307,39 +306,18 @@ def resolve(mentions: list[Mention]) -> dict[int, tuple[str, ...]]:
     return resolved
 
 
-@dataclass(frozen=True, eq=False)
-class SentenceRead:
+class SentenceRead(NamedTuple):
     """The mentions of one sentence, read once and frozen: built by :func:`read_sentence`,
-    never changed after (assigning any attribute raises ``FrozenInstanceError``, and mypy
-    refuses it; its sequences and tables are typed read-only).
+    never changed after (a tuple: assigning any attribute raises ``AttributeError``, and
+    mypy refuses it; its sequences and tables are typed read-only).
 
     Carried subjects (those named in earlier sentences, oldest first) are mentions at
-    negative positions: the topic and the antecedents of pronouns.
+    negative positions: the topic and the antecedents of pronouns. ``facts`` is the
+    index of the facts the sentence is judged on.
     """
 
-    # By hand, not ``slots=True``: on Python 3.11 that makes assigning a new attribute
-    # raise TypeError instead of FrozenInstanceError.
-    __slots__ = (
-        "cue_starts",
-        "cues",
-        "digit_names",
-        "index",
-        "lexicon",
-        "mention_starts",
-        "mentions",
-        "named",
-        "pair_phrases",
-        "pairs",
-        "resolved",
-        "signs",
-        "structure",
-        "text",
-        "unknown_before",
-        "value_phrases",
-    )
-
     text: str
-    index: FactIndex
+    facts: FactIndex
     lexicon: Lexicon
     cues: Sequence[Cue]
     cue_starts: Sequence[int]

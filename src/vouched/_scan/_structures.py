@@ -142,7 +142,7 @@ def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
     quantity, runs that share a cue, pairs, and lists of values with lists of subjects.
     Read once, before any quantity is bound; frozen after."""
     forced: dict[int, Forced] = {}
-    quantities = list(found)
+    quantities = found
     extra = extra_quantities(ctx, forced)
     if extra:
         quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
@@ -164,7 +164,7 @@ def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
 
 
 def _adjacent(
-    ctx: SentenceRead, quantities: list[Quantity], starts: list[int]
+    ctx: SentenceRead, quantities: Sequence[Quantity], starts: list[int]
 ) -> tuple[dict[int, Cue | None], set[int]]:
     """Each quantity's cue right after it, and the cues taken by a number of their own."""
     adjacent: dict[int, Cue | None] = {}
@@ -181,7 +181,7 @@ def _adjacent(
     return adjacent, taken
 
 
-def group_runs(ctx: SentenceRead, quantities: list[Quantity]) -> dict[int, int]:
+def group_runs(ctx: SentenceRead, quantities: Sequence[Quantity]) -> dict[int, int]:
     """Each quantity's run: values of one unit joined by value words or a range."""
     groups: dict[int, int] = {}
     group = 0
@@ -201,7 +201,7 @@ def group_runs(ctx: SentenceRead, quantities: list[Quantity]) -> dict[int, int]:
 
 
 def read_pairs(
-    ctx: SentenceRead, quantities: list[Quantity], forced: dict[int, Forced]
+    ctx: SentenceRead, quantities: Sequence[Quantity], forced: dict[int, Forced]
 ) -> dict[int, int]:
     """Pairs of values read from one phrase ("9-for-12 from the field", "(33-34)",
     "113-107"), into ``forced``; the partners of two subjects' pairs (second -> first)."""
@@ -283,7 +283,7 @@ def bracketed_record(
         return None
     for subject in names_of(ctx, i):
         for pair in ctx.pairs:
-            if pair.bracketed and ctx.index.knows(subject, pair.first):
+            if pair.bracketed and ctx.facts.knows(subject, pair.first):
                 return subject, pair, mention.start
     return None
 
@@ -329,7 +329,7 @@ def _scored(
     fourth quarter": the period named decides the column) or of the pair phrase."""
     if cue is not None:
         names = cue.names
-    return tuple(a for a in names if all(ctx.index.knows(s, a) for s in subjects))
+    return tuple(a for a in names if all(ctx.facts.knows(s, a) for s in subjects))
 
 
 def pair_phrase_in(ctx: SentenceRead, pair: Pair, start: int, end: int) -> bool:
@@ -337,7 +337,9 @@ def pair_phrase_in(ctx: SentenceRead, pair: Pair, start: int, end: int) -> bool:
     return any(p.start >= start and p.end <= end and number in p.names for p in ctx.pair_phrases)
 
 
-def distribute(ctx: SentenceRead, quantities: list[Quantity], forced: dict[int, Forced]) -> None:
+def distribute(
+    ctx: SentenceRead, quantities: Sequence[Quantity], forced: dict[int, Forced]
+) -> None:
     """Pair runs of values with runs of subjects, as a reader does with "Berlin and
     Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively" (into ``forced``)."""
     text = ctx.text
