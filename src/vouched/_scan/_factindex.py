@@ -314,7 +314,8 @@ class FactIndex:
         if quantity.kind is _NUMBER:
             numbers = self._membership()
             found: list[Reading] = []
-            span = max(quantity.quantum, Decimal(1))
+            # a value that rounds to the stated one at its quantum lies within half of it
+            span = max(quantity.quantum, Decimal(0))
             for value in quantity.values:
                 low = bisect_left(self._number_keys, value - span)
                 high = bisect_right(self._number_keys, value + span)
