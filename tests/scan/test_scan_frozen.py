@@ -7,11 +7,14 @@ and judged. These tests fail when a later stage writes back into an earlier one.
 
 from __future__ import annotations
 
+import ast
 import copy
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
+import vouched._scan._rules
 from vouched import Fact, Lexicon
 from vouched._scan._binding import bind, evidence
 from vouched._scan._derived import computed_words, signed
@@ -97,3 +100,24 @@ def _contents(sentence: SentenceRead) -> tuple[object, ...]:
     own = tuple(getattr(sentence, name) for name in sentence._fields if name not in skip)
     structure = sentence.structure
     return (*own, list(structure.sentences), list(structure.clauses))
+
+
+_BINDING_STAGE = {
+    "vouched._scan._binding",
+    "vouched._scan._structures",
+    "vouched._scan._cues",
+    "vouched._scan._derived",
+}
+
+
+def test_the_rules_import_no_module_of_the_binding_stage() -> None:
+    """The rules read a quantity's binding and the frozen sentence values; they never
+    call the binder, the structure readers or the cue and derived readers back."""
+    folder = Path(vouched._scan._rules.__file__).parent
+    imported: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported[path.name] = {n for n in names if n in _BINDING_STAGE}
+    assert "_quantity.py" in imported, "the rules' folder must be read"
+    assert {name: found for name, found in imported.items() if found} == {}
