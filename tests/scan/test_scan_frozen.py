@@ -21,8 +21,9 @@ from vouched._scan._derived import computed_words, signed
 from vouched._scan._reader._numbers import read_numbers
 from vouched._scan._reader._words import word_tokens
 from vouched._scan._reading import Compiled
-from vouched._scan._sentence import SentenceRead, Structures, find_all, read_sentence
+from vouched._scan._sentence import SentenceRead, find_all, read_sentence
 from vouched._scan._structures import read_structures
+from vouched._scan._values import Structures
 
 _LEXICON = Lexicon(
     attributes={"temperature": ["temperature"], "humidity": ["humidity"]},

@@ -5,7 +5,7 @@ cost (lower reads more naturally): an attribute from the cue that governs it
 (:mod:`vouched._scan._cues`) and a subject from its sentence
 (:mod:`vouched._scan._subjects`), over the sentence's mentions read once
 (:class:`~vouched._scan._sentence.SentenceRead`) and the structures that span
-several quantities (:class:`~vouched._scan._sentence.Structures`, read by
+several quantities (:class:`~vouched._scan._values.Structures`, read by
 :mod:`vouched._scan._structures`: pairs, lists, count words), both frozen before
 any quantity is bound. :func:`bind` reads them and returns the quantity's
 :class:`Binding` (its per-quantity state: readings, the cue span); :func:`evidence`
@@ -34,7 +34,6 @@ from vouched._scan._sentence import (
     Computes,
     Matchers,
     SentenceRead,
-    Structures,
     compile_matchers,
 )
 from vouched._scan._subjects import (
@@ -50,6 +49,7 @@ from vouched._scan._values import (
     Binding,
     Derived,
     Reading,
+    Structures,
     dedupe,
 )
 

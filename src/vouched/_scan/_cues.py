@@ -17,8 +17,9 @@ from collections.abc import Sequence
 
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._sentence import Cue, SentenceRead, Structures, words_between
+from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._subjects import WINDOW, names_of
+from vouched._scan._values import Structures
 from vouched._scan._vocabulary import (
     FILLER_AFTER,
     GAP_WORDS,

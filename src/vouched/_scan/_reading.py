@@ -75,13 +75,13 @@ from vouched._scan._sentence import (
     Cue,
     Found,
     SentenceRead,
-    Structures,
     find_all,
     read_sentence,
 )
 from vouched._scan._spans import Spans
 from vouched._scan._structures import read_structures
 from vouched._scan._textchecks import internal_terms
+from vouched._scan._values import Structures
 from vouched._scan._vocabulary import may_compute
 from vouched._scan._wordmatch import RELATION, WordFacts
 from vouched._time import parse_instant

@@ -5,9 +5,9 @@ compiled phrase matchers (:func:`compile_matchers`, once per scanner) found in i
 attribute cues, subject mentions (named, pronouns and definite references resolved to
 the subjects named before them, unknown names), the sentence's clause structure, pair
 and value phrases. The readers (``_subjects``, ``_cues``, ``_structures``,
-``_derived``) are functions over it. :class:`Structures` is the next stage's frozen
-value: what spans several quantities (runs, pairs, lists), read once before any
-quantity is bound. Neither changes after it is built.
+``_derived``) are functions over it. :class:`~vouched._scan._values.Structures` is the
+next stage's frozen value: what spans several quantities (runs, pairs, lists), read
+once before any quantity is bound. Neither changes after it is built.
 """
 
 from __future__ import annotations
@@ -42,11 +42,9 @@ __all__ = [
     "NO_COMPUTES",
     "Computes",
     "Cue",
-    "Forced",
     "Found",
     "Matchers",
     "SentenceRead",
-    "Structures",
     "compile_matchers",
     "find_all",
     "is_number_word",
@@ -77,33 +75,6 @@ class Computes(NamedTuple):
 
 NO_COMPUTES = Computes(after=False, before=False, total=False)
 """A sentence whose batch holds no key of a computed value."""
-
-
-class Forced(NamedTuple):
-    attributes: tuple[str, ...]
-    subjects: tuple[str, ...] | None  # None: read the subject from the clause
-    mention: int = -1  # the subject mention that bound them, for subject_mismatch
-    pair: bool = False  # one half of a pair read from one phrase
-    phrase: tuple[int, int] | None = None  # the span of the pair phrase that named them
-
-
-class Structures(NamedTuple):
-    """What spans several quantities of one sentence, read once before any of them is
-    bound (:func:`vouched._scan._structures.read_structures`) and frozen after."""
-
-    quantities: Sequence[Quantity]  # with those written without digits, in order
-    masked: Sequence[tuple[int, int]]  # spans whose numbers are no claims
-    forced: Mapping[int, Forced]  # quantity start -> what a structure says it states
-    taken: frozenset[int]  # cues right after a number of their own
-    partners: Mapping[int, int]  # "113-107": second value -> first, two subjects
-    adjacent: Mapping[int, Cue | None]  # quantity start -> the cue right after it
-    groups: Mapping[int, int]  # quantity start -> its run of values sharing a cue
-    quantity_starts: Sequence[int]
-
-    def in_pair(self, quantity: Quantity) -> bool:
-        """Is ``quantity`` one half of a pair read from one phrase ("(33-34)", "9-for-12")?"""
-        forced = self.forced.get(quantity.start)
-        return forced is not None and forced.pair
 
 
 @lru_cache(maxsize=128)

@@ -23,13 +23,12 @@ from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import same_dimension
 from vouched._scan._sentence import (
     Cue,
-    Forced,
     SentenceRead,
-    Structures,
     is_number_word,
     words_between,
 )
 from vouched._scan._subjects import names_of
+from vouched._scan._values import Forced, Structures
 from vouched._scan._vocabulary import (
     ARTICLE,
     ARTICLE_VALUES,

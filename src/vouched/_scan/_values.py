@@ -1,13 +1,54 @@
-"""The values binding produces: readings, derived values, bindings."""
+"""The values the binding stage reads and produces: what structures force, the structures
+of a sentence, readings, derived values, bindings."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-__all__ = ["MARGIN", "UNBOUND", "Binding", "Derived", "Reading", "dedupe"]
+from vouched._scan._reader._numbers import Quantity
+from vouched._scan._sentence import Cue
+
+__all__ = [
+    "MARGIN",
+    "UNBOUND",
+    "Binding",
+    "Derived",
+    "Forced",
+    "Reading",
+    "Structures",
+    "dedupe",
+]
 
 MARGIN = 0.45
 """Readings within this cost of the best one are plausible too."""
+
+
+class Forced(NamedTuple):
+    attributes: tuple[str, ...]
+    subjects: tuple[str, ...] | None  # None: read the subject from the clause
+    mention: int = -1  # the subject mention that bound them, for subject_mismatch
+    pair: bool = False  # one half of a pair read from one phrase
+    phrase: tuple[int, int] | None = None  # the span of the pair phrase that named them
+
+
+class Structures(NamedTuple):
+    """What spans several quantities of one sentence, read once before any of them is
+    bound (:func:`vouched._scan._structures.read_structures`) and frozen after."""
+
+    quantities: Sequence[Quantity]  # with those written without digits, in order
+    masked: Sequence[tuple[int, int]]  # spans whose numbers are no claims
+    forced: Mapping[int, Forced]  # quantity start -> what a structure says it states
+    taken: frozenset[int]  # cues right after a number of their own
+    partners: Mapping[int, int]  # "113-107": second value -> first, two subjects
+    adjacent: Mapping[int, Cue | None]  # quantity start -> the cue right after it
+    groups: Mapping[int, int]  # quantity start -> its run of values sharing a cue
+    quantity_starts: Sequence[int]
+
+    def in_pair(self, quantity: Quantity) -> bool:
+        """Is ``quantity`` one half of a pair read from one phrase ("(33-34)", "9-for-12")?"""
+        forced = self.forced.get(quantity.start)
+        return forced is not None and forced.pair
 
 
 class Reading(NamedTuple):

@@ -16,8 +16,8 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._reader._units import units_compatible
 from vouched._scan._rules._rule import Outcome
-from vouched._scan._sentence import SentenceRead, Structures
-from vouched._scan._values import Binding
+from vouched._scan._sentence import SentenceRead
+from vouched._scan._values import Binding, Structures
 
 __all__ = ["Carry", "SentenceContext", "Stated", "any_fits", "finding_on", "fits"]
 
