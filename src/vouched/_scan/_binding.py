@@ -5,18 +5,22 @@ cost (lower reads more naturally): an attribute from the cue that governs it
 (:mod:`vouched._scan._cues`) and a subject from its sentence
 (:mod:`vouched._scan._subjects`), over the sentence's mentions read once
 (:class:`~vouched._scan._sentence.SentenceRead`) and the structures that span
-several quantities (:mod:`vouched._scan._structures`: pairs, lists, count
-words); :mod:`vouched._scan._derived` reads signs, bounds, differences and sums.
+several quantities (:class:`~vouched._scan._values.Structures`, read by
+:mod:`vouched._scan._structures`: pairs, lists, count words), both frozen before
+any quantity is bound. :func:`bind` reads them and returns the quantity's
+:class:`Binding` (its per-quantity state: readings, the cue span); :func:`evidence`
+adds what :mod:`vouched._scan._derived` reads of it (a difference or sum it states,
+the comparison of a bound) before the rules judge it.
 
 The rules (:mod:`vouched._scan._rules`) then accept a quantity when any
 *plausible* reading (cost within :data:`MARGIN` of the best) vouches for it:
-strict about the attribute, lenient about the subject within the sentence.
-:class:`Binder` is the one face the rules use.
+strict about the attribute, lenient about the subject within the sentence. They
+read the quantity, its binding and the frozen sentence values, never this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from vouched._scan._cues import (
     AttributeReading,
@@ -24,13 +28,14 @@ from vouched._scan._cues import (
     governed_attributes,
     unit_attributes,
 )
-from vouched._scan._derived import comparison, derived, signed
-from vouched._scan._factindex import FactIndex
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._mentions import Mention
+from vouched._scan._derived import comparison, derived
 from vouched._scan._reader._numbers import Quantity
-from vouched._scan._sentence import Found, Matchers, SentenceRead, compile_matchers
-from vouched._scan._structures import extra_quantities, in_pair, masked_spans, prepare
+from vouched._scan._sentence import (
+    Computes,
+    Matchers,
+    SentenceRead,
+    compile_matchers,
+)
 from vouched._scan._subjects import (
     SubjectReading,
     subject_readings,
@@ -44,22 +49,45 @@ from vouched._scan._values import (
     Binding,
     Derived,
     Reading,
+    Structures,
     dedupe,
 )
 
-__all__ = ["MARGIN", "Binder", "Binding", "Derived", "Matchers", "Reading", "compile_matchers"]
+__all__ = [
+    "MARGIN",
+    "Binding",
+    "Derived",
+    "Matchers",
+    "Reading",
+    "bind",
+    "compile_matchers",
+    "evidence",
+]
+
+_Candidates = tuple[list[AttributeReading], list[SubjectReading], bool]
 
 
-def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
-    """Every plausible (subject, attribute) reading of ``quantity``, best first."""
+def bind(ctx: SentenceRead, st: Structures, quantity: Quantity) -> Binding:
+    """Every plausible (subject, attribute) reading of ``quantity``, best first, with the
+    span of the cue of a clear reading."""
     structure = ctx.structure
     sentence = structure.sentence(quantity.start)
     clause = structure.clause(quantity.start)
-    candidates = _candidates(ctx, quantity, sentence, clause)
+    candidates, cue = _candidates(ctx, st, quantity, sentence, clause)
     if candidates is None:
-        return UNBOUND
-    if isinstance(candidates, Binding):
-        return candidates  # a name no fact is about governs it
+        return UNBOUND if cue is None else UNBOUND._replace(cue=cue)
+    if isinstance(candidates, Binding):  # a name no fact is about governs it
+        return candidates if cue is None else candidates._replace(cue=cue)
+    return _readings(ctx, quantity, sentence, candidates, cue)
+
+
+def _readings(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    sentence: tuple[int, int],
+    candidates: _Candidates,
+    cue: tuple[int, int] | None,
+) -> Binding:
     attributes, subjects, governed = candidates
     readings, mention_of = _pairings(ctx, attributes, subjects)
     if not readings:
@@ -67,7 +95,7 @@ def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
         if not readings:
             best_attribute = attributes[0]
             read = best_attribute[1][0] if best_attribute[2] else None
-            return Binding((), read, best_attribute[2], subjectless=not subjects)
+            return Binding((), read, best_attribute[2], subjectless=not subjects, cue=cue)
     readings.sort()
     best = readings[0].cost
     plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
@@ -80,33 +108,42 @@ def bind(ctx: SentenceRead, quantity: Quantity) -> Binding:
         mention_of.get(plausible[0].subject, -1),
         firm=firm,
         governed=governed,
+        cue=cue,
     )
 
 
 def _candidates(
-    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
-) -> tuple[list[AttributeReading], list[SubjectReading], bool] | Binding | None:
+    ctx: SentenceRead,
+    st: Structures,
+    quantity: Quantity,
+    sentence: tuple[int, int],
+    clause: tuple[int, int],
+) -> tuple[_Candidates | Binding | None, tuple[int, int] | None]:
     """The attribute and subject candidates (a structure's forced ones first), and whether
     the attribute was read from the named subject's facts; None when unbound, and
-    :data:`UNKNOWN_SUBJECT` when a name no fact is about governs the quantity."""
-    forced = ctx.forced.get(quantity.start)
+    :data:`UNKNOWN_SUBJECT` when a name no fact is about governs the quantity. Beside
+    them, the span of the cue of a clear reading."""
+    forced = st.forced.get(quantity.start)
+    cue: tuple[int, int] | None = None
     if forced is not None and forced.attributes:
         attributes: list[AttributeReading] = [(0.0, forced.attributes, True)]
     else:
-        attributes = attribute_readings(ctx, quantity, sentence, clause)
+        attributes, cue = attribute_readings(ctx, st, quantity, sentence, clause)
     if forced is not None and forced.subjects is not None:
         subjects: list[SubjectReading] = [(0.0, s, forced.mention) for s in forced.subjects]
         if not attributes:
             attributes = unit_attributes(ctx, quantity, [s for _, s, _ in subjects])
     else:
-        found = subject_readings(ctx, quantity, sentence, clause)
+        adjacent = st.adjacent.get(quantity.start)
+        found = subject_readings(ctx, quantity, sentence, clause, adjacent)
         if found is None:  # an unknown name is nearest: unbound, or its own if it governs
-            return UNKNOWN_SUBJECT if unknown_governs(ctx, quantity, sentence) else None
+            governs = unknown_governs(ctx, quantity, sentence)
+            return (UNKNOWN_SUBJECT if governs else None), cue
         subjects = found
     if attributes:
-        return attributes, subjects, False
+        return (attributes, subjects, False), cue
     attributes = governed_attributes(ctx, quantity, subjects)
-    return (attributes, subjects, True) if attributes else None
+    return ((attributes, subjects, True) if attributes else None), cue
 
 
 def _pairings(
@@ -114,7 +151,7 @@ def _pairings(
 ) -> tuple[list[Reading], dict[str, int]]:
     """Each (subject, attribute) candidate some fact speaks of, with its cost, and the
     mention that named each subject."""
-    index = ctx.index
+    index = ctx.facts
     readings: list[Reading] = []
     mention_of: dict[str, int] = {}
     for a_cost, names, _clear in attributes:
@@ -141,51 +178,29 @@ def _sole_owner(
         if not clear:
             continue
         for name in names:
-            owners = ctx.index.subjects_of(name)
+            owners = ctx.facts.subjects_of(name)
             if len(owners) == 1:
                 readings.append(Reading(a_cost + 2.5, owners[0], name))
     return readings
 
 
-class Binder(SentenceRead):
-    """One sentence's context with the readers the rules call, complete when built.
-
-    Building it reads the sentence (:class:`SentenceRead`), the spans whose numbers are
-    no claims (:attr:`masked`), the quantities written without digits, and the
-    structures over all of the sentence's quantities (:attr:`quantities`, in order):
-    nothing is left to call before :meth:`bind`.
-    """
-
-    def __init__(
-        self,
-        text: str,
-        index: FactIndex,
-        lexicon: Lexicon,
-        found: Found,
-        *,
-        tokens: set[str],
-        carried: Sequence[Mention] = (),
-    ) -> None:
-        super().__init__(text, index, lexicon, found, tokens=tokens, carried=carried)
-        self.masked = masked_spans(self)
-        quantities = found.quantities
-        extra = extra_quantities(self)
-        if extra:
-            quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
-        self.quantities: list[Quantity] = quantities
-        prepare(self, quantities)
-
-    def bind(self, quantity: Quantity) -> Binding:
-        return bind(self, quantity)
-
-    def signed(self, quantity: Quantity) -> Quantity:
-        return signed(self, quantity)
-
-    def comparison(self, quantity: Quantity) -> str | None:
-        return comparison(self, quantity)
-
-    def derived(self, quantity: Quantity, stated: Iterable[Quantity]) -> Derived | None:
-        return derived(self, quantity, stated)
-
-    def in_pair(self, quantity: Quantity) -> bool:
-        return in_pair(self, quantity)
+def evidence(  # noqa: PLR0917 - the reading stage's inputs, in flow order
+    ctx: SentenceRead,
+    st: Structures,
+    quantity: Quantity,
+    binding: Binding,
+    passed: Iterable[Quantity],
+    gates: Computes,
+) -> Binding:
+    """``binding`` with what the quantity's rules judge beside it: the difference or sum
+    the text says it computes (over ``passed``, the sentence's quantities vouched for
+    before it; ``gates``: the sentence's words of a computed value), else the
+    comparison a bound is stated with."""
+    found = derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
+    if found is not None:
+        return binding._replace(derived=found)
+    if binding.readings:
+        op = comparison(ctx, quantity)
+        if op is not None:
+            return binding._replace(comparison=op)
+    return binding

@@ -13,11 +13,13 @@ facts of its kind (``governed_attributes``).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._sentence import Cue, SentenceRead, words_between
 from vouched._scan._subjects import WINDOW, names_of
+from vouched._scan._values import Structures
 from vouched._scan._vocabulary import (
     FILLER_AFTER,
     GAP_WORDS,
@@ -51,52 +53,54 @@ _Found = tuple[float, tuple[str, ...], bool, tuple[int, int] | None]
 
 
 def attribute_readings(
-    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
-) -> list[AttributeReading]:
-    """The attribute cues that could govern ``quantity``, cheapest first. The span of the
-    cue of a clear reading is kept in ``ctx.cue_spans`` (for ``attribute_mismatch``)."""
-    right_after, blocked = _cue_right_after(ctx, quantity, clause)
+    ctx: SentenceRead,
+    st: Structures,
+    quantity: Quantity,
+    sentence: tuple[int, int],
+    clause: tuple[int, int],
+) -> tuple[list[AttributeReading], tuple[int, int] | None]:
+    """The attribute cues that could govern ``quantity``, cheapest first, and the span of
+    the cue of a clear reading (for ``attribute_mismatch``)."""
+    right_after, blocked = _cue_right_after(ctx, st, quantity, clause)
     if right_after is not None:
-        return _chosen(ctx, quantity, [right_after])
-    found = _cue_before(ctx, quantity, clause)
+        return _chosen([right_after])
+    found = _cue_before(ctx, st, quantity, clause)
     if not found or found[0][0] > 0:
-        found.extend(_cue_later(ctx, quantity, clause))
+        found.extend(_cue_later(ctx, st, quantity, clause))
     if not blocked and quantity.unit is not None and not any(c for _, _, c, _ in found):
         found.extend((*g, None) for g in unit_guess(ctx, quantity, sentence))
     if not found:
-        found.extend(_nearest_phrase(ctx, quantity, sentence))
-    return _chosen(ctx, quantity, found)
+        found.extend(_nearest_phrase(ctx, st, quantity, sentence))
+    return _chosen(found)
 
 
-def _chosen(ctx: SentenceRead, quantity: Quantity, found: list[_Found]) -> list[AttributeReading]:
-    """The cheapest readings (within 0.1 of the best); the best clear one's cue span kept."""
+def _chosen(found: list[_Found]) -> tuple[list[AttributeReading], tuple[int, int] | None]:
+    """The cheapest readings (within 0.1 of the best), and the best clear one's cue span."""
     found.sort(key=lambda item: item[0])
     if not found:
-        return []
+        return [], None
     floor = found[0][0]
     kept = [item for item in found if item[0] <= floor + 0.1]
     span = kept[0][3] if kept[0][2] else None
-    if span is not None:
-        ctx.cue_spans[quantity.start] = span
-    return [(cost, names, clear) for cost, names, clear, _ in kept]
+    return [(cost, names, clear) for cost, names, clear, _ in kept], span
 
 
 def _cue_right_after(
-    ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]
+    ctx: SentenceRead, st: Structures, quantity: Quantity, clause: tuple[int, int]
 ) -> tuple[_Found | None, bool]:
     """The noun right after the number decides ("8 points"); a cue of another kind there
     blocks guessing from the unit ("40% chance of rain"). (reading, blocked)."""
-    after = ctx.adjacent.get(quantity.start)
+    after = st.adjacent.get(quantity.start)
     if (
         after is not None
         and quantity.unit is not None  # "two steals on 11-of-26": a bare count owns its noun
-        and leads_on(ctx, after)
+        and leads_on(ctx, st.quantity_starts, after)
         and linked_before(ctx, quantity, clause)
     ):
         after = None  # "winds of 15 km/h gusting to 32": "gusting" is the next number's
     if after is None:
         return None, noun_after(ctx, quantity)
-    accepts = ctx.index.accepts
+    accepts = ctx.facts.accepts
     names = tuple(n for n in after.names if accepts(n, quantity))
     if not names and after.start < quantity.end and quantity.unit is not None:
         # the phrase is the unit ("27 minutes" for unitless MIN facts)
@@ -107,10 +111,12 @@ def _cue_right_after(
     return None, True
 
 
-def _cue_before(ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]) -> list[_Found]:
+def _cue_before(
+    ctx: SentenceRead, st: Structures, quantity: Quantity, clause: tuple[int, int]
+) -> list[_Found]:
     """A cue before the number in its clause, joined by linking words ("winds of 15",
     "humidity is 63%", a named subject between: "the rate for EUR/GBP is 1.0842")."""
-    accepts = ctx.index.accepts
+    accepts = ctx.facts.accepts
     low = bisect_left(ctx.cue_starts, clause[0])
     high = bisect_left(ctx.cue_starts, quantity.start, low)
     for i in range(high - 1, low - 1, -1):
@@ -120,7 +126,7 @@ def _cue_before(ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]) 
         names = tuple(n for n in cue.names if accepts(n, quantity))
         if not names:
             continue
-        if claimed_between(ctx, cue.end, quantity) or cue.start in ctx.taken:
+        if claimed_between(st, cue.end, quantity) or cue.start in st.taken:
             return []  # "one steal and one block": "steal" has its own number
         gap = [w for w in gap_words(ctx, cue.end, quantity.start) if w not in LINK_MARKS]
         odd = sum(w not in LINKING for w in gap)
@@ -131,25 +137,27 @@ def _cue_before(ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]) 
     return []
 
 
-def _cue_later(ctx: SentenceRead, quantity: Quantity, clause: tuple[int, int]) -> list[_Found]:
+def _cue_later(
+    ctx: SentenceRead, st: Structures, quantity: Quantity, clause: tuple[int, int]
+) -> list[_Found]:
     """A cue a few linking words after the number ("63 percent humidity")."""
     later = cue_after(ctx, quantity, clause[1], linking=3)
-    if later is None or later is ctx.adjacent.get(quantity.start):
+    if later is None or later is st.adjacent.get(quantity.start):
         return []
-    names = tuple(n for n in later.names if ctx.index.accepts(n, quantity))
+    names = tuple(n for n in later.names if ctx.facts.accepts(n, quantity))
     return [(0.6, names, True, (later.start, later.end))] if names else []
 
 
 def _nearest_phrase(
-    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]
+    ctx: SentenceRead, st: Structures, quantity: Quantity, sentence: tuple[int, int]
 ) -> list[_Found]:
     """The nearest fitting phrase earlier in the sentence: a guess."""
     low = bisect_left(ctx.cue_starts, sentence[0])
     high = bisect_left(ctx.cue_starts, quantity.start, low)
     for i in range(high - 1, low - 1, -1):
         cue = ctx.cues[i]
-        names = tuple(n for n in cue.names if ctx.index.accepts(n, quantity))
-        if names and not claimed_between(ctx, cue.end, quantity):
+        names = tuple(n for n in cue.names if ctx.facts.accepts(n, quantity))
+        if names and not claimed_between(st, cue.end, quantity):
             return [(1.4, names, False, None)]
     return []
 
@@ -159,7 +167,7 @@ def unit_guess(
 ) -> list[tuple[float, tuple[str, ...], bool]]:
     """The attribute a unit names: clear when one attribute of the subjects named
     in the sentence is stated in it ("Berlin is 21 °C"); a guess otherwise."""
-    index = ctx.index
+    index = ctx.facts
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, sentence[1])
     here = bisect_left(ctx.mention_starts, quantity.start, low, high)
@@ -188,7 +196,7 @@ def unit_attributes(
 ) -> list[tuple[float, tuple[str, ...], bool]]:
     found: list[tuple[float, tuple[str, ...], bool]] = []
     for subject in subjects:
-        name = ctx.index.attribute_for_unit(subject, quantity.unit)
+        name = ctx.facts.attribute_for_unit(subject, quantity.unit)
         if name is not None:
             found.append((0.3, (name,), True))
     return found
@@ -215,7 +223,7 @@ def governed_attributes(
     for cost, subject, _ in subjects:
         if cost > best:
             continue
-        names = ctx.index.fitting_attributes(subject, quantity.kind, quantity.unit)
+        names = ctx.facts.fitting_attributes(subject, quantity.kind, quantity.unit)
         if names:
             found.append((0.4 if len(names) == 1 else 0.6, tuple(names), len(names) == 1))
     return found
@@ -273,12 +281,13 @@ def cue_after(
     return None
 
 
-def leads_on(ctx: SentenceRead, cue: Cue) -> bool:
-    """Is ``cue`` followed by linking words and another number ("gusting to 32")?"""
-    i = bisect_left(ctx.quantity_starts, cue.end)
-    if i >= len(ctx.quantity_starts):
+def leads_on(ctx: SentenceRead, starts: Sequence[int], cue: Cue) -> bool:
+    """Is ``cue`` followed by linking words and another number ("gusting to 32")?
+    ``starts``: the starts of the sentence's quantities, in order."""
+    i = bisect_left(starts, cue.end)
+    if i >= len(starts):
         return False
-    gap = words_between(ctx.text, cue.end, ctx.quantity_starts[i])
+    gap = words_between(ctx.text, cue.end, starts[i])
     return len(gap) <= 3 and all(w in LINKING for w in gap)
 
 
@@ -323,12 +332,13 @@ def noun_after(ctx: SentenceRead, quantity: Quantity) -> bool:
     return word not in FILLER_AFTER
 
 
-def claimed_between(ctx: SentenceRead, position: int, quantity: Quantity) -> bool:
+def claimed_between(st: Structures, position: int, quantity: Quantity) -> bool:
     """Is there a quantity of another group between ``position`` and ``quantity``?"""
-    starts = ctx.quantity_starts
+    starts = st.quantity_starts
     low = bisect_left(starts, position)
     high = bisect_left(starts, quantity.start, low)
     if low == high:
         return False
-    group = ctx.groups.get(quantity.start)
-    return any(ctx.groups.get(start) != group for start in starts[low:high])
+    groups = st.groups
+    group = groups.get(quantity.start)
+    return any(groups.get(start) != group for start in starts[low:high])

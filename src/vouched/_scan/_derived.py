@@ -16,7 +16,7 @@ from decimal import Decimal
 from vouched._scan._factindex import rounds_to
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import units_compatible
-from vouched._scan._sentence import Computes, SentenceRead
+from vouched._scan._sentence import Computes, Cue, SentenceRead
 from vouched._scan._subjects import names_of
 from vouched._scan._values import Derived
 from vouched._scan._vocabulary import (
@@ -38,7 +38,15 @@ from vouched._scan._vocabulary import (
     computes,
 )
 
-__all__ = ["comparison", "derived", "difference", "sign_spans", "signed", "within"]
+__all__ = [
+    "comparison",
+    "computed_words",
+    "derived",
+    "difference",
+    "sign_spans",
+    "signed",
+    "within",
+]
 
 
 _ONE = Decimal(1)
@@ -104,18 +112,22 @@ def comparison(ctx: SentenceRead, quantity: Quantity) -> str | None:
     return ">"
 
 
-def _computes(ctx: SentenceRead) -> Computes:
-    """The sentence's exact gates of the three patterns, searched once when first asked."""
-    found = ctx.computes
-    if found is None:
-        found = Computes(*computes(ctx.text))
-        ctx.computes = found
-    return found
+def computed_words(text: str) -> Computes:
+    """Which words of a computed value ``text`` holds: the exact gates of the three
+    patterns (searched once per sentence, when its first number asks)."""
+    return Computes(*computes(text))
 
 
-def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -> Derived | None:
-    """A difference or sum the text says it computes, checked against the facts."""
-    gates = _computes(ctx)
+def derived(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    stated: Iterable[Quantity],
+    gates: Computes,
+    cue: Cue | None,
+) -> Derived | None:
+    """A difference or sum the text says it computes, checked against the facts.
+    ``gates``: the sentence's words of a computed value (:func:`computed_words`);
+    ``cue``: the attribute phrase right after the quantity, if any."""
     if not (gates.after or gates.before or gates.total):
         return None
     text = ctx.text
@@ -127,7 +139,7 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
             text[max(sentence[0], quantity.start - 60) : quantity.start]
         )
     if after is not None or before is not None:
-        found = difference(ctx, quantity, sentence)
+        found = difference(ctx, quantity, sentence, cue)
         if found is None or found.matches:
             return found
         # "3 degrees warmer than Munich", "a 12-point win": the text says it is a
@@ -160,12 +172,15 @@ def derived(ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity]) -
     return None
 
 
-def difference(ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]) -> Derived | None:
+def difference(
+    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], cue: Cue | None
+) -> Derived | None:
     """The difference a number states, between two named subjects' values of one attribute
     or two of one subject's facts in one unit; a mismatch only between subjects (which two
     of a subject's facts it computes is a guess)."""
     subjects = _sentence_subjects(ctx, sentence)
-    differences = _between_subjects(ctx, subjects, _compared_attributes(ctx, quantity, subjects))
+    compared = _compared_attributes(ctx, quantity, subjects, cue)
+    differences = _between_subjects(ctx, subjects, compared)
     between = bool(differences)
     for subject in subjects:  # two facts of one subject in one unit: rate - previous
         differences.extend(within(ctx, subject, quantity))
@@ -192,12 +207,13 @@ def _sentence_subjects(ctx: SentenceRead, sentence: tuple[int, int]) -> list[str
     return subjects
 
 
-def _compared_attributes(ctx: SentenceRead, quantity: Quantity, subjects: list[str]) -> list[str]:
+def _compared_attributes(
+    ctx: SentenceRead, quantity: Quantity, subjects: list[str], cue: Cue | None
+) -> list[str]:
     """What the difference is of: the cue after the number, else the attribute its unit
     names for the sentence's subjects, else what the first two named subjects both state
     ("0.05 points higher than auth's")."""
-    index = ctx.index
-    cue = ctx.adjacent.get(quantity.start)
+    index = ctx.facts
     if cue is not None and cue.names:
         return list(cue.names)
     if quantity.unit is not None:
@@ -215,7 +231,7 @@ def _between_subjects(
 ) -> list[tuple[Decimal, str]]:
     """|a - b| for each two subjects with a value of each attribute (with one named
     subject, the one other subject that has the attribute)."""
-    index = ctx.index
+    index = ctx.facts
     differences: list[tuple[Decimal, str]] = []
     for attribute in attributes:
         owners = [s for s in subjects if index.numeric_value(s, attribute) is not None]
@@ -235,7 +251,7 @@ def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[De
     """Differences between two numeric facts of ``subject`` stated in one unit
     (rate and previous rate, price and day high) and, for a percentage, their
     relative change."""
-    index = ctx.index
+    index = ctx.facts
     values = index.numeric_facts(subject)
     found: list[tuple[Decimal, str]] = []
     percent = quantity.unit == "%"

@@ -11,7 +11,7 @@ mark (subject, attribute) pairs that must not be stated.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from operator import attrgetter, itemgetter
 
@@ -104,6 +104,10 @@ class FactIndex:
         self._owners: dict[str, set[str]] | None = None
         self._by_subject: dict[str, list[str]] | None = None
         self._negative: bool | None = None
+        # per-fact tables read per number: each built once per index, on first use
+        self._numeric_by_subject: dict[str, list[tuple[str, Decimal, str | None]]] | None = None
+        self._sorted_owners: dict[str, tuple[str, ...]] = {}
+        self._subject_names: set[str] | None = None
 
     @classmethod
     def build(
@@ -310,7 +314,8 @@ class FactIndex:
         if quantity.kind is _NUMBER:
             numbers = self._membership()
             found: list[Reading] = []
-            span = max(quantity.quantum, Decimal(1))
+            # a value that rounds to the stated one at its quantum lies within half of it
+            span = max(quantity.quantum, Decimal(0))
             for value in quantity.values:
                 low = bisect_left(self._number_keys, value - span)
                 high = bisect_right(self._number_keys, value + span)
@@ -350,7 +355,12 @@ class FactIndex:
 
     @property
     def _grounded_subjects(self) -> set[str]:
-        return {subject for subject, _ in self._pair_facts} | {f.subject for f in self.silent}
+        """Subjects with a grounded or silent fact (built once)."""
+        if self._subject_names is None:
+            self._subject_names = {s for s, _ in self._pair_facts} | {
+                f.subject for f in self.silent
+            }
+        return self._subject_names
 
     def attribute_for_unit(self, subject: str | None, unit: str | None) -> str | None:
         """The one attribute of ``subject`` (any subject if None) stated in ``unit``."""
@@ -421,20 +431,27 @@ class FactIndex:
         """Does any fact (grounded, silent or rejected) speak of this pair?"""
         return subject in self._known_pairs.get(attribute, ())
 
-    def subjects_of(self, attribute: str) -> list[str]:
-        """The subjects any fact of ``attribute`` is about, sorted."""
-        return sorted(self._known_pairs.get(attribute, ()))
-
-    def numeric_facts(self, subject: str) -> list[tuple[str, Decimal, str | None]]:
-        """(attribute, value, canonical unit) of each single numeric fact of ``subject``."""
-        found = []
-        for (name, attribute), facts in self._pair_facts.items():
-            if name != subject or len(facts) != 1:
-                continue
-            value = self.numeric_value(subject, attribute)
-            if value is not None:
-                found.append((attribute, value, canonical_unit(facts[0].unit)))
+    def subjects_of(self, attribute: str) -> tuple[str, ...]:
+        """The subjects any fact of ``attribute`` is about, sorted (once per attribute)."""
+        found = self._sorted_owners.get(attribute)
+        if found is None:
+            found = tuple(sorted(self._known_pairs.get(attribute, ())))
+            self._sorted_owners[attribute] = found
         return found
+
+    def numeric_facts(self, subject: str) -> Sequence[tuple[str, Decimal, str | None]]:
+        """(attribute, value, canonical unit) of each single numeric fact of ``subject``,
+        in fact order (the table of every subject is built in one pass, on first use)."""
+        table = self._numeric_by_subject
+        if table is None:
+            table = {}
+            for (name, attribute), facts in self._pair_facts.items():
+                value = self.numeric_value(name, attribute)  # None unless one number
+                if value is not None:
+                    row = (attribute, value, canonical_unit(facts[0].unit))
+                    table.setdefault(name, []).append(row)
+            self._numeric_by_subject = table
+        return table.get(subject, ())
 
     def facts_of(self, subject: str, attribute: str) -> tuple[Fact, ...]:
         """The grounded facts of one (subject, attribute) pair, in order."""

@@ -6,9 +6,13 @@ reader keeps whole, the internal terms, the normalised quote sources, the
 question's numbers); it is built once per :class:`~vouched.Scanner`.
 
 :class:`TextReading` reads a text one closed sentence at a time, in order.
-Each sentence is read once: tokens, quotes, text checks, quantities, its
-mentions (:class:`~vouched._scan._binding.Binder`), then the rule registry
-(:mod:`vouched._scan._rules`; its overlap policy says which finding wins a span).
+Each sentence is read once, in one direction: tokens, quotes, text checks and
+quantities (over the batch), then its frozen reading
+(:func:`~vouched._scan._sentence.read_sentence`: mentions, clauses), its frozen
+structures (:func:`~vouched._scan._structures.read_structures`: runs, pairs,
+lists), each quantity's binding and evidence (:mod:`vouched._scan._binding`), then
+the rule registry (:mod:`vouched._scan._rules`), which reads those values and never
+calls back; its overlap policy says which finding wins a span.
 What a sentence leaves to the next is small and explicit: the subjects named
 last (the topic, the antecedents of pronouns) and the first unvouched statement
 of each pair (restatements).
@@ -27,7 +31,8 @@ from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
-from vouched._scan._binding import Binder, Matchers, compile_matchers
+from vouched._scan._binding import Matchers, bind, compile_matchers, evidence
+from vouched._scan._derived import computed_words, signed
 from vouched._scan._factindex import FactIndex
 from vouched._scan._findings import (
     Finding,
@@ -67,9 +72,19 @@ from vouched._scan._rules import (
     judge_words,
     run_time_rule,
 )
-from vouched._scan._sentence import NO_COMPUTES, Cue, Found, find_all
+from vouched._scan._sentence import (
+    NO_COMPUTES,
+    Computes,
+    Cue,
+    Found,
+    SentenceRead,
+    find_all,
+    read_sentence,
+)
 from vouched._scan._spans import Spans
+from vouched._scan._structures import read_structures
 from vouched._scan._textchecks import internal_terms
+from vouched._scan._values import Structures
 from vouched._scan._vocabulary import may_compute
 from vouched._scan._wordmatch import RELATION, WordFacts
 from vouched._time import parse_instant
@@ -273,7 +288,7 @@ class TextReading:
             if sentence.strip():
                 own = checks.within(low, high)  # placeholders: numbers in them are no claims
                 own_holes = [(f.start - low, f.end - low) for f in own if f.kind is _K.PLACEHOLDER]
-                read = self._read(sentence, found.within(low, high), tokens, own, own_holes, low)
+                read = self._read(sentence, found.within(low, high), own, own_holes, low)
                 # a sentence's findings in the report's order: words come after numbers
                 moved = tuple(in_order(shifted(f, start + low + offset) for f in read))
             else:
@@ -309,11 +324,10 @@ class TextReading:
         found, spans = self._counted
         return Tally(not found, score_of(spans, self._claims), found)
 
-    def _read(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
+    def _read(
         self,
         part: str,
         found: Found,
-        tokens: set[str],
         checks: list[Finding],
         holes: list[tuple[int, int]],
         low: int,
@@ -325,56 +339,55 @@ class TextReading:
         findings.extend(judge_quotes(QuoteView(quotes, compiled.corpus)))
         spans = [*holes, *((q.start, q.end) for q in quotes)]
         if compiled.periods is None:
-            said, words, checked, binder = self._judge(
-                part, found, tokens, spans, compiled.index, compiled.words
+            said, words, checked, sentence = self._judge(
+                part, found, spans, compiled.index, compiled.words
             )
         else:  # time binds: each stretch is judged on the facts of the period it speaks of
-            said, words, checked, binder = self._judge_in_time(part, found, tokens, spans, findings)
+            said, words, checked, sentence = self._judge_in_time(part, found, spans, findings)
         self._claims += checked + len(findings)
-        self._hand_on(binder)
+        self._hand_on(sentence)
         return once_per_span([*findings, *said], finding_key, yielding=words)
 
-    def _judge(  # noqa: PLR0917 - private; the sentence's pieces, in flow order
+    def _judge(
         self,
         part: str,
         found: Found,
-        tokens: set[str],
         spans: list[tuple[int, int]],
         index: FactIndex,
         words_facts: WordFacts,
-    ) -> tuple[list[Finding], list[Finding], int, Binder]:
+    ) -> tuple[list[Finding], list[Finding], int, SentenceRead]:
         """The numbers and words of one sentence judged on ``index`` (``spans``:
         placeholders and quotes, where nothing is a statement): the number findings,
-        the word findings, how many claims were checked, the binder."""
+        the word findings, how many claims were checked, the sentence's reading."""
         compiled = self._compiled
-        binder = Binder(part, index, compiled.lexicon, found, tokens=tokens, carried=self._carried)
-        if not self._may_compute:
-            binder.computes = NO_COMPUTES
+        sentence = read_sentence(part, index, compiled.lexicon, found, carried=self._carried)
+        structures = read_structures(sentence, found.quantities)
         relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = Spans([*binder.masked, *spans, *relations])
-        number_findings, checked, stated = self._numbers(binder.quantities, binder, masks, index)
+        masks = Spans([*structures.masked, *spans, *relations])
+        number_findings, checked, stated = self._numbers(sentence, structures, masks)
         word_findings: list[Finding] = []
         if found.words:
             # words inside placeholders and quotes are not statements; names may be
             unsaid = Spans(spans)
             words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
-            context = WordContext(binder, words_facts, compiled.lexicon, stated, words, self._named)
+            context = WordContext(
+                sentence, words_facts, compiled.lexicon, stated, words, self._named
+            )
             word_findings, said = judge_words(context)
             checked += said
         judged = [*number_findings, *word_findings]
-        occasion = judge_occasions(OccasionView(binder, words_facts, judged))
+        occasion = judge_occasions(OccasionView(sentence, words_facts, judged))
         word_findings.extend(occasion)
         checked += len(occasion)
-        return number_findings, word_findings, checked, binder
+        return number_findings, word_findings, checked, sentence
 
     def _judge_in_time(
         self,
         part: str,
         found: Found,
-        tokens: set[str],
         spans: list[tuple[int, int]],
         findings: list[Finding],
-    ) -> tuple[list[Finding], list[Finding], int, Binder]:
+    ) -> tuple[list[Finding], list[Finding], int, SentenceRead]:
         """The sentence judged once per period its stretches speak of; each finding
         kept from the judgement of the period that governs where it stands. A weekday
         that contradicts the date beside it is a finding."""
@@ -395,10 +408,10 @@ class TextReading:
         kept: list[Finding] = []
         kept_words: list[Finding] = []
         checked = 0
-        binder: Binder | None = None
+        sentence: SentenceRead | None = None
         for periods in dict.fromkeys(s[2] for s in segments):
             index, words_facts = views.view(periods)
-            said, words, count, binder = self._judge(part, found, tokens, spans, index, words_facts)
+            said, words, count, sentence = self._judge(part, found, spans, index, words_facts)
             mine = [(a, b) for a, b, p in segments if p == periods]
             said = [f for f in said if any(a <= f.start < b for a, b in mine)]
             words = [f for f in words if any(a <= f.start < b for a, b in mine)]
@@ -411,7 +424,7 @@ class TextReading:
             kept.extend(said)
             kept_words.extend(words)
             checked = max(checked, count)
-        assert binder is not None  # noqa: S101 - a sentence has at least one stretch
+        assert sentence is not None  # noqa: S101 - a sentence has at least one stretch
         stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
         every = views.whole[0].grounded
         if views.extremes:  # "the coldest day will be Monday"
@@ -422,12 +435,12 @@ class TextReading:
             kept += run_time_rule("compared_periods", part, comparisons, every, days)
         kept += run_time_rule("stated_range", part, found.quantities, stretches, kept)
         bounds = [(a, b) for a, b, _ in segments]
-        return run_time_rule("together", part, kept, bounds), kept_words, checked, binder
+        return run_time_rule("together", part, kept, bounds), kept_words, checked, sentence
 
-    def _hand_on(self, binder: Binder) -> None:
+    def _hand_on(self, sentence: SentenceRead) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start, and
         every subject the text named (for counts: "the only other")."""
-        said = binder.subject_mentions()
+        said = sentence.subject_mentions()
         self._named.update(m.names[0] for m in said if m.kind == MentionKind.NAMED and m.names)
         named = [*self._carried, *said][-CARRIED:]
         count = len(named)
@@ -447,22 +460,26 @@ class TextReading:
         return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
 
     def _numbers(
-        self, quantities: list[Quantity], binder: Binder, masks: Spans, index: FactIndex
+        self, sentence: SentenceRead, structures: Structures, masks: Spans
     ) -> tuple[list[Finding], int, list[Stated]]:
-        """Every quantity that is a claim through the rule registry; the findings, how
-        many quantities were checked, and each checked one with its outcome."""
+        """Every quantity that is a claim read (signed, bound, its evidence) and then
+        judged by the rule registry; the findings, how many quantities were checked, and
+        each checked one with its outcome."""
+        index = sentence.facts
         carry = self._carry
         if index is not self._compiled.index:  # restatements compare within one period
             carry = self._carries.setdefault(id(index), Carry())
         occasions = self._compiled.words.occasions
-        ctx = SentenceContext(binder, index, carry, occasions=occasions)
+        ctx = SentenceContext(sentence, structures, index, carry, occasions=occasions)
+        # the sentence's words of a computed value: searched when its first number asks
+        gates: Computes | None = None if self._may_compute else NO_COMPUTES
         findings: list[Finding] = []
         stated: list[Stated] = []
-        for read in quantities:
+        for read in structures.quantities:
             if not self._is_claim(read, masks):
                 continue
-            quantity = binder.signed(read)
-            binding = binder.bind(quantity)
+            quantity = signed(sentence, read)
+            binding = bind(sentence, structures, quantity)
             if quantity.soft and not binding.clear and quantity.unit is None:
                 continue  # "two trains", "the 3rd": small words count only when bound
             if quantity.unit in _DURATIONS and not binding.clear:
@@ -472,6 +489,9 @@ class TextReading:
                 if duration is not None:
                     findings.append(duration)
                 continue
+            if gates is None:
+                gates = computed_words(sentence.text)
+            binding = evidence(sentence, structures, quantity, binding, ctx.passed, gates)
             outcome = judge(quantity, binding, ctx)
             if outcome is PASSED:
                 ctx.passed.append(quantity)

@@ -1,23 +1,23 @@
-"""One sentence's mentions, read once: the context every binding reader works on.
+"""One sentence's mentions, read once and frozen: the context every binding reader works on.
 
-:class:`SentenceRead` is built once per sentence from the compiled phrase
-matchers (:func:`compile_matchers`, once per scanner): attribute cues,
-subject mentions (named, pronouns and definite references resolved to the
-subjects named before them, unknown names), the sentence's clause structure,
-pair and value phrases. The readers (``_subjects``, ``_cues``,
-``_structures``, ``_derived``) are functions over it. The
-:class:`~vouched._scan._binding.Binder` built on it adds, when it is built, what spans
-several quantities (runs, pairs, lists); after that the context is only read.
+:func:`read_sentence` builds a :class:`SentenceRead` once per sentence from what the
+compiled phrase matchers (:func:`compile_matchers`, once per scanner) found in it:
+attribute cues, subject mentions (named, pronouns and definite references resolved to
+the subjects named before them, unknown names), the sentence's clause structure, pair
+and value phrases. The readers (``_subjects``, ``_cues``, ``_structures``,
+``_derived``) are functions over it. :class:`~vouched._scan._values.Structures` is the
+next stage's frozen value: what spans several quantities (runs, pairs, lists), read
+once before any quantity is bound. Neither changes after it is built.
 """
 
 from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from vouched._scan._factindex import FactIndex
 from vouched._scan._lexicon import (
@@ -42,13 +42,13 @@ __all__ = [
     "NO_COMPUTES",
     "Computes",
     "Cue",
-    "Forced",
     "Found",
     "Matchers",
     "SentenceRead",
     "compile_matchers",
     "find_all",
     "is_number_word",
+    "read_sentence",
     "resolve",
     "words_between",
 ]
@@ -75,14 +75,6 @@ class Computes(NamedTuple):
 
 NO_COMPUTES = Computes(after=False, before=False, total=False)
 """A sentence whose batch holds no key of a computed value."""
-
-
-class Forced(NamedTuple):
-    attributes: tuple[str, ...]
-    subjects: tuple[str, ...] | None  # None: read the subject from the clause
-    mention: int = -1  # the subject mention that bound them, for subject_mismatch
-    pair: bool = False  # one half of a pair read from one phrase
-    phrase: tuple[int, int] | None = None  # the span of the pair phrase that named them
 
 
 @lru_cache(maxsize=128)
@@ -285,61 +277,101 @@ def resolve(mentions: list[Mention]) -> dict[int, tuple[str, ...]]:
     return resolved
 
 
-class SentenceRead:
-    """The mentions of one sentence, ready to bind its quantities.
+_set = object.__setattr__  # how SentenceRead sets its fields, once, when it is built
 
-    ``carried``: the subjects named in earlier sentences (oldest first), as
-    mentions at negative positions: the topic and the antecedents of pronouns.
+
+class SentenceRead:
+    """The mentions of one sentence, read once and frozen: built by :func:`read_sentence`,
+    never changed after (assigning or deleting any attribute raises ``AttributeError``;
+    its sequences and tables are typed read-only).
+
+    Carried subjects (those named in earlier sentences, oldest first) are mentions at
+    negative positions: the topic and the antecedents of pronouns. ``facts`` is the
+    index of the facts the sentence is judged on.
     """
 
-    def __init__(
+    # Slots, not a NamedTuple or a frozen dataclass: the readers read these fields
+    # hundreds of times a sentence, and Python 3.11 reads a slot at about half the cost
+    # of a tuple's field; a frozen dataclass's __init__ costs several times a plain
+    # one (timeit, same run).
+    __slots__ = (
+        "cue_starts",
+        "cues",
+        "digit_names",
+        "facts",
+        "lexicon",
+        "mention_starts",
+        "mentions",
+        "named",
+        "pair_phrases",
+        "pairs",
+        "resolved",
+        "signs",
+        "structure",
+        "text",
+        "unknown_before",
+        "value_phrases",
+    )
+    text: str
+    facts: FactIndex
+    lexicon: Lexicon
+    cues: Sequence[Cue]
+    cue_starts: Sequence[int]
+    named: Sequence[Mention]
+    pairs: tuple[Pair, ...]
+    pair_phrases: Sequence[Cue]
+    structure: Structure  # read once here; its clause starts are final once built
+    mentions: Sequence[Mention]
+    mention_starts: Sequence[int]
+    unknown_before: Sequence[int]  # unknown names among the first i mentions
+    resolved: Mapping[int, tuple[str, ...]]  # a pronoun's start -> its antecedents
+    value_phrases: Sequence[Cue]
+    # Sign words ("fell", "lower") matter only where the facts have signs: in a box
+    # score, "dropped 17 points" is a scoring verb.
+    signs: bool
+    digit_names: Sequence[tuple[int, int]]
+
+    def __init__(  # noqa: PLR0917 - the fields, in order; built by read_sentence
         self,
         text: str,
-        index: FactIndex,
+        facts: FactIndex,
         lexicon: Lexicon,
-        found: Found,
-        *,
-        tokens: set[str],
-        carried: Sequence[Mention] = (),
+        cues: Sequence[Cue],
+        cue_starts: Sequence[int],
+        named: Sequence[Mention],
+        pairs: tuple[Pair, ...],
+        pair_phrases: Sequence[Cue],
+        structure: Structure,
+        mentions: Sequence[Mention],
+        mention_starts: Sequence[int],
+        unknown_before: Sequence[int],
+        resolved: Mapping[int, tuple[str, ...]],
+        value_phrases: Sequence[Cue],
+        signs: bool,
+        digit_names: Sequence[tuple[int, int]],
     ) -> None:
-        self.text = text
-        self.index = index
-        self.lexicon = lexicon
-        self.cues = found.cues
-        self.cue_starts = [c.start for c in self.cues]
-        named, nameless = _subject_mentions(found.subjects, index.subjects)
-        self.named = named
-        self.pairs = found.pair_table
-        self.pair_phrases = found.pair_phrases
-        known = sorted(
-            [(m.start, m.end) for m in (*named, *nameless)]
-            + [(c.start, c.end) for c in (*self.cues, *self.pair_phrases)]
-            + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
-        )
-        self.structure = read_structure(text, known)
-        mentions = [*carried, *_with_references(sorted([*named, *nameless]), self.structure)]
-        self.mentions = mentions
-        self.mention_starts = [m.start for m in mentions]
-        self.unknown_before = list(
-            itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)
-        )  # unknown names among the first i mentions
-        self.structure.add_clause_starts(_conjunction_starts(text, mentions))
-        self.resolved = resolve(mentions)
+        _set(self, "text", text)
+        _set(self, "facts", facts)
+        _set(self, "lexicon", lexicon)
+        _set(self, "cues", cues)
+        _set(self, "cue_starts", cue_starts)
+        _set(self, "named", named)
+        _set(self, "pairs", pairs)
+        _set(self, "pair_phrases", pair_phrases)
+        _set(self, "structure", structure)
+        _set(self, "mentions", mentions)
+        _set(self, "mention_starts", mention_starts)
+        _set(self, "unknown_before", unknown_before)
+        _set(self, "resolved", resolved)
+        _set(self, "value_phrases", value_phrases)
+        _set(self, "signs", signs)
+        _set(self, "digit_names", digit_names)
 
-        self.value_phrases = found.value_phrases
-        # Which words of a computed value the sentence holds (read when a number asks)
-        self.computes: Computes | None = None
-        # Sign words ("fell", "lower") matter only where the facts have signs: in a box
-        # score, "dropped 17 points" is a scoring verb.
-        self.signs = index.has_negative
-        self.forced: dict[int, Forced] = {}
-        self.taken: set[int] = set()  # cues right after a number of their own
-        self.cue_spans: dict[int, tuple[int, int]] = {}  # quantity start -> its clear cue
-        self.partners: dict[int, int] = {}  # "113-107": second value -> first, two subjects
-        self.adjacent: dict[int, Cue | None] = {}  # quantity start -> the cue right after it
-        self.groups: dict[int, int] = {}
-        self.quantity_starts: list[int] = []
-        self.digit_names = found.digit_names
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a SentenceRead is frozen: {name!r} cannot be set")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a SentenceRead is frozen: {name!r} cannot be deleted")
 
     def subject_mentions(self) -> list[Mention]:
         """This sentence's named subjects and unknown subjects, in order: what the next
@@ -349,6 +381,47 @@ class SentenceRead:
             for m in self.mentions
             if m.start >= 0 and (m.kind == _NAMED or (m.kind == _UNKNOWN and m.names))
         ]
+
+
+def read_sentence(
+    text: str,
+    index: FactIndex,
+    lexicon: Lexicon,
+    found: Found,
+    *,
+    carried: Sequence[Mention] = (),
+) -> SentenceRead:
+    """Read one sentence's mentions from what the matchers found in it (``found``, moved
+    to start at 0): the first stage after the text is split, and the last that reads
+    the sentence's words for names."""
+    cues = found.cues
+    named, nameless = _subject_mentions(found.subjects, index.subjects)
+    known = sorted(
+        [(m.start, m.end) for m in (*named, *nameless)]
+        + [(c.start, c.end) for c in (*cues, *found.pair_phrases)]
+        + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
+    )
+    structure = read_structure(text, known)
+    mentions = [*carried, *_with_references(sorted([*named, *nameless]), structure)]
+    structure.add_clause_starts(_conjunction_starts(text, mentions))
+    return SentenceRead(
+        text,
+        index,
+        lexicon,
+        cues,
+        [c.start for c in cues],
+        named,
+        found.pair_table,
+        found.pair_phrases,
+        structure,
+        mentions,
+        [m.start for m in mentions],
+        list(itertools.accumulate((m.kind == _UNKNOWN for m in mentions), initial=0)),
+        resolve(mentions),
+        found.value_phrases,
+        index.has_negative,
+        found.digit_names,
+    )
 
 
 def _subject_mentions(spans: list[Span], subjects: set[str]) -> tuple[list[Mention], list[Mention]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
+from collections.abc import Sequence
 from decimal import Decimal
 
 from vouched._scan._cues import cue_after, leads_on
@@ -20,8 +21,14 @@ from vouched._scan._lexicon import Pair
 from vouched._scan._mentions import MentionKind
 from vouched._scan._reader._numbers import Quantity, QuantityKind
 from vouched._scan._reader._units import same_dimension
-from vouched._scan._sentence import Cue, Forced, SentenceRead, is_number_word, words_between
+from vouched._scan._sentence import (
+    Cue,
+    SentenceRead,
+    is_number_word,
+    words_between,
+)
 from vouched._scan._subjects import names_of
+from vouched._scan._values import Forced, Structures
 from vouched._scan._vocabulary import (
     ARTICLE,
     ARTICLE_VALUES,
@@ -41,13 +48,12 @@ __all__ = [
     "distribute",
     "extra_quantities",
     "group_runs",
-    "in_pair",
     "last_distinct",
     "masked_spans",
     "pair_phrase_in",
     "pair_phrase_near",
-    "prepare",
     "read_pairs",
+    "read_structures",
     "two_subjects",
 ]
 
@@ -85,9 +91,10 @@ def _number_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
     ]
 
 
-def extra_quantities(ctx: SentenceRead) -> list[Quantity]:
+def extra_quantities(ctx: SentenceRead, forced: dict[int, Forced]) -> list[Quantity]:
     """Quantities written without digits: "a steal" for a countable attribute,
-    "a pair of steals", and the lexicon's value phrases ("sold out")."""
+    "a pair of steals", and the lexicon's value phrases ("sold out"); the attribute
+    each states goes into ``forced``."""
     text = ctx.text
     found: list[Quantity] = []
     countable = ctx.lexicon.countable
@@ -104,7 +111,7 @@ def extra_quantities(ctx: SentenceRead) -> list[Quantity]:
             found.append(
                 Quantity(start, cue.end, text[start : cue.end], QuantityKind.NUMBER, count, _ONE)
             )
-            ctx.forced[start] = Forced(names, None)
+            forced[start] = Forced(names, None)
     for phrase in ctx.value_phrases:
         attributes: list[str] = []
         value: Decimal | None = None
@@ -124,36 +131,58 @@ def extra_quantities(ctx: SentenceRead) -> list[Quantity]:
                 _ONE,
             )
         )
-        ctx.forced[phrase.start] = Forced(tuple(attributes), None)
+        forced[phrase.start] = Forced(tuple(attributes), None)
     return found
 
 
-def prepare(ctx: SentenceRead, quantities: list[Quantity]) -> None:
-    """Read the structures that span several quantities: runs that share a cue,
-    pairs, and lists of values with lists of subjects."""
-    ctx.quantity_starts = [q.start for q in quantities]
-    adjacent = ctx.adjacent
+def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
+    """The structures over all of the sentence's quantities (``found``, with those written
+    without digits): the spans whose numbers are no claims, the cue right after each
+    quantity, runs that share a cue, pairs, and lists of values with lists of subjects.
+    Read once, before any quantity is bound; frozen after."""
+    forced: dict[int, Forced] = {}
+    quantities = found
+    extra = extra_quantities(ctx, forced)
+    if extra:
+        quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
+    starts = [q.start for q in quantities]
+    adjacent, taken = _adjacent(ctx, quantities, starts)
+    groups = group_runs(ctx, quantities)
+    partners = read_pairs(ctx, quantities, forced)
+    distribute(ctx, quantities, forced)
+    return Structures(
+        quantities,
+        masked_spans(ctx),
+        forced,
+        frozenset(taken),
+        partners,
+        adjacent,
+        groups,
+        starts,
+    )
+
+
+def _adjacent(
+    ctx: SentenceRead, quantities: Sequence[Quantity], starts: list[int]
+) -> tuple[dict[int, Cue | None], set[int]]:
+    """Each quantity's cue right after it, and the cues taken by a number of their own."""
+    adjacent: dict[int, Cue | None] = {}
+    taken: set[int] = set()
     for quantity in quantities:
         cue = cue_after(ctx, quantity, len(ctx.text), linking=0)
         adjacent[quantity.start] = cue
         if cue is None:  # "1.0815 at the previous fixing": the phrase is that number's
             cue = cue_after(ctx, quantity, len(ctx.text), linking=3, words=AT_WORDS)
-            if cue is not None and leads_on(ctx, cue):
+            if cue is not None and leads_on(ctx, starts, cue):
                 cue = None  # "on volume of 1,187,400": the phrase leads on to its own
         if cue is not None:
-            ctx.taken.add(cue.start)
-    group_runs(ctx, quantities)
-    read_pairs(ctx, quantities)
-    distribute(ctx, quantities)
+            taken.add(cue.start)
+    return adjacent, taken
 
 
-def in_pair(ctx: SentenceRead, quantity: Quantity) -> bool:
-    """Is ``quantity`` one half of a pair read from one phrase ("(33-34)", "9-for-12")?"""
-    forced = ctx.forced.get(quantity.start)
-    return forced is not None and forced.pair
-
-
-def group_runs(ctx: SentenceRead, quantities: list[Quantity]) -> None:
+def group_runs(ctx: SentenceRead, quantities: Sequence[Quantity]) -> dict[int, int]:
+    """Each quantity's run: values of one unit joined by value words or a range."""
+    groups: dict[int, int] = {}
     group = 0
     previous: Quantity | None = None
     for quantity in quantities:
@@ -165,15 +194,21 @@ def group_runs(ctx: SentenceRead, quantities: list[Quantity]) -> None:
             )
         ):
             group += 1
-        ctx.groups[quantity.start] = group
+        groups[quantity.start] = group
         previous = quantity
+    return groups
 
 
-def read_pairs(ctx: SentenceRead, quantities: list[Quantity]) -> None:
+def read_pairs(
+    ctx: SentenceRead, quantities: Sequence[Quantity], forced: dict[int, Forced]
+) -> dict[int, int]:
+    """Pairs of values read from one phrase ("9-for-12 from the field", "(33-34)",
+    "113-107"), into ``forced``; the partners of two subjects' pairs (second -> first)."""
+    partners: dict[int, int] = {}
     text = ctx.text
     pairs = ctx.pairs
     for left, right in itertools.pairwise(quantities):
-        if left.start in ctx.forced or right.start in ctx.forced:
+        if left.start in forced or right.start in forced:
             continue
         if left.kind is not QuantityKind.NUMBER or right.kind is not QuantityKind.NUMBER:
             continue
@@ -184,21 +219,22 @@ def read_pairs(ctx: SentenceRead, quantities: list[Quantity]) -> None:
         pair = near[0] if near is not None else None
         if near is not None and pair is not None and not pair.two_subjects:
             span = near[1]
-            ctx.forced[left.start] = Forced((pair.first,), None, pair=True, phrase=span)
-            ctx.forced[right.start] = Forced((pair.second,), None, pair=True, phrase=span)
+            forced[left.start] = Forced((pair.first,), None, pair=True, phrase=span)
+            forced[right.start] = Forced((pair.second,), None, pair=True, phrase=span)
             continue
         bracketed = bracketed_record(ctx, left, right)
         if bracketed is not None:
             subject, found, at = bracketed
-            ctx.forced[left.start] = Forced((found.first,), (subject,), at, pair=True)
-            ctx.forced[right.start] = Forced((found.second,), (subject,), at, pair=True)
+            forced[left.start] = Forced((found.first,), (subject,), at, pair=True)
+            forced[right.start] = Forced((found.second,), (subject,), at, pair=True)
             continue
         two = two_subjects(ctx, left, right, sentence, pair)
         if two is not None:
             attributes, subjects = two
-            ctx.forced[left.start] = Forced(attributes, subjects, pair=True)
-            ctx.forced[right.start] = Forced(attributes, subjects, pair=True)
-            ctx.partners[right.start] = left.start
+            forced[left.start] = Forced(attributes, subjects, pair=True)
+            forced[right.start] = Forced(attributes, subjects, pair=True)
+            partners[right.start] = left.start
+    return partners
 
 
 def pair_phrase_near(
@@ -246,7 +282,7 @@ def bracketed_record(
         return None
     for subject in names_of(ctx, i):
         for pair in ctx.pairs:
-            if pair.bracketed and ctx.index.knows(subject, pair.first):
+            if pair.bracketed and ctx.facts.knows(subject, pair.first):
                 return subject, pair, mention.start
     return None
 
@@ -292,7 +328,7 @@ def _scored(
     fourth quarter": the period named decides the column) or of the pair phrase."""
     if cue is not None:
         names = cue.names
-    return tuple(a for a in names if all(ctx.index.knows(s, a) for s in subjects))
+    return tuple(a for a in names if all(ctx.facts.knows(s, a) for s in subjects))
 
 
 def pair_phrase_in(ctx: SentenceRead, pair: Pair, start: int, end: int) -> bool:
@@ -300,9 +336,11 @@ def pair_phrase_in(ctx: SentenceRead, pair: Pair, start: int, end: int) -> bool:
     return any(p.start >= start and p.end <= end and number in p.names for p in ctx.pair_phrases)
 
 
-def distribute(ctx: SentenceRead, quantities: list[Quantity]) -> None:
+def distribute(
+    ctx: SentenceRead, quantities: Sequence[Quantity], forced: dict[int, Forced]
+) -> None:
     """Pair runs of values with runs of subjects, as a reader does with "Berlin and
-    Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively"."""
+    Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively" (into ``forced``)."""
     text = ctx.text
     count = len(quantities)
     index = 0
@@ -328,7 +366,7 @@ def distribute(ctx: SentenceRead, quantities: list[Quantity]) -> None:
             continue
         run = quantities[index:stop]
         index = stop
-        if any(q.start in ctx.forced for q in run):
+        if any(q.start in forced for q in run):
             continue
         sentence = ctx.structure.sentence(run[0].start)
         subjects = coordinated(ctx, sentence[0], run[0].start, len(run))
@@ -336,7 +374,7 @@ def distribute(ctx: SentenceRead, quantities: list[Quantity]) -> None:
             subjects = last_distinct(ctx, sentence[0], run[0].start, len(run))
         if subjects is not None:
             for quantity, subject in zip(run, subjects, strict=True):
-                ctx.forced[quantity.start] = Forced((), (subject,))
+                forced[quantity.start] = Forced((), (subject,))
 
 
 def coordinated(ctx: SentenceRead, start: int, end: int, count: int) -> list[str] | None:

@@ -20,7 +20,7 @@ from vouched._scan._mentions import (
     object_pronoun,
 )
 from vouched._scan._reader._numbers import Quantity
-from vouched._scan._sentence import SentenceRead
+from vouched._scan._sentence import Cue, SentenceRead
 from vouched._scan._vocabulary import (
     BRACKET_AFTER,
     CONNECTIVE,
@@ -162,10 +162,15 @@ SubjectReading = tuple[float, str, int]
 
 
 def subject_readings(
-    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], clause: tuple[int, int]
+    ctx: SentenceRead,
+    quantity: Quantity,
+    sentence: tuple[int, int],
+    clause: tuple[int, int],
+    cue: Cue | None,
 ) -> list[SubjectReading] | None:
-    """(cost, subject, mention start) candidates; None when an unknown name governs."""
-    right_after = _named_right_after(ctx, quantity, sentence)
+    """(cost, subject, mention start) candidates; None when an unknown name governs.
+    ``cue``: the attribute phrase right after the quantity, if any."""
+    right_after = _named_right_after(ctx, quantity, sentence, cue)
     if right_after is not None:
         return right_after or None
     starts = ctx.mention_starts
@@ -185,7 +190,7 @@ def subject_readings(
 
 
 def _named_right_after(
-    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]
+    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], cue: Cue | None
 ) -> list[SubjectReading] | None:
     """A mention right after the value decides alone: in brackets ("182 ms (gateway)") or
     joined by a connective ("7 °C in Geneva"). ``[]`` when that mention is an unknown
@@ -198,7 +203,6 @@ def _named_right_after(
     text = ctx.text
     if following.kind == _NAMED and BRACKET_AFTER.fullmatch(text, quantity.end, following.start):
         return [(0.0, name, following.start) for name in following.names]
-    cue = ctx.adjacent.get(quantity.start)
     gap_start = max(quantity.end, cue.end) if cue is not None else quantity.end
     if following.start >= sentence[1] or not CONNECTIVE.fullmatch(text, gap_start, following.start):
         return None

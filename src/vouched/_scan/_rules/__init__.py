@@ -40,7 +40,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from vouched._scan._binding import Binding
 from vouched._scan._findings import Finding
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._rules._clause import CLAUSE_RULES
@@ -54,6 +53,7 @@ from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided
 from vouched._scan._rules._text import QUOTE_RULES, TEXT_RULES, QuoteView, TextView
 from vouched._scan._rules._time import TIME_RULES, run_time_rule
 from vouched._scan._rules._words import WORD_RULES, WordContext, judge_words
+from vouched._scan._values import Binding
 
 __all__ = [
     "PASSED",

@@ -51,10 +51,10 @@ def named_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     naming the columns are wrong: one ``attribute_mismatch`` on the phrase. Small counts
     ("1-3", "4-of-4") fit some other column by coincidence too often: the pair must hold
     a value of at least :data:`DISTINCT_COUNT` (or a fraction)."""
-    binder = ctx.binder
+    forced_at = ctx.structures.forced
     halves: dict[tuple[int, int], list[Stated]] = {}
     for item in stated:
-        forced = binder.forced.get(item.quantity.start)
+        forced = forced_at.get(item.quantity.start)
         if forced is not None and forced.phrase is not None and item.binding.readings:
             halves.setdefault(forced.phrase, []).append(item)
     replaced: dict[int, Finding | None] = {}
@@ -74,7 +74,7 @@ def named_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             _K.ATTRIBUTE_MISMATCH,
             start,
             end,
-            binder.text[start:end],
+            ctx.sentence.text[start:end],
             f"the numbers are {subject}'s {other[0]}-{other[1]}, not {named[0]}-{named[1]}",
             subject,
             named[0],
@@ -90,16 +90,16 @@ def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     1537 arrives at 14:05", its departure): the number is right, the attribute words are
     wrong, ``attribute_mismatch`` on them. Alone, a number is enough only where a
     coincidence is unlikely: a time, a date, or a fraction with three significant digits."""
-    binder = ctx.binder
+    structures = ctx.structures
     replaced: dict[int, Finding | None] = {}
     for item in stated:
         outcome, quantity = item.outcome, item.quantity
-        span = binder.cue_spans.get(quantity.start)
+        span = item.binding.cue
         if (
             span is None
             or not isinstance(outcome, Finding)
             or outcome.kind is not _K.VALUE_MISMATCH
-            or binder.in_pair(quantity)
+            or structures.in_pair(quantity)
             or not _unlikely_coincidence(quantity)
         ):
             continue
@@ -118,7 +118,7 @@ def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             _K.ATTRIBUTE_MISMATCH,
             start,
             end,
-            binder.text[start:end],
+            ctx.sentence.text[start:end],
             f"{quantity.text!r} is {best.subject}'s {others[0]}, not its {best.attribute}",
             best.subject,
             best.attribute,
@@ -163,7 +163,7 @@ def _other_columns(
     index = ctx.index
     fits = [
         (p.first, p.second)
-        for p in ctx.binder.pairs
+        for p in ctx.sentence.pairs
         if not p.two_subjects
         and (p.first, p.second) != named
         and any_fits(first.quantity, index.pair_readings(subject, p.first))

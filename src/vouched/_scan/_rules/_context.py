@@ -1,8 +1,9 @@
 """What the rules of stated quantities read: the sentence's context and each statement.
 
-:class:`SentenceContext` is one sentence's binder, the fact index and what earlier
-sentences left (:class:`Carry`); :class:`Stated` is one checked quantity with its
-binding and outcome. The helpers say when a fact fits a quantity.
+:class:`SentenceContext` is one sentence's frozen reading and structures, the fact
+index and what earlier sentences left (:class:`Carry`); :class:`Stated` is one checked
+quantity with its binding (its readings and evidence) and outcome. The helpers say
+when a fact fits a quantity.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from vouched._scan._binding import Binder, Binding
 from vouched._scan._factindex import FactIndex, Reading, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._reader._units import units_compatible
 from vouched._scan._rules._rule import Outcome
+from vouched._scan._sentence import SentenceRead
+from vouched._scan._values import Binding, Structures
 
 __all__ = ["Carry", "SentenceContext", "Stated", "any_fits", "finding_on", "fits"]
 
@@ -30,9 +32,11 @@ class Carry:
 
 @dataclass(slots=True)
 class SentenceContext:
-    """What the rules of one sentence read: its binder, the facts, the carry."""
+    """What the rules of one sentence read: its frozen reading and structures, the facts,
+    the carry; and what the rules of its quantities have decided so far."""
 
-    binder: Binder
+    sentence: SentenceRead
+    structures: Structures
     index: FactIndex
     carry: Carry
     fitted: dict[int, set[str]] = field(default_factory=dict)  # pair halves' vouching subjects

@@ -39,7 +39,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 
-from vouched._scan._binding import Binder
 from vouched._scan._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._mentions import MentionKind
@@ -112,7 +111,7 @@ def _statements(group: list[Stated], ctx: SentenceContext) -> list[list[int]]:
     statements: list[list[int]] = []
     open_pair = False
     for position, item in enumerate(group):
-        if ctx.binder.in_pair(item.quantity) and _whole(item.quantity):
+        if ctx.structures.in_pair(item.quantity) and _whole(item.quantity):
             if open_pair:
                 statements[-1].append(position)
                 open_pair = False
@@ -170,7 +169,7 @@ def _best_other(
 def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, int] | None:
     """The span of the mention at ``start``; for a pronoun, its antecedent's name when the
     sentence names it before (the word to change is the name, not the pronoun)."""
-    mentions = ctx.binder.mentions
+    mentions = ctx.sentence.mentions
     mention = next((m for m in mentions if m.start == start), None)
     if mention is None:
         return None
@@ -191,7 +190,7 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     vouch for pass, the others stay wrong."""
     if sum(1 for item in stated if item.outcome is not PASSED) < 2:
         return stated  # a new name must make two wrong statements right
-    binder = ctx.binder
+    sentence = ctx.sentence
     replaced: dict[int, list[Stated]] = {}
     for start, named_group in _groups(stated).items():
         group = named_group[:MAX_NUMBERS]
@@ -203,7 +202,7 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if found is None or span is None:
             continue
         other, fits = found
-        text = binder.text[span[0] : span[1]]
+        text = sentence.text[span[0] : span[1]]
         swap = Finding(
             _K.SUBJECT_MISMATCH,
             span[0],
@@ -236,8 +235,8 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     points: he did not play), is about that name: no fact backs it, and the name is the
     word that is wrong. One ``ungrounded_claim`` on the name; its numbers make no
     finding of their own."""
-    binder, index = ctx.binder, ctx.index
-    named = [m for m in binder.mentions if m.start >= 0 and m.kind == MentionKind.NAMED]
+    sentence, index = ctx.sentence, ctx.index
+    named = [m for m in sentence.mentions if m.start >= 0 and m.kind == MentionKind.NAMED]
     if not named or not stated:
         return stated
     starts = [m.start for m in named]
@@ -254,9 +253,9 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if (
             name == reading.subject
             or index.knows(name, reading.attribute)
-            or binder.structure.sentence(mention.start)
-            != binder.structure.sentence(item.quantity.start)
-            or not _leads(binder, mention.start)
+            or sentence.structure.sentence(mention.start)
+            != sentence.structure.sentence(item.quantity.start)
+            or not _leads(sentence, mention.start)
             or not _same_kind(index, name, reading.subject)
         ):
             continue
@@ -272,7 +271,7 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             _K.UNGROUNDED_CLAIM,
             mention.start,
             mention.end,
-            binder.text[mention.start : mention.end],
+            sentence.text[mention.start : mention.end],
             f"no fact of {', '.join(attributes[:3])} for {name}: the numbers stated for "
             f"{name} are no fact's",
             name,
@@ -287,17 +286,17 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
 _LEADING = frozenset({"while", "and", "but", "with", "as", "meanwhile", "also", "the"})
 
 
-def _leads(binder: Binder, start: int) -> bool:
+def _leads(sentence: SentenceRead, start: int) -> bool:
     """Is the name at ``start`` the subject its clause opens with ("X chipped in with 13
     points", "while X added 9")? Not a name further on ("wetter than Munich, with")."""
-    clause = binder.structure.clause(start)
-    before = words_between(binder.text, clause[0], start)
+    clause = sentence.structure.clause(start)
+    before = words_between(sentence.text, clause[0], start)
     return all(word in _LEADING for word in before) and len(before) <= 2
 
 
 def _same_kind(index: FactIndex, subject: str, other: str) -> bool:
     """Do two subjects share an attribute (a player and a player; not a team)?"""
-    return any(index.knows(subject, a) and index.knows(other, a) for a in sorted(index.attributes))
+    return any(index.knows(subject, a) and index.knows(other, a) for a in index.attributes)
 
 
 def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:

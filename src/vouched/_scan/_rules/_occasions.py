@@ -104,18 +104,18 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     """A number in a clause that speaks of a span of occasions ("averaging 21 points on
     the season") is no claim about the facts' occasion: ``ungrounded_claim`` when the
     policy flags other occasions, else it passes unchecked."""
-    binder = ctx.binder
-    if not stated or not SPAN_WORDS.search(binder.text):
+    sentence = ctx.sentence
+    if not stated or not SPAN_WORDS.search(sentence.text):
         return stated
     flag = ctx.occasions == FLAG
     out: list[Stated] = []
     for item in stated:
         quantity = item.quantity
-        start, end = _clause_span(binder, quantity.start)
-        if not SPAN_WORDS.search(binder.text, start, end):
+        start, end = _clause_span(sentence, quantity.start)
+        if not SPAN_WORDS.search(sentence.text, start, end):
             out.append(item)
             continue
-        if denied(binder, quantity.start, quantity.end):
+        if denied(sentence, quantity.start, quantity.end):
             out.append(item._replace(outcome=PASSED))  # "has not averaged 20": not said
             continue
         outcome = (

@@ -5,7 +5,8 @@ with an opinion decides it: :data:`~vouched._scan._rules._rule.PASSED` (a
 plausible reading vouches for it) or a :class:`Finding`. ``None`` means "not
 mine", and the next rule reads it. The order is the priority; each rule's
 docstring is the rule a careful reader would state. Pure: a rule reads the
-sentence's binder, the fact index and the quantity, and returns a value.
+quantity, its binding (readings and evidence), the sentence's frozen reading, the
+fact index, and returns a value.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
-from vouched._scan._binding import Binding, Derived
 from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._reader._units import same_dimension, units_compatible, vouches_in_unit
 from vouched._scan._rules._context import SentenceContext, any_fits, finding_on, fits
 from vouched._scan._rules._rule import PASSED, Outcome, Rule
+from vouched._scan._values import Binding, Derived
 
 __all__ = [
     "DURATION_RULES",
@@ -39,7 +40,7 @@ QuantityRule = Rule[QuantityCheck]
 def derived_value(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
     """A number the text says it computes ("a 12-point win", "3 degrees warmer than
     Munich", "together 30") holds when the facts compute to it."""
-    derived = ctx.binder.derived(quantity, ctx.passed)
+    derived = binding.derived
     if derived is None:
         return None
     if derived.matches:
@@ -74,7 +75,7 @@ def stated_bound(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> 
     for a plausible reading's fact."""
     if not binding.readings:
         return None
-    op = ctx.binder.comparison(quantity)
+    op = binding.comparison
     if op is None:
         return None
     checked: list[str] = []
@@ -273,11 +274,11 @@ def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Ou
     """A number no subject governs needs some grounded fact of a fitting kind and unit
     to vouch for it (a number with a unit, a fact whose unit measures the same thing);
     the right value in another unit of the same dimension is ``unit_mismatch``."""
-    del binding  # membership reads no binding: it is the last resort
+    cue = binding.cue  # the last resort: of its binding, only the span of its cue
     matching: list[Reading] = []
     for reading in ctx.index.candidates(quantity):
         if quantity_matches(quantity, reading):
-            if _unit_vouches(quantity, reading, ctx):
+            if _unit_vouches(quantity, reading, cue):
                 return PASSED
             if same_dimension(quantity.unit, reading.unit):
                 matching.append(reading)
@@ -297,14 +298,13 @@ def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Ou
     )
 
 
-def _unit_vouches(quantity: Quantity, reading: Reading, ctx: SentenceContext) -> bool:
+def _unit_vouches(quantity: Quantity, reading: Reading, cue: tuple[int, int] | None) -> bool:
     """A fact vouches for a number with a unit only when its unit measures the same thing
     ("3 °F" is no unitless UV index of 3), unless the unit is the phrase that names a
     unitless attribute ("12 minutes" for minutes played): then the number is as bare."""
     if vouches_in_unit(quantity.unit, reading.unit):
         return True
-    span = ctx.binder.cue_spans.get(quantity.start)
-    return reading.unit is None and span is not None and span[0] < quantity.end
+    return reading.unit is None and cue is not None and cue[0] < quantity.end
 
 
 QUANTITY_RULES: tuple[QuantityRule, ...] = (

@@ -30,7 +30,7 @@ def pair_jointly(stated: Stated, ctx: SentenceContext) -> Outcome:
     """Two subjects' values written as one pair ("110-110") must fit them jointly: the
     second may not be vouched for only by the subject that vouched for the first."""
     quantity, binding, outcome = stated
-    if outcome is not PASSED or not ctx.binder.partners or not binding.readings:
+    if outcome is not PASSED or not ctx.structures.partners or not binding.readings:
         return outcome
     index = ctx.index
     subjects = {
@@ -39,7 +39,7 @@ def pair_jointly(stated: Stated, ctx: SentenceContext) -> Outcome:
         if any_fits(quantity, index.pair_readings(r.subject, r.attribute))
     }
     ctx.fitted[quantity.start] = subjects
-    partner = ctx.binder.partners.get(quantity.start)
+    partner = ctx.structures.partners.get(quantity.start)
     if partner is None:
         return outcome
     first = ctx.fitted.get(partner, set())

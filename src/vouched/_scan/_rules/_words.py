@@ -18,12 +18,8 @@ from collections.abc import Callable
 from vouched._scan._english import ENGLISH
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lexicon import Word
-from vouched._scan._rules._relation import (
-    stated_comparison,
-    stated_count,
-    stated_rank,
-    stated_threshold,
-)
+from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
+from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 from vouched._scan._rules._said import (
     Said,

@@ -1,0 +1,313 @@
+"""Rank, threshold and count rules of the words family: a subject measured against its
+group or a bound, stated in words.
+
+"X ... team-high" must rank X first among its group; "X ... triple-double" must reach
+the threshold; "X was the only other starter in double figures" must count X's group
+right. Each rule is in :data:`~vouched._scan._rules._words.WORD_RULES` at its priority;
+what they share with comparisons (operands, subjects) is in :mod:`._relation`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from vouched._scan._counts import MAX_MEMBERS, Count, unmet
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._lexicon import Word
+from vouched._scan._reader._units import canonical_unit, in_base_unit
+from vouched._scan._relations import Superlative, Threshold
+from vouched._scan._rules._relation import (
+    Operand,
+    checked,
+    comparable,
+    not_grounded,
+    operand_of,
+    quantity_matches_value,
+    relation_of,
+    shown,
+    subject_with,
+)
+from vouched._scan._rules._rule import PASSED, Outcome
+from vouched._scan._rules._said import Said, WordContext, same_value, same_word, word_finding
+from vouched._scan._sentence import words_between
+from vouched._scan._vocabulary import ORDINAL_BEFORE
+from vouched._scan._wordmatch import RELATION, STRING
+from vouched._scan._words import subject_after, subjects_before
+
+__all__ = ["stated_count", "stated_rank", "stated_threshold"]
+
+_K = FindingKind
+
+
+def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
+    """ "X ... <superlative>" states that X has the largest (or smallest) value of an
+    attribute among the subjects that have one (that share X's ``within`` values, such as
+    a player's team); ties hold. The attribute and X are those of the number the phrase
+    qualifies when one follows in its clause ("a game-high 30 points", "led the way with
+    20 points"; the reading that vouches for it), else the phrase's own attribute and the
+    subject before it (after it for "led by X"). Otherwise ``relation_mismatch``."""
+    relation = relation_of(said, ctx, Superlative)
+    if relation is None:
+        return None
+    qualified = _qualified(said, ctx)
+    if qualified is not None:
+        subject, attribute = qualified
+    elif relation.attribute is None:
+        return None
+    else:
+        attribute = relation.attribute
+        found = (
+            checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
+            if said.text.lower().endswith(" by")
+            else subject_with(ctx, said, (attribute,))
+        )
+        if not isinstance(found, str):
+            return found
+        subject = found
+    group = _named_group(said, ctx, subject, relation.within)
+    if group is not None:
+        return group
+    for name, value in relation.among:
+        known, own_value = ctx.facts.word_value(subject, name)
+        if known and own_value is not None and not same_word(own_value, value):
+            return word_finding(
+                said,
+                _K.RELATION_MISMATCH,
+                f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
+                subject,
+                name,
+            )
+    own = operand_of(ctx, subject, attribute)
+    if not isinstance(own, Operand):
+        return not_grounded(said, subject, attribute, own)
+    peers = _peers(ctx, subject, attribute, relation, own)
+    if peers is None:
+        return None
+    best = max(peers) if relation.rank == "max" else min(peers)
+    if own.value == best:
+        return PASSED
+    where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
+    return word_finding(
+        said,
+        _K.RELATION_MISMATCH,
+        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
+        f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
+        subject,
+        attribute,
+    )
+
+
+_GROUP_GAP = frozenset({"for", "the", "of", "were", "was", "are", "is", "(", ")", "-", ","})
+_GROUP_REACH = 6  # words between a rank phrase and the group it names
+
+
+def _named_group(
+    said: Said, ctx: WordContext, subject: str, within: tuple[str, ...]
+) -> Finding | None:
+    """A rank phrase names the group it ranks in ("led the way for the Grizzlies", "the
+    Jazz were led by X"): that group word must be the subject's value of the ``within``
+    attribute; another is ``value_mismatch`` on the group word."""
+    if not within:
+        return None
+    text = ctx.sentence.text
+    for start, end, value in _group_words(ctx):
+        if end <= said.start:
+            gap = words_between(text, end, said.start)
+        elif start >= said.end:
+            gap = words_between(text, said.end, start)
+        else:
+            continue
+        if len(gap) > _GROUP_REACH or not all(w in _GROUP_GAP or w.isdigit() for w in gap):
+            continue
+        attributes = ctx.facts.word_attributes.get(value, set())
+        for attribute in within:
+            if attribute not in attributes:
+                continue
+            known, own = ctx.facts.word_value(subject, attribute)
+            if known and own is not None and not same_word(own, value):
+                group = Said(start, end, text[start:end], ())
+                return word_finding(
+                    group,
+                    _K.VALUE_MISMATCH,
+                    f"{subject}'s {attribute} is {own!r}, not {group.text!r}",
+                    subject,
+                    attribute,
+                )
+    return None
+
+
+def _group_words(ctx: WordContext) -> list[tuple[int, int, str]]:
+    """(start, end, value) of every word in the sentence that names a group: a string
+    fact's value ("the Grizzlies"), or a mention of a subject whose name is one
+    ("Minnesota" for the Timberwolves)."""
+    found = [(cue.start, cue.end, t[2:]) for cue in ctx.words for t in cue.names if t[0] == STRING]
+    values = ctx.facts.word_attributes
+    for mention in ctx.sentence.named:
+        name = " ".join(mention.names[0].casefold().split())
+        if name in values and not any(s <= mention.start < e for s, e, _ in found):
+            found.append((mention.start, mention.end, name))
+    return found
+
+
+def _qualified(said: Said, ctx: WordContext) -> tuple[str, str] | None:
+    """(subject, attribute) of the first number after the phrase in its clause whose
+    attribute is clear, by the reading that vouches for it."""
+    clause_end = ctx.sentence.structure.clause(said.end - 1)[1]  # "game - high": its last word
+    for item in ctx.stated:
+        quantity = item.quantity
+        if quantity.start < said.end:
+            continue
+        if quantity.start >= clause_end:
+            return None
+        binding = item.binding
+        if not binding.clear or not binding.readings:
+            continue
+        for reading in binding.readings:
+            value = ctx.index.numeric_value(reading.subject, reading.attribute)
+            if value is not None and quantity_matches_value(quantity, value):
+                return reading.subject, reading.attribute
+        return None
+    return None
+
+
+def _peers(
+    ctx: WordContext, subject: str, attribute: str, relation: Superlative, own: Operand
+) -> list[Decimal] | None:
+    """The values (in ``own``'s unit) of every subject with a comparable value of the
+    attribute in ``subject``'s group (its ``within`` values, the ``among`` ones)."""
+    facts = ctx.facts
+    groups: list[tuple[str, Word]] = list(relation.among)
+    for name in relation.within:
+        known, group = facts.word_value(subject, name)
+        if not known or group is None:
+            return None
+        groups.append((name, group))
+    key = (attribute, own.kind, own.unit, tuple(groups))
+    cached = facts.peers.get(key)
+    if cached is None:
+        cached = facts.peers[key] = [
+            value.value
+            for other in ctx.index.subjects_of(attribute)
+            if all(same_value(facts.word_value(other, name)[1], group) for name, group in groups)
+            and isinstance(value := operand_of(ctx, other, attribute), Operand)
+            and comparable(value, own)
+        ]
+    return cached or None
+
+
+def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
+    """ "X ... <threshold>" ("a triple-double", "below freezing") states that at least
+    ``count`` of X's listed attributes reach the bound; otherwise ``relation_mismatch`` on
+    the phrase. X is the nearest subject before it with any of those attributes."""
+    relation = relation_of(said, ctx, Threshold)
+    if relation is None:
+        return None
+    subject = subject_with(ctx, said, relation.attributes)
+    if not isinstance(subject, str):
+        return subject
+    low, high = relation.at_least, relation.at_most
+    unit = canonical_unit(relation.unit)
+    if unit is not None:  # the bound in its dimension's base unit, as the operands are
+        low = None if low is None else in_base_unit(low, unit)[0]
+        high = None if high is None else in_base_unit(high, unit)[0]
+        unit = in_base_unit(Decimal(0), unit)[1]
+    values: list[Decimal | None] = []
+    for attribute in relation.attributes:
+        operand = operand_of(ctx, subject, attribute)
+        if not isinstance(operand, Operand) or (unit is not None and operand.unit != unit):
+            values.append(None)
+        elif unit is None:
+            values.append(ctx.index.numeric_value(subject, attribute))
+        else:
+            values.append(operand.value)
+    known = [v for v in values if v is not None]
+    if not known:
+        silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
+        return not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
+    reached = sum(
+        1 for v in known if (low is not None and v >= low) or (high is not None and v <= high)
+    )
+    if reached >= relation.count:
+        return PASSED
+    if len(known) < len(values) and reached + len(values) - len(known) >= relation.count:
+        return None  # the missing values could make it hold
+    bound = f">= {low}" if low is not None else f"<= {high}"
+    return word_finding(
+        _with_ordinal(said, ctx.sentence.text),
+        _K.RELATION_MISMATCH,
+        f"{subject} has {reached} of {', '.join(relation.attributes)} {bound}, "
+        f"not {relation.count}",
+        subject,
+        relation.attributes[0],
+    )
+
+
+def _with_ordinal(said: Said, text: str) -> Said:
+    """The phrase with the ordinal that counts it ("his second double-double"): the
+    count is part of what is stated, and wrong with it."""
+    found = ORDINAL_BEFORE.search(text, max(0, said.start - 12), said.start)
+    if found is None:
+        return said
+    return said._replace(start=found.start(), text=text[found.start() : said.end])
+
+
+def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
+    """ "X was the only other starter in double figures", "all five starters ...": the
+    members of X's group (those sharing X's ``within`` and the ``among`` values) that
+    meet the threshold named after the phrase in its clause must be as many as the
+    phrase says (:mod:`vouched._scan._counts`); otherwise ``relation_mismatch`` on the
+    phrase. X is the subject before the phrase (after it for "the only other X to ...")."""
+    count = relation_of(said, ctx, Count)
+    if count is None:
+        return None
+    threshold = _threshold_after(said, ctx)
+    if threshold is None:
+        return None
+    subject = subject_with(ctx, said, threshold.attributes)
+    if not isinstance(subject, str):
+        return None  # the threshold's own rule judges a subject no fact is about
+    group: list[tuple[str, Word]] = list(count.among)
+    for name in count.within:
+        known, value = ctx.facts.word_value(subject, name)
+        if not known or value is None:
+            return None
+        group.append((name, value))
+    members = [
+        other
+        for other in ctx.index.subjects_of(threshold.attributes[0])[:MAX_MEMBERS]
+        if all(same_value(ctx.facts.word_value(other, name)[1], value) for name, value in group)
+    ]
+    if subject not in members:
+        return None  # X is not of the group the phrase names: another word is wrong
+    meeting = [m for m in members if _meets(ctx, m, threshold)]
+    if subject not in meeting:
+        return None  # X itself misses it: the threshold's finding says so
+    before = {*ctx.earlier, *(subjects_before(ctx.sentence, said.start, topic=False) or ())}
+    why = unmet(count, subject, meeting, len(members), before)
+    if why is None:
+        return PASSED
+    return word_finding(said, _K.RELATION_MISMATCH, why, subject, threshold.attributes[0])
+
+
+def _threshold_after(said: Said, ctx: WordContext) -> Threshold | None:
+    """The threshold phrase that follows the count phrase in its clause."""
+    clause_end = ctx.sentence.structure.clause(said.start)[1]
+    for cue in ctx.words:
+        if said.end <= cue.start < clause_end:
+            for tag in cue.names:
+                relation = ctx.lexicon.relations.get(tag[2:]) if tag[0] == RELATION else None
+                if isinstance(relation, Threshold):
+                    return relation
+    return None
+
+
+def _meets(ctx: WordContext, subject: str, threshold: Threshold) -> bool:
+    reached = 0
+    for attribute in threshold.attributes:
+        value = ctx.index.numeric_value(subject, attribute)
+        if value is None:
+            continue
+        low, high = threshold.at_least, threshold.at_most
+        if (low is not None and value >= low) or (high is not None and value <= high):
+            reached += 1
+    return reached >= threshold.count
