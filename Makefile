@@ -38,7 +38,7 @@ bench: $(STAMP)
 COMPILED := build/compiled
 compiled: $(COMPILED)/.built
 
-$(COMPILED)/.built: $(STAMP) pyproject.toml $(shell find src -name '*.py')
+$(COMPILED)/.built: pyproject.toml $(shell find src -name "*.py") | $(STAMP)
 	rm -rf $(COMPILED)
 	mkdir -p $(COMPILED)/project
 	cp -r pyproject.toml README.md .gitignore src $(COMPILED)/project/

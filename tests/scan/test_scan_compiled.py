@@ -57,17 +57,16 @@ def compiled() -> Path:
 
 
 def _compiled_modules() -> list[str]:
-    """The modules pyproject's mypyc hook compiles (its include less its exclude)."""
-    hook = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"][
-        "build"
-    ]["targets"]["wheel"]["hooks"]["mypyc"]
-    assert hook["include"] == ["/src/vouched/_scan"], "this test reads one included package"
-    excluded = {ROOT / p.lstrip("/") for p in hook["exclude"]}
+    """The modules pyproject's mypyc hook compiles (its include: one file each)."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    hook = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
     modules = []
-    for path in sorted((ROOT / "src" / "vouched" / "_scan").rglob("*.py")):
-        if path not in excluded:
-            parts = path.relative_to(ROOT / "src").with_suffix("").parts
-            modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    for pattern in hook["include"]:
+        path = ROOT / pattern.lstrip("/")
+        assert path.suffix == ".py", f"not one module: {pattern}"
+        assert path.is_file(), f"no such module: {pattern}"
+        parts = path.relative_to(ROOT / "src").with_suffix("").parts
+        modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return modules
 
 
@@ -87,7 +86,7 @@ def test_every_module_the_hook_names_is_imported_compiled(compiled: Path) -> Non
     run = _python(compiled, "-c", code, *modules)
     assert run.returncode == 0, run.stderr
     files = run.stdout.split()
-    assert len(files) == len(modules) > 40
+    assert len(files) == len(modules) > 0
     not_compiled = [f for f in files if not (f.startswith(str(compiled)) and f.endswith(".so"))]
     assert not not_compiled, f"imported as Python, not compiled: {not_compiled}"
 
