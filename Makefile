@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench compiled clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,22 @@ test: lint
 
 bench: $(STAMP)
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# The optional compiled scanner (mypyc; pyproject's hook says which modules). Built from a
+# copy of the sources, so no .so ever lands in src/ to shadow the .py a developer edits;
+# the wheel goes to build/compiled/dist/, unpacked to build/compiled/lib/ (for PYTHONPATH).
+COMPILED := build/compiled
+compiled: $(COMPILED)/.built
+
+$(COMPILED)/.built: pyproject.toml $(shell find src -name "*.py") | $(STAMP)
+	rm -rf $(COMPILED)
+	mkdir -p $(COMPILED)/project
+	cp -r pyproject.toml README.md .gitignore src $(COMPILED)/project/
+	HATCH_BUILD_HOOK_ENABLE_MYPYC=1 $(BIN)/python -m pip wheel --quiet --no-deps \
+		--no-build-isolation --wheel-dir $(COMPILED)/dist $(COMPILED)/project
+	$(BIN)/python -m zipfile -e $(COMPILED)/dist/vouched-*.whl $(COMPILED)/lib
+	rm -rf $(COMPILED)/project
+	touch $@
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build dist

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from vouched._scan._english import ENGLISH
 
@@ -34,9 +34,9 @@ __all__ = [
 class MentionKind:
     """What a subject-like mention is (plain ints: compared on the hot path)."""
 
-    NAMED = 0  # a known subject or one of its aliases
-    PRONOUN = 1  # he, they, it, the city ...: refers to a subject named before
-    UNKNOWN = 2  # a capitalised name that no fact is about
+    NAMED: Final = 0  # a known subject or one of its aliases
+    PRONOUN: Final = 1  # he, they, it, the city ...: refers to a subject named before
+    UNKNOWN: Final = 2  # a capitalised name that no fact is about
 
 
 class Mention(NamedTuple):
