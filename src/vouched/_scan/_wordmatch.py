@@ -27,7 +27,8 @@ from typing import Final
 
 from vouched._fact import Fact
 from vouched._scan._factindex import FactIndex
-from vouched._scan._lexicon import Lexicon, PhraseMatcher, Word, phrase_matcher
+from vouched._scan._lexicon import Lexicon, Word
+from vouched._scan._phrases import PhraseMatcher, phrase_matcher
 from vouched._scan._vocabulary import WEEKDAYS
 
 __all__ = [
