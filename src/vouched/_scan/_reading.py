@@ -27,7 +27,6 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
@@ -47,6 +46,7 @@ from vouched._scan._findings import (
     score_of,
     shifted,
 )
+from vouched._scan._inputs import as_instant, as_lexicon
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._mentions import Mention, MentionKind
 from vouched._scan._periods import Period, PeriodViews, governing, read_times
@@ -87,7 +87,6 @@ from vouched._scan._textchecks import internal_terms
 from vouched._scan._values import Structures
 from vouched._scan._vocabulary import may_compute
 from vouched._scan._wordmatch import RELATION, WordFacts
-from vouched._time import parse_instant
 
 __all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon"]
 
@@ -128,36 +127,6 @@ def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]
             values.add((quantity.kind, value))
             values.add((quantity.kind, abs(value)))
     return frozenset(values)
-
-
-def as_lexicon(lexicon: object) -> Lexicon | None:
-    """A :class:`Lexicon` from what a caller passes: a lexicon, its JSON form as a
-    mapping, or None; anything else is a one-line ``TypeError`` naming ``lexicon``."""
-    if lexicon is None or isinstance(lexicon, Lexicon):
-        return lexicon
-    if isinstance(lexicon, Mapping):
-        try:
-            return Lexicon.from_json(lexicon)
-        except InputError as error:
-            raise InputError(
-                error.message, field=f"lexicon.{error.field or ''}".rstrip(".")
-            ) from None
-    raise TypeError(f"lexicon: expected a Lexicon or a mapping, not {type(lexicon).__name__}")
-
-
-def as_instant(now: object) -> datetime | None:
-    """``now`` as a datetime: one given (as it is), or ISO 8601 text with an offset (in
-    UTC); anything else is a one-line error naming ``now``."""
-    if now is None:
-        return None
-    if isinstance(now, str):
-        try:
-            return parse_instant(now)
-        except ValueError as error:
-            raise InputError(str(error), field="now") from None
-    if isinstance(now, datetime):
-        return now
-    raise TypeError(f"now: expected a datetime or ISO 8601 text, not {type(now).__name__}")
 
 
 class Compiled:

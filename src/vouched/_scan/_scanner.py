@@ -30,8 +30,9 @@ from vouched._fact import Fact, fact_key
 from vouched._gate import ContentKey, GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
+from vouched._scan._inputs import as_instant, as_lexicon
 from vouched._scan._lexicon import Lexicon
-from vouched._scan._reading import Compiled, TextReading, as_instant, as_lexicon
+from vouched._scan._reading import Compiled, TextReading
 from vouched._scan._sentences import SentenceSplitter
 from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
