@@ -64,13 +64,13 @@ def _read(text: str) -> tuple[SentenceRead, Structures]:
 
 def test_the_sentence_reading_refuses_assignment() -> None:
     sentence, _ = _read(_TEXT)
-    for name in SentenceRead.__slots__:
+    for name in sentence._fields:
         with pytest.raises(AttributeError):
             setattr(sentence, name, None)
     with pytest.raises(AttributeError):
-        sentence.computes = None  # no new attribute either
+        sentence.computes = None  # type: ignore[attr-defined]  # no new attribute either
     with pytest.raises(AttributeError):
-        del sentence.text
+        del sentence.text  # type: ignore[misc]  # nor one taken away
 
 
 def test_the_structures_refuse_assignment() -> None:
@@ -100,7 +100,7 @@ def _contents(sentence: SentenceRead) -> tuple[object, ...]:
     """The sentence's values that later stages could write into (the index and lexicon
     are the compiled scanner's, shared by every sentence)."""
     skip = {"facts", "lexicon", "structure"}
-    own = tuple(getattr(sentence, name) for name in SentenceRead.__slots__ if name not in skip)
+    own = tuple(getattr(sentence, name) for name in sentence._fields if name not in skip)
     structure = sentence.structure
     return (*own, list(structure.sentences), list(structure.clauses))
 
