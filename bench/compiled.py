@@ -27,10 +27,9 @@ CHILD = """
 import json, random, statistics, sys
 from pathlib import Path
 sys.path.insert(0, %(bench)r)
-from scan import LEXICON, NOW, SHARED, make_answer, make_facts, naive, timed
+from scan import LEXICON, NOW, box_score_games, make_answer, make_facts, naive, timed
 import vouched._scan._reading as reading
-from vouched import Fact, Lexicon, Policy, partition, scan
-from vouched._time import parse_instant
+from vouched import Policy, partition, scan
 rng = random.Random(20261129)
 facts = make_facts(50, rng)
 gated = partition(facts, Policy(), NOW)
@@ -43,14 +42,7 @@ for _ in range(%(answers)d):
     ratios.append(s / n)
     per_kb.append(s / 1000 / (len(text.encode()) / 1024))
 box, box_ratios = [], []
-folder = SHARED / "data" / "train"
-for path in sorted(folder.glob("S*.txt"))[:%(boxes)d]:
-    stem = path.name[: -len(".txt")]
-    rows = json.loads((folder / f"{stem}.facts.json").read_text())
-    now = parse_instant((folder / f"{stem}.now").read_text().strip())
-    game = partition([Fact.model_validate(f) for f in rows], Policy(), now)
-    words = Lexicon.from_json(json.loads((folder / f"{stem}.lexicon.json").read_text()))
-    text = path.read_text(encoding="utf-8")
+for text, game, words in box_score_games(%(boxes)d):
     s = timed(lambda t=text, g=game, x=words: scan(t, g, x), %(repeat)d)
     box.append(s)
     box_ratios.append(s / timed(lambda t=text, g=game: naive(t, g.grounded), %(repeat)d))

@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from vouched import Fact, Lexicon, Policy, Scanner, partition, scan
+from vouched import Fact, GateResult, Lexicon, Policy, Scanner, partition, scan
 
 ROOT = Path(__file__).resolve().parents[1]
 _BESIDE = [p / "shared" / "rotowire" for p in (ROOT.parent, ROOT.parent.parent)]
@@ -139,6 +139,23 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def box_score_games(limit: int | None = None) -> list[tuple[str, GateResult, Lexicon]]:
+    """The Rotowire training texts (the first ``limit``), each with its gated facts and
+    its lexicon; empty when the shared data is not there."""
+    from vouched._time import parse_instant  # noqa: PLC0415 - the bench's one private read
+
+    folder = SHARED / "data" / "train"
+    games: list[tuple[str, GateResult, Lexicon]] = []
+    for path in sorted(folder.glob("S*.txt"))[:limit]:
+        stem = path.name[: -len(".txt")]
+        rows = json.loads((folder / f"{stem}.facts.json").read_text())
+        now = parse_instant((folder / f"{stem}.now").read_text().strip())
+        gated = partition([Fact.model_validate(f) for f in rows], Policy(), now)
+        lexicon = Lexicon.from_json(json.loads((folder / f"{stem}.lexicon.json").read_text()))
+        games.append((path.read_text(encoding="utf-8"), gated, lexicon))
+    return games
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="more answers and repetitions")
@@ -218,12 +235,10 @@ def _factguard_note() -> None:
 
 BEFORE = "0b51ad2"  # main when issue 27 was filed
 SIDE_BY_SIDE = """
-import json, random, statistics, sys
-from pathlib import Path
+import random, statistics, sys
 sys.path.insert(0, %(bench)r)
-from scan import LEXICON, NOW, make_answer, make_facts, timed
-from vouched import Fact, Lexicon, Policy, Scanner, partition, scan
-from vouched._time import parse_instant
+from scan import LEXICON, NOW, box_score_games, make_answer, make_facts, timed
+from vouched import Policy, Scanner, partition, scan
 rng = random.Random(20261129)
 facts = make_facts(50, rng)
 gated = partition(facts, Policy(), NOW)
@@ -231,16 +246,10 @@ texts = [make_answer(facts, rng.randint(500, 1000), rng) for _ in range(%(answer
 one = [timed(lambda t=t: scan(t, gated, LEXICON), %(repeat)d) for t in texts]
 compiled = Scanner(gated, LEXICON)
 warm = [timed(lambda t=t: compiled.scan(t), %(repeat)d) for t in texts]
-box = []
-folder = Path(%(shared)r) / "data" / "train"
-for path in sorted(folder.glob("S*.txt"))[:20]:
-    stem = path.name[: -len(".txt")]
-    rows = json.loads((folder / f"{stem}.facts.json").read_text())
-    now = parse_instant((folder / f"{stem}.now").read_text().strip())
-    game = partition([Fact.model_validate(f) for f in rows], Policy(), now)
-    words = Lexicon.from_json(json.loads((folder / f"{stem}.lexicon.json").read_text()))
-    text = path.read_text(encoding="utf-8")
-    box.append(timed(lambda t=text, g=game, x=words: scan(t, g, x), %(repeat)d))
+box = [
+    timed(lambda t=text, g=game, x=words: scan(t, g, x), %(repeat)d)
+    for text, game, words in box_score_games(20)
+]
 boxes = statistics.median(box) if box else float("nan")
 print(f"{statistics.median(one):.1f} {statistics.median(warm):.1f} {boxes:.1f}")
 """
@@ -260,7 +269,7 @@ def side_by_side(answers: int, repeat: int, before: str = BEFORE) -> None:
             print(f"\nside by side: skipped (no commit {before} in this clone)")
             return
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)  # noqa: S607
-        values = {"answers": answers, "repeat": repeat, "shared": str(SHARED)}
+        values = {"answers": answers, "repeat": repeat}
         code = SIDE_BY_SIDE % {"bench": str(ROOT / "bench"), **values}
         trees = ((f"main {before}", Path(tmp) / "src"), ("this checkout", ROOT / "src"))
         figures: dict[str, list[float]] = {}
@@ -321,22 +330,11 @@ def box_scores(repeat: int) -> None:
     if not directory.is_dir():
         print(f"\nbox scores: skipped ({directory} is not there)")
         return
-    from vouched._time import parse_instant  # noqa: PLC0415 - the bench's one private read
-
     one_shot: list[float] = []
     first: list[float] = []
     naive_us: list[float] = []
     per_kb: list[float] = []
-    for text_file in sorted(directory.glob("S*.txt")):
-        stem = text_file.name[: -len(".txt")]
-        text = text_file.read_text(encoding="utf-8")
-        facts = [
-            Fact.model_validate(f)
-            for f in json.loads((directory / f"{stem}.facts.json").read_text())
-        ]
-        now = parse_instant((directory / f"{stem}.now").read_text().strip())
-        gated = partition(facts, Policy(), now)
-        lexicon = Lexicon.from_json(json.loads((directory / f"{stem}.lexicon.json").read_text()))
+    for text, gated, lexicon in box_score_games():
         started = time.perf_counter_ns()
         Scanner(gated, lexicon).scan(text)  # what the first call of scan() costs
         first.append((time.perf_counter_ns() - started) / 1000)
