@@ -20,6 +20,7 @@ from vouched._scan._vocabulary import (
     DIFFERENCE_BEFORE,
     SUM_WORDS,
     computes,
+    folded,
     may_compute,
 )
 
@@ -89,3 +90,12 @@ def test_a_key_inside_a_longer_word_is_no_match() -> None:
     # "winds" holds "win", but no pattern reads it: the gate says so
     assert computes("Winds 12 km/h.") == (False, False, False)
     assert computes("a 12-point win.")[0]
+
+
+_FOLDED_BY_HAND = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.text(alphabet=st.sampled_from("aZ \u00b0\u0130\u0131\u017f\u212aK\u00c9s.")))
+def test_folding_skips_translate_only_where_it_changes_nothing(text: str) -> None:
+    assert folded(text) == text.translate(_FOLDED_BY_HAND).lower()
