@@ -201,6 +201,14 @@ def _freeze(mapping: Mapping[str, Iterable[str]], where: str) -> Mapping[str, tu
     return MappingProxyType(frozen)
 
 
+_SHIPPED = Path(__file__).resolve().parent.parent / "_data" / "lexicons"
+
+
+def shipped_lexicons() -> tuple[str, ...]:
+    """The names of the lexicons vouched ships (``weather``, ``basketball``, ...)."""
+    return tuple(sorted(p.stem for p in _SHIPPED.glob("*.json")))
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class Lexicon:
     """Attribute phrases, subject aliases and internal terms (a frozen value)."""
@@ -338,15 +346,38 @@ class Lexicon:
 
     @classmethod
     def load(cls, path: str | Path) -> Lexicon:
-        """Read a lexicon JSON file; errors name the file and the field."""
+        """Read a lexicon JSON file, or a shipped lexicon by its bare name.
+
+        ``Lexicon.load("weather")`` is the shipped weather lexicon unless a file
+        named ``weather`` exists: a path always wins over a name. Errors name the
+        file and the field."""
         from vouched._files import parse_json, read_text  # noqa: PLC0415 - keeps this module light
 
+        if isinstance(path, str) and path in shipped_lexicons() and not Path(path).exists():
+            return cls.shipped(path)
         name = str(path)
         data = parse_json(read_text(path, kind="lexicon"), file=name)
         try:
             return cls.from_json(data)
         except InputError as error:
             raise error.at(file=name) from None
+
+    @classmethod
+    def shipped(cls, name: str) -> Lexicon:
+        """A lexicon vouched ships, by name (:func:`shipped_lexicons` lists them).
+
+        An unknown name is an :class:`InputError` listing the names there are."""
+        from vouched._files import parse_json, read_text  # noqa: PLC0415 - keeps this module light
+
+        names = shipped_lexicons()
+        if name not in names:
+            raise InputError(
+                f"no shipped lexicon named {name[:40]!r} (there are: {', '.join(names)})",
+                field="lexicon",
+            )
+        path = _SHIPPED / f"{name}.json"
+        data = parse_json(read_text(path, kind="lexicon"), file=f"<shipped {name}>")
+        return cls.from_json(data)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
