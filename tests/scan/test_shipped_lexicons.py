@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from vouched import InputError, Lexicon
+from vouched._cli._common import load_lexicon
 from vouched._scan._lexicon import shipped_lexicons
 
 
@@ -37,3 +38,8 @@ def test_a_file_of_the_same_name_wins_over_the_shipped_lexicon(
 def test_an_unknown_shipped_name_lists_the_names_there_are() -> None:
     with pytest.raises(InputError, match="weather"):
         Lexicon.shipped("cricket")
+
+
+def test_the_cli_takes_a_shipped_lexicon_by_name() -> None:
+    assert load_lexicon("basketball") == Lexicon.shipped("basketball")
+    assert Lexicon.shipped_names() == shipped_lexicons()

@@ -17,7 +17,7 @@ from typing import IO, Any, Final, NoReturn
 from vouched._exceptions import InputError, VouchedError, one_line, printable, shown
 from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
-from vouched._scan._lexicon import Lexicon, shipped_lexicons
+from vouched._scan._lexicon import Lexicon
 from vouched._time import SystemClock, parse_instant
 
 __all__ = [
@@ -107,7 +107,7 @@ def load_lexicon(path: str | None, *, max_bytes: int | None = None) -> Lexicon |
     """``--lexicon`` through the input layer; errors name the file and the field."""
     if path is None:
         return None
-    if path in shipped_lexicons() and not Path(path).exists():
+    if path in Lexicon.shipped_names() and not Path(path).exists():
         return Lexicon.shipped(path)  # a bare name: a lexicon vouched ships
     name = "<stdin>" if path == "-" else path
     data = parse_json(read_text(path, kind="lexicon", max_bytes=max_bytes), file=name)

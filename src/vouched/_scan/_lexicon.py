@@ -362,6 +362,11 @@ class Lexicon:
         except InputError as error:
             raise error.at(file=name) from None
 
+    @staticmethod
+    def shipped_names() -> tuple[str, ...]:
+        """The names :meth:`shipped` takes (``basketball``, ``weather``, ...)."""
+        return shipped_lexicons()
+
     @classmethod
     def shipped(cls, name: str) -> Lexicon:
         """A lexicon vouched ships, by name (:func:`shipped_lexicons` lists them).
