@@ -55,7 +55,12 @@ def test_version_prints_the_installed_version() -> None:
 
     run = vouched("--version")
     assert run.returncode == 0, run.stderr
-    assert run.stdout == f"vouched {version('vouched')}\n"
+    assert run.stdout.startswith(f"vouched {version('vouched')} (scanner: ")
+
+
+def test_version_says_the_scanner_is_pure_python_from_the_source_tree() -> None:
+    run = vouched("--version")
+    assert run.stdout.endswith("(scanner: pure Python)\n")
 
 
 def test_an_unknown_option_is_reported_with_the_commands_usage() -> None:

@@ -8,6 +8,7 @@ Each subcommand lives in its own module with ``register(subparsers)``.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from vouched._cli._common import CliParser, run_guarded
@@ -44,7 +45,7 @@ def _build_parser() -> CliParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"vouched {_version()}")
+    parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
     )
@@ -68,8 +69,35 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def _scanner_build() -> str:
+    """Which scanner runs: the compiled modules found beside the pure ones (an
+    extension module wins the import over the .py of the same name), counted on disk
+    so that nothing of the scanner is imported to say it."""
+    import importlib.machinery  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    import vouched  # noqa: PLC0415
+
+    scanner = Path(vouched.__file__).parent / "_scan"
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    compiled = sum(1 for path in scanner.rglob("*") if path.name.endswith(suffixes))
+    if compiled == 0:
+        return "scanner: pure Python"
+    total = sum(1 for _ in scanner.rglob("*.py"))
+    return f"scanner: compiled (mypyc, {compiled} of {total} modules)"
+
+
+def version_line() -> str:
+    """``vouched 0.1.0 (scanner: pure Python)``: what ``vouched --version`` prints."""
+    return f"vouched {_version()} ({_scanner_build()})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (the console script exits with it)."""
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        # Said without building the parser, which imports every command's module.
+        sys.stdout.write(version_line() + "\n")
+        return 0
     parser = _build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
