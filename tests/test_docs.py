@@ -17,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from docblocks import ROOT, Section, program, sections, split_output
 
 SECTIONS = sections()

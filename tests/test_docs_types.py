@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from docblocks import EXAMPLES, ROOT, excerpt_of, sections, slug
 
 
