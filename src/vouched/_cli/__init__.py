@@ -31,6 +31,7 @@ def _build_parser() -> CliParser:
     from vouched._cli import (  # noqa: PLC0415
         _demo,
         _gate,
+        _prompt,
         _replay,
         _review,
         _scan,
@@ -49,7 +50,7 @@ def _build_parser() -> CliParser:
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
     )
-    for module in (_gate, _scan, _verify, _replay, _sources, _serve, _review, _demo):
+    for module in (_gate, _scan, _prompt, _verify, _replay, _sources, _serve, _review, _demo):
         module.register(commands)
     for command in commands.choices.values():
         command.add_argument(
@@ -108,5 +109,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         names = ", ".join(args.command_names)
-        parser.error(f"a COMMAND is required ({names}); see 'vouched --help'")
+        parser.error(f"a COMMAND is required ({names})")  # error() adds the --help hint
     return run_guarded(handler, args)

@@ -14,9 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
-from vouched._exceptions import InputError, VouchedError, one_line, printable, shown
+from vouched._exceptions import InputError, VouchedError, one_line, printable, shown, shown_list
 from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
+from vouched._policy import Policy
 from vouched._scan._lexicon import Lexicon, shipped_lexicons
 from vouched._time import SystemClock, parse_instant
 
@@ -284,3 +285,26 @@ def atomic_output(
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def load_policy(path: str | None, *, max_bytes: int | None = None) -> Policy:
+    """Today's policy from a JSON file; errors name the file and the setting."""
+    if path is None:
+        return Policy()
+    data = parse_json(read_text(path, kind="policy", max_bytes=max_bytes), file=path)
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object of policy settings", file=path)
+    known = Policy.settings()
+    for name in data:
+        if name not in known:
+            raise InputError(
+                f"unknown policy setting (known: {shown_list(list(known))})", file=path, field=name
+            )
+    for name, value in data.items():
+        try:
+            Policy.from_json({name: value})
+        except (TypeError, ValueError) as error:
+            # The field is named once, by the InputError ("min_confidence: must be ...").
+            message = str(error).removeprefix(f"Policy.{name} ")
+            raise InputError(message, file=path, field=name) from None
+    return Policy.from_json({str(k): v for k, v in data.items()})
