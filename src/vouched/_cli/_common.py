@@ -127,11 +127,11 @@ def cell(text: object) -> Any:
     return Text(printable("" if text is None else str(text)))
 
 
-PIPE_WIDTH: Final = 1000
+PIPE_WIDTH: Final = 100
 """The width tables are laid out in when standard output is not a terminal
-(a pipe, a file) and ``COLUMNS`` is not set: wide enough that no column is
-cut or folded ("snaps…"), so ``| grep`` and ``| less -S`` see whole rows. A
-table takes only the width its cells need."""
+(a pipe, a file, a CI log) and ``COLUMNS`` is not set: a page a reader can read
+(long cells fold onto more lines, never cut with "…"). Machines read ``--json``;
+``COLUMNS=1000`` lays a table out one row a line for ``| grep``."""
 
 
 def console(file: IO[str] | None = None) -> Any:
