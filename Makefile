@@ -39,7 +39,7 @@ lint: $(TEST_STAMP)
 
 # The documentation site, strictly: a broken link, a missing page or include fails.
 docs: $(TEST_STAMP)
-	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir build/site
 
 # The pure-Python suite (docs snippets included) and the site. The compiled scanner
 # is its own step, `make compiled-check`, which CI runs after this one.
