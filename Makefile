@@ -34,7 +34,7 @@ demo: $(DEMO_STAMP)
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench examples adapters docs
-	$(BIN)/ruff format --check src tests bench examples adapters docs/hooks.py
+	$(BIN)/ruff format --check src tests bench examples adapters docs/hooks.py docs/examples
 	$(BIN)/mypy
 
 # The documentation site, strictly: a broken link, a missing page or include fails.

@@ -6,7 +6,9 @@ what earlier ones defined); a block followed by a line ``prints`` and a plain bl
 shows what it prints, and is checked. A block is left out of the run only when the line
 before it says why: ``<!-- not run: REASON -->`` (it is still type-checked), or when its
 lines are an excerpt of a file under ``examples/`` (that file runs and is checked in its
-place). ``console`` blocks are shell sessions: each ``$ `` line runs, the other lines
+place). A block that is one line ``--8<-- "docs/examples/NAME.py"`` shows that file
+(pymdownx.snippets includes it in the site): examples longer than a screen are real
+files, run and type-checked here like any block. ``console`` blocks are shell sessions: each ``$ `` line runs, the other lines
 are what they print (``...`` alone is any lines, inside a line any text).
 """
 
@@ -36,6 +38,8 @@ class Block:
     printed: str | None
     skip: str | None
     line: int
+    shown: str = ""
+    """The block as the page writes it (an include's line, not the file)."""
 
 
 @dataclass
@@ -68,6 +72,15 @@ def excerpt_of(code: str) -> Path | None:
     return None
 
 
+_INCLUDE = re.compile(r'--8<-- "([^"]+)"\n')
+
+
+def included(shown: str) -> str:
+    """A block's code: the file a one-line include names, or the block itself."""
+    found = _INCLUDE.fullmatch(shown)
+    return (ROOT / found[1]).read_text(encoding="utf-8") if found else shown
+
+
 def sections() -> list[Section]:
     found: list[Section] = []
     for page in PAGES:
@@ -81,11 +94,12 @@ def sections() -> list[Section]:
                 if match["lang"] == "console":
                     section.console.append(match["code"])
                     continue
-                code, reason = match["code"], match["reason"]
+                shown, reason = match["code"], match["reason"]
+                code = included(shown)
                 example = excerpt_of(code)
                 if reason is None and example is not None:
                     reason = f"an excerpt of examples/{example.name}, which runs in its place"
-                section.python.append(Block(code, match["printed"], reason, line))
+                section.python.append(Block(code, match["printed"], reason, line, shown))
             offset += len(part)
             if section.python or section.console:
                 found.append(section)

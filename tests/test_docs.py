@@ -36,6 +36,13 @@ def test_the_blocks_are_found_and_every_block_left_out_says_why() -> None:
     assert sum(block.printed is not None for block in blocks) >= 12
 
 
+def test_every_included_example_file_is_shown_by_a_page() -> None:
+    shown = {block.shown for section in SECTIONS for block in section.python}
+    for example in sorted((ROOT / "docs" / "examples").glob("*.py")):
+        line = f'--8<-- "{example.relative_to(ROOT).as_posix()}"\n'
+        assert line in shown, f"{example.name} is in no page: it would run nowhere"
+
+
 def test_the_readme_quick_start_stays_short() -> None:
     readme = next(s for s in SECTIONS if s.page.name == "README.md" and s.runs)
     assert len(readme.runs[0].code.strip().splitlines()) <= 20
@@ -76,7 +83,7 @@ def _update(section: Section, printed: list[str]) -> None:
     text = section.page.read_text(encoding="utf-8")
     for block, now in zip(section.runs, printed, strict=True):
         if block.printed is not None and block.printed != now:
-            shown = f"```python\n{block.code}```\n\nprints\n\n```\n"
+            shown = f"```python\n{block.shown}```\n\nprints\n\n```\n"
             text = text.replace(shown + block.printed, shown + now, 1)
     section.page.write_text(text, encoding="utf-8")
 
