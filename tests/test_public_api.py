@@ -152,6 +152,12 @@ def test_import_loads_nothing_beyond_the_face_and_the_standard_library() -> None
     assert out == "vouched"
 
 
+def test_the_version_constant_is_the_installed_distributions() -> None:
+    from importlib.metadata import version  # noqa: PLC0415
+
+    assert vouched.__version__ == version("vouched")
+
+
 def test_a_name_resolves_to_the_object_its_home_defines() -> None:
     from vouched._scan._scanner import scan  # noqa: PLC0415
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from vouched._cli._common import CliParser, run_guarded
+if TYPE_CHECKING:
+    from vouched._cli._common import CliParser
 
 __all__ = ["main"]
 
@@ -27,7 +29,7 @@ Run 'vouched COMMAND --help' for a command's arguments."""
 
 
 def _build_parser() -> CliParser:
-    # Imported here so `import vouched` never pays for the CLI.
+    # Imported here so `import vouched` (and `vouched --version`) never pays for the CLI.
     from vouched._cli import (  # noqa: PLC0415
         _demo,
         _gate,
@@ -39,6 +41,7 @@ def _build_parser() -> CliParser:
         _sources,
         _verify,
     )
+    from vouched._cli._common import CliParser  # noqa: PLC0415
 
     parser = CliParser(
         prog="vouched",
@@ -62,12 +65,12 @@ def _build_parser() -> CliParser:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+    # The package's own constant, not importlib.metadata (which costs more than the rest
+    # of `vouched --version` together); tests/test_public_api.py holds it to the
+    # installed distribution's version.
+    import vouched  # noqa: PLC0415
 
-    try:
-        return version("vouched")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown (not installed)"
+    return vouched.__version__
 
 
 def _scanner_build() -> str:
@@ -110,4 +113,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         names = ", ".join(args.command_names)
         parser.error(f"a COMMAND is required ({names})")  # error() adds the --help hint
+    from vouched._cli._common import run_guarded  # noqa: PLC0415
+
     return run_guarded(handler, args)
