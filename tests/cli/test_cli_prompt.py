@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from vouched.testing import run_cli
 
 FACTS = Path(__file__).resolve().parents[2] / "examples" / "facts.json"
@@ -57,3 +59,28 @@ def test_scan_policy_file_with_an_unknown_setting_is_one_line_exit_2(tmp_path: P
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1
     assert "frobnicate" in run.stderr
+
+
+def test_prompt_asks_the_sources_a_serve_config_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(FACTS.parent)  # the config names its files relative to itself
+    query = '{"subject": "Berlin"}'
+    run = run_cli(["prompt", "Q?", "--config", "serve.toml", "--query", query, "--now", NOW])
+    assert run.returncode == 0, run.stderr
+    assert '"subject": "Berlin", "attribute": "temperature", "value": 21.4' in run.stdout
+    assert "EUR/USD" not in run.stdout  # the query asked for Berlin
+
+
+def test_prompt_query_without_a_config_is_one_line_exit_2() -> None:
+    run = run_cli(["prompt", "Q?", "--facts", str(FACTS), "--query", "{}"])
+    assert run.returncode == 2
+    assert run.stderr == (
+        "vouched prompt: --query: is given without --config: there are no sources to ask\n"
+    )
+
+
+def test_prompt_query_that_is_not_an_object_is_one_line_exit_2() -> None:
+    config = str(FACTS.parent / "serve.toml")
+    run = run_cli(["prompt", "Q?", "--config", config, "--query", "[1]"])
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1
+    assert "--query: expected a JSON object" in run.stderr
