@@ -8,8 +8,9 @@ before it says why: ``<!-- not run: REASON -->`` (it is still type-checked), or 
 lines are an excerpt of a file under ``examples/`` (that file runs and is checked in its
 place). A block that is one line ``--8<-- "docs/examples/NAME.py"`` shows that file
 (pymdownx.snippets includes it in the site): examples longer than a screen are real
-files, run and type-checked here like any block. ``console`` blocks are shell sessions: each ``$ `` line runs, the other lines
-are what they print (``...`` alone is any lines, inside a line any text).
+files, run and type-checked here like any block. ``console`` blocks are shell
+sessions: each ``$ `` line runs, the other lines are what they print (``...`` alone is
+any lines, inside a line any text).
 """
 
 from __future__ import annotations
