@@ -1,5 +1,5 @@
 """The examples run as they stand (subprocess, offline) and say what the docs say;
-the README's commands run on them through the CLI's main() (vouched.testing.run_cli)."""
+the docs' commands run on them through the CLI's main() (vouched.testing.run_cli)."""
 
 from __future__ import annotations
 
@@ -49,8 +49,15 @@ def test_weather_example_states_facts_and_the_missing_wind() -> None:
     )
 
 
-def test_readme_quick_start_shows_the_weather_example_output() -> None:
-    readme = (EXAMPLES.parent / "README.md").read_text("utf-8")
+DOCS = EXAMPLES.parent / "docs"
+
+
+def _page(name: str) -> str:
+    return (DOCS / name).read_text("utf-8")
+
+
+def test_getting_started_shows_the_weather_example_output() -> None:
+    readme = _page("getting-started.md")
     assert _run("weather_answer.py") in readme
 
 
@@ -78,13 +85,13 @@ def at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _readme_command(start: str) -> list[str]:
-    readme = (EXAMPLES.parent / "README.md").read_text("utf-8")
+    readme = "".join(_page(p.relative_to(DOCS).as_posix()) for p in sorted(DOCS.rglob("*.md")))
     line = next(block for block in readme.split("```") if block.strip().startswith(start))
     return line.replace("\\\n", " ").split()[1:]
 
 
-def test_readme_contract_is_the_example_contract() -> None:
-    readme = (EXAMPLES.parent / "README.md").read_text("utf-8")
+def test_the_claims_guide_contract_is_the_example_contract() -> None:
+    readme = _page("guides/claims.md")
     block = readme.split("```toml\n", 1)[1].split("```", 1)[0]
     assert block == (EXAMPLES / "contract.toml").read_text("utf-8")
 

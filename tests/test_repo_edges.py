@@ -1,5 +1,5 @@
 """Rough edges of the repository itself (issue 22): the example's environment
-variable, what git ignores, the README's layout table, documents that exist."""
+variable, what git ignores, the architecture page's layout table, documents that exist."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def test_the_replay_walkthrough_store_is_ignored_by_git(name: str) -> None:
     assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
 
 
-def test_the_readme_layout_table_names_each_folder_once() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_architecture_layout_table_names_each_folder_once() -> None:
+    readme = (ROOT / "docs" / "internals" / "architecture.md").read_text(encoding="utf-8")
     rows = [line for line in readme.splitlines() if line.startswith("| ") and "`_" in line]
     folders = [re.findall(r"`(_[a-z]+/)`\s*\|$", row) for row in rows]
     named = [found[0] for found in folders if found]

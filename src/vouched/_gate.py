@@ -36,9 +36,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from vouched._exceptions import InputError
 from vouched._fact import Fact, fact_key
 from vouched._policy import Policy
-from vouched._time import later_by, to_utc
+from vouched._time import later_by, parse_instant, to_utc
 
 __all__ = [
     "ContentKey",
@@ -274,8 +275,17 @@ class GateResult:
         }
 
 
-def partition(facts: Iterable[Fact], policy: Policy, now: datetime) -> GateResult:
-    """Classify every fact at ``now`` and sort them into the three piles."""
+def partition(facts: Iterable[Fact], policy: Policy, now: datetime | str) -> GateResult:
+    """Classify every fact at ``now`` and sort them into the three piles.
+
+    ``now`` is a timezone-aware datetime or, as ``scan(now=...)`` takes it, ISO 8601
+    text with an offset (``"2026-12-06T07:30:00Z"``); other text is an
+    :class:`~vouched.InputError` naming ``now``."""
+    if isinstance(now, str):
+        try:
+            now = parse_instant(now)
+        except ValueError as error:
+            raise InputError(str(error), field="now") from None
     now = to_utc(now)
     verdicts = [classify(fact, policy, now) for fact in facts]
     if any(v.fact.__dict__["valid_from"] is not None for v in verdicts):

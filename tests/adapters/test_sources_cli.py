@@ -55,3 +55,10 @@ def test_an_adapter_that_cannot_be_imported_is_listed_with_its_error() -> None:
     row = describe(broken)
     assert (row["name"], row["summary"]) == ("broken", None)
     assert row["error"].startswith("ModuleNotFoundError: ")
+
+
+def test_adapters_sharing_a_module_are_told_apart_by_their_own_docstrings() -> None:
+    rows = json.loads(sources("--json").stdout)["sources"]
+    summaries = {r["name"]: r["summary"] for r in rows}
+    assert summaries["open-meteo-forecast"].startswith("Open-Meteo's forecast")
+    assert summaries["openweather-forecast"].startswith("OpenWeather's 5-day / 3-hour forecast")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from vouched.testing import CliResult, run_cli
 
-COMMANDS = ("gate", "scan", "verify", "replay", "sources", "serve", "review", "demo")
+COMMANDS = ("gate", "scan", "prompt", "verify", "replay", "sources", "serve", "review", "demo")
 
 
 def vouched(*args: str) -> CliResult:
@@ -31,13 +31,14 @@ def test_no_command_is_one_line_naming_the_commands_exit_2() -> None:
     assert run.stdout == ""
     assert run.stderr.count("\n") == 1
     assert f"a COMMAND is required ({', '.join(COMMANDS)})" in run.stderr
+    assert run.stderr.count("see 'vouched --help'") == 1
 
 
-def test_the_readme_command_list_shows_every_command_and_option() -> None:
+def test_the_cli_reference_command_list_shows_every_command_and_option() -> None:
     from vouched._cli import _build_parser  # noqa: PLC0415 - the parser the CLI runs
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## The command line\n\n```\n", 1)[1].split("```", 1)[0]
+    page = Path(__file__).resolve().parents[2] / "docs" / "reference" / "cli.md"
+    block = page.read_text(encoding="utf-8").split("```\n", 1)[1].split("```", 1)[0]
     # One entry per command: its line and the indented lines that continue it.
     entries = re.split(r"\n(?=vouched )", block.strip())
     shown = {entry.split()[1]: set(re.findall(r"--[\w-]+", entry)) for entry in entries}
@@ -55,7 +56,12 @@ def test_version_prints_the_installed_version() -> None:
 
     run = vouched("--version")
     assert run.returncode == 0, run.stderr
-    assert run.stdout == f"vouched {version('vouched')}\n"
+    assert run.stdout.startswith(f"vouched {version('vouched')} (scanner: ")
+
+
+def test_version_says_the_scanner_is_pure_python_from_the_source_tree() -> None:
+    run = vouched("--version")
+    assert run.stdout.endswith("(scanner: pure Python)\n")
 
 
 def test_an_unknown_option_is_reported_with_the_commands_usage() -> None:

@@ -125,9 +125,8 @@ def test_invalid_toml_is_one_line(tmp_path: Path) -> None:
     assert "\n" not in message
 
 
-def test_the_readme_config_loads_beside_the_example_files(tmp_path: Path) -> None:
-    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## vouched serve\n", 1)[1]
+def test_the_serve_guides_config_loads_beside_the_example_files(tmp_path: Path) -> None:
+    section = (EXAMPLES.parent / "docs" / "guides" / "serve.md").read_text(encoding="utf-8")
     block = section.split("```toml\n", 1)[1].split("```", 1)[0]
     for name in ("lexicon.json", "catalog.csv", "contract.toml", "facts.json"):
         (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())

@@ -238,11 +238,11 @@ def test_the_sdk_reaches_a_real_vouched_serve_through_base_url() -> None:
     assert "21.4 °C" in (completion.choices[0].message.content or "")
 
 
-def test_the_readme_sdk_snippet_runs_against_a_real_vouched_serve(
+def test_the_serve_guides_sdk_snippet_runs_against_a_real_vouched_serve(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n### Point the OpenAI SDK at it\n", 1)[1]
+    guide = EXAMPLES.parent / "docs" / "guides" / "serve.md"
+    section = guide.read_text(encoding="utf-8").split("\n### Point the OpenAI SDK at it\n", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     app = create_app(_config(), clock=FakeClock(NOW))
     with serving(app) as url:

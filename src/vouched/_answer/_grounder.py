@@ -11,7 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -423,17 +431,37 @@ class Grounder:
             )
         return answer
 
-    def answer_sync(self, question: str, query: Queries | None = None) -> Answer:
-        """:meth:`answer` for synchronous callers (runs its own event loop)."""
+    def answer_sync(
+        self,
+        question: str,
+        query: Queries | None = None,
+        *,
+        facts: Sequence[Fact] | None = None,
+        messages: Sequence[Mapping[str, Any]] = (),
+        sampling: Mapping[str, Any] | None = None,
+        on_fail: OnFailLike | None = None,
+        mode: AnswerMode | str | None = None,
+    ) -> Answer:
+        """:meth:`answer` for synchronous callers, with its parameters (runs its own
+        event loop, and writes the answer's snapshot before it returns)."""
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self._answer_and_settle(question, query))
+            answering = self.answer(
+                question,
+                query,
+                facts=facts,
+                messages=messages,
+                sampling=sampling,
+                on_fail=on_fail,
+                mode=mode,
+            )
+            return asyncio.run(self._answer_and_settle(answering))
         raise RuntimeError("answer_sync() cannot run inside a running event loop; await answer()")
 
-    async def _answer_and_settle(self, question: str, query: Queries | None) -> Answer:
+    async def _answer_and_settle(self, answering: Awaitable[Answer]) -> Answer:
         try:
-            answer = await self.answer(question, query)
+            answer = await answering
             await self.settle()
         finally:
             await self.aclose()  # the phraser's client belongs to this loop: closed with it

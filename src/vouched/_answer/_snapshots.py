@@ -7,7 +7,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
 from vouched._answer._onfail import OnFail
@@ -38,7 +38,10 @@ class StoreHook:
         self.written = 0
         self.failed = 0
         self._lock = threading.Lock()
-        self._pending: set[asyncio.Future[None]] = set()
+        # The executor's own futures, not the event loop's: a write belongs to the store's
+        # thread, so it is settled from any loop, also after the loop that scheduled it has
+        # closed (asyncio.run(answer) then asyncio.run(settle)).
+        self._pending: set[Future[None]] = set()
         self._executor: ThreadPoolExecutor | None = None
 
     @property
@@ -48,20 +51,28 @@ class StoreHook:
 
     def schedule(self, build: Callable[[], Snapshot]) -> None:
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
             self._write(build)
             return
         if self._executor is None:  # one thread: stores write one snapshot at a time
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
-        future = loop.run_in_executor(self._executor, self._write, build)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
+        future = self._executor.submit(self._write, build)
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._done)
+
+    def _done(self, future: Future[None]) -> None:
+        with self._lock:  # called on the store's thread
+            self._pending.discard(future)
 
     async def settle(self) -> None:
-        """Wait for the writes scheduled so far (for sync callers and tests)."""
-        if self._pending:
-            await asyncio.gather(*self._pending, return_exceptions=True)
+        """Wait for the writes scheduled so far, from any event loop (for sync callers
+        and tests)."""
+        with self._lock:
+            pending = list(self._pending)
+        if pending:
+            await asyncio.gather(*map(asyncio.wrap_future, pending), return_exceptions=True)
 
     def _write(self, build: Callable[[], Snapshot]) -> None:
         try:

@@ -8,9 +8,12 @@ Each subcommand lives in its own module with ``register(subparsers)``.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from vouched._cli._common import CliParser, run_guarded
+if TYPE_CHECKING:
+    from vouched._cli._common import CliParser
 
 __all__ = ["main"]
 
@@ -26,10 +29,11 @@ Run 'vouched COMMAND --help' for a command's arguments."""
 
 
 def _build_parser() -> CliParser:
-    # Imported here so `import vouched` never pays for the CLI.
+    # Imported here so `import vouched` (and `vouched --version`) never pays for the CLI.
     from vouched._cli import (  # noqa: PLC0415
         _demo,
         _gate,
+        _prompt,
         _replay,
         _review,
         _scan,
@@ -37,6 +41,7 @@ def _build_parser() -> CliParser:
         _sources,
         _verify,
     )
+    from vouched._cli._common import CliParser  # noqa: PLC0415
 
     parser = CliParser(
         prog="vouched",
@@ -44,11 +49,11 @@ def _build_parser() -> CliParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"vouched {_version()}")
+    parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(
         dest="command", metavar="COMMAND", title="commands", parser_class=CliParser
     )
-    for module in (_gate, _scan, _verify, _replay, _sources, _serve, _review, _demo):
+    for module in (_gate, _scan, _prompt, _verify, _replay, _sources, _serve, _review, _demo):
         module.register(commands)
     for command in commands.choices.values():
         command.add_argument(
@@ -60,16 +65,43 @@ def _build_parser() -> CliParser:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+    # The package's own constant, not importlib.metadata (which costs more than the rest
+    # of `vouched --version` together); tests/test_public_api.py holds it to the
+    # installed distribution's version.
+    import vouched  # noqa: PLC0415
 
-    try:
-        return version("vouched")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "unknown (not installed)"
+    return vouched.__version__
+
+
+def _scanner_build() -> str:
+    """Which scanner runs: the compiled modules found beside the pure ones (an
+    extension module wins the import over the .py of the same name), counted on disk
+    so that nothing of the scanner is imported to say it."""
+    import importlib.machinery  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    import vouched  # noqa: PLC0415
+
+    scanner = Path(vouched.__file__).parent / "_scan"
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    compiled = sum(1 for path in scanner.rglob("*") if path.name.endswith(suffixes))
+    if compiled == 0:
+        return "scanner: pure Python"
+    total = sum(1 for _ in scanner.rglob("*.py"))
+    return f"scanner: compiled (mypyc, {compiled} of {total} modules)"
+
+
+def version_line() -> str:
+    """``vouched 0.1.0 (scanner: pure Python)``: what ``vouched --version`` prints."""
+    return f"vouched {_version()} ({_scanner_build()})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (the console script exits with it)."""
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        # Said without building the parser, which imports every command's module.
+        sys.stdout.write(version_line() + "\n")
+        return 0
     parser = _build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:
@@ -80,5 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is None:
         names = ", ".join(args.command_names)
-        parser.error(f"a COMMAND is required ({names}); see 'vouched --help'")
+        parser.error(f"a COMMAND is required ({names})")  # error() adds the --help hint
+    from vouched._cli._common import run_guarded  # noqa: PLC0415
+
     return run_guarded(handler, args)

@@ -14,9 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
-from vouched._exceptions import InputError, VouchedError, one_line, printable, shown
+from vouched._exceptions import InputError, VouchedError, one_line, printable, shown, shown_list
 from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
+from vouched._policy import Policy
 from vouched._scan._lexicon import Lexicon
 from vouched._time import SystemClock, parse_instant
 
@@ -126,11 +127,11 @@ def cell(text: object) -> Any:
     return Text(printable("" if text is None else str(text)))
 
 
-PIPE_WIDTH: Final = 1000
+PIPE_WIDTH: Final = 100
 """The width tables are laid out in when standard output is not a terminal
-(a pipe, a file) and ``COLUMNS`` is not set: wide enough that no column is
-cut or folded ("snaps…"), so ``| grep`` and ``| less -S`` see whole rows. A
-table takes only the width its cells need."""
+(a pipe, a file, a CI log) and ``COLUMNS`` is not set: a page a reader can read
+(long cells fold onto more lines, never cut with "…"). Machines read ``--json``;
+``COLUMNS=1000`` lays a table out one row a line for ``| grep``."""
 
 
 def console(file: IO[str] | None = None) -> Any:
@@ -284,3 +285,26 @@ def atomic_output(
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def load_policy(path: str | None, *, max_bytes: int | None = None) -> Policy:
+    """Today's policy from a JSON file; errors name the file and the setting."""
+    if path is None:
+        return Policy()
+    data = parse_json(read_text(path, kind="policy", max_bytes=max_bytes), file=path)
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object of policy settings", file=path)
+    known = Policy.settings()
+    for name in data:
+        if name not in known:
+            raise InputError(
+                f"unknown policy setting (known: {shown_list(list(known))})", file=path, field=name
+            )
+    for name, value in data.items():
+        try:
+            Policy.from_json({name: value})
+        except (TypeError, ValueError) as error:
+            # The field is named once, by the InputError ("min_confidence: must be ...").
+            message = str(error).removeprefix(f"Policy.{name} ")
+            raise InputError(message, file=path, field=name) from None
+    return Policy.from_json({str(k): v for k, v in data.items()})

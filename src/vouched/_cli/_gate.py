@@ -1,4 +1,4 @@
-"""``vouched gate FACTS.json|.jsonl|- [--now ISO8601] [--json]``."""
+"""``vouched gate FACTS.json|.jsonl|- [--now ISO8601] [--policy FILE] [--json]``."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from vouched._cli._common import (
     cell,
     console,
     emit_json,
+    load_policy,
     parse_now,
 )
 from vouched._exceptions import printable
 from vouched._factio import load_facts
 from vouched._gate import GateResult, VerdictKind, partition
-from vouched._policy import Policy
 
 __all__ = ["register"]
 
@@ -37,14 +37,18 @@ def register(commands: Any) -> None:
     )
     add_input_limit(parser)
     parser.add_argument("--now", help="judge freshness at this ISO 8601 instant (default: now)")
+    parser.add_argument(
+        "--policy", metavar="FILE", help="a JSON file of policy settings (default: the defaults)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     now = parse_now(args.now)
+    policy = load_policy(args.policy, max_bytes=args.max_input_bytes)
     facts = load_facts(args.facts, max_bytes=args.max_input_bytes)
-    result = partition(facts, Policy(), now)
+    result = partition(facts, policy, now)
     name = "<stdin>" if args.facts == "-" else args.facts
     if args.json:
         emit_json(result.to_json())

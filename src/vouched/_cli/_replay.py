@@ -74,14 +74,12 @@ from vouched._cli._common import (
     console,
     emit_json,
     load_lexicon,
+    load_policy,
 )
-from vouched._exceptions import InputError, shown_list
-from vouched._files import parse_json, read_text
-from vouched._policy import Policy
+from vouched._exceptions import InputError
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
-from vouched._replay._snapshot import policy_from_data
 from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
 from vouched._replay._workers import ENGINES, require_ray
 from vouched._time import format_instant, parse_day_or_instant
@@ -151,29 +149,6 @@ def _instant(text: str | None, option: str) -> Any:
         raise InputError(
             f"{error} (or give a date, 2026-12-02, read as midnight UTC)", field=option
         ) from None
-
-
-def load_policy(path: str | None, *, max_bytes: int | None = None) -> Policy:
-    """Today's policy from a JSON file; errors name the file and the setting."""
-    if path is None:
-        return Policy()
-    data = parse_json(read_text(path, kind="policy", max_bytes=max_bytes), file=path)
-    if not isinstance(data, dict):
-        raise InputError("expected a JSON object of policy settings", file=path)
-    known = Policy.settings()
-    for name in data:
-        if name not in known:
-            raise InputError(
-                f"unknown policy setting (known: {shown_list(list(known))})", file=path, field=name
-            )
-    for name, value in data.items():
-        try:
-            policy_from_data({name: value})
-        except (TypeError, ValueError) as error:
-            # The field is named once, by the InputError ("min_confidence: must be ...").
-            message = str(error).removeprefix(f"Policy.{name} ")
-            raise InputError(message, file=path, field=name) from None
-    return policy_from_data(data)
 
 
 def run(args: argparse.Namespace) -> int:

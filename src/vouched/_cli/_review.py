@@ -21,8 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vouched._cli._common import add_input_limit, load_lexicon
-from vouched._cli._replay import load_policy
+from vouched._cli._common import add_input_limit, load_lexicon, load_policy
 from vouched._exceptions import InputError, MissingExtraError
 
 __all__ = ["register"]

@@ -30,6 +30,7 @@ from vouched._cli._common import (
     cell,
     console,
     load_lexicon,
+    load_policy,
     parse_now,
     read_input,
     silence_stdout,
@@ -38,7 +39,6 @@ from vouched._exceptions import InputError
 from vouched._factio import load_facts
 from vouched._gate import GateResult, partition
 from vouched._jsonio import dumps
-from vouched._policy import Policy
 from vouched._scan._findings import Finding
 from vouched._scan._scanner import Scanner, ScanReport, scan
 from vouched._time import format_instant
@@ -75,6 +75,11 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--question", help="the user's question (its numbers may be repeated)")
     parser.add_argument("--now", help="gate freshness at this ISO 8601 instant (default: now)")
+    parser.add_argument(
+        "--policy",
+        metavar="FILE",
+        help="a JSON file of policy settings for the gate and the scan (default: the defaults)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_input_limit(parser)
     parser.set_defaults(handler=run)
@@ -93,15 +98,16 @@ def run(args: argparse.Namespace) -> int:
     inputs = [args.facts, args.lexicon, *args.sources, args.output]
     if sum(path == "-" for path in inputs) > 1:
         raise InputError("standard input (-) can be read only once", field="OUTPUT")
+    policy = load_policy(args.policy, max_bytes=limit)
     facts = load_facts(args.facts, max_bytes=limit)
     lexicon = load_lexicon(args.lexicon, max_bytes=limit)
     sources = [read_input(path, kind="sources", max_bytes=limit) for path in args.sources]
     text = read_input(args.output, kind="output", max_bytes=limit)
-    gated = partition(facts, Policy(), now)
+    gated = partition(facts, policy, now)
     if args.json:
-        scanner = Scanner(gated, lexicon, sources, args.question)
+        scanner = Scanner(gated, lexicon, sources, args.question, policy)
         return EXIT_OK if write_json(scanner, text) else EXIT_FAILED
-    report = scan(text, gated, lexicon, sources=sources, question=args.question)
+    report = scan(text, gated, lexicon, sources=sources, question=args.question, policy=policy)
     render(report, name="<stdin>" if args.output == "-" else args.output)
     note_violations(gated)
     return EXIT_OK if report.passed else EXIT_FAILED

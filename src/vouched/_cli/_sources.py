@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+from collections import Counter
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -27,8 +28,10 @@ def register(commands: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def describe(entry: EntryPoint) -> dict[str, Any]:
-    """One adapter: its name, where it lives, and its module docstring's first sentence."""
+def describe(entry: EntryPoint, *, shares_module: bool = False) -> dict[str, Any]:
+    """One adapter: its name, where it lives, and its module docstring's first sentence
+    (its class's own, when other adapters live in the same module and the module's
+    would say the same of each)."""
     dist = entry.dist
     row: dict[str, Any] = {
         "name": entry.name,
@@ -48,7 +51,8 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
         row["error"] = f"{kind}: {detail}" if detail else kind
         return row
     module = inspect.getmodule(loaded)
-    doc = (module.__doc__ if module is not None else None) or inspect.getdoc(loaded) or ""
+    own = loaded.__doc__ if shares_module else None  # not getdoc: no inherited text
+    doc = own or (module.__doc__ if module is not None else None) or inspect.getdoc(loaded) or ""
     # The docstring's reST literals (``x``) read as plain text in a table.
     first = " ".join(doc.strip().split("\n\n")[0].replace("``", "").split())
     row["summary"] = first.split(". ")[0].rstrip(".:") or None
@@ -57,7 +61,9 @@ def describe(entry: EntryPoint) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0 when every adapter imports, 1 when one does not (each is listed)."""
-    rows = [describe(e) for e in sorted(entry_points(group=ENTRY_POINT_GROUP), key=_name)]
+    entries = sorted(entry_points(group=ENTRY_POINT_GROUP), key=_name)
+    modules = Counter(entry.module for entry in entries)
+    rows = [describe(e, shares_module=modules[e.module] > 1) for e in entries]
     status = EXIT_FAILED if any(row["error"] for row in rows) else EXIT_OK
     if args.json:
         emit_json({"group": ENTRY_POINT_GROUP, "sources": rows})

@@ -5,7 +5,8 @@ pass in a test, so nothing needs patching:
 
 - time: :class:`FakeClock` (wall and monotonic time that move when told) and
   :func:`virtual_time` (an event loop whose timers take no real time);
-- the model and the sources: :class:`ScriptedPhraser`, :class:`ScriptedSource`
+- the model and the sources: :class:`ScriptedPhraser`, :class:`KeyedPhraser` (answers
+  keyed on the prompt's question), :class:`ScriptedSource`
   (with :class:`Delay` and ``ScriptedSource.HANG``), :class:`RecordedServer`
   (recorded HTTP answers on 127.0.0.1);
 - the stores, each an in-memory twin run through its real store's contract
@@ -28,6 +29,7 @@ from vouched._sources._lastgood import MemoryLastGood
 from vouched._sources._recorded import RecordedServer
 from vouched.testing._cli import CliResult, run_cli
 from vouched.testing._clock import FakeClock
+from vouched.testing._keyed import KeyedPhraser
 from vouched.testing._scripted import Delay, Outcome, ScriptedPhraser, ScriptedSource
 from vouched.testing._stores import MemoryBreakerStore, MemorySnapshotStore
 from vouched.testing._virtual import VirtualTime, virtual_time
@@ -36,6 +38,7 @@ __all__ = [
     "CliResult",
     "Delay",
     "FakeClock",
+    "KeyedPhraser",
     "MemoryBreakerStore",
     "MemoryLastGood",
     "MemorySnapshotStore",

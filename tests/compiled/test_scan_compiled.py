@@ -91,6 +91,12 @@ def test_every_module_the_hook_names_is_imported_compiled(compiled: Path) -> Non
     assert not not_compiled, f"imported as Python, not compiled: {not_compiled}"
 
 
+def test_version_says_the_scanner_is_compiled(compiled: Path) -> None:
+    run = _python(compiled, "-m", "vouched", "--version")
+    assert run.returncode == 0, run.stderr
+    assert "(scanner: compiled (mypyc, " in run.stdout
+
+
 def test_compiled_reports_are_byte_identical_to_pure_python(compiled: Path, tmp_path: Path) -> None:
     dumps = {}
     for name, tree in (("pure", ROOT / "src"), ("compiled", compiled)):
