@@ -4,12 +4,15 @@
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
-today's scanner (with ``--lexicon``) run on every attempt of the model, and
-compares then with now. A snapshot passes when no fact is a violation and the
-model's first attempt has no finding. ``--store`` is a SQLite file's path, a
-``sqlite:///PATH`` URL or a ``postgresql://`` URL (the ``vouched[postgres]`` extra;
-``?schema=NAME`` picks its schema). Exit status: 0 no snapshot that passed then fails
-now; 1 some did (a regression); 2 bad input.
+today's scanner run on every attempt of the model, and compares then with
+now. The scanner reads each snapshot's own lexicon, the one it was checked
+with (recorded since snapshot format 4; older snapshots are read without
+one); ``--lexicon`` names one lexicon for every snapshot instead. A snapshot
+passes when no fact is a violation and the model's first attempt has no
+finding. ``--store`` is a SQLite file's path, a ``sqlite:///PATH`` URL, a
+``postgresql://`` URL (the ``vouched[postgres]`` extra; ``?schema=NAME``
+picks its schema) or a JSON Lines export (``NAME.jsonl``). Exit status: 0 no
+snapshot that passed then fails now; 1 some did (a regression); 2 bad input.
 
 ``--engine local`` (default) grades in this process, or in ``--workers N``
 processes; ``--engine ray`` (the ``vouched[ray]`` extra) grades ranges of the
@@ -79,10 +82,12 @@ from vouched._exceptions import InputError, shown_list
 from vouched._files import parse_json, read_text
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
+from vouched._replay._lexicons import stored_lexicons
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
 from vouched._replay._snapshot import policy_from_data
 from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
+from vouched._replay._tally import OwnLexiconRule
 from vouched._replay._workers import ENGINES, require_ray
 from vouched._time import format_instant, parse_day_or_instant
 
@@ -101,10 +106,14 @@ def register(commands: Any) -> None:
         "--store",
         required=True,
         metavar="PATH|URL",
-        help="snapshot store: a SQLite file, sqlite:///PATH or postgresql://...",
+        help="snapshot store: a SQLite file, sqlite:///PATH, postgresql://... or an export .jsonl",
     )
     parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
-    parser.add_argument("--lexicon", metavar="FILE", help="today's lexicon for the scanner")
+    parser.add_argument(
+        "--lexicon",
+        metavar="FILE|NAME",
+        help="the lexicon for every snapshot (default: each snapshot's own, as recorded)",
+    )
     parser.add_argument(
         "--since",
         metavar="ISO",
@@ -195,12 +204,19 @@ def run(args: argparse.Namespace) -> int:
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
     with open_snapshot_store(args.store, read_only=True) as store:
+        # Each snapshot with the lexicon it was checked with, unless --lexicon names one for all.
+        rules = (
+            None
+            if args.lexicon is not None
+            else (OwnLexiconRule(stored_lexicons(store), policy=policy),)
+        )
         report = replay(
             store,
             policy,
             since=since,
             until=until,
             lexicon=lexicon,
+            rules=rules,
             max_ids=args.max_ids,
             workers=args.workers,
             engine=args.engine,

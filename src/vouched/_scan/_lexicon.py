@@ -49,7 +49,15 @@ from vouched._scan._relations import (
 )
 from vouched._scan._scores import Periods, period_json, periods_of
 
-__all__ = ["Lexicon", "Pair", "PhraseMatcher", "Word", "build_phrase_matcher", "phrase_matcher"]
+__all__ = [
+    "Lexicon",
+    "Pair",
+    "PhraseMatcher",
+    "Word",
+    "build_phrase_matcher",
+    "phrase_matcher",
+    "shipped_lexicons",
+]
 
 _KEYS = (
     "attributes",
