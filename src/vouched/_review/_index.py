@@ -13,7 +13,10 @@ the newest it has; when the store then still holds more rows than the index
 (a snapshot written late, with an older ``created_at``) it reads everything
 again.
 
-Nothing here writes to the store; a corrupt row is skipped and counted.
+Reviewers' verdicts (:class:`~vouched._review._precision.VerdictBook`) are
+read from the store once; verdicts given on these pages are added as they
+are stored. Nothing here writes to the store; a corrupt row is skipped and
+counted.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from typing import Any, NamedTuple, Protocol
 from vouched._gate import grounding_rate
 from vouched._replay._metrics import abstains
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._verdicts import VerdictShelf
+from vouched._review._precision import VerdictBook, Waiting
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -97,6 +102,7 @@ class Row(NamedTuple):
     subjects: frozenset[str]
     breakers: frozenset[str]  # sources silent with circuit_open
     question: str
+    findings: tuple[tuple[int, str, int, int], ...] = ()  # (attempt, kind, start, end)
 
 
 @dataclass
@@ -187,6 +193,23 @@ def parse_key(text: str) -> tuple[int, str] | None:
     return int(us), snapshot_id
 
 
+def _reviewable(
+    trail: list[Any] | None, shown: list[Any], shared: Callable[[Any], Any]
+) -> tuple[tuple[int, str, int, int], ...]:
+    """Each finding a reviewer can mark: (attempt, kind, start, end), attempt 1 first
+    (a snapshot without a trail: its output's findings, as attempt 1)."""
+    attempts = [a["findings"] for a in trail] if trail else [shown]
+    out = []
+    for number, found in enumerate(attempts, start=1):
+        seen = set()
+        for f in found:
+            key = (number, shared(str(f.get("kind"))), int(f["start"]), int(f["end"]))
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+    return tuple(out)
+
+
 class ReviewIndex:
     """The summary of a store the pages read (see the module docs). Thread-safe."""
 
@@ -199,6 +222,8 @@ class ReviewIndex:
         self._lock = threading.Lock()
         self._checked: float | None = None
         self.skipped = 0  # rows that could not be read
+        self.book = VerdictBook()
+        self._checked_verdicts: bool | None = None
         self._reset()
 
     def _reset(self) -> None:
@@ -225,6 +250,8 @@ class ReviewIndex:
                 return
             self._checked = now
             if len(self.store) == len(self.rows) + self.skipped:
+                if self._checked_verdicts is None:
+                    self._read_verdicts()
                 return  # nothing new: one count, no stream opened
             since = instant(self.rows[-1].created_us) if self.rows else None
             self._add_all(self.store.iter_json(since=since))
@@ -232,6 +259,22 @@ class ReviewIndex:
                 self._reset()
                 self.skipped = 0
                 self._add_all(self.store.iter_json())
+            if self._checked_verdicts is None:
+                self._read_verdicts()
+
+    def _read_verdicts(self) -> None:
+        """The verdicts the store holds (read once; the pages add the ones they take)."""
+        self._checked_verdicts = True
+        if isinstance(self.store, VerdictShelf):
+            self.book = VerdictBook(self.store.review_verdicts())
+
+    def waiting(self) -> Iterator[Waiting]:
+        """Every finding of every attempt, oldest answer first (the queue's input)."""
+        with self._lock:
+            rows = list(self.rows)
+        for row in rows:
+            for attempt, kind, start, end in row.findings:
+                yield Waiting(row.created_us, row.id, attempt, kind, start, end, row.question)
 
     def _add_all(self, bodies: Iterable[str]) -> None:
         for body in bodies:
@@ -256,6 +299,7 @@ class ReviewIndex:
         if trail is None:  # format 1: the snapshot reader rebuilds its attempts
             passed = Snapshot.from_canonical(body).passed
             findings = list(data["findings"])
+            trail = None
         else:
             first = trail[0] if trail else None
             passed = not violations and (
@@ -265,6 +309,7 @@ class ReviewIndex:
             )
             findings = [f for attempt in trail for f in attempt["findings"]]
             findings.extend(data["findings"])
+        reviewable = _reviewable(trail, data["findings"], self._shared)
         facts = data["facts"]
         shared = self._shared
         breakers = frozenset(
@@ -286,6 +331,7 @@ class ReviewIndex:
             subjects=shared(frozenset(str(f["subject"]) for f in facts)),
             breakers=shared(breakers),
             question=shared(str(data["question"])[:200]),
+            findings=reviewable,
         )
         texts = [str(data["output"])]
         texts.extend(str(a["text"]) for a in trail or () if a.get("text") and a["text"] != texts[0])
