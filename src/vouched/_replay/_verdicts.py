@@ -31,6 +31,8 @@ from vouched._exceptions import InputError
 from vouched._time import to_utc
 
 __all__ = [
+    "COLUMNS",
+    "MAX_NOTE",
     "VERDICTS_INDEX",
     "VERDICTS_TABLE",
     "Mark",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from markupsafe import Markup
 from starlette.applications import Starlette
@@ -108,6 +108,21 @@ class Writing:
     reviewer: str  # who gives a verdict when no header or login names anyone
     reviewer_header: str | None  # a header the operator trusts to name the reviewer
     clock: Clock
+
+
+_FORM_LIMIT = 16_384  # bytes of a verdict form (a note of 2,000 characters, escaped, fits)
+
+
+async def _form(request: Request) -> dict[str, str] | None:
+    """The URL-encoded form of a POST (None when longer than :data:`_FORM_LIMIT`):
+    read here, bounded, so the pages need no multipart parser."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > _FORM_LIMIT:
+            return None
+    pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return dict(pairs[:32])
 
 
 class _Pages:
@@ -335,7 +350,9 @@ class _Pages:
         if writing is None:  # the guard refuses POSTs first; a second lock on the door
             return PlainTextResponse("the review pages are read-only", 405)
         snapshot_id = request.path_params["snapshot_id"]
-        form = await request.form(max_files=0, max_fields=16, max_part_size=8192)
+        form = await _form(request)
+        if form is None:
+            return PlainTextResponse(f"a verdict form is at most {_FORM_LIMIT} bytes", 413)
         if not writing.sessions.check(request.cookies.get(COOKIE), str(form.get("csrf", ""))):
             return PlainTextResponse(
                 "refused: the form's token is not this session's (reload the page)", 403

@@ -1,0 +1,221 @@
+"""Reviewers' verdicts on the pages (issue 43, items 1 and 2): taken as form
+POSTs with the session's token, refused from other sites and when read-only,
+appended beside the snapshots, counted as precision, and queued."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("jinja2", reason="the review pages need vouched[server]")
+
+from review.population import T0
+from server._serving import InProcess
+from vouched import Snapshot, SqliteSnapshotStore
+from vouched._replay._open import open_snapshot_store
+from vouched._replay._store import export_jsonl
+from vouched._replay._verdicts import Mark
+from vouched._review import create_review_app
+from vouched._review._verdicting import COOKIE, Sessions
+from vouched.testing import FakeClock
+
+
+class Reviewer:
+    """The pages as one browser session uses them: its cookie and its token."""
+
+    def __init__(self, store: Any, **options: Any) -> None:
+        options.setdefault("read_only", False)
+        options.setdefault("reviewer", "ana")
+        self.pages = InProcess(
+            create_review_app(store, clock=FakeClock(T0), sessions=Sessions(b"k" * 32), **options)
+        )
+        first = self.pages.get("/")
+        self.cookie = first.cookies.get(COOKIE, "")
+        self.csrf = ""
+        if self.cookie:
+            page = self.get("/queue").text
+            found = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+            self.csrf = found.group(1) if found else ""
+
+    def get(self, path: str, **kw: Any) -> Any:
+        return self.pages.get(path, headers={"cookie": f"{COOKIE}={self.cookie}"}, **kw)
+
+    def mark(self, snapshot: Snapshot, finding: dict[str, Any], mark: str, **extra: Any) -> Any:
+        form = {
+            "csrf": self.csrf,
+            "attempt": "1",
+            "kind": finding["kind"],
+            "start": str(finding["start"]),
+            "end": str(finding["end"]),
+            "mark": mark,
+            **extra,
+        }
+        headers = extra.pop("headers", None) or {}
+        form.pop("headers", None)
+        return self.pages.post(
+            f"/answers/{snapshot.id}/verdicts",
+            data=form,
+            headers={"cookie": f"{COOKIE}={self.cookie}", **headers},
+        )
+
+
+def _wrong(store: SqliteSnapshotStore) -> tuple[Snapshot, dict[str, Any]]:
+    """The oldest answer whose first attempt has a finding, and that finding."""
+    snapshot = next(s for s in store.iter() if s.trail and s.trail[0].findings)
+    return snapshot, dict(snapshot.trail[0].findings[0])
+
+
+def test_marking_a_finding_right_stores_who_when_rule_kind_and_span(
+    store: SqliteSnapshotStore,
+) -> None:
+    snapshot, finding = _wrong(store)
+    done = Reviewer(store).mark(snapshot, finding, "right", note="clearly 63%")
+    assert done.status_code == 303
+    (verdict,) = store.review_verdicts()
+    assert (verdict.mark, verdict.reviewer, verdict.at) == (Mark.RIGHT, "ana", T0)
+    assert (verdict.kind, verdict.rule, verdict.start, verdict.end) == (
+        finding["kind"],
+        finding["kind"],
+        finding["start"],
+        finding["end"],
+    )
+    assert (verdict.text, verdict.note) == (finding["text"], "clearly 63%")
+
+
+def test_a_verdict_never_changes_its_snapshot(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    Reviewer(store).mark(snapshot, finding, "false_alarm")
+    again = store.get(snapshot.id)
+    assert again is not None
+    assert again.canonical_json() == snapshot.canonical_json()
+
+
+def test_a_post_without_the_sessions_token_is_refused(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    reviewer = Reviewer(store)
+    reviewer.csrf = "0" * 32
+    assert reviewer.mark(snapshot, finding, "right").status_code == 403
+    assert list(store.review_verdicts()) == []
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"sec-fetch-site": "cross-site"}, {"origin": "https://attacker.example"}, {"origin": "null"}],
+    ids=["fetch-metadata", "origin", "opaque-origin"],
+)
+def test_a_post_from_another_site_is_refused(
+    store: SqliteSnapshotStore, headers: dict[str, str]
+) -> None:
+    snapshot, finding = _wrong(store)
+    assert Reviewer(store).mark(snapshot, finding, "right", headers=headers).status_code == 403
+    assert list(store.review_verdicts()) == []
+
+
+def test_a_post_from_the_pages_own_origin_is_taken(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    headers = {"origin": "http://127.0.0.1", "sec-fetch-site": "same-origin"}
+    assert Reviewer(store).mark(snapshot, finding, "right", headers=headers).status_code == 303
+
+
+def test_read_only_pages_show_no_form_and_refuse_a_post(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    reviewer = Reviewer(store, read_only=True)
+    assert 'class="verdict"' not in reviewer.get(f"/answers/{snapshot.id}").text
+    assert reviewer.mark(snapshot, finding, "right").status_code == 405
+
+
+def test_a_verdict_on_no_such_finding_is_refused_naming_it(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    done = Reviewer(store).mark(snapshot, {**finding, "start": finding["start"] + 1}, "right")
+    assert done.status_code == 400
+    assert "no such finding" in done.text
+
+
+def test_a_missed_mistake_keeps_the_selected_words(store: SqliteSnapshotStore) -> None:
+    snapshot = next(s for s in store.iter() if s.trail and not s.trail[0].findings)
+    text = snapshot.trail[0].text or snapshot.output
+    start = text.index("21.4")
+    done = Reviewer(store).mark(
+        snapshot,
+        {"kind": "value_mismatch", "start": start, "end": start + 4},
+        "missed",
+    )
+    assert done.status_code == 303
+    (verdict,) = store.review_verdicts()
+    assert (verdict.mark, verdict.text) == (Mark.MISSED, "21.4")
+
+
+def test_the_reviewer_is_named_by_the_trusted_header(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    reviewer = Reviewer(store, reviewer_header="X-Forwarded-User")
+    reviewer.mark(snapshot, finding, "right", headers={"x-forwarded-user": "bo"})
+    assert [v.reviewer for v in store.review_verdicts()] == ["bo"]
+
+
+def _precision_row(html: str, table: str, name: str) -> list[str]:
+    body = html.split(f'id="{table}"', 1)[1].split("</table>", 1)[0]
+    row = re.search(rf'<th scope="row">{re.escape(name)}</th>(.*?)</tr>', body)
+    assert row, f"no row {name} in {table}"
+    return re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
+
+
+def test_the_overview_counts_precision_per_kind_and_the_latest_verdict_wins(
+    store: SqliteSnapshotStore,
+) -> None:
+    reviewer = Reviewer(store)
+    wrong = [s for s in store.iter() if s.trail and s.trail[0].findings]
+    first, second = wrong[0], wrong[1]
+    kind = first.trail[0].findings[0]["kind"]
+    reviewer.mark(first, dict(first.trail[0].findings[0]), "right")
+    reviewer.mark(second, dict(second.trail[0].findings[0]), "right")
+    reviewer.mark(second, dict(second.trail[0].findings[0]), "false_alarm")  # a changed mind
+    html = reviewer.get("/").text
+    assert _precision_row(html, "precision-kinds", kind) == ["2", "1", "1", "50.0%", "0"]
+
+
+def test_the_queue_shows_the_oldest_waiting_finding_first_and_drops_reviewed_ones(
+    store: SqliteSnapshotStore,
+) -> None:
+    reviewer = Reviewer(store)
+    snapshot, _ = _wrong(store)
+    before = reviewer.get("/queue").text
+    assert before.index(snapshot.id) < before.index("</ol>")
+    first_link = re.search(r'href="/answers/([0-9a-f]+)\?next', before)
+    assert first_link
+    assert first_link.group(1) == snapshot.id
+    for number, attempt in enumerate(snapshot.trail, start=1):
+        for f in attempt.findings:
+            reviewer.mark(snapshot, dict(f), "right", attempt=str(number))
+    assert snapshot.id not in reviewer.get("/queue").text
+
+
+def test_the_queue_by_rule_puts_the_most_frequent_waiting_kind_first(
+    store: SqliteSnapshotStore,
+) -> None:
+    html = Reviewer(store).get("/queue?order=rule").text
+    kinds = re.findall(r'<li class="queued[^"]*"[^>]*>\s*<p><code class="kind">([a-z_]+)', html)
+    counts = dict(re.findall(r"([a-z_]+) (\d+)", html.split("waiting per kind:", 1)[1][:400]))
+    top = max(counts, key=lambda k: (int(counts[k]), -ord(k[0])))
+    assert kinds[0] == top
+
+
+def test_verdicts_on_a_jsonl_export_go_to_its_sidecar_file(
+    store: SqliteSnapshotStore, tmp_path: Path
+) -> None:
+    export = tmp_path / "answers.jsonl"
+    with export.open("w", encoding="utf-8") as out:
+        export_jsonl(store, out)
+    before = export.read_bytes()
+    with open_snapshot_store(str(export)) as jsonl:
+        snapshot, finding = _wrong(jsonl)  # type: ignore[arg-type]
+        assert Reviewer(jsonl).mark(snapshot, finding, "false_alarm").status_code == 303
+    sidecar = tmp_path / "answers.verdicts.jsonl"
+    (line,) = sidecar.read_text(encoding="utf-8").splitlines()
+    assert json.loads(line)["mark"] == "false_alarm"
+    assert export.read_bytes() == before
+    with open_snapshot_store(str(export)) as again:
+        assert [v.mark for v in again.review_verdicts()] == [Mark.FALSE_ALARM]  # type: ignore[union-attr]
