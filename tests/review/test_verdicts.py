@@ -115,9 +115,13 @@ def test_a_post_from_another_site_is_refused(
     assert list(store.review_verdicts()) == []
 
 
-def test_a_post_from_the_pages_own_origin_is_taken(store: SqliteSnapshotStore) -> None:
+@pytest.mark.parametrize(
+    "origin",
+    ["http://127.0.0.1", "null"],  # null: what a browser sends under no-referrer
+)
+def test_a_post_from_the_pages_own_origin_is_taken(store: SqliteSnapshotStore, origin: str) -> None:
     snapshot, finding = _wrong(store)
-    headers = {"origin": "http://127.0.0.1", "sec-fetch-site": "same-origin"}
+    headers = {"origin": origin, "sec-fetch-site": "same-origin"}
     assert Reviewer(store).mark(snapshot, finding, "right", headers=headers).status_code == 303
 
 

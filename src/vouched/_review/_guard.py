@@ -78,7 +78,9 @@ def _cross_site(headers: Mapping[bytes, str]) -> PlainTextResponse | None:
         origin_host = origin.partition("://")[2].lower()
         if origin_host != headers.get(b"host", "").lower():
             return PlainTextResponse("refused: the Origin is not this service", 403)
-    elif origin == "null":
+    elif origin == "null" and fetch_site != "same-origin":
+        # Browsers send Origin: null under the pages' no-referrer policy; only the
+        # fetch metadata then says the form is the pages' own.
         return PlainTextResponse("refused: sent from an opaque origin", 403)
     if headers.get(b"content-type", "").partition(";")[0].strip().lower() != _FORM:
         return PlainTextResponse(f"a verdict is a form ({_FORM})", 415)
