@@ -113,8 +113,8 @@ def _imports() -> tuple[Any, Any, Any]:
         import jinja2  # noqa: F401, PLC0415 - the server extra, checked before the socket
         import uvicorn  # noqa: PLC0415 - the server extra, loaded on use
 
+        from vouched._hosts import is_loopback  # noqa: PLC0415
         from vouched._review import create_review_app  # noqa: PLC0415
-        from vouched._server._config import is_loopback  # noqa: PLC0415
     except ImportError as error:
         raise MissingExtraError("server", error.name or "starlette") from None
     return uvicorn, create_review_app, is_loopback

@@ -28,8 +28,7 @@ from typing import Any
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from vouched._server._config import LOOPBACK_NAMES
-from vouched._server._middleware import host_name
+from vouched._hosts import LOOPBACK_NAMES, host_name
 
 __all__ = ["SECURITY_HEADERS", "ReviewGuard", "token_matches"]
 
