@@ -223,3 +223,71 @@ def test_verdicts_on_a_jsonl_export_go_to_its_sidecar_file(
     assert export.read_bytes() == before
     with open_snapshot_store(str(export)) as again:
         assert [v.mark for v in again.review_verdicts()] == [Mark.FALSE_ALARM]  # type: ignore[union-attr]
+
+
+# -- wording (item 5) ------------------------------------------------------------------
+
+
+def test_the_first_attempt_reads_by_its_findings_and_plurals_agree(
+    store: SqliteSnapshotStore,
+) -> None:
+    clean = next(s for s in store.iter() if s.trail and not s.trail[0].findings)
+    html = Reviewer(store, read_only=True).get(f"/answers/{clean.id}").text
+    assert "first attempt: no finding · 0 findings in 1 attempt<" in html
+    snapshot, _ = _wrong(store)
+    html = Reviewer(store, read_only=True).get(f"/answers/{snapshot.id}").text
+    count = len(snapshot.trail[0].findings)
+    assert f"first attempt: {count} findings" in html
+    assert "1 findings" not in html
+    assert "1 attempts" not in html
+
+
+def test_a_fact_violation_is_named_as_one_not_as_a_failed_attempt(tmp_path: Path) -> None:
+    from datetime import timedelta  # noqa: PLC0415
+
+    from review.population import answer, facts  # noqa: PLC0415
+    from vouched import Fact  # noqa: PLC0415
+
+    stale = Fact(
+        subject="Berlin",
+        attribute="pressure",
+        value=1013,
+        unit="hPa",
+        source="meteo",
+        observed_at=T0 - timedelta(days=2),
+        ttl=900,
+    )
+    ok = answer(T0, "The temperature in Berlin is 21.4 °C.", version="p1")
+    data = ok.to_json()
+    data.pop("id")
+    data["facts"] = [*data["facts"], stale.to_json()]
+    data["verdicts"] = [
+        *data["verdicts"],
+        {"kind": "violation", "reason": "stale", "cardinal": False},
+    ]
+    snapshot = Snapshot.from_json(data)
+    assert len(facts(T0)) + 1 == len(snapshot.facts)
+    with SqliteSnapshotStore(tmp_path / "v.db") as store:
+        store.write(snapshot)
+        html = Reviewer(store, read_only=True).get(f"/answers/{snapshot.id}").text
+    assert "first attempt: no finding" in html
+    assert "1 fact violation (a fact the gate refused" in html
+
+
+def test_the_subject_filter_ignores_case(store: SqliteSnapshotStore) -> None:
+    pages = Reviewer(store, read_only=True)
+    lower = pages.get("/answers?subject=berlin").text
+    upper = pages.get("/answers?subject=BERLIN").text
+    counted = re.compile(r'id="count">(\d+) answer')
+    found_lower, found_upper = counted.search(lower), counted.search(upper)
+    assert found_lower
+    assert found_upper
+    assert found_lower.group(1) == found_upper.group(1) != "0"
+
+
+def test_the_window_fields_hint_their_format_instead_of_looking_filled(
+    store: SqliteSnapshotStore,
+) -> None:
+    html = Reviewer(store, read_only=True).get("/answers").text
+    assert 'placeholder="YYYY-MM-DD"' in html
+    assert not re.search(r'placeholder="\d{4}-\d\d-\d\d"', html)

@@ -99,7 +99,7 @@ class Row(NamedTuple):
     violations: int
     kinds: frozenset[str]  # finding kinds of every attempt
     sources: frozenset[str]
-    subjects: frozenset[str]
+    subjects: frozenset[str]  # casefolded: the subject filter ignores case
     breakers: frozenset[str]  # sources silent with circuit_open
     question: str
     findings: tuple[tuple[int, str, int, int], ...] = ()  # (attempt, kind, start, end)
@@ -152,7 +152,7 @@ class Filters:
         """One function testing a row against every filter (None: no filter);
         the window's edges are computed once, not per row."""
         status, kind, version = self.status, self.kind, self.prompt_version
-        source, subject = self.source, self.subject
+        source, subject = self.source, self.subject.strip().casefold()
         low = None if self.since is None else micros(self.since)
         high = None if self.until is None else micros(self.until)
         if not (status or kind or version or source or subject) and low is None and high is None:
@@ -328,7 +328,7 @@ class ReviewIndex:
             violations=violations,
             kinds=shared(frozenset(str(f.get("kind")) for f in findings)),
             sources=shared(frozenset(str(f["source"]) for f in facts if f["source"])),
-            subjects=shared(frozenset(str(f["subject"]) for f in facts)),
+            subjects=shared(frozenset(str(f["subject"]).casefold() for f in facts)),
             breakers=shared(breakers),
             question=shared(str(data["question"])[:200]),
             findings=reviewable,
