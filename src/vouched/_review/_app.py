@@ -45,7 +45,6 @@ from vouched._review._index import (
     ReviewIndex,
     row_key,
 )
-from vouched._review._precision import waiting_order
 from vouched._review._queue import queue_item
 from vouched._review._render import jinja
 from vouched._review._replaying import ReplayChoices, replay_view
@@ -381,7 +380,11 @@ class _Pages:
             self.index.book.add(verdict)
             return RedirectResponse(self._back(request, snapshot_id, form), 303)
 
-        return await run_in_threadpool(work)
+        began = time.perf_counter()
+        response = await run_in_threadpool(work)
+        spent = (time.perf_counter() - began) * 1000
+        response.headers["server-timing"] = f"app;dur={spent:.1f}"
+        return response
 
     @staticmethod
     def _back(request: Request, snapshot_id: str, form: Mapping[str, Any]) -> str:
@@ -396,7 +399,7 @@ class _Pages:
 
         def work() -> tuple[str, int, dict[str, Any]]:
             self.index.refresh()
-            first, waiting = waiting_order(self.index.waiting(), self.index.book, by=by, size=20)
+            first, waiting = self.index.queue(by=by, size=20)
             return (
                 "queue.html",
                 200,
@@ -404,7 +407,7 @@ class _Pages:
                     "order": by,
                     "items": [queue_item(self.store.get(w.snapshot_id), w) for w in first],
                     "waiting": sum(waiting.values()),
-                    "kinds": waiting.most_common(),
+                    "kinds": sorted(waiting.items(), key=lambda item: (-item[1], item[0])),
                     "reviewed": len(self.index.book),
                 },
             )

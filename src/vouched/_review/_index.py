@@ -238,6 +238,8 @@ class ReviewIndex:
         self.sources: set[str] = set()
         self.breakers: Counter[str] = Counter()
         self.breakers_last: dict[str, int] = {}
+        self.finding_kinds: Counter[str] = Counter()  # findings of every attempt, per kind
+        self._queue_from = 0  # rows before this one have no finding waiting for a verdict
 
     # -- following the store ------------------------------------------------------------
 
@@ -268,13 +270,53 @@ class ReviewIndex:
         if isinstance(self.store, VerdictShelf):
             self.book = VerdictBook(self.store.review_verdicts())
 
-    def waiting(self) -> Iterator[Waiting]:
-        """Every finding of every attempt, oldest answer first (the queue's input)."""
+    def queue(self, *, by: str = "oldest", size: int = 20) -> tuple[list[Waiting], Counter[str]]:
+        """The first ``size`` findings no verdict covers, oldest answer first
+        (``by="oldest"``) or the most frequent waiting kind first (``by="rule"``),
+        and how many wait per kind.
+
+        The counts come from tallies kept as rows and verdicts arrive; the walk
+        starts at the oldest answer that still had a waiting finding last time
+        (verdicts only ever cover more), so a page costs the rows it shows, not
+        the store."""
+        book = self.book
         with self._lock:
-            rows = list(self.rows)
-        for row in rows:
-            for attempt, kind, start, end in row.findings:
-                yield Waiting(row.created_us, row.id, attempt, kind, start, end, row.question)
+            rows = self.rows
+            start = min(self._queue_from, len(rows))
+            totals = Counter(self.finding_kinds)
+        reviewed = book.reviewed_per_kind()
+        waiting = Counter({k: n - reviewed.get(k, 0) for k, n in totals.items()})
+        waiting = +waiting  # drop kinds with nothing waiting
+        ranked = sorted(waiting.items(), key=lambda item: (-item[1], item[0]))
+        order = [None] if by == "oldest" else [k for k, _ in ranked]
+        found: list[Waiting] = []
+        first_open: int | None = None
+        for kind in order:
+            for index in range(start, len(rows)):
+                row = rows[index]
+                if not row.findings:
+                    continue
+                opened = False
+                for attempt, found_kind, low, high in row.findings:
+                    if book.covers((row.id, attempt, low, high, found_kind)):
+                        continue
+                    opened = True
+                    if kind is None or found_kind == kind:
+                        found.append(
+                            Waiting(
+                                row.created_us, row.id, attempt, found_kind, low, high, row.question
+                            )
+                        )
+                if opened and first_open is None:
+                    first_open = index
+                if len(found) >= size:
+                    break
+            if len(found) >= size:
+                break
+        with self._lock:
+            if first_open is not None and rows is self.rows:
+                self._queue_from = max(self._queue_from, first_open)
+        return found[:size], waiting
 
     def _add_all(self, bodies: Iterable[str]) -> None:
         for body in bodies:
@@ -342,8 +384,11 @@ class ReviewIndex:
         self._ids.add(row.id)
         if not self.rows or self.rows[-1] < row:
             self.rows.append(row)
-        else:  # written late: keep the time order
+        else:  # written late: keep the time order (and the queue looks from the start)
             bisect.insort(self.rows, row)
+            self._queue_from = 0
+        for finding in row.findings:
+            self.finding_kinds[finding[1]] += 1
         day = row.created_us // _DAY_US
         self.days.setdefault(day, Tallies()).add(row)
         self.versions.setdefault(row.prompt_version, Tallies()).add(row)

@@ -6,22 +6,22 @@ per finding kind, per day and per prompt version: findings reviewed,
 confirmed (``right``), false alarms, and precision = confirmed / reviewed.
 Missed mistakes are counted apart (they have no finding to be precise about).
 
-The review queue is every finding of every attempt the index holds that no
-verdict covers yet, oldest first, or the most frequent waiting kind first.
+The review queue (:meth:`vouched._review._index.ReviewIndex.queue`) is every
+finding of every attempt the index holds that no verdict covers yet, oldest
+first, or the most frequent waiting kind first.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import NamedTuple
 
 from vouched._replay._verdicts import Mark, ReviewVerdict
 
-__all__ = ["Counts", "VerdictBook", "Waiting", "finding_key", "waiting_order"]
+__all__ = ["Counts", "VerdictBook", "Waiting", "finding_key"]
 
 _DAY_US = 86_400 * 1_000_000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -120,6 +120,11 @@ class VerdictBook:
     def covers(self, key: Key) -> bool:
         return key in self._latest
 
+    def reviewed_per_kind(self) -> dict[str, int]:
+        """Findings with a verdict (right or false alarm), per kind."""
+        with self._lock:
+            return {k: c.reviewed for k, c in self._groups.kinds.items()}
+
     def on(self, snapshot_id: str) -> dict[Key, ReviewVerdict]:
         """The verdicts that count on one snapshot's findings."""
         with self._lock:
@@ -157,34 +162,3 @@ class VerdictBook:
         with self._lock:
             rows = [(k, c) for k, c in table.items() if c.reviewed or c.missed]
         return sorted(rows, key=lambda item: (-item[1].reviewed, item[0]))
-
-
-def waiting_order(
-    findings: Iterator[Waiting], book: VerdictBook, *, by: str, size: int
-) -> tuple[list[Waiting], Counter[str]]:
-    """The first ``size`` findings no verdict covers, oldest first (``by="oldest"``)
-    or the most frequent waiting kind first (``by="rule"``), and how many wait per kind.
-
-    ``findings`` come oldest first."""
-    waiting: Counter[str] = Counter()
-    first: list[Waiting] = []
-    by_kind: dict[str, list[Waiting]] = {}
-    for item in findings:
-        if book.covers(
-            finding_key(item.snapshot_id, item.attempt, item.start, item.end, item.kind)
-        ):
-            continue
-        waiting[item.kind] += 1
-        if by == "oldest":
-            if len(first) < size:
-                first.append(item)
-        else:
-            kept = by_kind.setdefault(item.kind, [])
-            if len(kept) < size:
-                kept.append(item)
-    if by != "oldest":
-        for kind, _count in sorted(waiting.items(), key=lambda kv: (-kv[1], kv[0])):
-            first.extend(by_kind[kind][: size - len(first)])
-            if len(first) >= size:
-                break
-    return first, waiting
