@@ -291,3 +291,29 @@ def test_the_window_fields_hint_their_format_instead_of_looking_filled(
     html = Reviewer(store, read_only=True).get("/answers").text
     assert 'placeholder="YYYY-MM-DD"' in html
     assert not re.search(r'placeholder="\d{4}-\d\d-\d\d"', html)
+
+
+def test_postgresql_keeps_verdicts_in_a_table_beside_the_snapshots(
+    snapshots: list[Snapshot],
+) -> None:
+    import uuid  # noqa: PLC0415
+
+    psycopg = pytest.importorskip("psycopg")
+    from fleet.services import require_postgres  # noqa: PLC0415
+
+    base = require_postgres()
+    schema = f"review_verdicts_{uuid.uuid4().hex[:10]}"  # ours alone on the shared server
+    try:
+        with open_snapshot_store(f"{base}?schema={schema}") as store:
+            store.write_many(snapshots)  # type: ignore[union-attr]
+            snapshot = next(s for s in snapshots if s.trail and s.trail[0].findings)
+            finding = dict(snapshot.trail[0].findings[0])
+            assert Reviewer(store).mark(snapshot, finding, "right").status_code == 303
+            (verdict,) = store.review_verdicts()  # type: ignore[union-attr]
+            assert (verdict.snapshot_id, verdict.mark) == (snapshot.id, Mark.RIGHT)
+            again = store.get(snapshot.id)
+            assert again is not None
+            assert again.canonical_json() == snapshot.canonical_json()
+    finally:
+        with psycopg.connect(base, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
