@@ -317,3 +317,27 @@ def test_postgresql_keeps_verdicts_in_a_table_beside_the_snapshots(
     finally:
         with psycopg.connect(base, autocommit=True) as connection:
             connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_with_a_token_a_verdict_needs_it_too(store: SqliteSnapshotStore) -> None:
+    snapshot, finding = _wrong(store)
+    bearer = {"authorization": "Bearer s3cret"}
+    pages = InProcess(
+        create_review_app(
+            store,
+            clock=FakeClock(T0),
+            read_only=False,
+            token="s3cret",
+            sessions=Sessions(b"k" * 32),
+        )
+    )
+    first = pages.get("/queue", headers=bearer)
+    cookie = first.cookies.get(COOKIE, "")
+    token = re.search(r'name="csrf" value="([0-9a-f]+)"', first.text)
+    assert token
+    form = {"csrf": token.group(1), "attempt": "1", "kind": finding["kind"], "mark": "right"}
+    form |= {"start": str(finding["start"]), "end": str(finding["end"])}
+    path = f"/answers/{snapshot.id}/verdicts"
+    cookies = {"cookie": f"{COOKIE}={cookie}"}
+    assert pages.post(path, data=form, headers=cookies).status_code == 401
+    assert pages.post(path, data=form, headers={**cookies, **bearer}).status_code == 303
