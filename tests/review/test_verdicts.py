@@ -24,6 +24,9 @@ from vouched._review._verdicting import COOKIE, Sessions
 from vouched.testing import FakeClock
 
 
+TOKEN = "s3cret"  # noqa: S105 - a test token
+
+
 class Reviewer:
     """The pages as one browser session uses them: its cookie and its token."""
 
@@ -321,13 +324,13 @@ def test_postgresql_keeps_verdicts_in_a_table_beside_the_snapshots(
 
 def test_with_a_token_a_verdict_needs_it_too(store: SqliteSnapshotStore) -> None:
     snapshot, finding = _wrong(store)
-    bearer = {"authorization": "Bearer s3cret"}
+    bearer = {"authorization": f"Bearer {TOKEN}"}
     pages = InProcess(
         create_review_app(
             store,
             clock=FakeClock(T0),
             read_only=False,
-            token="s3cret",
+            token=TOKEN,
             sessions=Sessions(b"k" * 32),
         )
     )
