@@ -23,7 +23,6 @@ from vouched._review import create_review_app
 from vouched._review._verdicting import COOKIE, Sessions
 from vouched.testing import FakeClock
 
-
 TOKEN = "s3cret"  # noqa: S105 - a test token
 
 
