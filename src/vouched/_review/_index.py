@@ -224,6 +224,7 @@ class ReviewIndex:
         self.skipped = 0  # rows that could not be read
         self.book = VerdictBook()
         self._checked_verdicts: bool | None = None
+        self._order_changes = 0  # rows read again or put before others: the queue restarts
         self._reset()
 
     def _reset(self) -> None:
@@ -240,6 +241,7 @@ class ReviewIndex:
         self.breakers_last: dict[str, int] = {}
         self.finding_kinds: Counter[str] = Counter()  # findings of every attempt, per kind
         self._queue_from = 0  # rows before this one have no finding waiting for a verdict
+        self._order_changes += 1  # the queue's cursor from before means nothing now
 
     # -- following the store ------------------------------------------------------------
 
@@ -284,6 +286,7 @@ class ReviewIndex:
             rows = self.rows
             start = min(self._queue_from, len(rows))
             totals = Counter(self.finding_kinds)
+            changes = self._order_changes
         reviewed = book.reviewed_per_kind()
         waiting = Counter({k: n - reviewed.get(k, 0) for k, n in totals.items()})
         waiting = +waiting  # drop kinds with nothing waiting
@@ -314,7 +317,7 @@ class ReviewIndex:
             if len(found) >= size:
                 break
         with self._lock:
-            if first_open is not None and rows is self.rows:
+            if first_open is not None and changes == self._order_changes:
                 self._queue_from = max(self._queue_from, first_open)
         return found[:size], waiting
 
@@ -387,6 +390,7 @@ class ReviewIndex:
         else:  # written late: keep the time order (and the queue looks from the start)
             bisect.insort(self.rows, row)
             self._queue_from = 0
+            self._order_changes += 1
         for finding in row.findings:
             self.finding_kinds[finding[1]] += 1
         day = row.created_us // _DAY_US
