@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -266,19 +265,29 @@ def verdict_posts(client: httpx.Client) -> tuple[float, float]:
     return statistics.median(times), statistics.median(floor)
 
 
+_PEAK = (
+    "import resource, sys\n"
+    "from vouched._cli import main\n"
+    "status = main(sys.argv[1:])\n"
+    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "sys.stderr.write(f'peak-kb {peak}\\n')\n"
+    "sys.exit(status)\n"
+)
+
+
 def replay_runs(target: str, until: datetime) -> dict[str, tuple[float, float]]:
-    """Wall time and peak memory of ``replay --verdicts`` and, as its baseline, of
-    ``replay`` over the window of the answers the verdicts are on (``--until``)."""
+    """Wall time and peak memory (the process's own maximum resident set) of
+    ``replay --verdicts`` and, as its baseline, of ``replay`` over the window of
+    the answers the verdicts are on (``--until``)."""
     out = {}
     window = ["--until", format_instant(until + timedelta(microseconds=1))]
     for name, extra in (
         ("replay --verdicts", ["--verdicts"]),
         ("replay of the same window", window),
     ):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         began = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "vouched", "replay", "--store", target, "--json", *extra],
+            [sys.executable, "-c", _PEAK, "replay", "--store", target, "--json", *extra],
             capture_output=True,
             text=True,
             check=False,
@@ -286,10 +295,8 @@ def replay_runs(target: str, until: datetime) -> dict[str, tuple[float, float]]:
         wall = time.perf_counter() - began
         if done.returncode not in (0, 1):
             raise SystemExit(f"{name} failed: {done.stderr}")
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        # ru_maxrss of children is the largest so far: a run smaller than an earlier
-        # one shows the earlier figure, so the verdict run goes first.
-        out[name] = (wall, max(peak, before) / 1024)
+        peak_kb = int(done.stderr.rsplit("peak-kb ", 1)[1].split()[0])
+        out[name] = (wall, peak_kb / 1024)
     return out
 
 
