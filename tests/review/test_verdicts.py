@@ -343,3 +343,28 @@ def test_with_a_token_a_verdict_needs_it_too(store: SqliteSnapshotStore) -> None
     cookies = {"cookie": f"{COOKIE}={cookie}"}
     assert pages.post(path, data=form, headers=cookies).status_code == 401
     assert pages.post(path, data=form, headers={**cookies, **bearer}).status_code == 303
+
+
+def test_a_known_prompt_version_shows_its_first_words_and_links_its_text(tmp_path: Path) -> None:
+    from vouched._answer._prompt import PROMPT_VERSION, SYSTEM_TEXT  # noqa: PLC0415
+    from vouched._replay._store import SqliteSnapshotStore as Store  # noqa: PLC0415
+
+    with Store(tmp_path / "p.db") as store:
+        _answer_with_prompt(store, PROMPT_VERSION)
+        pages = Reviewer(store, read_only=True)
+        listing = pages.get("/answers").text
+        assert f'href="/prompts/{PROMPT_VERSION}"' in listing
+        assert "“You phrase facts for a reader.”" in listing
+        full = pages.get(f"/prompts/{PROMPT_VERSION}").text
+    assert SYSTEM_TEXT.splitlines()[2] in full
+
+
+def test_an_unknown_prompt_version_says_its_text_is_not_held(store: SqliteSnapshotStore) -> None:
+    html = Reviewer(store, read_only=True).get("/prompts/p1").text
+    assert "not vouched's own prompt" in html
+
+
+def _answer_with_prompt(store: Any, version: str) -> None:
+    from review.population import answer  # noqa: PLC0415
+
+    store.write(answer(T0, "The temperature in Berlin is 21.4 °C.", version=version))

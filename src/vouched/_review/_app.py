@@ -45,6 +45,7 @@ from vouched._review._index import (
     ReviewIndex,
     row_key,
 )
+from vouched._review._prompts import known_prompt
 from vouched._review._queue import queue_item
 from vouched._review._render import jinja
 from vouched._review._replaying import ReplayChoices, replay_view
@@ -414,6 +415,10 @@ class _Pages:
 
         return await self.timed(request, work)
 
+    async def prompt(self, request: Request) -> Response:
+        version = request.path_params["version"][:80]
+        return self.render(request, "prompt.html", version=version, known=known_prompt(version))
+
     # -- replay ----------------------------------------------------------------------
 
     async def replay(self, request: Request) -> Response:
@@ -492,6 +497,7 @@ def create_review_app(
             Route("/answers/{snapshot_id}", pages.answer, methods=["GET"]),
             Route("/answers/{snapshot_id}/verdicts", pages.verdict, methods=["POST"]),
             Route("/queue", pages.queue, methods=["GET"]),
+            Route("/prompts/{version}", pages.prompt, methods=["GET"]),
             Route("/replay", pages.replay, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=_HERE / "static"), name="static"),
         ]

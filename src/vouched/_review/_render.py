@@ -13,6 +13,7 @@ from vouched._exceptions import MissingExtraError, printable
 from vouched._replay._tables import Cell, Change, Flagged, percent
 from vouched._review._answer import plural
 from vouched._review._index import instant
+from vouched._review._prompts import first_words
 
 __all__ = ["jinja"]
 
@@ -45,6 +46,7 @@ def jinja() -> Any:
     env.filters["nextday"] = lambda day: (date.fromisoformat(day) + timedelta(days=1)).isoformat()
     env.filters["cell"] = _cell
     env.filters["plural"] = lambda count, noun: plural(int(count), noun)
+    env.filters["first_words"] = first_words
     return env
 
 
