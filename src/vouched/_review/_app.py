@@ -45,6 +45,7 @@ from vouched._review._index import (
     ReviewIndex,
     row_key,
 )
+from vouched._review._precision import precision_charts
 from vouched._review._prompts import known_prompt
 from vouched._review._queue import queue_item
 from vouched._review._render import jinja
@@ -214,7 +215,8 @@ class _Pages:
                         "rows": list(zip(labels, tallies, strict=True)),
                     }
                 )
-            charts.extend(self._precision_charts())
+            order = [v for v, _ in self.index.version_tallies()]
+            charts.extend(precision_charts(self.index.book, order))
             breakers = sorted(self.index.breakers.items(), key=lambda item: (-item[1], item[0]))
             return (
                 "overview.html",
@@ -238,41 +240,6 @@ class _Pages:
             )
 
         return await self.timed(request, work)
-
-    def _precision_charts(self) -> list[dict[str, Any]]:
-        """Precision from reviewers' verdicts, per day and per prompt version."""
-        book = self.index.book
-        out = []
-        order = [v for v, _ in self.index.version_tallies()]
-        for chart_id, title, rows in (
-            (
-                "precision-by-day",
-                "precision from verdicts, per day answered (UTC)",
-                [(f"{d:%Y-%m-%d}", c) for d, c in book.by_day()],
-            ),
-            (
-                "precision-by-version",
-                "precision from verdicts, per prompt version",
-                book.by_version(order),
-            ),
-        ):
-            if not rows:
-                continue
-            labels = [label for label, _ in rows]
-            series = [Series("precision", "s1", [c.precision for _, c in rows])]
-            out.append(
-                {
-                    "id": chart_id,
-                    "title": title,
-                    # line_chart escapes every label it draws
-                    "svg": Markup(  # noqa: S704
-                        line_chart(chart_id, title, [printable(x) for x in labels], series)
-                    ),
-                    "rows": rows,
-                    "precision": True,
-                }
-            )
-        return out
 
     # -- the list --------------------------------------------------------------------
 

@@ -17,11 +17,15 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from markupsafe import Markup
+
+from vouched._exceptions import printable
 from vouched._replay._verdicts import Mark, ReviewVerdict
+from vouched._review._charts import Series, line_chart
 
-__all__ = ["Counts", "VerdictBook", "Waiting", "finding_key"]
+__all__ = ["Counts", "VerdictBook", "Waiting", "finding_key", "precision_charts"]
 
 _DAY_US = 86_400 * 1_000_000
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -162,3 +166,32 @@ class VerdictBook:
         with self._lock:
             rows = [(k, c) for k, c in table.items() if c.reviewed or c.missed]
         return sorted(rows, key=lambda item: (-item[1].reviewed, item[0]))
+
+
+def precision_charts(book: VerdictBook, order: Sequence[str]) -> list[dict[str, Any]]:
+    """The overview's precision charts (per day answered, per prompt version in
+    ``order``), each with the rows of the table beside it."""
+    out: list[dict[str, Any]] = []
+    by_day = [(f"{d:%Y-%m-%d}", c) for d, c in book.by_day()]
+    for chart_id, title, rows in (
+        ("precision-by-day", "precision from verdicts, per day answered (UTC)", by_day),
+        (
+            "precision-by-version",
+            "precision from verdicts, per prompt version",
+            book.by_version(order),
+        ),
+    ):
+        if not rows:
+            continue
+        labels = [printable(label) for label, _ in rows]
+        series = [Series("precision", "s1", [c.precision for _, c in rows])]
+        out.append(
+            {
+                "id": chart_id,
+                "title": title,
+                "svg": Markup(line_chart(chart_id, title, labels, series)),  # noqa: S704 - it escapes every label
+                "rows": rows,
+                "precision": True,
+            }
+        )
+    return out
