@@ -122,3 +122,11 @@ def test_exported_cases_read_as_the_case_suite_and_hold_today(tmp_path: Path) ->
         ("internal_vocabulary", "backend"),
         ("value_mismatch", "64%"),
     ]
+
+
+def test_export_verdicts_without_a_folder_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    _store(db, TWO, Mark.RIGHT)
+    done = run_cli(["review", "export-verdicts", str(db)])
+    assert (done.returncode, done.stderr.count("\n")) == (2, 1)
+    assert "--out" in done.stderr
