@@ -1,7 +1,8 @@
 """Benchmark: the review pages over 100,000 snapshots, in SQLite and in PostgreSQL.
 
-    python bench/review.py            # 100,000 snapshots
-    python bench/review.py --n 20000  # any size
+    python bench/review.py                     # 100,000 snapshots, 20,000 verdicts
+    python bench/review.py --n 20000           # any size
+    python bench/review.py --verdicts 0        # no reviewers' verdicts
 
 For each store, ``vouched review STORE --port 0`` runs as its own process;
 each page is loaded 20 times and its server time read from the
@@ -13,7 +14,13 @@ measured against in the same run:
   and the cost of one pass over every row (what a page without the index
   would pay at least);
 - the index's build time at start-up (one pass over the rows);
-- peak memory of the review process (VmHWM, target < 200 MB).
+- peak memory of the review process (VmHWM, target < 200 MB);
+- with ``--verdicts`` reviewers' verdicts stored beside the snapshots (80%
+  right, 20% false alarm, on the oldest findings): the overview with
+  precision (< 300 ms), the review queue page oldest first and most frequent
+  kind first (< 150 ms), a verdict POST (p50 of 20, < 50 ms, against a GET
+  of the stylesheet in the same run), and ``vouched replay --verdicts``: wall
+  time and peak memory, against ``vouched replay`` over the whole store.
 
 Synthetic population: 48 template answers built with ``Snapshot.build``
 (texts scanned for real: a third with findings and refused, some with a
@@ -29,6 +36,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -44,6 +52,7 @@ import httpx
 from vouched import Fact, Lexicon, Policy, Snapshot, SqliteSnapshotStore, partition, scan
 from vouched._jsonio import dumps
 from vouched._replay._snapshot import FORMAT_VERSION
+from vouched._replay._verdicts import Mark, ReviewVerdict
 from vouched._time import format_instant
 
 POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -188,6 +197,109 @@ def _server_ms(response: httpx.Response) -> float:
     return float(response.headers["server-timing"].split("dur=")[1])
 
 
+def add_verdicts(store: SqliteSnapshotStore, count: int) -> tuple[float, datetime]:
+    """``count`` verdicts on the oldest findings: 4 in 5 right, 1 in 5 a false alarm;
+    the time it took and the newest answer they are on."""
+    began = time.perf_counter()
+    written = 0
+    at = T0 + timedelta(days=91)
+    rows = []
+    for body in store.iter_json():
+        data = json.loads(body)
+        for number, attempt in enumerate(data["trail"], start=1):
+            for f in attempt["findings"]:
+                mark = Mark.FALSE_ALARM if written % 5 == 4 else Mark.RIGHT
+                rows.append(
+                    ReviewVerdict(
+                        snapshot_id=data["id"],
+                        attempt=number,
+                        mark=mark,
+                        kind=f["kind"],
+                        start=f["start"],
+                        end=f["end"],
+                        text=f["text"],
+                        attribute=f["attribute"] or "",
+                        prompt_version=attempt["prompt_version"],
+                        created_at=datetime.fromisoformat(data["created_at"]),
+                        reviewer=("ana", "bo", "cy")[written % 3],
+                        at=at,
+                    )
+                )
+                written += 1
+                if written >= count:
+                    break
+            if written >= count:
+                break
+        if written >= count:
+            break
+    for verdict in rows:
+        store.write_verdict(verdict)
+    return time.perf_counter() - began, max(v.created_at for v in rows)
+
+
+def verdict_posts(client: httpx.Client) -> tuple[float, float]:
+    """p50 server time of 20 verdict POSTs (from the queue, as a reviewer gives
+    them), and p50 of a GET of the stylesheet (the round trip floor)."""
+    page = client.get("/queue")
+    token = re.search(r'name="csrf" value="([0-9a-f]+)"', page.text)
+    assert token, "the pages take no verdicts (started --read-only?)"
+    forms = re.findall(
+        r'action="(/answers/[0-9a-f]+/verdicts)">.*?name="attempt" value="(\d+)">'
+        r'.*?name="kind" value="([a-z_]+)">.*?name="start" value="(\d+)">'
+        r'.*?name="end" value="(\d+)">',
+        page.text,
+        re.S,
+    )
+    times = []
+    for action, attempt, kind, start, end in (forms * LOADS)[:LOADS]:
+        data = {"csrf": token.group(1), "attempt": attempt, "kind": kind, "start": start}
+        data |= {"end": end, "mark": "right", "next": "/queue"}
+        response = client.post(action, data=data, follow_redirects=False)
+        assert response.status_code == 303, (response.status_code, response.text[:200])
+        times.append(float(response.headers["server-timing"].split("dur=")[1]))
+    floor = []
+    for _ in range(LOADS):
+        began = time.perf_counter()
+        client.get("/static/review.css")
+        floor.append((time.perf_counter() - began) * 1000)
+    return statistics.median(times), statistics.median(floor)
+
+
+_PEAK = (
+    "import resource, sys\n"
+    "from vouched._cli import main\n"
+    "status = main(sys.argv[1:])\n"
+    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "sys.stderr.write(f'peak-kb {peak}\\n')\n"
+    "sys.exit(status)\n"
+)
+
+
+def replay_runs(target: str, until: datetime) -> dict[str, tuple[float, float]]:
+    """Wall time and peak memory (the process's own maximum resident set) of
+    ``replay --verdicts`` and, as its baseline, of ``replay`` over the window of
+    the answers the verdicts are on (``--until``)."""
+    out = {}
+    window = ["--until", format_instant(until + timedelta(microseconds=1))]
+    for name, extra in (
+        ("replay --verdicts", ["--verdicts"]),
+        ("replay of the same window", window),
+    ):
+        began = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", _PEAK, "replay", "--store", target, "--json", *extra],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        wall = time.perf_counter() - began
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{name} failed: {done.stderr}")
+        peak_kb = int(done.stderr.rsplit("peak-kb ", 1)[1].split()[0])
+        out[name] = (wall, peak_kb / 1024)
+    return out
+
+
 def pages(target: str) -> dict[str, object]:
     """Start ``vouched review target``; p50/max server time of each page; peak memory."""
     began = time.perf_counter()
@@ -219,10 +331,13 @@ def pages(target: str) -> dict[str, object]:
             paths["list (older page)"] = "/answers" + older.split('rel="next" href="/answers')[
                 1
             ].split('"')[0].replace("&amp;", "&")
+            paths["review queue (oldest first)"] = "/queue"
+            paths["review queue (most frequent kind)"] = "/queue?order=rule"
             figures: dict[str, object] = {}
             for name, path in paths.items():
                 times = [_server_ms(client.get(path)) for _ in range(LOADS)]
                 figures[name] = (statistics.median(times), max(times))
+            figures["verdict POST"] = verdict_posts(client)
         status = Path(f"/proc/{process.pid}/status").read_text()
         peak = next(int(row.split()[1]) for row in status.splitlines() if row.startswith("VmHWM"))
         figures["start (index built)"] = started
@@ -242,6 +357,8 @@ def report(
         "list (free text)": 150,
         "list (older page)": 150,
         "one answer": 100,
+        "review queue (oldest first)": 150,
+        "review queue (most frequent kind)": 150,
     }
     print(
         f"\n{label}: {rows:,} snapshots written in {filled:.1f} s; "
@@ -257,6 +374,12 @@ def report(
         print(
             f"  {name:32} p50 {p50:7.1f} ms  max {worst:7.1f} ms  (target < {target} ms: {verdict})"
         )
+    posted, floor = figures["verdict POST"]  # type: ignore[misc]
+    print(
+        f"  {'verdict POST':32} p50 {posted:7.1f} ms  (target < 50 ms: "
+        f"{'ok' if posted < 50 else 'OVER'}); a GET of the stylesheet, round trip, "
+        f"p50 {floor:.1f} ms"
+    )
     memory = figures["peak memory MB"]
     print(
         f"  peak memory of the review process {memory:.0f} MB (target < 200 MB: "
@@ -268,21 +391,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--store", choices=("both", "sqlite", "postgres"), default="both")
+    parser.add_argument("--verdicts", type=int, default=20_000, help="verdicts (SQLite)")
     args = parser.parse_args()
     if args.store in ("both", "sqlite"):
-        sqlite(args.n)
+        sqlite(args.n, args.verdicts)
     if args.store in ("both", "postgres"):
         postgres(args.n)
 
 
-def sqlite(n: int) -> None:
+def sqlite(n: int, verdicts: int) -> None:
     with tempfile.TemporaryDirectory(prefix="vouched-review-bench-") as folder:
         db = Path(folder) / "snapshots.db"
         with SqliteSnapshotStore(db) as store:
             filled = fill(store, n)
             base = baselines(store)
             rows = len(store)
-        report("SQLite", rows, filled, base, pages(str(db)))
+            given, newest = add_verdicts(store, verdicts) if verdicts else (0.0, T0)
+            stored = sum(1 for _ in store.review_verdicts())
+        report(f"SQLite, {stored:,} verdicts", rows, filled, base, pages(str(db)))
+        if verdicts:
+            print(f"  {stored:,} verdicts written in {given:.1f} s")
+            runs = replay_runs(str(db), newest)
+            for name, (wall, peak) in runs.items():
+                print(f"  {name:32} {wall:7.1f} s   peak memory {peak:.0f} MB")
 
 
 def postgres(n: int) -> None:

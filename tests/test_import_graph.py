@@ -1,11 +1,14 @@
 """The house stays drawn: imports go down the flow, never round in a circle.
 
 Walks ``src/vouched`` with ``ast`` (function-level imports included: a lazy
-import is still a dependency) and checks three rules:
+import is still a dependency) and checks four rules:
 
 1. no import cycle between modules;
-2. a module imports only from its own stage or from a stage below it;
-3. across stages, only names the target module lists in ``__all__``.
+2. no loop between packages (``vouched._review`` importing ``vouched._server``
+   while ``vouched._server`` mounts ``vouched._review`` is a loop even when no
+   two files import each other);
+3. a module imports only from its own stage or from a stage below it;
+4. across stages, only names the target module lists in ``__all__``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ Edge = tuple[str, tuple[str, ...], int]
 # A module may import from its own stage and from any stage below it.
 STAGES: Mapping[str, str] = {
     "vouched._exceptions": "core",
+    "vouched._hosts": "core",
     "vouched._time": "core",
     "vouched._jsonio": "core",
     "vouched._files": "core",
@@ -38,12 +42,11 @@ STAGES: Mapping[str, str] = {
     "vouched._replay": "replay",
     "vouched._answer": "answer",
     "vouched.testing": "testing",
-    "vouched.testing._clock": "fakes",
-    "vouched.testing._scripted": "fakes",
+    "vouched._fakes": "fakes",
     "vouched.testing._stores": "fakes",
     "vouched.testing._virtual": "fakes",
     "vouched._server": "server",
-    "vouched._review": "server",  # the review pages: part of the service, which mounts them
+    "vouched._review": "review",  # the review pages: below the service, which mounts them
     "vouched._cli": "cli",
     "vouched": "face",
     "vouched.__main__": "main",
@@ -57,10 +60,11 @@ RANKS: Mapping[str, int] = {
     "answer": 3,  # the answer path writes snapshots
     "face": 4,  # the public names, re-exported
     "fakes": 5,  # the test kit's fakes and twins; the CLI's demo uses them
-    "server": 5,  # the HTTP service, over the public face
-    "cli": 6,  # a thin layer over the public face
-    "testing": 7,  # the test kit's face and its CLI runner, over the CLI it runs
-    "main": 7,
+    "review": 5,  # the review pages, over the public face
+    "server": 6,  # the HTTP service, which mounts the review pages
+    "cli": 7,  # a thin layer over the public face
+    "testing": 8,  # the test kit's face and its CLI runner, over the CLI it runs
+    "main": 8,
 }
 
 
@@ -157,11 +161,32 @@ def find_cycle(edges: Mapping[str, list[Edge]]) -> list[str] | None:
     return None
 
 
+def package_of(module: str) -> str:
+    """The package a module belongs to: ``vouched._review._app`` is in
+    ``vouched._review``; a top-level module (``vouched._gate``) is its own."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_edges(edges: Mapping[str, list[Edge]]) -> dict[str, list[Edge]]:
+    """The import graph with each module folded into its package."""
+    folded: dict[str, list[Edge]] = {}
+    for name, found in edges.items():
+        here = package_of(name)
+        targets = folded.setdefault(here, [])
+        for target, names, line in found:
+            other = package_of(target)
+            if other not in (here, "vouched"):  # the face re-exports: not a loop
+                targets.append((other, names, line))
+    return folded
+
+
 def violations(root: Path = SRC) -> list[str]:
     modules, edges = graph(root)
     problems: list[str] = []
     if cycle := find_cycle(edges):
         problems.append("import cycle: " + " -> ".join(cycle))
+    if loop := find_cycle(package_edges(edges)):
+        problems.append("package loop: " + " -> ".join(loop))
     for name, found in sorted(edges.items()):
         stage = stage_of(name)
         for target, names, line in found:
@@ -211,6 +236,26 @@ def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
         },
     )
     assert any(p.startswith("import cycle: ") for p in violations(root))
+
+
+def test_a_loop_between_packages_is_found_without_a_file_cycle(tmp_path: Path) -> None:
+    # _review._guard imports _server._config; _server._app mounts _review._app:
+    # no two files import each other, the packages still do.
+    root = _plant(
+        tmp_path,
+        {
+            "vouched/__init__.py": "",
+            "vouched/_server/__init__.py": "",
+            "vouched/_server/_config.py": "__all__ = ['LOOPBACK']\nLOOPBACK = ()\n",
+            "vouched/_server/_app.py": "from vouched._review._app import pages\n",
+            "vouched/_review/__init__.py": "",
+            "vouched/_review/_app.py": "__all__ = ['pages']\ndef pages(): ...\n",
+            "vouched/_review/_guard.py": "from vouched._server._config import LOOPBACK\n",
+        },
+    )
+    problems = violations(root)
+    assert not any(p.startswith("import cycle: ") for p in problems)
+    assert any(p.startswith("package loop: ") for p in problems)
 
 
 def test_an_upward_import_is_found(tmp_path: Path) -> None:

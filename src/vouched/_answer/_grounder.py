@@ -61,6 +61,7 @@ from vouched._exceptions import ConfigError
 from vouched._fact import Fact
 from vouched._gate import GateResult, Verdict, partition
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._replay._lexicons import LexiconRecord
 from vouched._replay._redaction import require_key
 from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
@@ -193,6 +194,8 @@ class Grounder:
         self._phraser_given = phraser if phraser is not None else TemplatePhraser()
         self.phraser = as_phraser(self._phraser_given)
         self.lexicon = lexicon
+        # What its snapshots name (hash, shipped name) and the store keeps once.
+        self._lexicon_record = None if lexicon is None else LexiconRecord.of(lexicon)
         self.on_fail = plan(on_fail)
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.deadline = deadline
@@ -416,6 +419,9 @@ class Grounder:
                 )
         if self._store is not None:
             done = answer
+            if not (self.policy.sensitive_subjects or self.policy.sensitive_attributes):
+                # a lexicon may name sensitive subjects: under redaction only its hash is kept
+                self._store.keep_lexicon(self._lexicon_record)
             self._store.schedule(
                 lambda: record(
                     done,
@@ -427,6 +433,7 @@ class Grounder:
                     on_fail=steps,
                     mode=answer.mode,
                     redaction_key=self.redaction_key,
+                    lexicon=self._lexicon_record,
                 )
             )
         return answer

@@ -9,11 +9,13 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
+from typing import Any
 
 from vouched._answer._onfail import OnFail
 from vouched._answer._result import Answer, finding_json
 from vouched._fact import Fact
 from vouched._policy import Policy
+from vouched._replay._lexicons import LexiconRecord, LexiconShelf
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import SnapshotStore
 from vouched._sources._source import Query
@@ -31,10 +33,11 @@ class StoreHook:
     never breaks an answer. Writes queue without a bound on count: each
     snapshot is small, and every answer given must keep its snapshot."""
 
-    __slots__ = ("_executor", "_lock", "_pending", "failed", "store", "written")
+    __slots__ = ("_executor", "_lexicons", "_lock", "_pending", "failed", "store", "written")
 
     def __init__(self, store: SnapshotStore) -> None:
         self.store = store
+        self._lexicons: set[str] = set()  # hashes of the lexicons this hook has kept
         self.written = 0
         self.failed = 0
         self._lock = threading.Lock()
@@ -49,15 +52,30 @@ class StoreHook:
         """Snapshots scheduled and not yet written."""
         return len(self._pending)
 
-    def schedule(self, build: Callable[[], Snapshot]) -> None:
+    def keep_lexicon(self, record: LexiconRecord | None) -> None:
+        """Have the store keep ``record`` before the snapshots naming it (once per
+        hook; stores without a lexicon shelf keep only the name and hash)."""
+        if record is None or record.hash in self._lexicons:
+            return
+        if not isinstance(self.store, LexiconShelf):
+            return
+        self._lexicons.add(record.hash)
+        shelf = self.store
+        self.schedule(lambda: record, write=lambda _: shelf.write_lexicon(record))
+
+    def schedule(
+        self,
+        build: Callable[[], Any],
+        write: Callable[[Any], None] | None = None,
+    ) -> None:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            self._write(build)
+            self._write(build, write)
             return
         if self._executor is None:  # one thread: stores write one snapshot at a time
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
-        future = self._executor.submit(self._write, build)
+        future = self._executor.submit(self._write, build, write)
         with self._lock:
             self._pending.add(future)
         future.add_done_callback(self._done)
@@ -74,9 +92,9 @@ class StoreHook:
         if pending:
             await asyncio.gather(*map(asyncio.wrap_future, pending), return_exceptions=True)
 
-    def _write(self, build: Callable[[], Snapshot]) -> None:
+    def _write(self, build: Callable[[], Any], write: Callable[[Any], None] | None) -> None:
         try:
-            self.store.write(build())
+            (write or self.store.write)(build())
         except Exception:  # noqa: BLE001 - a failing store must never break an answer
             with self._lock:
                 self.failed += 1
@@ -97,6 +115,7 @@ def record(
     on_fail: Sequence[OnFail],
     redaction_key: bytes | None,
     mode: str = "enforce",
+    lexicon: LexiconRecord | None = None,
 ) -> Snapshot:
     """The snapshot of one answer: every fact as received (before the gate),
     the policy and instant it was judged at, the prompt version, the output
@@ -118,4 +137,5 @@ def record(
         timings=answer.timings,
         on_fail=("audit:" if mode == "audit" else "") + "+".join(step.value for step in on_fail),
         redaction_key=redaction_key,
+        lexicon=None if lexicon is None else lexicon.ref,
     )

@@ -94,9 +94,9 @@ async def scenarios(store: Any = None) -> tuple[list[Scenario], Counter[str]]:
         DemoWeather,
         recorded_routes,
     )
+    from vouched._fakes._clock import FakeClock  # noqa: PLC0415
+    from vouched._fakes._scripted import ScriptedPhraser  # noqa: PLC0415
     from vouched._sources._recorded import RecordedServer  # noqa: PLC0415
-    from vouched.testing._clock import FakeClock  # noqa: PLC0415
-    from vouched.testing._scripted import ScriptedPhraser  # noqa: PLC0415
 
     counts: Counter[str] = Counter()
     out: list[Scenario] = []
@@ -211,7 +211,7 @@ async def _forecast_scenario(clock: Any, store: Any, tally: Any) -> tuple[Scenar
     """A model that says Monday's forecast high for Tuesday: caught, retried, ok."""
     from vouched import Grounder  # noqa: PLC0415
     from vouched._cli._demo_world import FORECAST, DemoForecast  # noqa: PLC0415
-    from vouched.testing._scripted import ScriptedPhraser  # noqa: PLC0415
+    from vouched._fakes._scripted import ScriptedPhraser  # noqa: PLC0415
 
     misdated = ScriptedPhraser([WRONG_DAY, RIGHT_DAY])
     forecast = Grounder([DemoForecast(DEMO_NOW)], phraser=misdated, clock=clock, store=store)

@@ -4,12 +4,15 @@
 
 Re-grades every stored snapshot under today's policy (``--policy``, a JSON
 object of :class:`vouched.Policy` settings; the defaults when absent) and
-today's scanner (with ``--lexicon``) run on every attempt of the model, and
-compares then with now. A snapshot passes when no fact is a violation and the
-model's first attempt has no finding. ``--store`` is a SQLite file's path, a
-``sqlite:///PATH`` URL or a ``postgresql://`` URL (the ``vouched[postgres]`` extra;
-``?schema=NAME`` picks its schema). Exit status: 0 no snapshot that passed then fails
-now; 1 some did (a regression); 2 bad input.
+today's scanner run on every attempt of the model, and compares then with
+now. The scanner reads each snapshot's own lexicon, the one it was checked
+with (recorded since snapshot format 4; older snapshots are read without
+one); ``--lexicon`` names one lexicon for every snapshot instead. A snapshot
+passes when no fact is a violation and the model's first attempt has no
+finding. ``--store`` is a SQLite file's path, a ``sqlite:///PATH`` URL, a
+``postgresql://`` URL (the ``vouched[postgres]`` extra; ``?schema=NAME``
+picks its schema) or a JSON Lines export (``NAME.jsonl``). Exit status: 0 no
+snapshot that passed then fails now; 1 some did (a regression); 2 bad input.
 
 ``--engine local`` (default) grades in this process, or in ``--workers N``
 processes; ``--engine ray`` (the ``vouched[ray]`` extra) grades ranges of the
@@ -61,6 +64,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from pathlib import Path
 from typing import Any
 
 from vouched._claims._chart import require_matplotlib
@@ -77,10 +81,15 @@ from vouched._cli._common import (
     load_policy,
 )
 from vouched._exceptions import InputError
+from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
+from vouched._replay._lexicons import stored_lexicons
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
+from vouched._replay._regressions import VerdictReport, replay_verdicts
 from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
+from vouched._replay._tally import OwnLexiconRule, scanner_rule
+from vouched._replay._verdicts import SidecarVerdicts, VerdictShelf
 from vouched._replay._workers import ENGINES, require_ray
 from vouched._time import format_instant, parse_day_or_instant
 
@@ -99,10 +108,14 @@ def register(commands: Any) -> None:
         "--store",
         required=True,
         metavar="PATH|URL",
-        help="snapshot store: a SQLite file, sqlite:///PATH or postgresql://...",
+        help="snapshot store: a SQLite file, sqlite:///PATH, postgresql://... or an export .jsonl",
     )
     parser.add_argument("--policy", metavar="FILE", help="today's policy as a JSON object")
-    parser.add_argument("--lexicon", metavar="FILE", help="today's lexicon for the scanner")
+    parser.add_argument(
+        "--lexicon",
+        metavar="FILE|NAME",
+        help="the lexicon for every snapshot (default: each snapshot's own, as recorded)",
+    )
     parser.add_argument(
         "--since",
         metavar="ISO",
@@ -110,6 +123,14 @@ def register(commands: Any) -> None:
     )
     parser.add_argument(
         "--until", metavar="ISO", help="only snapshots created before (a date is midnight UTC)"
+    )
+    parser.add_argument(
+        "--verdicts",
+        nargs="?",
+        const="",
+        metavar="FILE",
+        help="grade reviewers' verdicts instead (the store's own, or a verdicts .jsonl): a "
+        "confirmed catch that now passes or a confirmed false alarm that now fires exits 1",
     )
     parser.add_argument("--json", action="store_true", help="print the JSON report")
     parser.add_argument("--chart", metavar="OUT.png", help="write a chart per prompt version")
@@ -169,13 +190,19 @@ def run(args: argparse.Namespace) -> int:
     if args.chart:
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
+    if args.verdicts is not None:
+        return run_verdicts(args, policy, lexicon)
     with open_snapshot_store(args.store, read_only=True) as store:
+        # Each snapshot with the lexicon it was checked with, unless --lexicon names one for all.
+        # (--lexicon: None, so each worker process builds its own scanner rule.)
+        rules = None if args.lexicon is not None else (_rule(store, args, policy, lexicon),)
         report = replay(
             store,
             policy,
             since=since,
             until=until,
             lexicon=lexicon,
+            rules=rules,
             max_ids=args.max_ids,
             workers=args.workers,
             engine=args.engine,
@@ -190,6 +217,68 @@ def run(args: argparse.Namespace) -> int:
     else:
         render(report, store=safe_url(args.store))
     return EXIT_FAILED if report.regressed else EXIT_OK
+
+
+def _rule(store: object, args: argparse.Namespace, policy: Policy, lexicon: Any) -> Any:
+    """The scanner as replay runs it: each snapshot's own lexicon unless --lexicon."""
+    if args.lexicon is not None:
+        return scanner_rule(lexicon, policy=policy)
+    return OwnLexiconRule(stored_lexicons(store), policy=policy)
+
+
+def run_verdicts(args: argparse.Namespace, policy: Policy, lexicon: Any) -> int:
+    """``--verdicts``: reviewers' verdicts graded as a regression suite."""
+    with open_snapshot_store(args.store, read_only=True) as store:
+        if args.verdicts:
+            if not Path(args.verdicts).is_file():
+                raise InputError("no such verdicts file", file=args.verdicts)
+            given: Any = SidecarVerdicts(args.verdicts).review_verdicts()
+        elif isinstance(store, VerdictShelf):
+            given = store.review_verdicts()
+        else:
+            raise InputError("this store keeps no verdicts", field="--store")
+        report = replay_verdicts(store, given, policy, _rule(store, args, policy, lexicon))
+    if args.json:
+        emit_json(report.to_json())
+    else:
+        render_verdicts(report, store=safe_url(args.store), limit=args.max_ids)
+    return EXIT_FAILED if report.regressed else EXIT_OK
+
+
+def render_verdicts(report: VerdictReport, *, store: str, limit: int) -> None:
+    out = console()
+    out.print(
+        cell(
+            f"vouched replay --verdicts {store}: {report.verdicts} verdicts; "
+            f"{report.held} held, {len(report.regressions)} regressed"
+            + (f", {report.not_graded} not graded (no text kept)" if report.not_graded else "")
+        ),
+        soft_wrap=True,
+    )
+    for r in report.regressions[:limit]:
+        v = r.verdict
+        said = "a confirmed catch now passes" if r.now == "passes" else "a false alarm fires again"
+        out.print(
+            cell(
+                f"REGRESSION {said}: {v.kind} on {v.text!r} "
+                f"(answer {v.snapshot_id}, attempt {v.attempt}, characters {v.start}-{v.end}; "
+                f"marked by {v.reviewer})"
+            ),
+            soft_wrap=True,
+        )
+    for v in report.now_caught[:limit]:
+        out.print(cell(f"now caught (was missed): {v.text!r} in answer {v.snapshot_id}"))
+    if report.unreviewed:
+        out.print(cell(f"new findings never reviewed: {len(report.unreviewed)}"))
+        for u in report.unreviewed[:limit]:
+            f = u.finding
+            out.print(
+                cell(
+                    f"  {f.get('kind')} on {f.get('text')!r} "
+                    f"(answer {u.snapshot_id}, attempt {u.attempt})"
+                ),
+                soft_wrap=True,
+            )
 
 
 # -- the readable report ------------------------------------------------------------

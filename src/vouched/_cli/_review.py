@@ -1,9 +1,21 @@
 """``vouched review STORE [--host H] [--port P] [--allow-host NAME ...]
-[--token-env VAR] [--policy FILE ...] [--lexicon FILE ...]``.
+[--token-env VAR] [--policy FILE ...] [--lexicon FILE ...] [--read-only]
+[--reviewer NAME] [--reviewer-header HEADER]``, and
+``vouched review export-verdicts STORE --out DIR [--lexicon FILE]``.
 
-A read-only web page over a snapshot store (the ``vouched[server]`` extra):
+The review pages over a snapshot store (the ``vouched[server]`` extra):
 ``STORE`` is a SQLite file, a ``sqlite:///`` or ``postgresql://`` URL (as
-``vouched replay --store`` takes), or a JSON Lines export (read into memory).
+``vouched replay --store`` takes), or a JSON Lines export (read into memory;
+verdicts go to ``NAME.verdicts.jsonl`` beside it). Reviewers mark each
+finding right or a false alarm and mark mistakes the scanner missed; the
+verdicts are kept beside the snapshots, never changing them. ``--read-only``
+takes none (and opens the store read-only). A verdict is named by
+``--reviewer-header`` (a header a proxy in front sets), else by the user name
+given at the browser's login prompt, else by ``--reviewer`` (default: the
+login name of whoever started the pages).
+
+``export-verdicts`` writes the verdicts as cases in the format of the
+scanner's case suite (``DIR/worlds/*.json`` and ``DIR/cases/verdicts.toml``).
 Binds 127.0.0.1 (port 8788) unless told otherwise; a host beyond loopback
 needs ``--token-env`` naming a variable that holds a token (the browser asks
 for it as a password; scripts send ``Authorization: Bearer``). ``--policy``
@@ -32,12 +44,33 @@ DEFAULT_PORT = 8788
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "review",
-        help="a read-only web page over the snapshot store",
-        description="Serve the review pages (overview, answers, one answer, replay) over a "
-        "snapshot store. Read-only. Exit 2: bad input or the address cannot be bound.",
+        help="the review pages over the snapshot store; verdicts on findings",
+        description="Serve the review pages (overview, answers, one answer, review queue, "
+        "replay) over a snapshot store; reviewers mark findings right or false alarm "
+        "(--read-only: no verdicts). 'vouched review export-verdicts STORE --out DIR' writes "
+        "the verdicts as scanner cases. Exit 2: bad input or the address cannot be bound.",
     )
     parser.add_argument(
-        "store", metavar="STORE", help="a SQLite file, sqlite:///PATH, postgresql://... or .jsonl"
+        "store",
+        metavar="STORE",
+        help="a SQLite file, sqlite:///PATH, postgresql://... or .jsonl "
+        "(or export-verdicts, then the STORE)",
+    )
+    parser.add_argument("exported", nargs="?", metavar="STORE", help=argparse.SUPPRESS)
+    parser.add_argument("--out", metavar="DIR", help="export-verdicts: the folder to write")
+    parser.add_argument(
+        "--read-only", action="store_true", help="take no verdicts (open the store read-only)"
+    )
+    parser.add_argument(
+        "--reviewer",
+        default=None,
+        metavar="NAME",
+        help="who gives verdicts when no header or login names anyone (default: your login)",
+    )
+    parser.add_argument(
+        "--reviewer-header",
+        metavar="HEADER",
+        help="a request header naming the reviewer (set by a proxy you trust)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument(
@@ -67,7 +100,8 @@ def register(commands: Any) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="a lexicon (JSON) the replay page offers; repeat for several",
+        help="a lexicon (JSON) the replay page offers; repeat for several "
+        "(export-verdicts: the lexicon every case names instead of its own)",
     )
     add_input_limit(parser)
     parser.set_defaults(handler=run)
@@ -78,8 +112,8 @@ def _imports() -> tuple[Any, Any, Any]:
         import jinja2  # noqa: F401, PLC0415 - the server extra, checked before the socket
         import uvicorn  # noqa: PLC0415 - the server extra, loaded on use
 
+        from vouched._hosts import is_loopback  # noqa: PLC0415
         from vouched._review import create_review_app  # noqa: PLC0415
-        from vouched._server._config import is_loopback  # noqa: PLC0415
     except ImportError as error:
         raise MissingExtraError("server", error.name or "starlette") from None
     return uvicorn, create_review_app, is_loopback
@@ -95,21 +129,35 @@ def _named(paths: list[str], option: str) -> dict[str, str]:
     return named
 
 
-def open_store(target: str) -> Any:
-    """The store ``target`` names, opened read-only (a ``.jsonl`` file: in memory)."""
-    if target.endswith(".jsonl") and "://" not in target:
-        from vouched._replay._store import import_jsonl  # noqa: PLC0415
-        from vouched.testing._stores import MemorySnapshotStore  # noqa: PLC0415
+def open_store(target: str, *, read_only: bool = True) -> Any:
+    """The store ``target`` names (a ``.jsonl`` file: in memory, verdicts beside it)."""
+    from vouched._replay._open import open_snapshot_store, sqlite_path  # noqa: PLC0415
 
-        store = MemorySnapshotStore()
-        import_jsonl(store, target)  # every line checked: errors name the file and line
-        return store
-    from vouched._replay._open import open_snapshot_store  # noqa: PLC0415
+    path = sqlite_path(target)
+    if not read_only and path is not None and not Path(path).exists():
+        # the pages read a store; they never start an empty one by a typo
+        raise InputError("no such snapshot store", file=path)
+    return open_snapshot_store(target, read_only=read_only)
 
-    return open_snapshot_store(target, read_only=True)
+
+def _reviewer(name: str | None) -> str:
+    if name:
+        return name
+    import getpass  # noqa: PLC0415
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name in this environment
+        return "reviewer"
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.store == "export-verdicts":
+        from vouched._cli._cases import export_verdicts  # noqa: PLC0415
+
+        return export_verdicts(args)
+    if args.exported is not None:
+        raise InputError(f"unrecognized argument {args.exported!r}: give one STORE")
     uvicorn, create_review_app, is_loopback = _imports()
     if not 0 <= args.port <= 65535:
         raise InputError("must be a TCP port (0-65535)", field="--port")
@@ -138,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         name: load_lexicon(path, max_bytes=args.max_input_bytes)
         for name, path in _named(args.lexicon, "--lexicon").items()
     }
-    store = open_store(args.store)
+    store = open_store(args.store, read_only=args.read_only)
     try:
         app = create_review_app(
             store,
@@ -147,6 +195,9 @@ def run(args: argparse.Namespace) -> int:
             token=token,
             policies=policies,
             lexicons=lexicons,
+            read_only=args.read_only,
+            reviewer=_reviewer(args.reviewer),
+            reviewer_header=args.reviewer_header,
         )
         app.index.refresh(force=True)  # read the store once before the first page
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET

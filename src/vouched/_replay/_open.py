@@ -1,4 +1,5 @@
-"""One way to name a snapshot store: a path, ``sqlite:///PATH`` or ``postgresql://...``.
+"""One way to name a snapshot store: a path, ``sqlite:///PATH`` or ``postgresql://...``,
+or a JSON Lines export (``NAME.jsonl``, read into memory).
 
 ``sqlite:///snapshots.db`` is a path relative to the working directory and
 ``sqlite:////var/lib/vouched/snapshots.db`` an absolute one (the usual
@@ -13,6 +14,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from vouched._exceptions import InputError
+from vouched._replay._memory import JsonlExport, open_jsonl
 from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._store import SqliteSnapshotStore
 from vouched._replay._urls import safe_url, split_parameter
@@ -24,8 +26,13 @@ _POSTGRES = ("postgresql://", "postgres://")
 
 def open_snapshot_store(
     target: str, *, read_only: bool = False
-) -> SqliteSnapshotStore | PostgresSnapshotStore:
-    """The store ``target`` names (see the module docstring); close it when done."""
+) -> SqliteSnapshotStore | PostgresSnapshotStore | JsonlExport:
+    """The store ``target`` names (see the module docstring); close it when done.
+
+    A path ending in ``.jsonl`` is a JSON Lines export, read into memory (every
+    line checked); reviewers' verdicts on it go to its sidecar file."""
+    if target.endswith(".jsonl") and "://" not in target:
+        return open_jsonl(target)
     if target.startswith(_POSTGRES):
         url, schema = _split_schema(target)
         if schema is None:

@@ -39,8 +39,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from vouched._exceptions import MissingExtraError, StoreError
+from vouched._replay._lexicons import LexiconRecord
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._urls import safe_url, scrub
+from vouched._replay._verdicts import (
+    COLUMNS,
+    VERDICTS_INDEX,
+    VERDICTS_TABLE,
+    ReviewVerdict,
+    verdict_of_row,
+    verdict_row,
+)
 from vouched._time import to_utc
 
 __all__ = ["PG_SCHEMA_VERSION", "PostgresSnapshotStore", "safe_url"]
@@ -73,6 +82,15 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE {s}.snapshots ADD COLUMN prompt_version TEXT",
         "UPDATE {s}.snapshots SET prompt_version = body::jsonb ->> 'prompt_version'",
         "CREATE INDEX snapshots_prompt ON {s}.snapshots (prompt_version, created_us)",
+    ),
+    (
+        # v3: each lexicon snapshots were checked with, once, as in SQLite's v3.
+        "CREATE TABLE {s}.lexicons (hash TEXT PRIMARY KEY, name TEXT, body TEXT NOT NULL)",
+    ),
+    (
+        # v4: reviewers' verdicts on findings, as in SQLite's v4.
+        VERDICTS_TABLE.format(s="{s}.", serial="BIGSERIAL PRIMARY KEY"),
+        VERDICTS_INDEX.format(s="{s}."),
     ),
 )
 PG_SCHEMA_VERSION = len(_MIGRATIONS)
@@ -151,6 +169,8 @@ class PostgresSnapshotStore:
                 raise StoreError(f"{self}: not a snapshot store (no snapshots table)")
             if not read_only:
                 self._migrate(connection)
+                version = PG_SCHEMA_VERSION
+            self._opened_at_version = version  # a store read as it is may lack later tables
         except psycopg.Error as error:
             raise StoreError(
                 f"{self}: cannot open the snapshot store ({self._said(error)})"
@@ -291,6 +311,63 @@ class PostgresSnapshotStore:
             return int(cursor.rowcount)
 
         return self._retried("store snapshots", copy_in)
+
+    def write_lexicon(self, record: LexiconRecord) -> None:
+        """Keep a lexicon snapshots name by hash (once, whatever the snapshots)."""
+
+        def insert(connection: Any) -> None:
+            connection.execute(
+                self._sql(
+                    "INSERT INTO {s}.lexicons (hash, name, body) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (hash) DO NOTHING"
+                ),
+                (record.hash, record.name, record.content),
+            )
+
+        self._retried("store a lexicon", insert)
+
+    def write_verdict(self, verdict: ReviewVerdict) -> None:
+        """Append a reviewer's verdict (the snapshot is never changed)."""
+
+        def insert(connection: Any) -> None:
+            connection.execute(
+                self._sql(
+                    f"INSERT INTO {{s}}.review_verdicts ({COLUMNS}) "  # noqa: S608 - fixed fragments
+                    f"VALUES ({', '.join(['%s'] * 14)})"
+                ),
+                verdict_row(verdict),
+            )
+
+        self._retried("store a verdict", insert)
+
+    def lexicons(self) -> Iterator[LexiconRecord]:
+        """Every lexicon kept (none in a store older than schema 3)."""
+        if self._opened_at_version < 3:
+            return
+
+        def rows(connection: Any) -> list[Any]:
+            return list(connection.execute(self._sql("SELECT hash, name, body FROM {s}.lexicons")))
+
+        for version, name, body in self._retried("read lexicons", rows):
+            yield LexiconRecord(version, name, body)
+
+    def review_verdicts(self, snapshot_id: str | None = None) -> Iterator[ReviewVerdict]:
+        """Every verdict given (on one snapshot when ``snapshot_id``), oldest first."""
+        if self._opened_at_version < 4:
+            return
+        where = "" if snapshot_id is None else " WHERE snapshot_id = %s"
+        params = () if snapshot_id is None else (snapshot_id,)
+
+        def rows(connection: Any) -> list[Any]:
+            return list(
+                connection.execute(
+                    self._sql(f"SELECT {COLUMNS} FROM {{s}}.review_verdicts{where} ORDER BY seq"),  # noqa: S608 - fixed fragments
+                    params,
+                )
+            )
+
+        for row in self._retried("read verdicts", rows):
+            yield verdict_of_row(row)
 
     # -- reading --------------------------------------------------------------------
 

@@ -12,7 +12,10 @@ answer is stored with the fabrications that caused the refusal.
 Format 2 added ``trail`` (the attempts); format 3 stores an attempt's text
 once: an attempt that said exactly the text shown has no ``text`` of its own
 (it reads as ``output``), so a one-attempt answer is not stored twice. Format
-2 snapshots still read, ids and bytes unchanged. A format 1 snapshot (written before
+2 snapshots still read, ids and bytes unchanged. Format 4 records the lexicon
+the scanner read (``lexicon``: its content hash and name, or null for none;
+the content itself is kept once per store, :mod:`vouched._replay._lexicons`),
+so replay re-grades each snapshot with its own lexicon. A format 1 snapshot (written before
 attempts were stored) still reads, with its id and bytes unchanged: its trail
 is rebuilt from what it kept (:func:`vouched._replay._attempts.trail_from_format_1`);
 attempts whose text it did not keep have ``text=None``, and replay carries
@@ -69,18 +72,20 @@ from vouched._time import parse_instant, to_utc
 
 __all__ = [
     "FORMAT_VERSION",
+    "LexiconRef",
     "Snapshot",
     "StoredVerdict",
     "policy_from_data",
     "policy_version",
 ]
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """The snapshot JSON format; bumped (with a reader for the old one) on change.
 1: the final text only; 2: every attempt of the model (``trail``); 3: an
-attempt that said the shown text keeps no copy of it."""
+attempt that said the shown text keeps no copy of it; 4: the lexicon the
+scanner read (``lexicon``)."""
 
-_READABLE_FORMATS = (1, 2, FORMAT_VERSION)
+_READABLE_FORMATS = (1, 2, 3, FORMAT_VERSION)
 
 _ID_LENGTH = 32  # hex characters of SHA-256: 128 bits
 
@@ -94,6 +99,34 @@ class StoredVerdict(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "reason": self.reason, "cardinal": self.cardinal}
+
+
+class LexiconRef(NamedTuple):
+    """Which lexicon the scanner read: its content hash (``lexicon_version``)
+    and a name when it has one (a shipped lexicon's name)."""
+
+    hash: str
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hash": self.hash, "name": self.name}
+
+    @property
+    def label(self) -> str:
+        """How pages and reports name it: the name, else ``lexicon <hash>``."""
+        return self.name or f"lexicon {self.hash[:8]}"
+
+
+def _lexicon_ref(data: Any) -> LexiconRef | None:
+    if data is None:
+        return None
+    if (
+        not isinstance(data, Mapping)
+        or not isinstance(data.get("hash"), str)
+        or not (data.get("name") is None or isinstance(data.get("name"), str))
+    ):
+        raise InputError('must be null or {"hash": str, "name": str or null}', field="lexicon")
+    return LexiconRef(data["hash"], data.get("name"))
 
 
 _SHARED_POLICIES_MAX = 1024
@@ -173,6 +206,10 @@ class Snapshot:
     _canonical: str = field(repr=False)
     trail: tuple[RecordedAttempt, ...] = ()
     """Every attempt of the model, in order (``output`` is what was shown)."""
+    lexicon: LexiconRef | None = None
+    """The lexicon the scanner read (None: none, or not recorded before format 4)."""
+    lexicon_recorded: bool = False
+    """Whether the snapshot says which lexicon it was checked with (format 4 on)."""
 
     # -- building -----------------------------------------------------------
 
@@ -198,6 +235,7 @@ class Snapshot:
         on_fail: str | None = None,
         redaction_key: bytes | None = None,
         trail: Iterable[Mapping[str, Any] | RecordedAttempt] | None = None,
+        lexicon: LexiconRef | None = None,
     ) -> Snapshot:
         """The snapshot of one generation.
 
@@ -208,6 +246,8 @@ class Snapshot:
         ``trail``: every attempt of the model, each ``{"text", "prompt_version",
         "findings", "action"}`` (an :class:`AttemptAction`); when not given,
         ``output`` is taken as the model's only attempt, with ``findings``.
+        ``lexicon``: which lexicon the scanner read (None: none); the
+        lexicon's content goes to the store once, not into each snapshot.
         Sensitive subjects and values are redacted (see the module docs);
         sensitive settings without a secret ``redaction_key`` are a
         :class:`vouched.ConfigError`.
@@ -241,6 +281,7 @@ class Snapshot:
             "attempts": attempts,
             "catalog_version": catalog_version,
             "timings": {str(k): float(v) for k, v in (timings or {}).items()},
+            "lexicon": None if lexicon is None else lexicon.to_json(),
         }
         document["trail"] = (
             [attempt_data(item) for item in trail]
@@ -312,6 +353,8 @@ class Snapshot:
             trail=read_trail(reader.get("trail"), shown=data["output"] if form >= 3 else None)
             if form >= 2
             else trail_from_format_1(data),
+            lexicon=_lexicon_ref(reader.get("lexicon")) if form >= 4 else None,
+            lexicon_recorded=form >= 4,
         )
 
     @classmethod
@@ -356,6 +399,8 @@ class Snapshot:
                 if data["format"] >= 2
                 else trail_from_format_1(data)
             ),
+            lexicon=_lexicon_ref(data.get("lexicon")),
+            lexicon_recorded=data["format"] >= 4,
         )
 
     # -- writing ------------------------------------------------------------

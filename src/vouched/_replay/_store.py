@@ -29,7 +29,16 @@ from typing import IO, Any, Protocol, runtime_checkable
 
 from vouched._exceptions import InputError, StoreError, shown
 from vouched._files import input_errors, parse_json
+from vouched._replay._lexicons import JSONL_LEXICON, LexiconRecord, LexiconShelf
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._verdicts import COLUMNS as _VERDICT_COLUMNS
+from vouched._replay._verdicts import (
+    VERDICTS_INDEX,
+    VERDICTS_TABLE,
+    ReviewVerdict,
+    verdict_of_row,
+    verdict_row,
+)
 from vouched._time import to_utc
 
 __all__ = [
@@ -115,6 +124,15 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE snapshots ADD COLUMN prompt_version TEXT",
         "UPDATE snapshots SET prompt_version = json_extract(body, '$.prompt_version')",
         "CREATE INDEX snapshots_prompt ON snapshots (prompt_version, created_us)",
+    ),
+    (
+        # v3: each lexicon snapshots were checked with, once (format 4 names it by hash).
+        "CREATE TABLE lexicons (hash TEXT PRIMARY KEY, name TEXT, body TEXT NOT NULL)",
+    ),
+    (
+        # v4: reviewers' verdicts on findings, beside the snapshots (never changing them).
+        VERDICTS_TABLE.format(s="", serial="INTEGER PRIMARY KEY AUTOINCREMENT"),
+        VERDICTS_INDEX.format(s=""),
     ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -294,6 +312,62 @@ class SqliteSnapshotStore:
             except sqlite3.Error as error:
                 raise StoreError(f"{self.path}: cannot store snapshots ({error})") from error
 
+    def write_lexicon(self, record: LexiconRecord) -> None:
+        """Keep a lexicon snapshots name by hash (once, whatever the snapshots)."""
+        self._execute(
+            "store a lexicon",
+            "INSERT OR IGNORE INTO lexicons (hash, name, body) VALUES (?, ?, ?)",
+            (record.hash, record.name, record.content),
+        )
+
+    def write_verdict(self, verdict: ReviewVerdict) -> None:
+        """Append a reviewer's verdict (the snapshot is never changed)."""
+        self._execute(
+            "store a verdict",
+            f"INSERT INTO review_verdicts ({_VERDICT_COLUMNS}) VALUES ({', '.join('?' * 14)})",  # noqa: S608 - fixed fragments
+            verdict_row(verdict),
+        )
+
+    def _execute(self, what: str, sql: str, params: Sequence[Any]) -> None:
+        with self._lock:
+            try:
+                with _transaction(self._connection):
+                    self._connection.execute(sql, params)
+            except sqlite3.Error as error:
+                raise StoreError(f"{self.path}: cannot {what} ({error})") from error
+
+    def _has_table(self, name: str) -> bool:
+        """Whether the file has ``name`` (a store opened read-only may be older)."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+            ).fetchone()
+        return bool(row[0])
+
+    def lexicons(self) -> Iterator[LexiconRecord]:
+        """Every lexicon kept (none in a store older than schema 3)."""
+        if not self._has_table("lexicons"):
+            return
+        with self._lock:
+            rows = self._connection.execute("SELECT hash, name, body FROM lexicons").fetchall()
+        for version, name, body in rows:
+            yield LexiconRecord(version, name, body)
+
+    def review_verdicts(self, snapshot_id: str | None = None) -> Iterator[ReviewVerdict]:
+        """Every verdict given (on one snapshot when ``snapshot_id``), oldest first."""
+        if not self._has_table("review_verdicts"):
+            return
+        sql = f"SELECT {_VERDICT_COLUMNS} FROM review_verdicts"  # noqa: S608 - fixed fragments
+        params: tuple[str, ...] = ()
+        if snapshot_id is not None:
+            sql += " WHERE snapshot_id = ?"
+            params = (snapshot_id,)
+        with closing(self._connect()) as connection:
+            cursor = connection.execute(sql + " ORDER BY seq", params)
+            while batch := cursor.fetchmany(_BATCH):
+                for row in batch:
+                    yield verdict_of_row(row)
+
     # -- reading ------------------------------------------------------------
 
     def _rows(
@@ -403,7 +477,15 @@ def export_jsonl(
     since: datetime | None = None,
     until: datetime | None = None,
 ) -> int:
-    """Write each snapshot's canonical JSON as one line; returns the count."""
+    """Write each snapshot's canonical JSON as one line; returns the count.
+
+    The lexicons the store keeps come first, one line each
+    (``{"record": "vouched.lexicon/1", ...}``), so the export replays with
+    each snapshot's own lexicon."""
+    if isinstance(store, LexiconShelf):
+        for record in store.lexicons():
+            out.write(record.to_jsonl())
+            out.write("\n")
     texts: Iterable[str]
     if isinstance(store, SqliteSnapshotStore):
         texts = store.iter_json(since=since, until=until)
@@ -417,9 +499,13 @@ def export_jsonl(
     return count
 
 
-def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
+def read_jsonl(
+    path: str | Path, *, lexicons: list[LexiconRecord] | None = None
+) -> Iterator[Snapshot]:
     """Snapshots from a JSON Lines file, each checked (fields and content id).
 
+    Lexicon lines (see :func:`export_jsonl`) are checked and appended to
+    ``lexicons`` when given, else skipped.
     Errors are :class:`InputError` naming the file, line and field.
     """
     name = str(path)
@@ -431,6 +517,13 @@ def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
                 if not line.strip():
                     continue
                 data = parse_json(line, file=name, line=number)
+                if isinstance(data, dict) and data.get("record") == JSONL_LEXICON:
+                    if lexicons is not None:
+                        try:
+                            lexicons.append(LexiconRecord.from_jsonl(data))
+                        except InputError as error:
+                            raise error.at(file=name, line=number) from None
+                    continue
                 try:
                     yield Snapshot.from_json(data)
                 except InputError as error:
@@ -444,6 +537,7 @@ def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
 def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -> int:
     """Read snapshots from JSON Lines into ``store``; returns how many were read.
 
+    Lexicon lines go to the store when it keeps lexicons (:class:`LexiconShelf`).
     The whole file is checked line by line as it streams; a bad line stops the
     import with an :class:`InputError` (earlier lines stay stored: importing
     again is harmless, ids are content hashes).
@@ -459,7 +553,12 @@ def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -
 
     count = 0
     pending: list[Snapshot] = []
-    for snapshot in read_jsonl(path):
+    records: list[LexiconRecord] = []
+    for snapshot in read_jsonl(path, lexicons=records):
+        if records and isinstance(store, LexiconShelf):
+            for record in records:
+                store.write_lexicon(record)
+            records.clear()
         pending.append(snapshot)
         count += 1
         if len(pending) >= batch:
@@ -467,4 +566,7 @@ def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -
             pending = []
     if pending:
         writer(pending)
+    if records and isinstance(store, LexiconShelf):
+        for record in records:
+            store.write_lexicon(record)
     return count

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from vouched._gate import GateResult, classify
+from vouched._jsonio import loads
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._attempts import (
     AttemptAction,
@@ -33,7 +34,15 @@ from vouched._replay._store import SnapshotStore
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._scanner import scan
 
-__all__ = ["NO_SOURCE", "OutputRule", "Tally", "grade_window", "rule_name", "scanner_rule"]
+__all__ = [
+    "NO_SOURCE",
+    "OutputRule",
+    "OwnLexiconRule",
+    "Tally",
+    "grade_window",
+    "rule_name",
+    "scanner_rule",
+]
 
 OutputRule = Callable[[Snapshot, GateResult], Iterable[Mapping[str, Any]]]
 """A check on a stored output: given the snapshot and today's gate result, the
@@ -60,6 +69,54 @@ def scanner_rule(lexicon: Lexicon | None = None, *, policy: Policy = DEFAULT_POL
 
     scan_rule.__name__ = "scan"
     return scan_rule
+
+
+class OwnLexiconRule:
+    """The scanner as a replay output rule, each snapshot with its own lexicon.
+
+    ``lexicons``: hash -> the lexicon's canonical JSON, as a store keeps it
+    (:func:`vouched._replay._lexicons.stored_lexicons`); each is parsed once,
+    in the process that grades. A snapshot whose lexicon the table lacks (its
+    store lost it) is scanned without one and its hash added to ``missing``.
+    Plain data, so it crosses to worker processes."""
+
+    name = "scan"
+    __name__ = "scan"
+
+    def __init__(self, lexicons: Mapping[str, str], *, policy: Policy = DEFAULT_POLICY) -> None:
+        self.contents = dict(lexicons)
+        self.policy = policy
+        self.missing: set[str] = set()
+        self._built: dict[str, Lexicon] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"contents": self.contents, "policy": self.policy, "missing": set()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _built={})
+
+    def lexicon_of(self, snapshot: Snapshot) -> Lexicon | None:
+        ref = snapshot.lexicon
+        if ref is None:
+            return None
+        built = self._built.get(ref.hash)
+        if built is None:
+            content = self.contents.get(ref.hash)
+            if content is None:
+                self.missing.add(ref.hash)
+                return None
+            built = self._built[ref.hash] = Lexicon.from_json(loads(content))
+        return built
+
+    def __call__(self, snapshot: Snapshot, gate: GateResult) -> list[dict[str, Any]]:
+        report = scan(
+            snapshot.output,
+            gate,
+            self.lexicon_of(snapshot),
+            question=snapshot.question,
+            policy=self.policy,
+        )
+        return [finding.to_json() for finding in report.findings]
 
 
 def _attempts_of(snapshot: Snapshot) -> tuple[RecordedAttempt, ...]:

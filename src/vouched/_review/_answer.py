@@ -15,7 +15,15 @@ from typing import Any
 from vouched._replay._snapshot import Snapshot
 from vouched._review._spans import Placed, Segment, place, segments
 
-__all__ = ["AnswerView", "AttemptView", "FactView", "age_text", "answer_view", "attempt_view"]
+__all__ = [
+    "AnswerView",
+    "AttemptView",
+    "FactView",
+    "age_text",
+    "answer_view",
+    "attempt_view",
+    "plural",
+]
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,28 @@ class AnswerView:
     attempts: tuple[AttemptView, ...]
     path: tuple[str, ...]  # the actions taken, in order
     findings: int
+    violations: int = 0  # facts the gate refused (not the model's doing)
+
+    @property
+    def first_attempt(self) -> str:
+        """What the model's first attempt read as: its findings only (a fact the
+        gate refused is a violation, shown apart, not a failure of the model)."""
+        if not self.attempts:
+            return "no attempt"
+        first = self.attempts[0]
+        if first.text is None and not first.findings:
+            return "first attempt: text not kept"
+        count = len(first.findings)
+        return (
+            "first attempt: no finding"
+            if not count
+            else f"first attempt: {plural(count, 'finding')}"
+        )
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 finding``, ``2 findings``, ``0 findings`` (English nouns of this page)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def age_text(delta: timedelta) -> str:
@@ -133,4 +163,5 @@ def answer_view(snapshot: Snapshot) -> AnswerView:
         attempts=attempts,
         path=tuple(a.action for a in attempts),
         findings=sum(len(a.findings) for a in attempts),
+        violations=sum(1 for v in snapshot.verdicts if v.kind == "violation"),
     )

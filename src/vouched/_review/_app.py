@@ -1,4 +1,6 @@
-"""The review pages as a Starlette app: overview, answers, one answer, replay.
+"""The review pages as a Starlette app: overview, answers, one answer, the
+review queue, replay; and, unless read-only, reviewers' verdicts (a form
+``POST`` to ``/answers/{id}/verdicts``, :mod:`vouched._review._verdicting`).
 
 Server-rendered Jinja2 templates (package data, autoescaped; every printed
 value first passes :func:`vouched._exceptions.printable`, so control and bidi
@@ -16,22 +18,23 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from vouched._exceptions import MissingExtraError, printable
+from vouched._exceptions import printable
 from vouched._policy import Policy
-from vouched._replay._tables import Cell, Change, Flagged, percent
+from vouched._replay._verdicts import Mark, VerdictShelf
 from vouched._review._answer import answer_view
 from vouched._review._charts import Series, line_chart
 from vouched._review._guard import ReviewGuard
@@ -40,60 +43,29 @@ from vouched._review._index import (
     Filters,
     ReadableStore,
     ReviewIndex,
-    instant,
     row_key,
 )
+from vouched._review._precision import precision_charts
+from vouched._review._prompts import known_prompt
+from vouched._review._queue import queue_item
+from vouched._review._render import jinja
 from vouched._review._replaying import ReplayChoices, replay_view
+from vouched._review._verdicting import (
+    COOKIE,
+    BadVerdictError,
+    Sessions,
+    read_verdict,
+    reviewer_of,
+)
+from vouched._scan._findings import FindingKind
 from vouched._scan._lexicon import Lexicon
-from vouched._time import Clock, parse_day_or_instant
+from vouched._time import Clock, SystemClock, parse_day_or_instant
 
 __all__ = ["create_review_app"]
 
 _HERE = Path(__file__).parent
 _SAMPLES = (100, 500, 1000)
 _FILTERS = ("status", "kind", "prompt_version", "source", "subject", "since", "until", "q")
-
-
-def _jinja() -> Any:
-    try:
-        import jinja2  # noqa: PLC0415 - the server extra, loaded on use
-    except ImportError:
-        raise MissingExtraError("server", "jinja2") from None
-
-    def finalize(value: Any) -> Any:
-        # Markup is ours (charts); every other string may come from the store.
-        if isinstance(value, str) and not isinstance(value, Markup):
-            return printable(value)
-        return value
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_HERE / "templates"),
-        autoescape=True,
-        finalize=finalize,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["pct"] = percent
-    env.filters["when"] = lambda v: "-" if v is None else f"{v:%Y-%m-%d %H:%M:%S}Z"
-    env.filters["us"] = lambda us: f"{instant(us):%Y-%m-%d %H:%M:%S}"
-    env.filters["nextday"] = lambda day: (date.fromisoformat(day) + timedelta(days=1)).isoformat()
-    env.filters["cell"] = _cell
-    return env
-
-
-def _cell(value: Cell) -> Markup:
-    """A grading table's cell: a change coloured by direction, a flagged name."""
-    if isinstance(value, Change):
-        css = {-1: "worse", 1: "better"}.get(value.direction, "same")
-        return Markup('{} → <span class="{}">{}</span>').format(
-            printable(percent(value.then)), css, printable(percent(value.now))
-        )
-    if isinstance(value, Flagged):
-        return Markup('{} <span class="flag">{}</span>').format(
-            printable(value.text), printable(value.note)
-        )
-    return Markup("{}").format(printable(value))
 
 
 class _BadFilterError(ValueError):
@@ -129,6 +101,31 @@ def filters_of(params: Mapping[str, str]) -> Filters:
     )
 
 
+@dataclass(frozen=True)
+class Writing:
+    """How the pages take verdicts (``None`` in :class:`_Pages`: read-only)."""
+
+    sessions: Sessions
+    reviewer: str  # who gives a verdict when no header or login names anyone
+    reviewer_header: str | None  # a header the operator trusts to name the reviewer
+    clock: Clock
+
+
+_FORM_LIMIT = 16_384  # bytes of a verdict form (a note of 2,000 characters, escaped, fits)
+
+
+async def _form(request: Request) -> dict[str, str] | None:
+    """The URL-encoded form of a POST (None when longer than :data:`_FORM_LIMIT`):
+    read here, bounded, so the pages need no multipart parser."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > _FORM_LIMIT:
+            return None
+    pairs = parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+    return dict(pairs[:32])
+
+
 class _Pages:
     def __init__(
         self,
@@ -136,20 +133,38 @@ class _Pages:
         store: ReadableStore,
         choices: ReplayChoices,
         title: str,
+        writing: Writing | None,
     ) -> None:
         self.index = index
         self.store = store
         self.choices = choices
         self.title = title
-        self.env = _jinja()
+        self.writing = writing
+        self.env = jinja()
         self.replaying = asyncio.Semaphore(1)
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         base = request.scope.get("root_path", "")
+        session = request.cookies.get(COOKIE)
+        fresh = None
+        csrf = ""
+        if self.writing is not None:
+            if not Sessions.usable(session):
+                session = fresh = Sessions.new()
+            assert session is not None  # noqa: S101 - set just above when missing
+            csrf = self.writing.sessions.token(session)
         html = self.env.get_template(name).render(
-            base=base, title=self.title, page=name.removesuffix(".html"), **context
+            base=base,
+            title=self.title,
+            page=name.removesuffix(".html"),
+            writable=self.writing is not None,
+            csrf=csrf,
+            **context,
         )
-        return HTMLResponse(html, status_code=status)
+        response = HTMLResponse(html, status_code=status)
+        if fresh is not None:
+            response.set_cookie(COOKIE, fresh, path=base or "/", httponly=True, samesite="strict")
+        return response
 
     async def timed(
         self, request: Request, work: Callable[[], tuple[str, int, dict[str, Any]]]
@@ -190,6 +205,7 @@ class _Pages:
                 ]
                 charts.append(
                     {
+                        "precision": False,
                         "id": chart_id,
                         "title": title,
                         # line_chart escapes every label it draws
@@ -199,6 +215,8 @@ class _Pages:
                         "rows": list(zip(labels, tallies, strict=True)),
                     }
                 )
+            order = [v for v, _ in self.index.version_tallies()]
+            charts.extend(precision_charts(self.index.book, order))
             breakers = sorted(self.index.breakers.items(), key=lambda item: (-item[1], item[0]))
             return (
                 "overview.html",
@@ -208,6 +226,8 @@ class _Pages:
                     "skipped": self.index.skipped,
                     "charts": charts,
                     "kinds": self.index.kinds.most_common(10),
+                    "by_rule": self.index.book.by_rule(),
+                    "by_kind": self.index.book.by_kind(),
                     "breakers": [
                         (
                             source,
@@ -270,9 +290,101 @@ class _Pages:
             )
             if snapshot is None:
                 return "missing.html", 404, {"snapshot_id": snapshot_id}
-            return "answer.html", 200, {"a": answer_view(snapshot)}
+            given = self.index.book.on(snapshot.id).items()
+            marks = {(att, start, end, kind): v for (_, att, start, end, kind), v in given}
+            missed = [v for v in marks.values() if v.mark is Mark.MISSED]
+            back = request.query_params.get("next", "")
+            base = request.scope.get("root_path", "")
+            return (
+                "answer.html",
+                200,
+                {
+                    "a": answer_view(snapshot),
+                    "marks": marks,
+                    "missed": missed,
+                    "next_page": back if back.startswith(base + "/queue") else "",
+                    "kinds": [str(k) for k in FindingKind],
+                },
+            )
 
         return await self.timed(request, work)
+
+    # -- verdicts and the review queue -------------------------------------------------
+
+    async def verdict(self, request: Request) -> Response:
+        """One reviewer's verdict on one finding (a form POST); 303 back to the page."""
+        writing = self.writing
+        if writing is None:  # the guard refuses POSTs first; a second lock on the door
+            return PlainTextResponse("the review pages are read-only", 405)
+        snapshot_id = request.path_params["snapshot_id"]
+        form = await _form(request)
+        if form is None:
+            return PlainTextResponse(f"a verdict form is at most {_FORM_LIMIT} bytes", 413)
+        if not writing.sessions.check(request.cookies.get(COOKIE), str(form.get("csrf", ""))):
+            return PlainTextResponse(
+                "refused: the form's token is not this session's (reload the page)", 403
+            )
+        reviewer = reviewer_of(
+            {k.lower(): v for k, v in request.headers.items()},
+            header=writing.reviewer_header,
+            default=writing.reviewer,
+        )
+        shelf = self.store
+
+        def work() -> Response:
+            snapshot = (
+                self.store.get(snapshot_id)
+                if snapshot_id.isalnum() and len(snapshot_id) <= 64
+                else None
+            )
+            if snapshot is None:
+                return PlainTextResponse(f"no answer {snapshot_id[:64]!r}", 404)
+            try:
+                verdict = read_verdict(snapshot, form, reviewer=reviewer, at=writing.clock.now())
+            except BadVerdictError as error:
+                return PlainTextResponse(str(error), 400)
+            assert isinstance(shelf, VerdictShelf)  # noqa: S101 - checked when the pages were made
+            shelf.write_verdict(verdict)
+            self.index.book.add(verdict)
+            return RedirectResponse(self._back(request, snapshot_id, form), 303)
+
+        began = time.perf_counter()
+        response = await run_in_threadpool(work)
+        spent = (time.perf_counter() - began) * 1000
+        response.headers["server-timing"] = f"app;dur={spent:.1f}"
+        return response
+
+    @staticmethod
+    def _back(request: Request, snapshot_id: str, form: Mapping[str, Any]) -> str:
+        base = request.scope.get("root_path", "")
+        back = str(form.get("next", ""))
+        if back.startswith(base + "/") and not back.startswith("//") and "\\" not in back:
+            return back  # one of the pages' own paths, never another site
+        return f"{base}/answers/{snapshot_id}"
+
+    async def queue(self, request: Request) -> Response:
+        by = "rule" if request.query_params.get("order") == "rule" else "oldest"
+
+        def work() -> tuple[str, int, dict[str, Any]]:
+            self.index.refresh()
+            first, waiting = self.index.queue(by=by, size=20)
+            return (
+                "queue.html",
+                200,
+                {
+                    "order": by,
+                    "items": [queue_item(self.store.get(w.snapshot_id), w) for w in first],
+                    "waiting": sum(waiting.values()),
+                    "kinds": sorted(waiting.items(), key=lambda item: (-item[1], item[0])),
+                    "reviewed": len(self.index.book),
+                },
+            )
+
+        return await self.timed(request, work)
+
+    async def prompt(self, request: Request) -> Response:
+        version = request.path_params["version"][:80]
+        return self.render(request, "prompt.html", version=version, known=known_prompt(version))
 
     # -- replay ----------------------------------------------------------------------
 
@@ -321,6 +433,10 @@ def create_review_app(
     clock: Clock | None = None,
     refresh_every: float = 2.0,
     title: str = "vouched review",
+    read_only: bool = True,
+    reviewer: str = "reviewer",
+    reviewer_header: str | None = None,
+    sessions: Sessions | None = None,
 ) -> ReviewGuard:
     """The review pages over ``store`` (an ASGI app; read-only).
 
@@ -329,18 +445,32 @@ def create_review_app(
     serve``). ``policies`` and ``lexicons``: the rule versions the replay page
     offers, by name (the defaults and no lexicon are always offered).
     ``clock`` and ``refresh_every``: how often the index looks for new snapshots.
+    ``read_only=False``: take reviewers' verdicts (the store must keep them,
+    :class:`vouched._replay._verdicts.VerdictShelf`); the reviewer is named by
+    ``reviewer_header`` when the request has it, else by HTTP Basic's user
+    name, else ``reviewer``. ``sessions``: the CSRF secret (tests pass one).
     """
     index = ReviewIndex(store, clock=clock, refresh_every=refresh_every)
-    pages = _Pages(index, store, ReplayChoices.of(policies, lexicons), title)
+    writing = None
+    if not read_only:
+        if not isinstance(store, VerdictShelf):
+            raise TypeError(f"{store!r} keeps no verdicts: open the pages read-only")
+        writing = Writing(sessions or Sessions(), reviewer, reviewer_header, clock or SystemClock())
+    pages = _Pages(index, store, ReplayChoices.of(policies, lexicons), title, writing)
     app = Starlette(
         routes=[
             Route("/", pages.overview, methods=["GET"]),
             Route("/answers", pages.answers, methods=["GET"]),
             Route("/answers/{snapshot_id}", pages.answer, methods=["GET"]),
+            Route("/answers/{snapshot_id}/verdicts", pages.verdict, methods=["POST"]),
+            Route("/queue", pages.queue, methods=["GET"]),
+            Route("/prompts/{version}", pages.prompt, methods=["GET"]),
             Route("/replay", pages.replay, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=_HERE / "static"), name="static"),
         ]
     )
-    guard = ReviewGuard(app, host=host, allowed_hosts=allowed_hosts, token=token)
+    guard = ReviewGuard(
+        app, host=host, allowed_hosts=allowed_hosts, token=token, read_only=read_only
+    )
     guard.index = index
     return guard

@@ -13,7 +13,10 @@ the newest it has; when the store then still holds more rows than the index
 (a snapshot written late, with an older ``created_at``) it reads everything
 again.
 
-Nothing here writes to the store; a corrupt row is skipped and counted.
+Reviewers' verdicts (:class:`~vouched._review._precision.VerdictBook`) are
+read from the store once; verdicts given on these pages are added as they
+are stored. Nothing here writes to the store; a corrupt row is skipped and
+counted.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from typing import Any, NamedTuple, Protocol
 from vouched._gate import grounding_rate
 from vouched._replay._metrics import abstains
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._verdicts import VerdictShelf
+from vouched._review._precision import VerdictBook, Waiting
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -94,9 +99,10 @@ class Row(NamedTuple):
     violations: int
     kinds: frozenset[str]  # finding kinds of every attempt
     sources: frozenset[str]
-    subjects: frozenset[str]
+    subjects: frozenset[str]  # casefolded: the subject filter ignores case
     breakers: frozenset[str]  # sources silent with circuit_open
     question: str
+    findings: tuple[tuple[int, str, int, int], ...] = ()  # (attempt, kind, start, end)
 
 
 @dataclass
@@ -146,7 +152,7 @@ class Filters:
         """One function testing a row against every filter (None: no filter);
         the window's edges are computed once, not per row."""
         status, kind, version = self.status, self.kind, self.prompt_version
-        source, subject = self.source, self.subject
+        source, subject = self.source, self.subject.strip().casefold()
         low = None if self.since is None else micros(self.since)
         high = None if self.until is None else micros(self.until)
         if not (status or kind or version or source or subject) and low is None and high is None:
@@ -187,6 +193,23 @@ def parse_key(text: str) -> tuple[int, str] | None:
     return int(us), snapshot_id
 
 
+def _reviewable(
+    trail: list[Any] | None, shown: list[Any], shared: Callable[[Any], Any]
+) -> tuple[tuple[int, str, int, int], ...]:
+    """Each finding a reviewer can mark: (attempt, kind, start, end), attempt 1 first
+    (a snapshot without a trail: its output's findings, as attempt 1)."""
+    attempts = [a["findings"] for a in trail] if trail else [shown]
+    out = []
+    for number, found in enumerate(attempts, start=1):
+        seen = set()
+        for f in found:
+            key = (number, shared(str(f.get("kind"))), int(f["start"]), int(f["end"]))
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+    return tuple(out)
+
+
 class ReviewIndex:
     """The summary of a store the pages read (see the module docs). Thread-safe."""
 
@@ -199,6 +222,9 @@ class ReviewIndex:
         self._lock = threading.Lock()
         self._checked: float | None = None
         self.skipped = 0  # rows that could not be read
+        self.book = VerdictBook()
+        self._checked_verdicts: bool | None = None
+        self._order_changes = 0  # rows read again or put before others: the queue restarts
         self._reset()
 
     def _reset(self) -> None:
@@ -213,6 +239,9 @@ class ReviewIndex:
         self.sources: set[str] = set()
         self.breakers: Counter[str] = Counter()
         self.breakers_last: dict[str, int] = {}
+        self.finding_kinds: Counter[str] = Counter()  # findings of every attempt, per kind
+        self._queue_from = 0  # rows before this one have no finding waiting for a verdict
+        self._order_changes += 1  # the queue's cursor from before means nothing now
 
     # -- following the store ------------------------------------------------------------
 
@@ -225,6 +254,8 @@ class ReviewIndex:
                 return
             self._checked = now
             if len(self.store) == len(self.rows) + self.skipped:
+                if self._checked_verdicts is None:
+                    self._read_verdicts()
                 return  # nothing new: one count, no stream opened
             since = instant(self.rows[-1].created_us) if self.rows else None
             self._add_all(self.store.iter_json(since=since))
@@ -232,6 +263,63 @@ class ReviewIndex:
                 self._reset()
                 self.skipped = 0
                 self._add_all(self.store.iter_json())
+            if self._checked_verdicts is None:
+                self._read_verdicts()
+
+    def _read_verdicts(self) -> None:
+        """The verdicts the store holds (read once; the pages add the ones they take)."""
+        self._checked_verdicts = True
+        if isinstance(self.store, VerdictShelf):
+            self.book = VerdictBook(self.store.review_verdicts())
+
+    def queue(self, *, by: str = "oldest", size: int = 20) -> tuple[list[Waiting], Counter[str]]:
+        """The first ``size`` findings no verdict covers, oldest answer first
+        (``by="oldest"``) or the most frequent waiting kind first (``by="rule"``),
+        and how many wait per kind.
+
+        The counts come from tallies kept as rows and verdicts arrive; the walk
+        starts at the oldest answer that still had a waiting finding last time
+        (verdicts only ever cover more), so a page costs the rows it shows, not
+        the store."""
+        book = self.book
+        with self._lock:
+            rows = self.rows
+            start = min(self._queue_from, len(rows))
+            totals = Counter(self.finding_kinds)
+            changes = self._order_changes
+        reviewed = book.reviewed_per_kind()
+        waiting = Counter({k: n - reviewed.get(k, 0) for k, n in totals.items()})
+        waiting = +waiting  # drop kinds with nothing waiting
+        ranked = sorted(waiting.items(), key=lambda item: (-item[1], item[0]))
+        order = [None] if by == "oldest" else [k for k, _ in ranked]
+        found: list[Waiting] = []
+        first_open: int | None = None
+        for kind in order:
+            for index in range(start, len(rows)):
+                row = rows[index]
+                if not row.findings:
+                    continue
+                opened = False
+                for attempt, found_kind, low, high in row.findings:
+                    if book.covers((row.id, attempt, low, high, found_kind)):
+                        continue
+                    opened = True
+                    if kind is None or found_kind == kind:
+                        found.append(
+                            Waiting(
+                                row.created_us, row.id, attempt, found_kind, low, high, row.question
+                            )
+                        )
+                if opened and first_open is None:
+                    first_open = index
+                if len(found) >= size:
+                    break
+            if len(found) >= size:
+                break
+        with self._lock:
+            if first_open is not None and changes == self._order_changes:
+                self._queue_from = max(self._queue_from, first_open)
+        return found[:size], waiting
 
     def _add_all(self, bodies: Iterable[str]) -> None:
         for body in bodies:
@@ -256,6 +344,7 @@ class ReviewIndex:
         if trail is None:  # format 1: the snapshot reader rebuilds its attempts
             passed = Snapshot.from_canonical(body).passed
             findings = list(data["findings"])
+            trail = None
         else:
             first = trail[0] if trail else None
             passed = not violations and (
@@ -265,6 +354,7 @@ class ReviewIndex:
             )
             findings = [f for attempt in trail for f in attempt["findings"]]
             findings.extend(data["findings"])
+        reviewable = _reviewable(trail, data["findings"], self._shared)
         facts = data["facts"]
         shared = self._shared
         breakers = frozenset(
@@ -283,9 +373,10 @@ class ReviewIndex:
             violations=violations,
             kinds=shared(frozenset(str(f.get("kind")) for f in findings)),
             sources=shared(frozenset(str(f["source"]) for f in facts if f["source"])),
-            subjects=shared(frozenset(str(f["subject"]) for f in facts)),
+            subjects=shared(frozenset(str(f["subject"]).casefold() for f in facts)),
             breakers=shared(breakers),
             question=shared(str(data["question"])[:200]),
+            findings=reviewable,
         )
         texts = [str(data["output"])]
         texts.extend(str(a["text"]) for a in trail or () if a.get("text") and a["text"] != texts[0])
@@ -296,8 +387,12 @@ class ReviewIndex:
         self._ids.add(row.id)
         if not self.rows or self.rows[-1] < row:
             self.rows.append(row)
-        else:  # written late: keep the time order
+        else:  # written late: keep the time order (and the queue looks from the start)
             bisect.insort(self.rows, row)
+            self._queue_from = 0
+            self._order_changes += 1
+        for finding in row.findings:
+            self.finding_kinds[finding[1]] += 1
         day = row.created_us // _DAY_US
         self.days.setdefault(day, Tallies()).add(row)
         self.versions.setdefault(row.prompt_version, Tallies()).add(row)

@@ -1,7 +1,9 @@
 """The replay page: a sample of answers graded under another rule version.
 
 The rule versions offered are the ones the operator named when starting the
-pages (policy and lexicon files, by name; the defaults and no lexicon always):
+pages (policy and lexicon files, by name; the defaults, each answer's own
+lexicon, the one it was checked with, and no lexicon always; each answer's
+own lexicon is the default):
 a browser never names a file. The sample is the newest answers matching the
 list's filters. :func:`vouched._replay._grade.replay` grades it, so the page's
 tables are the ones ``vouched replay`` prints
@@ -18,19 +20,31 @@ from datetime import datetime
 
 from vouched._gate import GateResult, classify
 from vouched._policy import Policy
-from vouched._replay._grade import GradeReport, replay, scanner_rule
+from vouched._replay._grade import GradeReport, replay
+from vouched._replay._lexicons import stored_lexicons
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._tables import ReportTable, report_tables
+from vouched._replay._tally import OutputRule, OwnLexiconRule, scanner_rule
 from vouched._review._answer import AttemptView, attempt_view
 from vouched._review._index import ReadableStore
 from vouched._scan._lexicon import Lexicon
 
-__all__ = ["DEFAULTS", "NO_LEXICON", "Flip", "ReplayChoices", "ReplayView", "replay_view"]
+__all__ = [
+    "DEFAULTS",
+    "NO_LEXICON",
+    "OWN_LEXICON",
+    "Flip",
+    "ReplayChoices",
+    "ReplayView",
+    "replay_view",
+]
 
 DEFAULTS = "defaults"
 """The name of the default policy among the replay page's choices."""
 NO_LEXICON = "none"
 """The name of "no lexicon" among the replay page's choices."""
+OWN_LEXICON = "recorded"
+"""The name of "each answer's own lexicon" (the default) among the replay page's choices."""
 _SHOWN_FLIPS = 20
 
 
@@ -39,7 +53,7 @@ class ReplayChoices:
     """The rule versions the page may run, by name."""
 
     policies: Mapping[str, Policy]
-    lexicons: Mapping[str, Lexicon | None]
+    lexicons: Mapping[str, Lexicon | str | None]  # OWN_LEXICON maps to itself
 
     @classmethod
     def of(
@@ -49,7 +63,7 @@ class ReplayChoices:
     ) -> ReplayChoices:
         return cls(
             {DEFAULTS: Policy(), **(policies or {})},
-            {NO_LEXICON: None, **(lexicons or {})},
+            {OWN_LEXICON: OWN_LEXICON, NO_LEXICON: None, **(lexicons or {})},
         )
 
     def policy(self, name: str) -> Policy:
@@ -57,10 +71,11 @@ class ReplayChoices:
             raise KeyError(f"policy: no rule version named {name!r}")
         return self.policies[name or DEFAULTS]
 
-    def lexicon(self, name: str) -> Lexicon | None:
+    def lexicon(self, name: str) -> Lexicon | str | None:
+        """The lexicon named, or :data:`OWN_LEXICON` (the default)."""
         if name and name not in self.lexicons:
             raise KeyError(f"lexicon: no rule version named {name!r}")
-        return self.lexicons[name or NO_LEXICON]
+        return self.lexicons[name or OWN_LEXICON]
 
 
 class _Sample:
@@ -100,7 +115,7 @@ def _verdict(kind: str, reason: str) -> str:
 
 
 def _flip(
-    number: int, snapshot: Snapshot, direction: str, policy: Policy, lexicon: Lexicon | None
+    number: int, snapshot: Snapshot, direction: str, policy: Policy, rule: OutputRule
 ) -> Flip:
     at = snapshot.judged_at
     now = tuple(classify(fact, policy, at) for fact in snapshot.facts)
@@ -109,9 +124,7 @@ def _flip(
     text = snapshot.output if first is None else first.text
     then_findings = snapshot.findings if first is None else first.findings
     now_findings = (
-        list(scanner_rule(lexicon, policy=policy)(snapshot.with_output(text), gate))
-        if text is not None
-        else list(then_findings)
+        list(rule(snapshot.with_output(text), gate)) if text is not None else list(then_findings)
     )
     version = snapshot.prompt_version
     verdicts = tuple(
@@ -140,11 +153,17 @@ def _flip(
 
 
 def replay_view(
-    store: ReadableStore, ids: Sequence[str], policy: Policy, lexicon: Lexicon | None
+    store: ReadableStore, ids: Sequence[str], policy: Policy, lexicon: Lexicon | str | None
 ) -> ReplayView:
-    """The sample ``ids`` graded under ``policy`` and ``lexicon``."""
+    """The sample ``ids`` graded under ``policy`` and ``lexicon``
+    (:data:`OWN_LEXICON`: each answer's own)."""
     snapshots = [s for s in (store.get(i) for i in ids) if s is not None]
-    report = replay(_Sample(snapshots), policy, lexicon=lexicon, max_ids=_SHOWN_FLIPS)
+    rule: OutputRule = (
+        OwnLexiconRule(stored_lexicons(store), policy=policy)
+        if isinstance(lexicon, str)
+        else scanner_rule(lexicon, policy=policy)
+    )
+    report = replay(_Sample(snapshots), policy, rules=(rule,), max_ids=_SHOWN_FLIPS)
     by_id = {s.id: s for s in snapshots}
     flipped = [
         (direction, snapshot_id)
@@ -152,7 +171,7 @@ def replay_view(
         for snapshot_id in flips.ids
     ]
     flips = tuple(
-        _flip(number, by_id[snapshot_id], direction, policy, lexicon)
+        _flip(number, by_id[snapshot_id], direction, policy, rule)
         for number, (direction, snapshot_id) in enumerate(flipped, start=1)
     )
     return ReplayView(report, tuple(report_tables(report)), flips, len(snapshots))

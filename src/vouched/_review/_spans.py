@@ -36,6 +36,7 @@ class Placed:
     end: int
     placed: bool  # False: its words are not in the stored text (redacted)
     moved: bool  # True: found at another place than its stored span
+    stored: tuple[int, int] | None = None  # the span as stored (what a verdict names)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def place(text: str, findings: Sequence[Mapping[str, Any]]) -> list[Placed]:
     out: list[Placed] = []
     for number, finding in enumerate(findings, start=1):
         start, end = _int(finding.get("start")), _int(finding.get("end"))
+        stored = (start, end) if start is not None and end is not None else None
         said = finding.get("text")
         said = said if isinstance(said, str) else None
         placed, moved = False, False
@@ -84,6 +86,7 @@ def place(text: str, findings: Sequence[Mapping[str, Any]]) -> list[Placed]:
                 end=end if placed and end is not None else 0,
                 placed=placed,
                 moved=moved,
+                stored=stored,
             )
         )
     return out

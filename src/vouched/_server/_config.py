@@ -84,7 +84,6 @@ a bad one stops the start with one line naming the file and the field.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import tomllib
 from collections.abc import Mapping
@@ -112,6 +111,7 @@ from vouched._answer._grounder import MAX_OUTPUT_CHARS
 from vouched._answer._onfail import plan
 from vouched._answer._phrasers import MAX_RESPONSE_BYTES
 from vouched._files import read_text
+from vouched._hosts import LOOPBACK_NAMES, is_loopback  # one home, below serve and review
 from vouched._server import _wiring
 from vouched._server._reader import Reader as _Reader
 from vouched._server._wiring import FileSource
@@ -158,8 +158,6 @@ _ANSWER_KEYS = (
     "redaction_key_env",
 )
 _OVERRIDES = ("lexicon", "on_fail", "mode")
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
-"""Host header names always accepted: a loopback service answers to its own names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,16 +205,6 @@ class ServeConfig:
     def host_names(self) -> frozenset[str]:
         """The Host header names the service answers to (lower case, no port)."""
         return frozenset(n.lower() for n in (*LOOPBACK_NAMES, self.host, *self.allowed_hosts))
-
-
-def is_loopback(host: str) -> bool:
-    """Whether binding ``host`` keeps the service on this machine."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_binding(config: ServeConfig, *, where: str = "server.host") -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from vouched._hosts import host_name  # one home, below serve and review
 from vouched._server._http import RequestError, error_response
 from vouched._server._models import ErrorCode
 
@@ -35,14 +36,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
             text: str = value.decode("latin-1")
             return text
     return None
-
-
-def host_name(header: str) -> str:
-    """The name of a Host header, without its port (``[::1]:8787`` is ``::1``)."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].split("]", 1)[0]
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
 class Guard:

@@ -25,12 +25,12 @@ loads looptime when it is used (``pip install 'vouched[testing]'``), and
 :func:`run_cli` loads the command line when it runs.
 """
 
+from vouched._fakes._clock import FakeClock
+from vouched._fakes._scripted import Delay, Outcome, ScriptedPhraser, ScriptedSource
 from vouched._sources._lastgood import MemoryLastGood
 from vouched._sources._recorded import RecordedServer
 from vouched.testing._cli import CliResult, run_cli
-from vouched.testing._clock import FakeClock
 from vouched.testing._keyed import KeyedPhraser
-from vouched.testing._scripted import Delay, Outcome, ScriptedPhraser, ScriptedSource
 from vouched.testing._stores import MemoryBreakerStore, MemorySnapshotStore
 from vouched.testing._virtual import VirtualTime, virtual_time
 
