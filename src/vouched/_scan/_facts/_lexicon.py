@@ -49,7 +49,15 @@ from vouched._scan._facts._lexrelations import (
 )
 from vouched._scan._lex._phrases import PhraseMatcher, build_phrase_matcher, phrase_matcher
 
-__all__ = ["Lexicon", "Pair", "PhraseMatcher", "Word", "build_phrase_matcher", "phrase_matcher"]
+__all__ = [
+    "Lexicon",
+    "Pair",
+    "PhraseMatcher",
+    "Word",
+    "build_phrase_matcher",
+    "phrase_matcher",
+    "shipped_lexicons",
+]
 
 _KEYS = (
     "attributes",
