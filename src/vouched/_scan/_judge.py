@@ -52,6 +52,7 @@ from vouched._scan._lex._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._lex._quotes import find_quotes, normalise
 from vouched._scan._lex._spans import Spans
+from vouched._scan._lex._splitter import SentenceSplitter
 from vouched._scan._lex._textchecks import internal_terms
 from vouched._scan._lex._units import CURRENCY_UNITS
 from vouched._scan._lex._vocabulary import may_compute
@@ -88,8 +89,9 @@ from vouched._scan._rules import (
     judge_words,
     run_time_rule,
 )
+from vouched._scan._rules._echo import Echo
 
-__all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon"]
+__all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon", "read_text"]
 
 _K = FindingKind
 _EMPTY = Lexicon()
@@ -137,6 +139,7 @@ class Compiled:
         "asked",
         "capitals",
         "corpus",
+        "echoes",
         "index",
         "lexicon",
         "matchers",
@@ -154,6 +157,7 @@ class Compiled:
         policy: Policy = DEFAULT_POLICY,
         *,
         now: datetime | str | None = None,
+        caller: Iterable[str] = (),
     ) -> None:
         grounded, silent, rejected = _split_facts(facts)
         index = FactIndex.build(grounded, silent, policy.exact, rejected)
@@ -181,6 +185,30 @@ class Compiled:
             normalise(source) for source in (*sources, *index.string_values, *index.subjects)
         ]
         self.asked = _question_values(question)
+        self.echoes = _echoes(tuple(dict.fromkeys(caller)), grounded, lexicon, policy, now)
+
+
+def _echoes(
+    caller: tuple[str, ...],
+    grounded: list[Fact],
+    lexicon: Lexicon,
+    policy: Policy,
+    now: datetime | None,
+) -> tuple[Echo, ...]:
+    """Each caller string read once against the facts that vouch (no source, no
+    question: the caller's text vouches for nothing), kept when it has findings."""
+    if not caller:
+        return ()
+    own = Compiled(grounded, lexicon, policy=policy, now=now)
+    echoes = (Echo(text, read_text(own, text).findings) for text in caller)
+    return tuple(echo for echo in echoes if echo.findings)
+
+
+def read_text(compiled: Compiled, text: str) -> ScanReport:
+    """One whole text read with ``compiled``, each sentence once, in order."""
+    reading = TextReading(compiled)
+    reading.sentences(text, SentenceSplitter().ends(text, final=True))
+    return reading.report()
 
 
 def _is_relation(word: Cue) -> bool:

@@ -32,8 +32,8 @@ from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
 from vouched._scan._inputs import as_instant, as_lexicon
-from vouched._scan._judge import Compiled, TextReading
-from vouched._scan._lex._splitter import SentenceSplitter
+from vouched._scan._judge import Compiled, read_text
+from vouched._scan._rules._echo import run_echo
 from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
 __all__ = [
@@ -58,6 +58,8 @@ class Scanner:
     written (no rounding). ``now``: when the text is read (default: the instant a
     :class:`GateResult` was judged at); where every date the facts give lies before
     it, a weekday or value word about a later occasion is an ungrounded claim.
+    ``caller``: the caller's own strings (a query's values), read once here against
+    the facts that vouch; :meth:`echoes` finds them repeated in an answer.
 
     >>> from vouched import Fact
     >>> fact = Fact(subject="Berlin", attribute="temperature", value="4.3", unit="degC",
@@ -78,8 +80,9 @@ class Scanner:
         policy: Policy = DEFAULT_POLICY,
         *,
         now: datetime | str | None = None,
+        caller: Iterable[str] = (),
     ) -> None:
-        self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now)
+        self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now, caller=caller)
 
     @classmethod
     def _of(cls, compiled: Compiled) -> Scanner:
@@ -89,10 +92,12 @@ class Scanner:
 
     def scan(self, text: str) -> ScanReport:
         """Scan one text (each sentence read once, in order)."""
-        text = str(text)
-        reading = TextReading(self._compiled)
-        reading.sentences(text, SentenceSplitter().ends(text, final=True))
-        return reading.report()
+        return read_text(self._compiled, str(text))
+
+    def echoes(self, text: str) -> list[Finding]:
+        """The findings of each ``caller`` string (read once, when this scanner was
+        compiled) at every place ``text`` repeats it: the registry's echo family."""
+        return run_echo(str(text), self._compiled.echoes)
 
     def scan_into(self, text: str, write: Callable[[tuple[Finding, ...]], object]) -> Tally:
         """Scan one text, handing each sentence's findings to ``write`` as it is read
