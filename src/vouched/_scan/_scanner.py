@@ -21,6 +21,7 @@ run on the same sentence. Numbers in the question may be repeated.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from datetime import datetime
@@ -153,7 +154,7 @@ def _compiled(  # noqa: PLR0917 - scan's own arguments, in its order
         key: Hashable = facts.content_key()
     else:
         held = tuple(facts)
-        key = ContentKey(tuple(fact_key(f) for f in held))
+        key = ContentKey(tuple(_key_of(f) for f in held))
     sources = tuple(sources)
     try:
         whole = (key, as_lexicon(lexicon), sources, question, policy, at and at.isoformat())
@@ -173,8 +174,32 @@ def _compiled(  # noqa: PLR0917 - scan's own arguments, in its order
     return compiled
 
 
-# The one module-level state of the scanner, on purpose: a bounded cache of pure values
-# (a compiled scanner never changes what it reports), so that one-shot scan() calls with
-# the same facts do not compile them again. Guarded for threads (serve's work pool).
+def _key_of(fact: Fact) -> tuple[object, ...]:
+    """``fact_key(fact)``, built once per fact object: a one-shot scan() given a list of
+    facts looked its compiled scanner up by every fact's key, rebuilt on each call (the
+    key of a box score's 500 facts cost more than reading its text)."""
+    kept = _FACT_KEYS.get(id(fact))
+    if kept is not None and kept[0]() is fact:
+        return kept[1]
+    key = fact_key(fact)
+    ident = id(fact)
+    _FACT_KEYS[ident] = (weakref.ref(fact, _forget(ident)), key)
+    return key
+
+
+def _forget(ident: int) -> Callable[[weakref.ref[Fact]], None]:
+    """Drops a fact's key when the fact goes (before its id can be another fact's)."""
+
+    def drop(_: weakref.ref[Fact]) -> None:
+        _FACT_KEYS.pop(ident, None)
+
+    return drop
+
+
+# The module-level state of the scanner, on purpose: a bounded cache of pure values (a
+# compiled scanner never changes what it reports), so that one-shot scan() calls with
+# the same facts do not compile them again, guarded for threads (serve's work pool); and
+# each live fact's key (a Fact is frozen, so its key never changes), dropped with the fact.
 _KEPT: OrderedDict[tuple[Any, ...], Compiled] = OrderedDict()
 _LOCK = threading.Lock()
+_FACT_KEYS: dict[int, tuple[weakref.ref[Fact], tuple[object, ...]]] = {}
