@@ -16,7 +16,7 @@ import pytest
 
 import vouched._scan._rules
 from vouched import Fact, Lexicon
-from vouched._scan._judge import Compiled
+from vouched._scan._compiled import Compiled
 from vouched._scan._lex._numbers import read_numbers
 from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._read._binding import bind, evidence

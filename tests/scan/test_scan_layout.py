@@ -20,7 +20,7 @@ def _modules(folder: Path) -> list[str]:
 def test_the_scanner_is_the_four_stage_folders_and_its_faces() -> None:
     folders = sorted(p.name for p in SCAN.iterdir() if (p / "__init__.py").is_file())
     assert folders == sorted(STAGES)
-    assert _modules(SCAN) == ["_findings", "_inputs", "_judge", "_scanner", "_stream"]
+    assert _modules(SCAN) == ["_compiled", "_findings", "_inputs", "_judge", "_scanner", "_stream"]
 
 
 def test_every_module_name_is_unique_in_the_scanner() -> None:

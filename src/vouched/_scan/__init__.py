@@ -18,8 +18,9 @@ The text flows one way through four stage folders, each named in its ``__init__`
 
 Beside them:
 
+- ``_compiled``: what a scanner compiles once from its inputs (``Compiled``).
 - ``_judge``: the conductor, reading one text sentence by sentence with what was
-  compiled once (``Compiled``, ``TextReading``).
+  compiled once (``TextReading``), the rule families in the registry's order.
 - ``_findings``: finding kinds, findings and ``once_per_span``, the one overlap policy.
 - ``_inputs``: what a caller may pass for a lexicon and an instant.
 - ``_scanner``, ``_stream``: the faces, ``Scanner`` / ``scan`` and ``StreamScanner``.

@@ -1,9 +1,6 @@
-"""Reading one text, sentence by sentence, with what was compiled once.
-
-:class:`Compiled` holds everything that depends only on the scanner's inputs
-(the fact index, the lexicon's phrase matchers, the capital names the number
-reader keeps whole, the internal terms, the normalised quote sources, the
-question's numbers); it is built once per :class:`~vouched.Scanner`.
+"""The conductor: one text read sentence by sentence with what was compiled once
+(:class:`~vouched._scan._compiled.Compiled`), the rule families run in the registry's
+order.
 
 :class:`TextReading` reads a text one closed sentence at a time, in order.
 Each sentence is read once, in one direction: tokens, quotes, text checks and
@@ -23,16 +20,10 @@ in the text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from datetime import datetime
-from typing import Any
+from collections.abc import Iterable
 
-from vouched._fact import Fact
-from vouched._gate import GateResult
-from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._compiled import Compiled
 from vouched._scan._facts._factindex import FactIndex
-from vouched._scan._facts._lexicon import Lexicon
-from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._facts._wordmatch import RELATION, WordFacts
 from vouched._scan._findings import (
     Finding,
@@ -47,16 +38,14 @@ from vouched._scan._findings import (
     score_of,
     shifted,
 )
-from vouched._scan._inputs import as_instant, as_lexicon
 from vouched._scan._lex._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._lex._numwords import word_tokens
-from vouched._scan._lex._quotes import find_quotes, normalise
+from vouched._scan._lex._quotes import find_quotes
 from vouched._scan._lex._spans import Spans
 from vouched._scan._lex._splitter import SentenceSplitter
-from vouched._scan._lex._textchecks import internal_terms
 from vouched._scan._lex._units import CURRENCY_UNITS
 from vouched._scan._lex._vocabulary import may_compute
-from vouched._scan._read._binding import Matchers, bind, compile_matchers, evidence
+from vouched._scan._read._binding import bind, evidence
 from vouched._scan._read._derived import computed_words, signed
 from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import (
@@ -69,8 +58,8 @@ from vouched._scan._read._sentence import (
     read_sentence,
 )
 from vouched._scan._read._structures import read_structures
-from vouched._scan._read._times import Period, governing, read_times
-from vouched._scan._read._values import Structures
+from vouched._scan._read._times import Period, Segment, SentenceTime, governing, read_times
+from vouched._scan._read._values import Binding, Structures
 from vouched._scan._rules import (
     PASSED,
     Carry,
@@ -86,121 +75,28 @@ from vouched._scan._rules import (
     judge_occasions,
     judge_quotes,
     judge_text,
-    judge_words,
-    run_time_rule,
+    run_time,
+    run_words,
 )
 from vouched._scan._rules._echo import Echo
 
-__all__ = ["Compiled", "TextReading", "as_instant", "as_lexicon", "read_text"]
+__all__ = ["TextReading", "compile_echoes", "read_text"]
 
 _K = FindingKind
-_EMPTY = Lexicon()
 _DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
 CARRIED = 6
 """How many subject mentions a sentence hands on to the next (the topic, pronouns)."""
 
 
-def _split_facts(
-    facts: GateResult | Iterable[Fact],
-) -> tuple[list[Fact], list[Fact], list[Fact]]:
-    if isinstance(facts, GateResult):
-        rejected = [v.fact for v in facts.violations]
-        return list(facts.grounded), list(facts.silent), rejected
-    grounded: list[Fact] = []
-    silent: list[Fact] = []
-    for fact in facts:
-        (silent if fact.is_silent else grounded).append(fact)
-    return grounded, silent, []
-
-
-def _capital_names(index: FactIndex, lexicon: Lexicon) -> frozenset[str]:
-    """Subject names and aliases that are one all-capital word ("ACME"), for the reader."""
-    names = set(index.subjects)
-    for aliases in lexicon.subjects.values():
-        names.update(aliases)
-    return frozenset(name for name in names if name.isupper() and name.isalpha())
-
-
-def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]]:
-    if not question:
-        return frozenset()
-    values: set[tuple[QuantityKind, Any]] = set()
-    for quantity in read_numbers(question):
-        for value in quantity.values:
-            values.add((quantity.kind, value))
-            values.add((quantity.kind, abs(value)))
-    return frozenset(values)
-
-
-class Compiled:
-    """What depends only on the scanner's inputs, built once."""
-
-    __slots__ = (
-        "asked",
-        "capitals",
-        "corpus",
-        "echoes",
-        "index",
-        "lexicon",
-        "matchers",
-        "periods",
-        "terms",
-        "words",
-    )
-
-    def __init__(
-        self,
-        facts: GateResult | Iterable[Fact],
-        lexicon: Lexicon | Mapping[str, Any] | None = None,
-        sources: Iterable[str] = (),
-        question: str | None = None,
-        policy: Policy = DEFAULT_POLICY,
-        *,
-        now: datetime | str | None = None,
-        caller: Iterable[str] = (),
-    ) -> None:
-        grounded, silent, rejected = _split_facts(facts)
-        index = FactIndex.build(grounded, silent, policy.exact, rejected)
-        lexicon = as_lexicon(lexicon) or _EMPTY
-        now = as_instant(now)
-        self.index = index
-        self.lexicon = lexicon
-        if now is None and isinstance(facts, GateResult):
-            now = facts.at
-        self.words = WordFacts(index, now, policy.other_occasions)
-        self.periods = PeriodViews.build(
-            grounded,
-            silent,
-            rejected,
-            policy.exact,
-            now,
-            (index, self.words),
-            lexicon.conditions,
-            lexicon.extremes,
-        )
-        self.matchers: Matchers = compile_matchers(lexicon, index, self.words)
-        self.capitals = _capital_names(index, lexicon)
-        self.terms = internal_terms(lexicon.internal, index.identifiers)
-        self.corpus = [
-            normalise(source) for source in (*sources, *index.string_values, *index.subjects)
-        ]
-        self.asked = _question_values(question)
-        self.echoes = _echoes(tuple(dict.fromkeys(caller)), grounded, lexicon, policy, now)
-
-
-def _echoes(
-    caller: tuple[str, ...],
-    grounded: list[Fact],
-    lexicon: Lexicon,
-    policy: Policy,
-    now: datetime | None,
-) -> tuple[Echo, ...]:
-    """Each caller string read once against the facts that vouch (no source, no
-    question: the caller's text vouches for nothing), kept when it has findings."""
-    if not caller:
+def compile_echoes(compiled: Compiled, caller: Iterable[str]) -> tuple[Echo, ...]:
+    """Each caller string read once against the facts that vouch for ``compiled`` (no
+    source, no question: the caller's text vouches for nothing), kept when it has
+    findings (the echo family's input)."""
+    strings = tuple(dict.fromkeys(caller))
+    if not strings:
         return ()
-    own = Compiled(grounded, lexicon, policy=policy, now=now)
-    echoes = (Echo(text, read_text(own, text).findings) for text in caller)
+    own = Compiled(compiled.grounded, compiled.lexicon, policy=compiled.policy, now=compiled.now)
+    echoes = (Echo(text, read_text(own, text).findings) for text in strings)
     return tuple(echo for echo in echoes if echo.findings)
 
 
@@ -371,7 +267,7 @@ class TextReading:
             context = WordContext(
                 sentence, words_facts, compiled.lexicon, stated, words, self._named
             )
-            word_findings, said = judge_words(context)
+            word_findings, said = run_words(context)
             checked += said
         judged = [*number_findings, *word_findings]
         occasion = judge_occasions(OccasionView(sentence, words_facts, judged))
@@ -387,13 +283,13 @@ class TextReading:
         findings: list[Finding],
     ) -> tuple[list[Finding], list[Finding], int, SentenceRead]:
         """The sentence judged once per period its stretches speak of; each finding
-        kept from the judgement of the period that governs where it stands. A weekday
-        that contradicts the date beside it is a finding."""
+        kept from the judgement of the period that governs where it stands; then the
+        time family over the whole (a weekday that contradicts the date beside it goes
+        to ``findings``, with the text's)."""
         views = self._compiled.periods
         assert views is not None  # noqa: S101 - called only with periods
         lowered = part.lower()
         timing = read_times(lowered, views.calendar)
-        findings.extend(run_time_rule("weekday_beside_date", part, timing))
         segments, self._time = governing(lowered, timing, self._time)
         # the digits of a time expression ("the 4th", "January 9") are its period's, not values
         spans = [*spans, *((m.start, m.end) for m in timing.mentions)]
@@ -402,38 +298,71 @@ class TextReading:
             for q in found.quantities
             if q.kind is QuantityKind.TIME and any(int(v) in views.slot_starts for v in q.values)
         ]
-        conditions = views.conditions.statements(lowered)
-        kept: list[Finding] = []
-        kept_words: list[Finding] = []
+        judged: list[tuple[tuple[Period, ...] | None, list[Finding], list[Finding]]] = []
         checked = 0
         sentence: SentenceRead | None = None
         for periods in dict.fromkeys(s[2] for s in segments):
             index, words_facts = views.view(periods)
             said, words, count, sentence = self._judge(part, found, spans, index, words_facts)
+            judged.append((periods, said, words))
+            checked = max(checked, count)
+        assert sentence is not None  # noqa: S101 - a sentence has at least one stretch
+        findings.extend(run_time("weekday_beside_date", part, timing))
+        kept, kept_words = self._in_periods(part, lowered, timing, segments, judged)
+        return self._time_whole(part, found, timing, segments, kept), kept_words, checked, sentence
+
+    def _in_periods(
+        self,
+        part: str,
+        lowered: str,
+        timing: SentenceTime,
+        segments: list[Segment],
+        judged: list[tuple[tuple[Period, ...] | None, list[Finding], list[Finding]]],
+    ) -> tuple[list[Finding], list[Finding]]:
+        """Each period's findings where that period governs, with the conditions stated
+        for it; a period no fact covers makes its stretch's findings one."""
+        views = self._compiled.periods
+        assert views is not None  # noqa: S101 - called only with periods
+        conditions = views.conditions.statements(lowered)
+        kept: list[Finding] = []
+        kept_words: list[Finding] = []
+        for periods, all_said, all_words in judged:
             mine = [(a, b) for a, b, p in segments if p == periods]
-            said = [f for f in said if any(a <= f.start < b for a, b in mine)]
-            words = [f for f in words if any(a <= f.start < b for a, b in mine)]
+            said = [f for f in all_said if any(a <= f.start < b for a, b in mine)]
+            words = [f for f in all_words if any(a <= f.start < b for a, b in mine)]
             if conditions:  # conditions stated for the period ("light rain on Saturday")
                 present = views.present(periods)
-                said += run_time_rule("stated_condition", part, conditions, present, mine)
+                said += run_time("stated_condition", part, conditions, present, mine)
             if (said or words) and periods and not views.covered(periods):
-                said = run_time_rule("uncovered_period", part, timing, periods, [*said, *words])
+                said = run_time("uncovered_period", part, timing, periods, [*said, *words])
                 words = []
             kept.extend(said)
             kept_words.extend(words)
-            checked = max(checked, count)
-        assert sentence is not None  # noqa: S101 - a sentence has at least one stretch
+        return kept, kept_words
+
+    def _time_whole(
+        self,
+        part: str,
+        found: Found,
+        timing: SentenceTime,
+        segments: list[Segment],
+        kept: list[Finding],
+    ) -> list[Finding]:
+        """The time rules over the whole sentence: extremes, periods compared, ranges,
+        and findings that belong together."""
+        views = self._compiled.periods
+        assert views is not None  # noqa: S101 - called only with periods
         stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
         every = views.whole[0].grounded
         if views.extremes:  # "the coldest day will be Monday"
-            kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
+            kept += run_time("stated_extreme", part, views.extremes, every, segments)
         comparisons = self._compiled.lexicon.comparisons
         if comparisons:  # "Sunday will be colder than Saturday"
             days = [(m.start, m.end, m.periods[0]) for m in timing.mentions if len(m.periods) == 1]
-            kept += run_time_rule("compared_periods", part, comparisons, every, days)
-        kept += run_time_rule("stated_range", part, found.quantities, stretches, kept)
+            kept += run_time("compared_periods", part, comparisons, every, days)
+        kept += run_time("stated_range", part, found.quantities, stretches, kept)
         bounds = [(a, b) for a, b, _ in segments]
-        return run_time_rule("together", part, kept, bounds), kept_words, checked, sentence
+        return run_time("together", part, kept, bounds)
 
     def _hand_on(self, sentence: SentenceRead) -> None:
         """Keep the last subjects named, renumbered before the next sentence's start, and
@@ -473,6 +402,7 @@ class TextReading:
         gates: Computes | None = None if self._may_compute else NO_COMPUTES
         findings: list[Finding] = []
         stated: list[Stated] = []
+        claims: list[tuple[Quantity, Binding]] = []
         for read in structures.quantities:
             if not self._is_claim(read, masks):
                 continue
@@ -487,9 +417,11 @@ class TextReading:
                 if duration is not None:
                     findings.append(duration)
                 continue
+            claims.append((quantity, binding))
+        for quantity, bound in claims:
             if gates is None:
                 gates = computed_words(sentence.text)
-            binding = evidence(sentence, structures, quantity, binding, ctx.passed, gates)
+            binding = evidence(sentence, structures, quantity, bound, ctx.passed, gates)
             outcome = judge(quantity, binding, ctx)
             if outcome is PASSED:
                 ctx.passed.append(quantity)

@@ -1,7 +1,7 @@
 """The output scanner: find every value the model added, with character spans.
 
 ``Scanner(facts, lexicon, sources, question, policy)`` compiles once what
-depends only on its inputs (:class:`~vouched._scan._judge.Compiled`: the
+depends only on its inputs (:class:`~vouched._scan._compiled.Compiled`: the
 fact index, the lexicon's phrase matchers, the normalised quote sources, the
 question's numbers); ``scanner.scan(text)`` reads one text and
 ``scanner.stream()`` returns an incremental :class:`StreamScanner` over the
@@ -30,10 +30,11 @@ from typing import Any
 from vouched._fact import Fact, fact_key
 from vouched._gate import ContentKey, GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._compiled import Compiled
 from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
 from vouched._scan._inputs import as_instant, as_lexicon
-from vouched._scan._judge import Compiled, read_text
+from vouched._scan._judge import compile_echoes, read_text
 from vouched._scan._rules._echo import run_echo
 from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
@@ -70,7 +71,7 @@ class Scanner:
     (True, False)
     """
 
-    __slots__ = ("_compiled",)
+    __slots__ = ("_compiled", "_echoes")
 
     def __init__(
         self,
@@ -83,12 +84,14 @@ class Scanner:
         now: datetime | str | None = None,
         caller: Iterable[str] = (),
     ) -> None:
-        self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now, caller=caller)
+        self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now)
+        self._echoes = compile_echoes(self._compiled, caller)
 
     @classmethod
     def _of(cls, compiled: Compiled) -> Scanner:
         scanner = cls.__new__(cls)
         scanner._compiled = compiled
+        scanner._echoes = ()
         return scanner
 
     def scan(self, text: str) -> ScanReport:
@@ -98,7 +101,7 @@ class Scanner:
     def echoes(self, text: str) -> list[Finding]:
         """The findings of each ``caller`` string (read once, when this scanner was
         compiled) at every place ``text`` repeats it: the registry's echo family."""
-        return run_echo(str(text), self._compiled.echoes)
+        return run_echo(str(text), self._echoes)
 
     def scan_into(self, text: str, write: Callable[[tuple[Finding, ...]], object]) -> Tally:
         """Scan one text, handing each sentence's findings to ``write`` as it is read

@@ -36,9 +36,10 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._compiled import Compiled
 from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, ScanReport, Tally
-from vouched._scan._judge import Compiled, TextReading
+from vouched._scan._judge import TextReading
 from vouched._scan._lex._splitter import SentenceSplitter
 
 __all__ = ["READ_AT_ONCE", "ScannedSentence", "StreamScanner", "scan_into"]

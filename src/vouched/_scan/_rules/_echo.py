@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from vouched._scan._findings import Finding, FindingKind, shifted
-from vouched._scan._rules._rule import Rule, decided
+from vouched._scan._rules._rule import Family, Rule, decided, ran
 
 __all__ = ["ECHO_RULES", "Echo", "EchoCheck", "EchoRule", "echoed", "run_echo"]
 
@@ -61,6 +61,7 @@ def run_echo(text: str, echoes: Sequence[Echo]) -> list[Finding]:
     findings: list[Finding] = []
     if not echoes:
         return findings
+    ran(Family.ECHO)
     for rule in ECHO_RULES:
         for finding in rule.check(text, echoes):
             decided(rule, finding)
