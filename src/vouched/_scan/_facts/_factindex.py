@@ -258,36 +258,42 @@ class FactIndex:
 
     def _times_and_dates(self) -> dict[tuple[QuantityKind, int], list[Reading]]:
         """Grounded times and dates, by value (built on first use)."""
-        if not self._others_built and not self._has_strings:
-            # Only observation instants: one reading set per distinct instant (C-level
-            # dedup, first-seen order), described by the first fact observed at it.
-            grounded = self.grounded
-            for instant in dict.fromkeys(map(_OBSERVED_AT, grounded)):
-                if instant is None:
-                    continue
-                fact = next(f for f in grounded if f.observed_at == instant)
-                for reading in observed_readings(fact):
-                    if reading.kind is not _NUMBER:
-                        value = int(reading.value)
-                        key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
-                        self._others.setdefault(key, []).append(reading)
-            self._others_built = True
         if not self._others_built:
-            others = self._others
-            seen: set[object] = set()
-            for fact in self.grounded:
-                readings: list[Reading] = []
-                if isinstance(fact.value, str):
-                    readings = [r for r in readings_of(fact, True) if r.kind is not _NUMBER]
-                if fact.observed_at is not None and fact.observed_at not in seen:
-                    seen.add(fact.observed_at)  # one reading per instant is enough
-                    readings.extend(r for r in observed_readings(fact) if r.kind is not _NUMBER)
-                for reading in readings:
-                    value = int(reading.value)
-                    key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
-                    others.setdefault(key, []).append(reading)
+            if self._has_strings:
+                self._add_times_and_dates()
+            else:
+                self._add_observed_only()
             self._others_built = True
         return self._others
+
+    def _add_observed_only(self) -> None:
+        """Only observation instants: one reading set per distinct instant (C-level
+        dedup, first-seen order), described by the first fact observed at it."""
+        grounded = self.grounded
+        for instant in dict.fromkeys(map(_OBSERVED_AT, grounded)):
+            if instant is None:
+                continue
+            fact = next(f for f in grounded if f.observed_at == instant)
+            self._add_others(r for r in observed_readings(fact) if r.kind is not _NUMBER)
+
+    def _add_times_and_dates(self) -> None:
+        """The times and dates string facts hold, and one reading set per instant."""
+        seen: set[object] = set()
+        for fact in self.grounded:
+            readings: list[Reading] = []
+            if isinstance(fact.value, str):
+                readings = [r for r in readings_of(fact, True) if r.kind is not _NUMBER]
+            if fact.observed_at is not None and fact.observed_at not in seen:
+                seen.add(fact.observed_at)  # one reading per instant is enough
+                readings.extend(r for r in observed_readings(fact) if r.kind is not _NUMBER)
+            self._add_others(readings)
+
+    def _add_others(self, readings: Iterable[Reading]) -> None:
+        others = self._others
+        for reading in readings:
+            value = int(reading.value)
+            key = (reading.kind, value % 10000 if reading.kind is _DATE else value)
+            others.setdefault(key, []).append(reading)
 
     @property
     def attributes(self) -> set[str]:

@@ -130,46 +130,75 @@ def derived(
     ``cue``: the attribute phrase right after the quantity, if any."""
     if not (gates.after or gates.before or gates.total):
         return None
-    text = ctx.text
     sentence = ctx.structure.sentence(quantity.start)
+    if gates.after or gates.before:
+        said = _stated_difference(ctx, quantity, gates, cue, sentence)
+        if said is not _NOT_SAID:
+            return said
+    if not gates.total:
+        return None
+    return _stated_sum(ctx, quantity, stated, sentence)
+
+
+_NOT_SAID = Derived("", False, "")  # the text says no difference here
+
+
+def _stated_difference(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    gates: Computes,
+    cue: Cue | None,
+    sentence: tuple[int, int],
+) -> Derived | None:
+    """A difference the words around ``quantity`` say it states ("a 12-point win",
+    "3 degrees warmer than Munich", "up by 2"): its check, or :data:`_NOT_SAID`."""
+    text = ctx.text
     after = DIFFERENCE_AFTER.match(text, quantity.end) if gates.after else None
     before = None
     if gates.before:
         before = DIFFERENCE_BEFORE.search(
             text[max(sentence[0], quantity.start - 60) : quantity.start]
         )
-    if after is not None or before is not None:
-        found = difference(ctx, quantity, sentence, cue)
-        if found is None or found.matches:
-            return found
-        # "3 degrees warmer than Munich", "a 12-point win": the text says it is a
-        # difference; "1.15% lower" alone may be a change, checked as stated.
-        said = before is not None or (
-            after is not None
-            and (
-                MARGIN_NOUN.search(after.group()) is not None
-                or THAN.match(text, after.end()) is not None
-                or REFERENCE.match(text, after.end()) is not None
-            )
+    if after is None and before is None:
+        return _NOT_SAID
+    found = difference(ctx, quantity, sentence, cue)
+    if found is None or found.matches:
+        return found
+    # "3 degrees warmer than Munich", "a 12-point win": the text says it is a
+    # difference; "1.15% lower" alone may be a change, checked as stated.
+    said = before is not None or (
+        after is not None
+        and (
+            MARGIN_NOUN.search(after.group()) is not None
+            or THAN.match(text, after.end()) is not None
+            or REFERENCE.match(text, after.end()) is not None
         )
-        return found if said else None
-    if not gates.total:
-        return None
+    )
+    return found if said else None
+
+
+def _stated_sum(
+    ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity], sentence: tuple[int, int]
+) -> Derived | None:
+    """A sum the text says ``quantity`` is ("A and B combined for C"): the values stated
+    before the sum word, added."""
+    text = ctx.text
     word = SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20)
-    if word is not None:
-        # the addends come before the sum word ("A and B combined for C"); numbers after
-        # it are a list the word introduces ("totaling 25 points and six rebounds")
-        upto = min(word.start(), quantity.start)
-        values = [
-            q.value
-            for q in stated
-            if sentence[0] <= q.start and q.end <= upto and q.kind is quantity.kind
-        ]
-        if len(values) >= 2:
-            total = sum(values, Decimal(0))
-            ok = _rounds(total, quantity)
-            return Derived("sum", ok, f"the values stated before it sum to {total}")
-    return None
+    if word is None:
+        return None
+    # the addends come before the sum word ("A and B combined for C"); numbers after
+    # it are a list the word introduces ("totaling 25 points and six rebounds")
+    upto = min(word.start(), quantity.start)
+    values = [
+        q.value
+        for q in stated
+        if sentence[0] <= q.start and q.end <= upto and q.kind is quantity.kind
+    ]
+    if len(values) < 2:
+        return None
+    total = sum(values, Decimal(0))
+    ok = _rounds(total, quantity)
+    return Derived("sum", ok, f"the values stated before it sum to {total}")
 
 
 def difference(
