@@ -106,6 +106,8 @@ def _contents(sentence: SentenceRead) -> tuple[object, ...]:
 
 
 _BINDING_STAGE = {
+    "vouched._scan._read._evidence",
+    "vouched._scan._read._subjects",
     "vouched._scan._read._binding",
     "vouched._scan._read._structures",
     "vouched._scan._read._cues",

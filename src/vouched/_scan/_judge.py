@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from vouched._scan._compiled import Compiled
 from vouched._scan._facts._factindex import FactIndex
-from vouched._scan._facts._wordmatch import RELATION, WordFacts
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import (
     Finding,
     FindingKind,
@@ -38,28 +38,23 @@ from vouched._scan._findings import (
     score_of,
     shifted,
 )
-from vouched._scan._lex._numbers import Quantity, QuantityKind, read_numbers
+from vouched._scan._lex._numbers import QuantityKind, read_numbers
 from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._lex._quotes import find_quotes
-from vouched._scan._lex._spans import Spans
 from vouched._scan._lex._splitter import SentenceSplitter
-from vouched._scan._lex._units import CURRENCY_UNITS
 from vouched._scan._lex._vocabulary import may_compute
-from vouched._scan._read._binding import bind, evidence
-from vouched._scan._read._derived import computed_words, signed
+from vouched._scan._read._binding import evidence
+from vouched._scan._read._derived import computed_words
+from vouched._scan._read._evidence import Evidence, read_evidence
 from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import (
     NO_COMPUTES,
     Computes,
-    Cue,
     Found,
     SentenceRead,
     find_all,
-    read_sentence,
 )
-from vouched._scan._read._structures import read_structures
 from vouched._scan._read._times import Period, Segment, SentenceTime, governing, read_times
-from vouched._scan._read._values import Binding, Structures
 from vouched._scan._rules import (
     PASSED,
     Carry,
@@ -105,11 +100,6 @@ def read_text(compiled: Compiled, text: str) -> ScanReport:
     reading = TextReading(compiled)
     reading.sentences(text, SentenceSplitter().ends(text, final=True))
     return reading.report()
-
-
-def _is_relation(word: Cue) -> bool:
-    """A relation phrase ("more punctual than"): the words inside it state no value."""
-    return any(tag[0] == RELATION for tag in word.names)
 
 
 class TextReading:
@@ -254,18 +244,15 @@ class TextReading:
         placeholders and quotes, where nothing is a statement): the number findings,
         the word findings, how many claims were checked, the sentence's reading."""
         compiled = self._compiled
-        sentence = read_sentence(part, index, compiled.lexicon, found, carried=self._carried)
-        structures = read_structures(sentence, found.quantities)
-        relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-        masks = Spans([*structures.masked, *spans, *relations])
-        number_findings, checked, stated = self._numbers(sentence, structures, masks)
+        read = read_evidence(
+            part, found, spans, index, compiled.lexicon, self._carried, compiled.asked
+        )
+        sentence = read.sentence
+        number_findings, checked, stated = self._numbers(read)
         word_findings: list[Finding] = []
-        if found.words:
-            # words inside placeholders and quotes are not statements; names may be
-            unsaid = Spans(spans)
-            words = [w for w in found.words if not unsaid.covers(w.start, w.end)]
+        if read.words:
             context = WordContext(
-                sentence, words_facts, compiled.lexicon, stated, words, self._named
+                sentence, words_facts, compiled.lexicon, stated, list(read.words), self._named
             )
             word_findings, said = run_words(context)
             checked += said
@@ -376,49 +363,26 @@ class TextReading:
             for i, m in enumerate(named)
         ]
 
-    def _is_claim(self, read: Quantity, masks: Spans) -> bool:
-        """Numbers inside names, placeholders and long quotes, numbers the question
-        holds, and the base of a rate ("1 EUR = 1.0842 USD") are not claims."""
-        if masks.covers(read.start, read.end):
-            return False
-        asked = self._compiled.asked
-        if asked and any((read.kind, v) in asked for v in read.values):
-            return False
-        return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
-
-    def _numbers(
-        self, sentence: SentenceRead, structures: Structures, masks: Spans
-    ) -> tuple[list[Finding], int, list[Stated]]:
-        """Every quantity that is a claim read (signed, bound, its evidence) and then
-        judged by the rule registry; the findings, how many quantities were checked, and
-        each checked one with its outcome."""
+    def _numbers(self, read: Evidence) -> tuple[list[Finding], int, list[Stated]]:
+        """The durations no cue binds, then every stated quantity that is a claim (its
+        evidence, then the rule registry); the findings, how many quantities were
+        checked, and each checked one with its outcome."""
+        sentence, structures = read.sentence, read.structures
         index = sentence.facts
         carry = self._carry
         if index is not self._compiled.index:  # restatements compare within one period
             carry = self._carries.setdefault(id(index), Carry())
         occasions = self._compiled.words.occasions
         ctx = SentenceContext(sentence, structures, index, carry, occasions=occasions)
+        findings: list[Finding] = []
+        for quantity, binding in read.durations:
+            duration = judge_duration(quantity, binding, ctx)
+            if duration is not None:
+                findings.append(duration)
         # the sentence's words of a computed value: searched when its first number asks
         gates: Computes | None = None if self._may_compute else NO_COMPUTES
-        findings: list[Finding] = []
         stated: list[Stated] = []
-        claims: list[tuple[Quantity, Binding]] = []
-        for read in structures.quantities:
-            if not self._is_claim(read, masks):
-                continue
-            quantity = signed(sentence, read)
-            binding = bind(sentence, structures, quantity)
-            if quantity.soft and not binding.clear and quantity.unit is None:
-                continue  # "two trains", "the 3rd": small words count only when bound
-            if quantity.unit in _DURATIONS and not binding.clear:
-                # "may be delayed by 15 minutes": a duration no cue binds is no claim,
-                # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
-                duration = judge_duration(quantity, binding, ctx)
-                if duration is not None:
-                    findings.append(duration)
-                continue
-            claims.append((quantity, binding))
-        for quantity, bound in claims:
+        for quantity, bound in read.claims:
             if gates is None:
                 gates = computed_words(sentence.text)
             binding = evidence(sentence, structures, quantity, bound, ctx.passed, gates)

@@ -10,4 +10,7 @@
 - ``_binding``: each quantity's readings with their costs, and its binding.
 - ``_wordreading``: who a word that states a fact speaks about, and whether it is stated.
 - ``_times``: time expressions resolved to periods of the place's local time.
+- ``_evidence``: the sentence read once and frozen (``Evidence``: the reading, the
+  structures, the masks, the durations set apart, the claims bound, the words that
+  state facts), what the rules read.
 """
