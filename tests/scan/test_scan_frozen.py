@@ -126,3 +126,21 @@ def test_the_rules_import_no_module_of_the_binding_stage() -> None:
         imported[path.name] = {n for n in names if n in _BINDING_STAGE}
     assert "_quantity.py" in imported, "the rules' folder must be read"
     assert {name: found for name, found in imported.items() if found} == {}
+
+
+# Reader functions the rules still call at spans of their own (a quantity's, a mention's,
+# a clause's): the rest of what they read is the Evidence's (a word's reading, denied
+# included). Only ever shrinks.
+_READERS_LEFT_IN_RULES = {"denied", "words_between"}
+
+
+def test_the_rules_call_no_reader_function_but_the_named_ones() -> None:
+    folder = Path(vouched._scan._rules.__file__).parent
+    called: set[str] = set()
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "vouched._scan._read."
+            ):
+                called.update(a.name for a in node.names if a.name[0].islower())
+    assert called <= _READERS_LEFT_IN_RULES

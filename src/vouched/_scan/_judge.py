@@ -252,7 +252,13 @@ class TextReading:
         word_findings: list[Finding] = []
         if read.words:
             context = WordContext(
-                sentence, words_facts, compiled.lexicon, stated, list(read.words), self._named
+                sentence,
+                words_facts,
+                compiled.lexicon,
+                stated,
+                list(read.words),
+                self._named,
+                read.readings,
             )
             word_findings, said = run_words(context)
             checked += said

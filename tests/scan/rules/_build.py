@@ -57,7 +57,12 @@ class Built:
         """What the word rules read."""
         ev = self.evidence
         return WordContext(
-            ev.sentence, self.compiled.words, self.compiled.lexicon, stated or [], list(ev.words)
+            ev.sentence,
+            self.compiled.words,
+            self.compiled.lexicon,
+            stated or [],
+            list(ev.words),
+            readings=ev.readings,
         )
 
     def said(self, phrase: str) -> Said:

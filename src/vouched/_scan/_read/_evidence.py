@@ -11,7 +11,7 @@ are no claim. The rules read the result and never call the readers back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from vouched._scan._facts._factindex import FactIndex
@@ -26,6 +26,7 @@ from vouched._scan._read._mentions import Mention
 from vouched._scan._read._sentence import Cue, Found, SentenceRead, read_sentence
 from vouched._scan._read._structures import read_structures
 from vouched._scan._read._values import Binding, Structures
+from vouched._scan._read._wordreading import WordReading
 
 __all__ = ["DURATIONS", "Evidence", "read_evidence"]
 
@@ -42,6 +43,7 @@ class Evidence(NamedTuple):
     durations: tuple[tuple[Quantity, Binding], ...]  # durations no cue binds
     claims: tuple[tuple[Quantity, Binding], ...]  # the stated quantities that are claims
     words: tuple[Cue, ...]  # words that state facts, outside placeholders and quotes
+    readings: Mapping[tuple[int, int], WordReading]  # each word's reading, by its span
 
 
 def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
@@ -80,7 +82,8 @@ def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
         # words inside placeholders and quotes are not statements; names may be
         unsaid = Spans(spans)
         words = tuple(w for w in found.words if not unsaid.covers(w.start, w.end))
-    return Evidence(sentence, structures, masks, tuple(durations), tuple(claims), words)
+    readings = {(w.start, w.end): WordReading(sentence, w.start, w.end) for w in words}
+    return Evidence(sentence, structures, masks, tuple(durations), tuple(claims), words, readings)
 
 
 def _is_relation(word: Cue) -> bool:

@@ -20,6 +20,7 @@ phrase), each answered here from the sentence's mentions, read once
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import cached_property
 
 from vouched._scan._lex._vocabulary import (
     HEDGE_BEFORE,
@@ -36,6 +37,7 @@ from vouched._scan._read._subjects import topic_of
 __all__ = [
     "LINK_WINDOW",
     "NOBODY",
+    "WordReading",
     "denied",
     "later_occasion",
     "linked_subject",
@@ -175,3 +177,54 @@ def manner_of(ctx: SentenceRead, start: int) -> bool:
     describe ("book the class online", "tickets online")?"""
     clause = ctx.structure.clause(start)
     return bool(MANNER_OF.search(ctx.text, clause[0], start))
+
+
+class WordReading:
+    """Who one word that states a fact speaks about, and whether it is stated at all: the
+    readers above at the word's own span, each read on first ask and kept (a rule asks
+    one or two of them), so the rules read values and call no reader."""
+
+    def __init__(self, sentence: SentenceRead, start: int, end: int) -> None:
+        self._sentence = sentence
+        self._start = start
+        self._end = end
+
+    @cached_property
+    def denied(self) -> bool:
+        """A negation in its clause or a hedge right before it: never judged."""
+        return denied(self._sentence, self._start, self._end)
+
+    @cached_property
+    def before(self) -> tuple[str, ...]:
+        """The subjects named before it in its sentence, nearest first (no topic)."""
+        return tuple(subjects_before(self._sentence, self._start, topic=False) or ())
+
+    @cached_property
+    def after(self) -> str | None:
+        """The subject named right after it ("X colder than Y")."""
+        return subject_after(self._sentence, self._end)
+
+    @cached_property
+    def subject(self) -> str | None:
+        """Its subject (:func:`subject_of`: named before it, else right after it)."""
+        return subject_of(self._sentence, self._start, self._end, after=True)
+
+    @cached_property
+    def subject_before(self) -> str | None:
+        """Its subject named before it only (:func:`subject_of` with ``after=False``)."""
+        return subject_of(self._sentence, self._start, self._end, after=False)
+
+    @cached_property
+    def linked(self) -> str | None:
+        """The subject it is tied to by linking words alone (:func:`linked_subject`)."""
+        return linked_subject(self._sentence, self._start, self._end)
+
+    @cached_property
+    def manner(self) -> bool:
+        """Does it say how, not what ("book the class online")?"""
+        return manner_of(self._sentence, self._start)
+
+    @cached_property
+    def later(self) -> bool:
+        """Does it speak of a later occasion ("their next game is on Friday")?"""
+        return later_occasion(self._sentence, self._end)

@@ -19,7 +19,6 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._units import canonical_unit, in_base_unit
 from vouched._scan._lex._vocabulary import ORDINAL_BEFORE
 from vouched._scan._read._sentence import words_between
-from vouched._scan._read._wordreading import subject_after, subjects_before
 from vouched._scan._rules._relation import (
     Operand,
     checked,
@@ -57,7 +56,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     else:
         attribute = relation.attribute
         found = (
-            checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
+            checked(ctx, said, ctx.read(said).after, (attribute,))
             if said.text.lower().endswith(" by")
             else subject_with(ctx, said, (attribute,))
         )
@@ -282,7 +281,7 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
     meeting = [m for m in members if _meets(ctx, m, threshold)]
     if subject not in meeting:
         return None  # X itself misses it: the threshold's finding says so
-    before = {*ctx.earlier, *(subjects_before(ctx.sentence, said.start, topic=False) or ())}
+    before = {*ctx.earlier, *ctx.read(said).before}
     why = unmet(count, subject, meeting, len(members), before)
     if why is None:
         return PASSED

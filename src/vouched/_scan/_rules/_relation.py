@@ -22,8 +22,6 @@ from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import in_base_unit
 from vouched._scan._read._wordreading import (
     NOBODY,
-    subject_after,
-    subject_of,
 )
 from vouched._scan._rules._explanation import self_compared
 from vouched._scan._rules._margins import (
@@ -90,7 +88,8 @@ def subject_with(
     ctx: WordContext, said: Said, attributes: tuple[str, ...], *, after: bool = True
 ) -> str | Finding | None:
     """The subject of a relation phrase (:func:`subject_of`), checked by :func:`_checked`."""
-    subject = subject_of(ctx.sentence, said.start, said.end, after=after)
+    read = ctx.read(said)
+    subject = read.subject if after else read.subject_before
     return checked(ctx, said, subject, attributes)
 
 
@@ -157,7 +156,7 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         if named is None:
             return None
     else:
-        named = subject_after(ctx.sentence, said.end)
+        named = ctx.read(said).after
     right = checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
