@@ -17,6 +17,7 @@ from vouched._scan._read._binding import evidence
 from vouched._scan._read._derived import computed_words
 from vouched._scan._read._evidence import Evidence, read_evidence
 from vouched._scan._read._sentence import find_all
+from vouched._scan._read._times import SentenceTime, read_times
 from vouched._scan._rules import Carry, QuoteView, SentenceContext, Stated, TextView
 from vouched._scan._rules._occasions import OccasionView
 from vouched._scan._rules._rule import PASSED
@@ -70,6 +71,13 @@ class Built:
         start = self.text.index(phrase)
         cue = next(w for w in self.evidence.words if w.start == start)
         return Said(cue.start, cue.end, self.text[cue.start : cue.end], cue.names)
+
+    def timing(self) -> SentenceTime:
+        """The time expressions of the sentence, on the world's calendar (facts with
+        periods only)."""
+        views = self.compiled.periods
+        assert views is not None, "a world whose facts have periods"
+        return read_times(self.text.lower(), views.calendar)
 
     def occasion(self) -> OccasionView:
         return OccasionView(self.evidence.sentence, self.compiled.words)
