@@ -12,6 +12,7 @@ are no claim. The rules read the result and never call the readers back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from vouched._scan._facts._factindex import FactIndex
@@ -82,7 +83,9 @@ def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
         # words inside placeholders and quotes are not statements; names may be
         unsaid = Spans(spans)
         words = tuple(w for w in found.words if not unsaid.covers(w.start, w.end))
-    readings = {(w.start, w.end): WordReading(sentence, w.start, w.end) for w in words}
+    readings = MappingProxyType(
+        {(w.start, w.end): WordReading(sentence, w.start, w.end) for w in words}
+    )
     return Evidence(sentence, structures, masks, tuple(durations), tuple(claims), words, readings)
 
 
