@@ -35,7 +35,9 @@ from types import MappingProxyType
 from typing import Any
 
 from vouched._exceptions import InputError
+from vouched._scan._facts._conditions import conditions_of
 from vouched._scan._facts._counts import Count, count_json, counts_of
+from vouched._scan._facts._extremes import extremes_of
 from vouched._scan._facts._gameparts import Periods, period_json, periods_of
 from vouched._scan._facts._lexrelations import (
     Comparison,
@@ -275,9 +277,6 @@ class Lexicon:
         object.__setattr__(
             self, "countable", frozenset(_phrase_list("countable", countable, "countable"))
         )
-        from vouched._scan._facts._conditions import conditions_of  # noqa: PLC0415 - validated where it is read
-        from vouched._scan._facts._extremes import extremes_of  # noqa: PLC0415
-
         conditions_of(conditions or {})  # validates: errors name the field
         object.__setattr__(self, "conditions", MappingProxyType(dict(conditions or {})))
         extremes_of(extremes or {})  # validates: errors name the field
