@@ -66,6 +66,7 @@ __all__ = [
     "folded",
     "holds_key",
     "may_compute",
+    "words_between",
 ]
 
 DIGIT = re.compile(r"\d")
@@ -118,6 +119,13 @@ VALUE_PLACE_BEFORE = re.compile(
 """A value and its unit right before a subject it is stated for ("21.4 °C in Berlin")."""
 CONNECTIVE = re.compile(rf"\s*(?:{_any('connectives')})\s+(?:the\s+)?", re.IGNORECASE)
 GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
+
+
+def words_between(text: str, start: int, end: int) -> list[str]:
+    """The words (and punctuation marks) of ``text[start:end]``, lower-cased."""
+    return [w.lower() for w in GAP_WORDS.findall(text, start, end)]
+
+
 PAIR_GAP = re.compile(
     rf"\s*(?:[-\u2013\u2014]|to)\s*|\s*-?\s*(?:{_any('pair_words')})\s*-?\s*", re.I
 )

@@ -29,7 +29,7 @@ from vouched._scan._facts._lexicon import (
 )
 from vouched._scan._facts._wordmatch import WordFacts, word_matcher
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._lex._vocabulary import GAP_WORDS
+from vouched._scan._lex._vocabulary import words_between
 from vouched._scan._read._mentions import (
     Mention,
     MentionKind,
@@ -139,10 +139,6 @@ def _value_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
         for phrase, value in phrases.items()
     )
     return phrase_matcher(entries)
-
-
-def words_between(text: str, start: int, end: int) -> list[str]:
-    return [w.lower() for w in GAP_WORDS.findall(text, start, end)]
 
 
 class Matchers(NamedTuple):

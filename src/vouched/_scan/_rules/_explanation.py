@@ -43,8 +43,9 @@ from vouched._scan._facts._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._units import units_compatible
+from vouched._scan._lex._vocabulary import words_between
 from vouched._scan._read._mentions import Mention, MentionKind
-from vouched._scan._read._sentence import SentenceRead, words_between
+from vouched._scan._read._sentence import SentenceRead
 from vouched._scan._rules._context import SentenceContext, Stated
 from vouched._scan._rules._occasions import span_numbers
 from vouched._scan._rules._rule import PASSED, Rule

@@ -17,8 +17,7 @@ from vouched._scan._facts._lexrelations import Superlative, Threshold
 from vouched._scan._facts._wordmatch import RELATION, STRING
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._units import canonical_unit, in_base_unit
-from vouched._scan._lex._vocabulary import ORDINAL_BEFORE
-from vouched._scan._read._sentence import words_between
+from vouched._scan._lex._vocabulary import ORDINAL_BEFORE, words_between
 from vouched._scan._rules._relation import (
     Operand,
     checked,
