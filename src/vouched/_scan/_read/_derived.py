@@ -132,15 +132,12 @@ def derived(
         return None
     sentence = ctx.structure.sentence(quantity.start)
     if gates.after or gates.before:
-        said = _stated_difference(ctx, quantity, gates, cue, sentence)
-        if said is not _NOT_SAID:
-            return said
+        said, found = _stated_difference(ctx, quantity, gates, cue, sentence)
+        if said:
+            return found
     if not gates.total:
         return None
     return _stated_sum(ctx, quantity, stated, sentence)
-
-
-_NOT_SAID = Derived("", False, "")  # the text says no difference here
 
 
 def _stated_difference(
@@ -149,9 +146,9 @@ def _stated_difference(
     gates: Computes,
     cue: Cue | None,
     sentence: tuple[int, int],
-) -> Derived | None:
-    """A difference the words around ``quantity`` say it states ("a 12-point win",
-    "3 degrees warmer than Munich", "up by 2"): its check, or :data:`_NOT_SAID`."""
+) -> tuple[bool, Derived | None]:
+    """Do the words around ``quantity`` say it states a difference ("a 12-point win",
+    "3 degrees warmer than Munich", "up by 2")? If so, with its check."""
     text = ctx.text
     after = DIFFERENCE_AFTER.match(text, quantity.end) if gates.after else None
     before = None
@@ -160,10 +157,10 @@ def _stated_difference(
             text[max(sentence[0], quantity.start - 60) : quantity.start]
         )
     if after is None and before is None:
-        return _NOT_SAID
+        return False, None
     found = difference(ctx, quantity, sentence, cue)
     if found is None or found.matches:
-        return found
+        return True, found
     # "3 degrees warmer than Munich", "a 12-point win": the text says it is a
     # difference; "1.15% lower" alone may be a change, checked as stated.
     said = before is not None or (
@@ -174,7 +171,7 @@ def _stated_difference(
             or REFERENCE.match(text, after.end()) is not None
         )
     )
-    return found if said else None
+    return True, (found if said else None)
 
 
 def _stated_sum(
