@@ -78,8 +78,8 @@ if TYPE_CHECKING:
         export_jsonl,
         import_jsonl,
     )
-    from vouched._scan._lexicon import Lexicon
-    from vouched._scan._quotes import unsupported_quotes
+    from vouched._scan._facts._lexicon import Lexicon
+    from vouched._scan._lex._quotes import unsupported_quotes
     from vouched._scan._scanner import Finding, FindingKind, Scanner, ScanReport, scan
     from vouched._scan._stream import ScannedSentence, StreamScanner
     from vouched._sources._breaker import (
@@ -128,7 +128,7 @@ _HOMES: dict[str, str] = {
     "Grounder": "vouched._answer._grounder",
     "GuardedSource": "vouched._sources._guarded",
     "InputError": "vouched._exceptions",
-    "Lexicon": "vouched._scan._lexicon",
+    "Lexicon": "vouched._scan._facts._lexicon",
     "LocalBreakerStore": "vouched._sources._breaker",
     "MalformedPayloadError": "vouched._exceptions",
     "MissingExtraError": "vouched._exceptions",
@@ -190,7 +190,7 @@ _HOMES: dict[str, str] = {
     "partition": "vouched._gate",
     "replay": "vouched._replay._grade",
     "scan": "vouched._scan._scanner",
-    "unsupported_quotes": "vouched._scan._quotes",
+    "unsupported_quotes": "vouched._scan._lex._quotes",
     "verify_answer": "vouched._claims._verify",
     "verify_output": "vouched._claims._verify",
 }

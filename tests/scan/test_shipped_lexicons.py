@@ -9,7 +9,7 @@ import pytest
 
 from vouched import InputError, Lexicon
 from vouched._cli._common import load_lexicon
-from vouched._scan._lexicon import shipped_lexicons
+from vouched._scan._facts._lexicon import shipped_lexicons
 
 
 def test_shipped_lexicons_are_listed_by_name() -> None:

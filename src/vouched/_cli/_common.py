@@ -18,7 +18,7 @@ from vouched._exceptions import InputError, VouchedError, one_line, printable, s
 from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
 from vouched._policy import Policy
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._time import SystemClock, parse_instant
 
 __all__ = [

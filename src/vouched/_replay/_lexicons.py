@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from vouched._exceptions import InputError
 from vouched._jsonio import dumps, loads
 from vouched._replay._snapshot import LexiconRef
-from vouched._scan._lexicon import Lexicon, shipped_lexicons
+from vouched._scan._facts._lexicon import Lexicon, shipped_lexicons
 
 __all__ = [
     "JSONL_LEXICON",

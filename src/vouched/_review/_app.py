@@ -57,8 +57,8 @@ from vouched._review._verdicting import (
     read_verdict,
     reviewer_of,
 )
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import FindingKind
-from vouched._scan._lexicon import Lexicon
 from vouched._time import Clock, SystemClock, parse_day_or_instant
 
 __all__ = ["create_review_app"]

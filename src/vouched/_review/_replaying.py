@@ -27,7 +27,7 @@ from vouched._replay._tables import ReportTable, report_tables
 from vouched._replay._tally import OutputRule, OwnLexiconRule, scanner_rule
 from vouched._review._answer import AttemptView, attempt_view
 from vouched._review._index import ReadableStore
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 
 __all__ = [
     "DEFAULTS",
