@@ -35,6 +35,8 @@ class StreamEnd:
     usage: Mapping[str, Any] = field(default_factory=dict)
     done: bool = False  # the [DONE] event arrived
     model: str | None = None  # the model that answered, as the server names it
+    id: str | None = None  # the server's id of its answer ("chatcmpl-...")
+    system_fingerprint: str | None = None  # the server's configuration, as it names it
 
 
 def told(end: StreamEnd, document: Mapping[str, Any], choice: Mapping[str, Any]) -> None:
@@ -42,6 +44,10 @@ def told(end: StreamEnd, document: Mapping[str, Any], choice: Mapping[str, Any])
     model = document.get("model")
     if isinstance(model, str) and model:
         end.model = model
+    for key in ("id", "system_fingerprint"):
+        value = document.get(key)
+        if isinstance(value, str) and value:
+            setattr(end, key, value[:_EXCERPT])
     usage = document.get("usage")
     if isinstance(usage, dict):
         end.usage = dict(usage)

@@ -55,7 +55,7 @@ from vouched._factio import validation_message
 from vouched._jsonio import NumberBoundsError, dumps, loads
 from vouched._replay._queued import QueuedSnapshotStore
 from vouched._server import _openai
-from vouched._server._config import ServeConfig
+from vouched._server._config import ServeConfig, retries
 from vouched._server._http import RequestError, error_response, json_response, read_body
 from vouched._server._middleware import Guard
 from vouched._server._models import (
@@ -68,6 +68,7 @@ from vouched._server._models import (
 )
 from vouched._server._openapi import openapi_document
 from vouched._server._pool import PoolFullError, WorkPool
+from vouched._server._requestid import FILTER
 from vouched._server._routes import ROUTES, Endpoint
 from vouched._server._verify import verify_claims
 from vouched._time import parse_instant
@@ -145,17 +146,19 @@ class Service:
             else None
         )
         self.grounder = grounder or self._grounder(config.answer_lexicon)
-        self._grounders: dict[str, Grounder] = {}
+        self._grounders: dict[tuple[str, str | None], Grounder] = {}
+        self._upstreams = {u.name: u for u in config.upstreams}
+        self._routes = {m: u for u in config.upstreams for m in u.models}
         self._streams = 0  # streamed answers under way
         self._streams_done = asyncio.Event()
         self._streams_done.set()
 
-    def _grounder(self, lexicon: Lexicon | None) -> Grounder:
+    def _grounder(self, lexicon: Lexicon | None, phraser: Any = None) -> Grounder:
         config = self.config
         return Grounder(
             config.sources,
             policy=config.policy,
-            phraser=config.phraser,
+            phraser=config.phraser if phraser is None else phraser,
             lexicon=lexicon,
             on_fail=config.on_fail,
             clock=self.clock,
@@ -171,13 +174,43 @@ class Service:
             on_guard_error=config.on_guard_error,
         )
 
-    def grounder_for(self, lexicon: str | None, field: str = "vouched.lexicon") -> Grounder:
-        """The grounder of the config, or one scanning with a named lexicon."""
-        if lexicon is None:
+    def grounder_for(
+        self, lexicon: str | None, field: str = "vouched.lexicon", upstream: str = ""
+    ) -> Grounder:
+        """The grounder of the config, or one scanning with a named lexicon,
+        or phrasing with a named ``[[upstream]]`` (built once each)."""
+        if lexicon is None and not upstream:
             return self.grounder
-        if lexicon not in self._grounders:
-            self._grounders[lexicon] = self._grounder(self.lexicon(lexicon, field))
-        return self._grounders[lexicon]
+        key = (upstream, lexicon)
+        if key not in self._grounders:
+            scanning = (
+                self.config.answer_lexicon if lexicon is None else self.lexicon(lexicon, field)
+            )
+            phraser = self._upstreams[upstream].phraser if upstream else None
+            self._grounders[key] = self._grounder(scanning, phraser)
+        return self._grounders[key]
+
+    def route(self, model: str | None) -> tuple[str, int | None]:
+        """The ``[[upstream]]`` the request's ``model`` names (its name and
+        ``max_tokens`` ceiling); without any, ``""`` and the phraser's ceiling:
+        the ``[answer.phraser]`` answers every model. An unknown model is a 404."""
+        if not self._routes:
+            ceiling = getattr(self.grounder.phraser, "max_tokens", None)
+            return "", ceiling if isinstance(ceiling, int) else None
+        found = self._routes.get(model or "")
+        if found is None:
+            raise RequestError(404, ErrorCode.MODEL_NOT_FOUND,
+                               f"the model {str(model)[:100]!r} does not exist on this gateway "
+                               "(GET /v1/models lists them)", "model")  # fmt: skip
+        return found.name, found.max_tokens
+
+    def model_names(self) -> list[str]:
+        """The models a chat request may name: every ``[[upstream]]``'s, or
+        the ``[answer.phraser]``'s one ([] for the template phraser)."""
+        if self._routes:
+            return list(self._routes)
+        model = getattr(self.grounder.phraser, "model", "")
+        return [model] if isinstance(model, str) and model else []
 
     def grounders(self) -> list[Grounder]:
         return [self.grounder, *self._grounders.values()]
@@ -236,11 +269,19 @@ class Service:
                 )
             chosen[key] = value
         if "on_fail" in chosen:
+            field = f"{where}.on_fail" if where else "on_fail"
             try:
                 chosen["on_fail"] = plan(chosen["on_fail"])
             except ConfigError as error:
-                field = f"{where}.on_fail" if where else "on_fail"
                 raise RequestError(422, ErrorCode.INVALID_INPUT, str(error), field) from None
+            if retries(chosen["on_fail"]) > self.config.max_retries:
+                raise RequestError(
+                    422,
+                    ErrorCode.INVALID_INPUT,
+                    f"holds {retries(chosen['on_fail']):,} retries; at most "
+                    f"{self.config.max_retries} (answer.max_retries)",
+                    field,
+                )
         return chosen
 
     def deadline(self) -> float:
@@ -284,11 +325,6 @@ class Service:
                 self._streams -= 1
                 if not self._streams:
                     self._streams_done.set()
-
-    def upstream_model(self) -> str:
-        """The configured upstream model's name ("" for the template phraser)."""
-        model = getattr(self.grounder.phraser, "model", "")
-        return model if isinstance(model, str) else ""
 
     def stop_asked(self) -> None:
         """SIGTERM arrived: the shutdown grace counts from now."""
@@ -525,6 +561,8 @@ def create_app(
     system's) is where time is read, ``grounder`` replaces the one the config
     describes (tests). ``app.service`` is the :class:`Service` behind it."""
     service = Service(config, clock or SystemClock(), grounder)
+    for name in ("vouched.server", "vouched.grounder"):  # every line names its request
+        logging.getLogger(name).addFilter(FILTER)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

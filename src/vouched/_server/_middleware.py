@@ -6,6 +6,9 @@
 - a bearer token when one is configured (``/healthz`` excepted, for probes);
 - a POST body must be ``application/json`` (415 otherwise): a form or
   ``text/plain`` POST from any web page is refused before it costs anything;
+- every request gets an id (the caller's ``x-request-id`` when it is bounded
+  and printable, else a new one), returned in ``x-request-id`` and on every
+  log line of the request (:mod:`vouched._server._requestid`);
 - every request is counted and timed by endpoint and status, and logged
   (method, path, status, time; never a body) when ``log_requests`` is set.
 """
@@ -22,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vouched._server._http import RequestError, error_response
 from vouched._server._models import ErrorCode
+from vouched._server._requestid import request_id_of, reset, using
 
 __all__ = ["Guard", "host_name"]
 
@@ -76,10 +80,14 @@ class Guard:
         began = time.perf_counter()
         path: str = scope["path"]
         status = [500]
+        request_id = request_id_of(_header(scope, b"x-request-id"))
+        marker = request_id.encode("ascii")
+        token = using(request_id)
 
         async def sent(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
+                message["headers"] = [*message.get("headers", ()), (b"x-request-id", marker)]
             await send(message)
 
         try:
@@ -90,6 +98,7 @@ class Guard:
                 await self.app(scope, receive, sent)
         finally:
             self._account(scope, path, status[0], time.perf_counter() - began)
+            reset(token)
 
     def _problem(self, scope: Scope) -> RequestError | None:
         host = host_name(_header(scope, b"host") or "")

@@ -11,7 +11,15 @@ from __future__ import annotations
 import enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
 from vouched import Fact
 
@@ -53,6 +61,8 @@ class ErrorCode(enum.StrEnum):
     UNAUTHORIZED = "unauthorized"  # no or a wrong bearer token (server.token_env)
     OVERLOADED = "overloaded"  # the work pool's queue is full (server.queue_limit)
     OVERRIDE_NOT_ALLOWED = "override_not_allowed"  # not in answer.allow_request_overrides
+    MODEL_NOT_FOUND = "model_not_found"  # the request's model is no [[upstream]]'s (404)
+    UNSUPPORTED_PARAMETER = "unsupported_parameter"  # a parameter the gateway cannot honour
     UPSTREAM_TIMEOUT = "upstream_timeout"  # the model did not answer in time (504)
     UPSTREAM_UNREACHABLE = "upstream_unreachable"  # the model could not be reached (502)
     UPSTREAM_ERROR = "upstream_error"  # the model answered 5xx (502)
@@ -170,12 +180,13 @@ class VouchedOptions(_Strict):
 
 
 class ChatRequest(_Open):
-    """An OpenAI chat-completions request, plus ``vouched`` (other keys are
-    taken and not used: the configured upstream model answers)."""
+    """An OpenAI chat-completions request, plus ``vouched``: ``model`` chooses
+    the upstream, the parameters are forwarded as the config allows, and one
+    this gateway cannot honour is a 400 naming it (never dropped)."""
 
     messages: list[ChatMessage] = Field(min_length=1)
     model: str | None = None
-    stream: bool = False
+    stream: StrictBool = False
     vouched: VouchedOptions | None = None
 
 
