@@ -138,7 +138,8 @@ def sdk(url: str, **kw: Any) -> openai.OpenAI:
 
 
 def snapshots(service: Any) -> list[Any]:
+    """The snapshots written so far (waited for on the service's own loop)."""
     import asyncio  # noqa: PLC0415 - only this helper needs it
 
-    asyncio.run(service.settle())
+    asyncio.run_coroutine_threadsafe(service.settle(), service._loop).result(timeout=30)
     return list(service.config.store.iter())

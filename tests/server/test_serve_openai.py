@@ -192,7 +192,7 @@ def test_a_request_without_facts_or_query_is_a_400_in_openais_error_shape() -> N
         _sdk(app, call)
     error = caught.value.body
     assert isinstance(error, dict)
-    assert set(error) == {"message", "type", "param", "code"}
+    assert set(error) == {"message", "type", "param", "code", "field"}  # one shape, all routes
     assert error["param"] == "vouched"
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from vouched._exceptions import PhraserResponseError, PhraserStreamError
 from vouched._jsonio import loads
 
-__all__ = ["StreamEnd", "deltas", "told"]
+__all__ = ["StreamEnd", "deltas", "told", "well_formed"]
 
 _DONE = "[DONE]"
 _EXCERPT = 200
@@ -72,6 +72,18 @@ async def _events(lines: AsyncIterator[str]) -> AsyncIterator[str]:
         yield "\n".join(data)
 
 
+def well_formed(text: str) -> str:
+    """``text`` with each lone surrogate (a JSON ``\\ud800`` no pair follows)
+    replaced by U+FFFD: it can be scanned, sent and stored as UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 def _delta_of(payload: str, end: StreamEnd) -> str:
     try:
         chunk = loads(payload)
@@ -96,7 +108,7 @@ def _delta_of(payload: str, end: StreamEnd) -> str:
     told(end, chunk, choice)
     delta = choice.get("delta")
     content = delta.get("content") if isinstance(delta, dict) else None
-    return content if isinstance(content, str) else ""
+    return well_formed(content) if isinstance(content, str) else ""
 
 
 async def deltas(lines: AsyncIterator[str], end: StreamEnd) -> AsyncGenerator[str, None]:

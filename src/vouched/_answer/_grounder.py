@@ -214,6 +214,7 @@ class Grounder:
         on_fail: OnFailLike | None = None,
         mode: AnswerMode | str | None = None,
         request: Mapping[str, Any] | None = None,
+        interruption: Callable[[], str] | None = None,
     ) -> Answer:
         """Answer ``question`` from what the sources say for ``query``.
 
@@ -221,14 +222,23 @@ class Grounder:
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
         ``on_fail`` and ``mode`` replace the Grounder's for this answer;
-        ``request`` (an HTTP request's id, ...) is kept in its snapshot.
+        ``request`` (an HTTP request's id, ...) is kept in its snapshot. An
+        answer cancelled before it is done (a deadline) still leaves its
+        snapshot, the attempt under way in its trail with the reason
+        ``interruption()`` gives (default ``disconnected``).
         """
         with in_span(self.tracing.answer(streamed=False)) as span:
             ready = await self._prepare(question, query, given=facts, messages=messages,
                                         sampling=sampling, span=span, request=request)  # fmt: skip
             phrasing = self._phrasing(ready, on_fail, mode, streamed=False)
-            async for _ in phrasing.run():  # read whole: no events before the answer
-                pass  # pragma: no cover - a whole reading yields none
+            try:
+                async for _ in phrasing.run():  # read whole: no events before the answer
+                    pass  # pragma: no cover - a whole reading yields none
+            except asyncio.CancelledError:
+                if phrasing.answer is None:
+                    reason = DISCONNECTED if interruption is None else interruption()
+                    self._deliver(ready, phrasing.left(reason), phrasing.steps)
+                raise
             return self._deliver(ready, phrasing.built(), phrasing.steps)
 
     async def answer_stream(

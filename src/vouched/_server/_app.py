@@ -43,6 +43,7 @@ from vouched import (
     Clock,
     ConfigError,
     Grounder,
+    GuardedSource,
     InputError,
     Lexicon,
     PrometheusMetrics,
@@ -68,7 +69,7 @@ from vouched._server._models import (
 )
 from vouched._server._openapi import openapi_document
 from vouched._server._pool import PoolFullError, WorkPool
-from vouched._server._requestid import FILTER
+from vouched._server._requestid import FILTER, current_request_id
 from vouched._server._routes import ROUTES, Endpoint
 from vouched._server._verify import verify_claims
 from vouched._time import parse_instant
@@ -133,9 +134,16 @@ class Service:
         self.config = config
         self.clock = clock
         self.meters = _Metrics()
+        for source in config.sources:  # a sample per source from the start, kept current
+            if isinstance(source, GuardedSource):
+                self.meters.answers.set_breaker_state(source.name, str(source.state))
+                source.add_listener(self.meters.answers.on_breaker_event)
         self.pool = WorkPool(config.workers, config.queue_limit)
         self.draining = False
         self._stop_asked: float | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the serving loop (lifespan)
+        self._waits: set[asyncio.Timeout] = set()  # the streams' waits for their next chunk
+        self._cut = False  # the grace is nearly over: streams end with shutting_down
         # Snapshots reach the store in batches off the answer path; a store that
         # falls behind spills to a local file (config.spill), never drops.
         self.snapshots = (
@@ -288,6 +296,11 @@ class Service:
         """When a request started now must be answered (the loop's clock)."""
         return asyncio.get_running_loop().time() + self.config.request_timeout
 
+    def cut_reason(self) -> str:
+        """Why a whole answer was cancelled: only the request's deadline or a
+        shutdown cancel one (a client that leaves does not)."""
+        return "shutdown" if self.draining else "deadline"
+
     def interruption(self, deadline: float) -> Callable[[], str]:
         """Why a stream was cut short, asked when it is: the deadline passed,
         the service is shutting down, or the reader left."""
@@ -300,22 +313,33 @@ class Service:
         return reason
 
     async def bounded(
-        self, chunks: AsyncIterator[bytes], deadline: float, on_deadline: bytes
+        self,
+        chunks: AsyncIterator[bytes],
+        deadline: float,
+        on_deadline: bytes,
+        on_shutdown: bytes | None = None,
     ) -> AsyncIterator[bytes]:
         """A stream's bytes until ``deadline`` (then ``on_deadline``, and the
         stream is closed: its answer recorded with the reason ``deadline``),
-        counted among the streams the drain waits for."""
+        counted among the streams the drain waits for. Shortly before the
+        shutdown grace ends it is closed with ``on_shutdown`` (its answer
+        recorded with the reason ``shutdown``): a client gets a last event,
+        never a connection cut mid-stream."""
         self._streams += 1
         self._streams_done.clear()
         try:
             while True:
                 try:
-                    async with asyncio.timeout_at(deadline):
-                        chunk = await anext(chunks)
+                    async with asyncio.timeout_at(deadline) as waiting:
+                        self._waits.add(waiting)
+                        try:
+                            chunk = await anext(chunks)
+                        finally:
+                            self._waits.discard(waiting)
                 except StopAsyncIteration:
                     return
                 except TimeoutError:
-                    yield on_deadline
+                    yield on_shutdown if self._cut and on_shutdown else on_deadline
                     return
                 yield chunk
         finally:
@@ -330,6 +354,23 @@ class Service:
         """SIGTERM arrived: the shutdown grace counts from now."""
         if self._stop_asked is None:
             self._stop_asked = self.clock.monotonic()
+            if self._loop is not None:  # a signal handler: hand the timer to the loop
+                self._loop.call_soon_threadsafe(self._cut_later)
+
+    def started(self) -> None:
+        """The service runs on this event loop (its lifespan began)."""
+        self._loop = asyncio.get_running_loop()
+
+    def _cut_later(self) -> None:
+        grace = self.config.shutdown_grace
+        asyncio.get_running_loop().call_later(max(grace - min(1.0, grace / 4), 0), self.cut)
+
+    def cut(self) -> None:
+        """End every stream now with its closing ``shutting_down`` event."""
+        self._cut = True
+        now = asyncio.get_running_loop().time()
+        for waiting in list(self._waits):
+            waiting.reschedule(now)
 
     async def settle(self) -> None:
         """Wait until every snapshot scheduled so far is in the store (tests)."""
@@ -433,7 +474,9 @@ class Service:
 
     async def answer(self, body: AnswerRequest) -> Response:
         grounder, chosen = self._answering(body)
-        answer = await grounder.answer(body.question, body.query, **chosen)
+        answer = await grounder.answer(body.question, body.query, **chosen,
+                                       request={"id": current_request_id()},
+                                       interruption=self.cut_reason)  # fmt: skip
         return json_response(answer.client_json())
 
     async def stream(self, body: AnswerRequest) -> Response:
@@ -443,7 +486,9 @@ class Service:
                                         interruption=self.interruption(deadline))  # fmt: skip
         timeout = {"kind": "error", "segment": 0, "reasons": [str(ErrorCode.DEADLINE_EXCEEDED)]}
         on_deadline = f"event: error\ndata: {dumps(timeout)}\n\n".encode()
-        return StreamingResponse(self.bounded(_events(events), deadline, on_deadline),
+        closing = {**timeout, "reasons": [str(ErrorCode.SHUTTING_DOWN)]}
+        on_shutdown = f"event: error\ndata: {dumps(closing)}\n\n".encode()
+        return StreamingResponse(self.bounded(_events(events), deadline, on_deadline, on_shutdown),
                                  media_type="text/event-stream", headers=_SSE_HEADERS)  # fmt: skip
 
     async def chat(self, body: ChatRequest) -> Response:
@@ -566,6 +611,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        service.started()
         yield
         service.draining = True
         await service.drain()

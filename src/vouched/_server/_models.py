@@ -9,7 +9,7 @@ these models (:mod:`vouched._server._openapi`), so the two cannot drift.
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -87,12 +87,15 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
 
-class LexiconBody(_Strict):
-    """A lexicon, as in LEXICON.json."""
+_Phrase = Annotated[str, Field(min_length=1)]
 
-    attributes: dict[str, list[str]] = Field(default_factory=dict)
-    subjects: dict[str, list[str]] = Field(default_factory=dict)
-    internal: list[str] = Field(default_factory=list)
+
+class LexiconBody(_Strict):
+    """A lexicon, as in LEXICON.json (a phrase is never empty)."""
+
+    attributes: dict[str, list[_Phrase]] = Field(default_factory=dict)
+    subjects: dict[str, list[_Phrase]] = Field(default_factory=dict)
+    internal: list[_Phrase] = Field(default_factory=list)
 
 
 class GateRequest(_Strict):
@@ -266,26 +269,22 @@ class StreamEventBody(_Strict):
 
 
 class ErrorDetail(_Strict):
-    code: ErrorCode
+    """One shape on every route: OpenAI's keys (``message``, ``type``,
+    ``param``, ``code``) and ``field`` (the same as ``param``)."""
+
     message: str
-    field: str | None = None
+    type: str = Field(description="OpenAI's error type for the status")
+    param: str | None = None
+    code: ErrorCode
+    field: str | None = Field(None, description="the field that is wrong (= param)")
 
 
 class ErrorResponse(_Strict):
     error: ErrorDetail
 
 
-class OpenAIErrorDetail(_Strict):
-    message: str
-    type: str
-    param: str | None = None
-    code: str | None = None
-
-
-class OpenAIErrorResponse(_Strict):
-    """An error of ``/v1/chat/completions``, in OpenAI's shape."""
-
-    error: OpenAIErrorDetail
+OpenAIErrorResponse = ErrorResponse
+"""The errors of ``/v1/chat/completions``: the one shape of every route."""
 
 
 class ChatCompletion(_Open):

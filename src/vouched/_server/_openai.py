@@ -56,7 +56,7 @@ from vouched._answer._upstream import UpstreamCode, UpstreamFailure
 from vouched._jsonio import dumps
 from vouched._replay._attempts import once_per_span
 from vouched._server._config import SAMPLING_KEYS
-from vouched._server._http import RequestError, json_response
+from vouched._server._http import RequestError, error_detail, json_response
 from vouched._server._models import ChatMessage, ChatRequest, ErrorCode, VouchedOptions
 from vouched._server._requestid import current_request_id
 
@@ -112,10 +112,16 @@ class Service(Protocol):
     def interruption(self, deadline: float) -> Callable[[], str]: ...
 
     def bounded(
-        self, chunks: AsyncIterator[bytes], deadline: float, on_deadline: bytes
+        self,
+        chunks: AsyncIterator[bytes],
+        deadline: float,
+        on_deadline: bytes,
+        on_shutdown: bytes | None = None,
     ) -> AsyncIterator[bytes]: ...
 
     def deadline(self) -> float: ...
+
+    def cut_reason(self) -> str: ...
 
     def model_names(self) -> list[str]: ...
 
@@ -268,11 +274,12 @@ class _Ids:
         return f"data: {dumps(document)}\n\n".encode()
 
 
+_CLOSING = RequestError(503, ErrorCode.SHUTTING_DOWN, "the service is shutting down: ask again")
+
+
 def error_event(problem: RequestError) -> bytes:
     """An error in the middle of a stream, as OpenAI sends one (its SDK raises it)."""
-    detail = {"message": problem.message, "type": "server_error", "param": None,
-              "code": str(problem.code)}  # fmt: skip
-    return f"data: {dumps({'error': detail})}\n\n".encode()
+    return f"data: {dumps({'error': error_detail(problem)})}\n\n".encode()
 
 
 def _parameters(service: Service, body: ChatRequest, ceiling: int | None) -> dict[str, Any]:
@@ -380,11 +387,12 @@ async def complete(service: Service, body: ChatRequest) -> Response:
         chunks = _chunks(before, events, ids, usage=usage, now=now)
         timeout = RequestError(504, ErrorCode.DEADLINE_EXCEEDED, "no answer within the deadline")
         return StreamingResponse(
-            service.bounded(chunks, deadline, error_event(timeout)),
+            service.bounded(chunks, deadline, error_event(timeout), error_event(_CLOSING)),
             media_type="text/event-stream",
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
-    answer = await grounder.answer(question, options.query, **asked)
+    answer = await grounder.answer(question, options.query, **asked,
+                                   interruption=service.cut_reason)  # fmt: skip
     problem = _failed(answer, now)
     if problem is not None:
         raise problem
