@@ -8,14 +8,19 @@ the suite.
 
 from __future__ import annotations
 
+import asyncio
+import errno
+import logging
 import socket
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 
+import pytest
+
 from vouched._server._app import create_app
 from vouched._server._config import ServeConfig, load_config
-from vouched._server._protocol import uvicorn_settings
+from vouched._server._protocol import AcceptErrors, uvicorn_settings
 from vouched.testing import FakeClock
 
 from ._serving import EXAMPLES, NOW, serving
@@ -92,3 +97,24 @@ def test_a_burst_is_accepted_a_bounded_batch_at_a_time() -> None:
     # file descriptors a burst of idle connections holds beyond max_connections.
     settings = uvicorn_settings(_config(max_connections=1000))
     assert settings["backlog"] <= 1000 // 16
+
+
+def test_running_out_of_file_descriptors_is_one_log_line_per_ten_seconds(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = FakeClock("2026-11-29T12:00:00Z")
+    handler = AcceptErrors(clock)
+    loop = asyncio.new_event_loop()
+    error = OSError(errno.EMFILE, "Too many open files")
+    try:
+        with caplog.at_level(logging.ERROR, logger="vouched.server"):
+            for _ in range(5_000):
+                handler(loop, {"message": "socket.accept() out of system resource",
+                               "exception": error})  # fmt: skip
+            clock.advance(seconds=10)
+            handler(loop, {"message": "accept", "exception": error})
+    finally:
+        loop.close()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 2
+    assert "4999 more in the last 10 s" in lines[1]

@@ -99,3 +99,10 @@ def test_an_empty_lexicon_phrase_is_a_422_naming_it() -> None:
     response = client.post("/v1/scan", json=body)
     assert response.status_code == 422
     assert response.json()["error"]["field"].startswith("lexicon")
+
+
+def test_a_request_head_over_16_kib_is_a_431(gateway: Any) -> None:
+    url, _ = gateway(FakeUpstreams())
+    big = {"x-padding": "p" * (17 * 1024)}
+    assert httpx.get(f"{url}/healthz", headers=big).status_code == 431
+    assert httpx.get(f"{url}/healthz", headers={"x-padding": "p" * 1024}).status_code == 200

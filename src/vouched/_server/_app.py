@@ -69,6 +69,7 @@ from vouched._server._models import (
 )
 from vouched._server._openapi import openapi_document
 from vouched._server._pool import PoolFullError, WorkPool
+from vouched._server._protocol import AcceptErrors
 from vouched._server._requestid import FILTER, current_request_id
 from vouched._server._routes import ROUTES, Endpoint
 from vouched._server._verify import verify_claims
@@ -360,6 +361,7 @@ class Service:
     def started(self) -> None:
         """The service runs on this event loop (its lifespan began)."""
         self._loop = asyncio.get_running_loop()
+        self._loop.set_exception_handler(AcceptErrors(self.clock))
 
     def _cut_later(self) -> None:
         grace = self.config.shutdown_grace

@@ -1,5 +1,7 @@
 """Pure ASGI middleware: what every request passes before a handler sees it.
 
+- a request head (target and headers) over :data:`MAX_HEAD_BYTES` is a 431,
+  whatever the HTTP parser let through in one read;
 - the ``Host`` header must be one of the service's names (by default the
   loopback names and the bound address): a web page a developer opens
   cannot make a browser reach ``127.0.0.1:8787`` by a rebound DNS name;
@@ -27,10 +29,19 @@ from vouched._server._http import RequestError, error_response
 from vouched._server._models import ErrorCode
 from vouched._server._requestid import request_id_of, reset, using
 
-__all__ = ["Guard", "host_name"]
+__all__ = ["MAX_HEAD_BYTES", "Guard", "head_bytes", "host_name"]
 
 _log = logging.getLogger("vouched.server")
 _OPEN_PATHS = frozenset({"/healthz"})
+MAX_HEAD_BYTES = 16 * 1024
+"""The largest request head taken: its target and headers, as written on the wire."""
+
+
+def head_bytes(scope: Scope) -> int:
+    """The size of a request's head as sent: its target, and each header as
+    ``name: value`` and a line end."""
+    target = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+    return target + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -101,6 +112,9 @@ class Guard:
             reset(token)
 
     def _problem(self, scope: Scope) -> RequestError | None:
+        if head_bytes(scope) > MAX_HEAD_BYTES:
+            over = f"the request head is over {MAX_HEAD_BYTES // 1024} KiB"
+            return RequestError(431, ErrorCode.HEADERS_TOO_LARGE, over)
         host = host_name(_header(scope, b"host") or "")
         if host not in self.hosts:
             return RequestError(

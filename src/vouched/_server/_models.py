@@ -58,6 +58,7 @@ class ErrorCode(enum.StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # a POST body that is not application/json
     HOST_NOT_ALLOWED = "host_not_allowed"  # a Host header the service does not answer to
+    HEADERS_TOO_LARGE = "headers_too_large"  # a request head over 16 KiB (431)
     UNAUTHORIZED = "unauthorized"  # no or a wrong bearer token (server.token_env)
     OVERLOADED = "overloaded"  # the work pool's queue is full (server.queue_limit)
     OVERRIDE_NOT_ALLOWED = "override_not_allowed"  # not in answer.allow_request_overrides

@@ -23,11 +23,47 @@ The body has its own deadline: the app reads it under ``request_timeout``.
 from __future__ import annotations
 
 import asyncio
+import errno
+import logging
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["accept_batch", "guarded_protocol", "uvicorn_settings"]
+from vouched._time import Clock
+
+__all__ = ["AcceptErrors", "accept_batch", "guarded_protocol", "uvicorn_settings"]
+
+_log = logging.getLogger("vouched.server")
+_OUT_OF_FILES = frozenset({errno.EMFILE, errno.ENFILE})
+
+
+class AcceptErrors:
+    """The event loop's error handler: running out of file descriptors while
+    accepting (a burst past ``ulimit -n``) is one log line per ``every``
+    seconds, with how many more there were, instead of a traceback per try.
+    Every other error goes to the loop's default handler."""
+
+    def __init__(self, clock: Clock, every: float = 10.0) -> None:
+        self.clock = clock
+        self.every = every
+        self.since: float | None = None  # when the last line was written
+        self.more = 0  # errors since then, not written
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if not (isinstance(error, OSError) and error.errno in _OUT_OF_FILES):
+            loop.default_exception_handler(context)
+            return
+        now = self.clock.monotonic()
+        if self.since is not None and now - self.since < self.every:
+            self.more += 1
+            return
+        _log.error(
+            "out of file descriptors accepting connections (%s); %d more in the last %g s: "
+            "raise ulimit -n or lower server.max_connections",
+            *(error.strerror, self.more, self.every),
+        )
+        self.since, self.more = now, 0
 
 
 def accept_batch(max_connections: int) -> int:
