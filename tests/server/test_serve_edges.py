@@ -106,3 +106,11 @@ def test_a_request_head_over_16_kib_is_a_431(gateway: Any) -> None:
     big = {"x-padding": "p" * (17 * 1024)}
     assert httpx.get(f"{url}/healthz", headers=big).status_code == 431
     assert httpx.get(f"{url}/healthz", headers={"x-padding": "p" * 1024}).status_code == 200
+
+
+def test_a_streamed_answer_reports_its_time_to_the_first_sentence(gateway: Any) -> None:
+    url, _ = gateway(FakeUpstreams())
+    with httpx.stream("POST", f"{url}/v1/chat/completions", json={**_BODY, "stream": True}) as r:
+        r.read()
+    metrics = httpx.get(f"{url}/metrics").text
+    assert "vouched_first_sentence_seconds_count 1.0" in metrics

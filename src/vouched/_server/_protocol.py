@@ -1,5 +1,9 @@
 """uvicorn's HTTP/1.1 protocol with the limits a service needs in front of it.
 
+The parser is httptools when it is installed (the ``server`` extra brings
+it: bench/serve.py measured h11 at about a seventh of the service's CPU per
+answer), else h11; the limits below are the same on both.
+
 uvicorn times out idle keep-alive connections, but not a connection that
 never sends its headers (a slow-loris trickle, or one that sends nothing):
 1,100 of them held every file descriptor. :func:`guarded_protocol` makes a
@@ -28,6 +32,11 @@ import logging
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+try:  # the faster parser, when installed
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Fast
+except ImportError:  # pragma: no cover - the server extra installs httptools
+    _Fast = None  # type: ignore[assignment,misc]
 
 from vouched._time import Clock
 
@@ -72,14 +81,18 @@ def accept_batch(max_connections: int) -> int:
     return min(64, max(8, max_connections // 16))
 
 
-def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11Protocol]:
-    """An :class:`H11Protocol` subclass with these limits (pass it as ``http=``)."""
+def guarded_protocol(
+    *, max_connections: int, header_timeout: float, base: type[Any] | None = None
+) -> type[Any]:
+    """uvicorn's protocol (``base``: httptools' when installed, else h11's)
+    with these limits (pass it as ``http=``)."""
+    parent: type[Any] = base or (_Fast if _Fast is not None else H11Protocol)
 
-    class GuardedH11Protocol(H11Protocol):
+    class GuardedProtocol(parent):  # type: ignore[misc]  # a base chosen at run time
         _header_timer: asyncio.TimerHandle | None = None
         _idle_since = 0.0
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:
             super().connection_made(transport)
             self._idle_since = self.loop.time()
             if len(self.connections) > max_connections and not self._make_room():
@@ -95,7 +108,7 @@ def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11
             idle = [
                 c
                 for c in self.connections
-                if isinstance(c, GuardedH11Protocol)
+                if isinstance(c, GuardedProtocol)
                 and c is not self
                 and c._idle()
                 and not c.transport.is_closing()
@@ -135,7 +148,7 @@ def guarded_protocol(*, max_connections: int, header_timeout: float) -> type[H11
             if self.cycle is None or self.cycle.response_complete:
                 self.transport.close()
 
-    return GuardedH11Protocol
+    return GuardedProtocol
 
 
 def uvicorn_settings(config: Any) -> dict[str, Any]:
