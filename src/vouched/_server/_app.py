@@ -25,39 +25,37 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 
 import vouched
 from vouched import (
-    AnswerEvent,
     Clock,
     ConfigError,
     Grounder,
     GuardedSource,
     InputError,
     Lexicon,
-    PrometheusMetrics,
     SystemClock,
     partition,
     scan,
 )
 from vouched._answer._onfail import plan
-from vouched._factio import validation_message
-from vouched._jsonio import NumberBoundsError, dumps, loads
+from vouched._jsonio import dumps
 from vouched._replay._queued import QueuedSnapshotStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig, retries
-from vouched._server._http import RequestError, error_response, json_response, read_body
+from vouched._server._handling import Metrics, http_error, parse_body, post_handler, sse_events
+from vouched._server._http import RequestError, json_response
 from vouched._server._middleware import Guard
 from vouched._server._models import (
     AnswerRequest,
@@ -68,10 +66,10 @@ from vouched._server._models import (
     VerifyRequest,
 )
 from vouched._server._openapi import openapi_document
-from vouched._server._pool import PoolFullError, WorkPool
+from vouched._server._pool import WorkPool
 from vouched._server._protocol import AcceptErrors
 from vouched._server._requestid import FILTER, current_request_id
-from vouched._server._routes import ROUTES, Endpoint
+from vouched._server._routes import ROUTES
 from vouched._server._verify import verify_claims
 from vouched._time import parse_instant
 
@@ -89,52 +87,13 @@ _SSE_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
 _STREAMS_SETTLE = 5.0  # seconds cut-off streams get at shutdown to record their answers
 
 
-def _parse(model: type[_M], raw: bytes) -> _M:
-    try:
-        data = loads(raw)
-    except NumberBoundsError as error:
-        raise RequestError(422, ErrorCode.INVALID_INPUT, str(error)) from None
-    except (ValueError, RecursionError) as error:
-        message = " ".join(str(error).split())[:200]
-        raise RequestError(400, ErrorCode.INVALID_JSON, f"invalid JSON: {message}") from None
-    if not isinstance(data, dict):
-        raise RequestError(422, ErrorCode.INVALID_INPUT, "expected a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        field, message = validation_message(error)
-        raise RequestError(422, ErrorCode.INVALID_INPUT, message, field) from None
-
-
-class _Metrics:
-    """The service's Prometheus registry: requests, latency, answers."""
-
-    def __init__(self) -> None:
-        from prometheus_client import CollectorRegistry, Counter, Histogram  # noqa: PLC0415
-
-        self.registry = CollectorRegistry()
-        self.answers = PrometheusMetrics(registry=self.registry)
-        self.requests = Counter(
-            "vouched_http_requests",
-            "HTTP requests by endpoint and status.",
-            ["endpoint", "status"],
-            registry=self.registry,
-        )
-        self.latency = Histogram(
-            "vouched_http_request_seconds",
-            "Time to serve a request (a stream: to its last event).",
-            ["endpoint"],
-            registry=self.registry,
-        )
-
-
 class Service:
     """The handlers, with the config, the grounders, the pool and the metrics they share."""
 
     def __init__(self, config: ServeConfig, clock: Clock, grounder: Grounder | None) -> None:
         self.config = config
         self.clock = clock
-        self.meters = _Metrics()
+        self.meters = Metrics()
         for source in config.sources:  # a sample per source from the start, kept current
             if isinstance(source, GuardedSource):
                 self.meters.answers.set_breaker_state(source.name, str(source.state))
@@ -229,8 +188,8 @@ class Service:
 
     async def parse(self, model: type[_M], raw: bytes) -> _M:
         if len(raw) <= _PARSE_INLINE_BYTES:
-            return _parse(model, raw)
-        return await self.in_pool(lambda: _parse(model, raw))
+            return parse_body(model, raw)
+        return await self.in_pool(lambda: parse_body(model, raw))
 
     def now(self, now: str | None) -> datetime:
         if now is None:
@@ -490,8 +449,8 @@ class Service:
         on_deadline = f"event: error\ndata: {dumps(timeout)}\n\n".encode()
         closing = {**timeout, "reasons": [str(ErrorCode.SHUTTING_DOWN)]}
         on_shutdown = f"event: error\ndata: {dumps(closing)}\n\n".encode()
-        return StreamingResponse(self.bounded(_events(events), deadline, on_deadline, on_shutdown),
-                                 media_type="text/event-stream", headers=_SSE_HEADERS)  # fmt: skip
+        chunks = self.bounded(sse_events(events), deadline, on_deadline, on_shutdown)
+        return StreamingResponse(chunks, media_type="text/event-stream", headers=_SSE_HEADERS)
 
     async def chat(self, body: ChatRequest) -> Response:
         if body.vouched is not None:
@@ -526,67 +485,6 @@ class Service:
         )
 
 
-async def _events(stream: AsyncIterator[AnswerEvent]) -> AsyncIterator[bytes]:
-    try:
-        async for event in stream:
-            yield f"event: {event.kind}\ndata: {dumps(event.to_json())}\n\n".encode()
-    finally:
-        close = getattr(stream, "aclose", None)
-        if close is not None:  # a reader that left: the answer still keeps its snapshot
-            await close()
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _post(service: Service, route: Endpoint) -> Handler:
-    """A POST route: deadline, body cap, parse, admission, the handler; every
-    failure as the route's JSON error."""
-    config = service.config
-    model = route.request
-    work: Callable[[Any], Awaitable[Response]] = getattr(service, route.handler)
-    if model is None:  # pragma: no cover - the route table gives every POST a model
-        raise RuntimeError(f"{route.path} has no request model")
-
-    async def handle(request: Request) -> Response:
-        try:
-            if service.draining:
-                raise RequestError(503, ErrorCode.SHUTTING_DOWN, "the service is shutting down")
-            async with asyncio.timeout(config.request_timeout):
-                raw = await read_body(request, config.max_body_bytes)
-                service.pool.admit()
-                return await work(await service.parse(model, raw))
-        except RequestError as problem:
-            return error_response(route.path, problem)
-        except PoolFullError as error:
-            full = RequestError(503, ErrorCode.OVERLOADED, str(error), headers={"retry-after": "1"})
-            return error_response(route.path, full)
-        except ClientDisconnect:  # the client left before its body arrived: nobody to answer
-            return Response(status_code=400)
-        except TimeoutError:
-            message = f"no answer within {config.request_timeout:g} s"
-            return error_response(
-                route.path, RequestError(504, ErrorCode.DEADLINE_EXCEEDED, message)
-            )
-        except Exception:  # noqa: BLE001 - a bug answers 500 with a code; the request is not logged
-            _log.exception("%s failed", route.path)
-            return error_response(
-                route.path, RequestError(500, ErrorCode.INTERNAL, "internal error")
-            )
-
-    return handle
-
-
-def _http_error(request: Request, error: Exception) -> Response:
-    status = getattr(error, "status_code", 500)
-    code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
-        status, ErrorCode.INTERNAL
-    )
-    detail = getattr(error, "detail", "") or code.value.replace("_", " ")
-    headers = dict(getattr(error, "headers", None) or {})  # 405's Allow
-    return error_response(request.url.path, RequestError(status, code, str(detail), None, headers))
-
-
 def _review_pages(config: ServeConfig) -> list[Mount]:
     """The review pages under ``/review`` when a store is configured (read-only;
     the Host and token checks are this service's own guard's)."""
@@ -608,7 +506,7 @@ def create_app(
     system's) is where time is read, ``grounder`` replaces the one the config
     describes (tests). ``app.service`` is the :class:`Service` behind it."""
     service = Service(config, clock or SystemClock(), grounder)
-    for name in ("vouched.server", "vouched.grounder"):  # every line names its request
+    for name in ("vouched.server", "vouched.grounder", "vouched.sources", "vouched.snapshots"):
         logging.getLogger(name).addFilter(FILTER)
 
     @asynccontextmanager
@@ -621,14 +519,14 @@ def create_app(
     routes: list[BaseRoute] = [
         Route(
             r.path,
-            _post(service, r) if r.method == "POST" else getattr(service, r.handler),
+            post_handler(service, r) if r.method == "POST" else getattr(service, r.handler),
             methods=[r.method],
         )
         for r in ROUTES
     ]
     routes.extend(_review_pages(config))
     app = Starlette(
-        routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan
+        routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan
     )
     return Guard(
         app,
