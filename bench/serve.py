@@ -22,7 +22,11 @@ baseline. This process is the load generator (httpx).
    20 connections, ``/healthz`` p99 meanwhile, and the gateway's overhead
    (p50, one keep-alive connection) over calling the upstream directly.
    Targets: >= 300 answers/s, p99 < 150 ms, /healthz p99 < 20 ms, overhead
-   p50 <= 3 ms.
+   p50 <= 3 ms. Then ``/v1/gate`` p99 alone and beside 8 clients' 32 KB
+   scans (target: beside <= 1.5x alone).
+
+``--against REF`` builds the baseline from another ref than ``main`` (the
+commit a branch started from, say).
 
 Figures on a shared 2-core machine are noisy: read the ratios.
 """
@@ -99,6 +103,12 @@ class Service:
             raise SystemExit(f"{name}: server did not start: {line}")
         self.url = line.split(" on ", 1)[1].strip()
 
+    def cpu_seconds(self) -> float:
+        """The CPU time the service process has used (user + system): a figure
+        a busy machine slows down far less than wall-clock latency."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.terminate()
@@ -112,10 +122,10 @@ class Service:
         return code
 
 
-def main_source() -> Path:
-    """``main``'s src, exported to a temporary folder (never its work tree)."""
+def main_source(ref: str = "main") -> Path:
+    """``ref``'s src (default ``main``), exported to a temporary folder (never a work tree)."""
     folder = Path(tempfile.mkdtemp(prefix="vouched-main-"))
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "main", "src"],  # noqa: S607
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"],  # noqa: S607
                              capture_output=True, check=True)  # fmt: skip
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)  # noqa: S607
     return folder
@@ -217,8 +227,8 @@ def bench_overhead(service: Service, count: int) -> None:
                   f"{there - here:6.0f} us ({there / here:.1f}x)")  # fmt: skip
 
 
-async def gate_under_scans(url: str, seconds: float) -> tuple[float, int, int]:
-    """/v1/gate p99 (ms), its count and 504s while 8 clients send 32 KB scans."""
+async def gate_under_scans(url: str, seconds: float, scanners: int = 8) -> tuple[float, int, int]:
+    """/v1/gate p99 (ms), its count and 504s while ``scanners`` clients send 32 KB scans."""
     text = (TEXT + " ") * (32 * 1024 // (len(TEXT) + 1))
     scan_body = dumps({"text": text, "facts": FACTS, "lexicon": "weather", "now": NOW}).encode()
     gate_body = dumps(BODIES["/v1/gate"]).encode()
@@ -244,7 +254,7 @@ async def gate_under_scans(url: str, seconds: float) -> tuple[float, int, int]:
             await asyncio.sleep(0.01)
 
     async with httpx.AsyncClient(timeout=60, limits=httpx.Limits(max_connections=16)) as client:
-        await asyncio.gather(gater(client), *(scanner(client) for _ in range(8)))
+        await asyncio.gather(gater(client), *(scanner(client) for _ in range(scanners)))
     return percentile(latencies, 0.99), len(latencies), timeouts
 
 
@@ -569,13 +579,19 @@ def bench_gateway(source: Path, seconds: float) -> None:
             service = Service(name, folder / "serve.toml", where)
             try:
                 asyncio.run(gateway_load(service.url, 1.0, 4))  # warm up
+                cpu = service.cpu_seconds()
                 r = asyncio.run(gateway_load(service.url, seconds))
+                cpu = (service.cpu_seconds() - cpu) / max(r["n"], 1) * 1e3
                 direct, through = gateway_overhead(service.url, upstream, 200)
+                alone, _, _ = asyncio.run(gate_under_scans(service.url, seconds / 2, 0))
+                beside, _, _ = asyncio.run(gate_under_scans(service.url, seconds / 2))
             finally:
                 service.stop()
             print(f"  {name:8} {r['n']:7.0f} {r['rps']:7.1f} {r['p50']:8.1f} {r['p99']:8.1f} "
                   f"{r['failures']:6.0f} {r['health_p99']:9.1f}ms {direct:8.2f}ms "
-                  f"{through:6.2f}ms {through - direct:6.2f}ms")  # fmt: skip
+                  f"{through:6.2f}ms {through - direct:6.2f}ms "
+                  f"gate p99 {alone:.1f} ms alone, {beside:.1f} ms beside 8 scans "
+                  f"({beside / alone:.1f}x); CPU {cpu:.2f} ms/answer")  # fmt: skip
     finally:
         upstream_process.terminate()
         upstream_process.wait(timeout=30)
@@ -585,9 +601,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="more requests, longer runs")
     parser.add_argument("--gateway", action="store_true", help="only the gateway section (5)")
+    parser.add_argument("--against", default="main", metavar="REF",
+                        help="the git ref of the baseline service (default: main)")  # fmt: skip
     args = parser.parse_args(argv)
     count, budget, seconds = (3000, 15.0, 10.0) if args.full else (600, 4.0, 4.0)
-    source = main_source()
+    source = main_source(args.against)
     if args.gateway:
         bench_gateway(source, seconds * 2)
         return 0

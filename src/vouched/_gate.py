@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from vouched._exceptions import InputError
@@ -159,6 +160,7 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
 
 
 _new = tuple.__new__
+_VALID_FROM = attrgetter("valid_from")  # a datetime (true) or None
 
 
 def _ttl(fact: Fact, policy: Policy) -> timedelta:
@@ -287,8 +289,11 @@ def partition(facts: Iterable[Fact], policy: Policy, now: datetime | str) -> Gat
         except ValueError as error:
             raise InputError(str(error), field="now") from None
     now = to_utc(now)
+    facts = facts if isinstance(facts, list | tuple) else list(facts)
     verdicts = [classify(fact, policy, now) for fact in facts]
-    if any(v.fact.__dict__["valid_from"] is not None for v in verdicts):
+    # Whether any fact has a period, asked in C (map and attrgetter): a generator
+    # over the verdicts cost a tenth of the gate's time (bench/gate.py).
+    if any(map(_VALID_FROM, facts)):
         _judge_periods(verdicts)
     return GateResult(tuple(verdicts), at=now)
 

@@ -145,3 +145,17 @@ def test_a_source_without_facts_for_a_subject_does_not_contradict_another() -> N
     answer = asyncio.run(grounder.answer("Berlin?", {"subject": "Berlin"}))
     assert "21.4 °C" in answer.text
     assert "Nothing about Berlin" not in answer.text
+
+
+def test_a_guard_error_in_audit_passes_the_text_whatever_the_policy() -> None:
+    decided = next_action(RETRY_THEN_REFUSE, 0, Outcome.GUARD_ERROR, mode=AnswerMode.AUDIT)
+    assert (decided.status, decided.passes_text) == (AnswerStatus.UNCHECKED, True)
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_failing_check_in_audit_mode_lets_the_models_words_through(streamed: bool) -> None:
+    grounder = Grounder([_Berlin()], phraser=ScriptedPhraser([GOOD]), clock=FakeClock(NOW),
+                        checks=[_broken], mode="audit", on_guard_error="closed")  # fmt: skip
+    answer = _answer(grounder, streamed=streamed)
+    assert (answer.status, answer.text) == (AnswerStatus.UNCHECKED, GOOD)
+    assert "guard_error" in answer.reasons

@@ -344,3 +344,16 @@ def test_a_model_call_carries_the_genai_semantic_convention_attributes(
         9,
     )
     assert tuple(attributes["gen_ai.response.finish_reasons"]) == ("stop",)
+
+
+def test_a_streamed_answer_traces_its_time_to_the_first_sentence(
+    provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    grounder = _grounder(provider, [FABRICATED], on_fail="partial")
+
+    async def read() -> list[Any]:
+        return [e async for e in grounder.answer_stream(QUESTION, {"subject": "Berlin"})]
+
+    asyncio.run(read())
+    root = _one(exporter.get_finished_spans(), "vouched.answer").attributes or {}
+    assert isinstance(root["vouched.first_sentence_seconds"], float)

@@ -247,3 +247,18 @@ def test_gate_of_no_facts_is_a_422_not_a_perfect_rate(base: InProcess) -> None:
     response = base.post("/v1/gate", json={"facts": []})
     assert response.status_code == 422
     assert response.json()["error"]["field"] == "facts"
+
+
+def test_every_route_answers_errors_in_one_shape_with_openais_keys() -> None:
+    client = InProcess(create_app(load_config(EXAMPLES / "serve.toml")))
+    gate = client.post("/v1/gate", json={"facts": []}).json()["error"]
+    chat = client.post("/v1/chat/completions", json={"messages": []}).json()["error"]
+    assert set(gate) == set(chat) == {"message", "type", "param", "code", "field"}
+    assert (gate["type"], gate["param"]) == ("invalid_request_error", gate["field"])
+
+
+def test_a_forbidden_override_is_a_permission_error() -> None:
+    client = InProcess(create_app(load_config(EXAMPLES / "serve.toml")))
+    body = {"question": "How warm is it in Berlin?", "mode": "audit"}
+    error = client.post("/v1/answer", json=body).json()["error"]
+    assert (error["code"], error["type"]) == ("override_not_allowed", "permission_error")

@@ -51,7 +51,8 @@ def test_an_empty_config_binds_to_127_0_0_1() -> None:
 
 def test_an_unknown_section_is_named(tmp_path: Path) -> None:
     expected = (
-        "sever: unknown key (expected server, policy, lexicons, catalogs, fleet, answer, tracing)"
+        "sever: unknown key (expected server, policy, lexicons, catalogs, fleet, answer, "
+        "upstream, tracing)"
     )
     assert _error(tmp_path, "[sever]\n").endswith(f"serve.toml: {expected}")
 

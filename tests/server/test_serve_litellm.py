@@ -46,3 +46,21 @@ def test_litellm_gets_a_checked_answer_through_api_base() -> None:
         )
     assert "21.4 °C" in response.choices[0].message.content
     assert response.choices[0].finish_reason == "stop"
+
+
+def test_litellm_routes_by_model_name_through_the_gateway(httpserver: Any, tmp_path: Any) -> None:
+    from ._upstreams import ASK, VOUCHED, FakeUpstreams, config_text  # noqa: PLC0415
+
+    fake = FakeUpstreams()
+    for name in ("a", "b"):
+        httpserver.expect_request(f"/{name}/v1/chat/completions", method="POST")\
+            .respond_with_handler(fake.handler(name))  # fmt: skip
+    path = tmp_path / "serve.toml"
+    path.write_text(config_text(httpserver), encoding="utf-8")
+    app = create_app(load_config(path), clock=FakeClock(NOW))
+    with serving(app) as url, OpenAI(base_url=f"{url}/v1", api_key="unused") as client:
+        for model in ("alpha", "beta"):
+            litellm.completion(model=f"openai/{model}", api_base=f"{url}/v1", api_key="unused",
+                               messages=ASK, extra_body=VOUCHED, num_retries=0,
+                               client=client)  # fmt: skip
+    assert [(c.upstream, c.body["model"]) for c in fake.calls] == [("a", "alpha"), ("b", "beta")]

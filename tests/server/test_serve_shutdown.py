@@ -109,7 +109,7 @@ class _Stalling(BaseHTTPRequestHandler):
         pass
 
 
-def test_streams_cut_off_at_the_grace_leave_snapshots_with_the_reason_shutdown(
+def test_streams_cut_off_at_the_grace_end_with_shutting_down_and_keep_their_snapshots(
     tmp_path: Path,
 ) -> None:
     upstream = ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
@@ -170,6 +170,7 @@ def test_streams_cut_off_at_the_grace_leave_snapshots_with_the_reason_shutdown(
         if process.stderr is not None:
             process.stderr.close()
     assert all("event: sentence" in s for s in said)
+    assert all(s.rstrip().endswith('"reasons": ["shutting_down"]}') for s in said)
     with SqliteSnapshotStore(tmp_path / "snapshots.db", read_only=True) as store:
         snapshots = list(store.iter())
     assert len(snapshots) == STREAMS

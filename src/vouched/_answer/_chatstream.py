@@ -20,7 +20,7 @@ from typing import Any
 from vouched._exceptions import PhraserResponseError, PhraserStreamError
 from vouched._jsonio import loads
 
-__all__ = ["StreamEnd", "deltas", "told"]
+__all__ = ["StreamEnd", "deltas", "told", "well_formed"]
 
 _DONE = "[DONE]"
 _EXCERPT = 200
@@ -35,6 +35,8 @@ class StreamEnd:
     usage: Mapping[str, Any] = field(default_factory=dict)
     done: bool = False  # the [DONE] event arrived
     model: str | None = None  # the model that answered, as the server names it
+    id: str | None = None  # the server's id of its answer ("chatcmpl-...")
+    system_fingerprint: str | None = None  # the server's configuration, as it names it
 
 
 def told(end: StreamEnd, document: Mapping[str, Any], choice: Mapping[str, Any]) -> None:
@@ -42,6 +44,10 @@ def told(end: StreamEnd, document: Mapping[str, Any], choice: Mapping[str, Any])
     model = document.get("model")
     if isinstance(model, str) and model:
         end.model = model
+    for key in ("id", "system_fingerprint"):
+        value = document.get(key)
+        if isinstance(value, str) and value:
+            setattr(end, key, value[:_EXCERPT])
     usage = document.get("usage")
     if isinstance(usage, dict):
         end.usage = dict(usage)
@@ -64,6 +70,18 @@ async def _events(lines: AsyncIterator[str]) -> AsyncIterator[str]:
             data.append(line[5:].removeprefix(" "))
     if data:
         yield "\n".join(data)
+
+
+def well_formed(text: str) -> str:
+    """``text`` with each lone surrogate (a JSON ``\\ud800`` no pair follows)
+    replaced by U+FFFD: it can be scanned, sent and stored as UTF-8."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _delta_of(payload: str, end: StreamEnd) -> str:
@@ -90,7 +108,7 @@ def _delta_of(payload: str, end: StreamEnd) -> str:
     told(end, chunk, choice)
     delta = choice.get("delta")
     content = delta.get("content") if isinstance(delta, dict) else None
-    return content if isinstance(content, str) else ""
+    return well_formed(content) if isinstance(content, str) else ""
 
 
 async def deltas(lines: AsyncIterator[str], end: StreamEnd) -> AsyncGenerator[str, None]:

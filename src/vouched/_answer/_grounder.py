@@ -107,6 +107,7 @@ class _Prepared:
     started: float
     timings: dict[str, float]
     span: TraceSpan = NO_SPAN
+    request: Mapping[str, Any] | None = None
 
 
 class Grounder:
@@ -223,20 +224,32 @@ class Grounder:
         sampling: Mapping[str, Any] | None = None,
         on_fail: OnFailLike | None = None,
         mode: AnswerMode | str | None = None,
+        request: Mapping[str, Any] | None = None,
+        interruption: Callable[[], str] | None = None,
     ) -> Answer:
         """Answer ``question`` from what the sources say for ``query``.
 
         ``query`` may also be a sequence of queries, one per subject ("Berlin
         and Munich?"): each is sent to every source, all at once under the one
         ``deadline``, and the facts are gathered in the order of the queries.
-        ``on_fail`` and ``mode`` replace the Grounder's for this answer.
+        ``on_fail`` and ``mode`` replace the Grounder's for this answer;
+        ``request`` (an HTTP request's id, ...) is kept in its snapshot. An
+        answer cancelled before it is done (a deadline) still leaves its
+        snapshot, the attempt under way in its trail with the reason
+        ``interruption()`` gives (default ``disconnected``).
         """
         with in_span(self.tracing.answer(streamed=False)) as span:
             ready = await self._prepare(question, query, given=facts, messages=messages,
-                                        sampling=sampling, span=span)  # fmt: skip
+                                        sampling=sampling, span=span, request=request)  # fmt: skip
             phrasing = self._phrasing(ready, on_fail, mode, streamed=False)
-            async for _ in phrasing.run():  # read whole: no events before the answer
-                pass  # pragma: no cover - a whole reading yields none
+            try:
+                async for _ in phrasing.run():  # read whole: no events before the answer
+                    pass  # pragma: no cover - a whole reading yields none
+            except asyncio.CancelledError:
+                if phrasing.answer is None:
+                    reason = DISCONNECTED if interruption is None else interruption()
+                    self._deliver(ready, phrasing.left(reason), phrasing.steps)
+                raise
             return self._deliver(ready, phrasing.built(), phrasing.steps)
 
     async def answer_stream(
@@ -250,6 +263,7 @@ class Grounder:
         on_fail: OnFailLike | None = None,
         mode: AnswerMode | str | None = None,
         interruption: Callable[[], str] | None = None,
+        request: Mapping[str, Any] | None = None,
     ) -> AsyncIterator[AnswerEvent]:
         """Answer ``question`` as a stream of :class:`vouched.AnswerEvent`:
         sentences only after they pass the scan, the on-fail policy at the
@@ -268,7 +282,8 @@ class Grounder:
             # snapshot of what was shown is written then, not when it is collected).
             stream = self._stream(question, query, facts=facts, messages=messages,
                                   sampling=sampling, on_fail=on_fail, mode=mode,
-                                  interruption=interruption, span=span)  # fmt: skip
+                                  interruption=interruption, span=span,
+                                  request=request)  # fmt: skip
             async with contextlib.aclosing(stream) as events:
                 async for event in events:
                     yield event
@@ -285,9 +300,10 @@ class Grounder:
         mode: AnswerMode | str | None,
         interruption: Callable[[], str] | None,
         span: TraceSpan,
+        request: Mapping[str, Any] | None = None,
     ) -> AsyncGenerator[AnswerEvent, None]:
         ready = await self._prepare(question, query, given=facts, messages=messages,
-                                        sampling=sampling, span=span)  # fmt: skip
+                                    sampling=sampling, span=span, request=request)  # fmt: skip
         phrasing = self._phrasing(ready, on_fail, mode, streamed=True)
         try:
             async with contextlib.aclosing(phrasing.run()) as events:  # a reader that leaves
@@ -350,6 +366,7 @@ class Grounder:
         messages: Sequence[Mapping[str, Any]] = (),
         sampling: Mapping[str, Any] | None = None,
         span: TraceSpan = NO_SPAN,
+        request: Mapping[str, Any] | None = None,
     ) -> _Prepared:
         """Sources (or the caller's facts), gate and prompt: everything before
         the phraser."""
@@ -389,6 +406,7 @@ class Grounder:
             started=started,
             timings={"sources": fetched - started, "gate": gated - fetched},
             span=span,
+            request=request,
         )
 
     def _deliver(
@@ -434,6 +452,7 @@ class Grounder:
                     mode=answer.mode,
                     redaction_key=self.redaction_key,
                     lexicon=self._lexicon_record,
+                    request=ready.request,
                 )
             )
         return answer

@@ -15,7 +15,8 @@ Two settings change what the rules give, never how they are driven:
   verdict beside it), so it is asked once (a plan's retries are skipped).
 - :class:`GuardErrorPolicy`: when the guard itself fails (the scan raised),
   ``closed`` refuses (``guard_error``), ``open`` passes the text on marked
-  ``unchecked``.
+  ``unchecked``. In audit mode the text always passes (``unchecked``): a
+  shadow roll-out never takes answers down, whatever the policy says.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def next_action(
     if outcome is Outcome.TOO_LONG:  # a bound of the service, in audit mode too
         return Next(AttemptAction.REFUSE, AnswerStatus.REFUSED, RefusalReason.OUTPUT_TOO_LONG)
     if outcome is Outcome.GUARD_ERROR:
-        if on_guard_error is GuardErrorPolicy.OPEN:
+        if on_guard_error is GuardErrorPolicy.OPEN or audit:
             return Next(AttemptAction.ACCEPT, AnswerStatus.UNCHECKED, passes_text=True)
         return Next(AttemptAction.ERROR, AnswerStatus.REFUSED, RefusalReason.GUARD_ERROR)
     step = steps[min(attempt, len(steps) - 1)]

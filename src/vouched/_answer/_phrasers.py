@@ -31,7 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx
 
-from vouched._answer._chatstream import StreamEnd, deltas, told
+from vouched._answer._chatstream import StreamEnd, deltas, told, well_formed
 from vouched._answer._prompt import Prompt, plain_reason
 from vouched._exceptions import (
     ConfigError,
@@ -458,13 +458,15 @@ class OpenAIChatPhraser:
         return f"{self.base_url}/chat/completions"
 
     def request_body(self, prompt: Prompt) -> dict[str, Any]:
-        """The JSON body sent for ``prompt``."""
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": prompt.messages(),
-            "temperature": self.temperature,
-        }
-        if self.max_tokens is not None:
+        """The JSON body sent for ``prompt``. A caller's conversation (the
+        OpenAI-compatible route) is sent with the caller's own parameters and
+        no ``temperature`` of ours; ``max_tokens`` goes when the caller set no
+        limit of its own (the gateway caps the caller's at it)."""
+        body: dict[str, Any] = {"model": self.model, "messages": prompt.messages()}
+        if not prompt.conversation:
+            body["temperature"] = self.temperature
+        limited = "max_tokens" in prompt.sampling or "max_completion_tokens" in prompt.sampling
+        if self.max_tokens is not None and not limited:
             body["max_tokens"] = self.max_tokens
         body.update(self._extra_body)
         body.update(prompt.sampling)  # the caller's own (temperature, stop, seed, ...)
@@ -662,4 +664,4 @@ def _content_of(response: httpx.Response, url: str, end: StreamEnd | None = None
         raise PhraserResponseError("model server's answer is empty")
     if end is not None:
         told(end, document, choices[0])
-    return content
+    return well_formed(content)

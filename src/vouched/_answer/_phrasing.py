@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -170,6 +170,8 @@ class Phrasing:
         self.shown: list[str] = []  # the sentences handed on so far, over all segments
         self._usage: dict[str, int] = {}
         self._model = ""
+        self._response_id = ""
+        self._fingerprint = ""
         self._reading: _Read | None = None  # the attempt under way
 
     @property
@@ -220,8 +222,11 @@ class Phrasing:
             if decided.action in (AttemptAction.PARTIAL, AttemptAction.REFUSE):
                 self._decided(index, OnFail(decided.action.value))
             told = read.text if not self._streamed else "".join(read.shown).strip()
+            reasons = finding_reasons(read.findings)
+            if read.guard_error is not None:
+                reasons = (str(RefusalReason.GUARD_ERROR), *reasons)
             self._finish(told, decided.status or AnswerStatus.OK, refusal=decided.refusal,
-                         reasons=finding_reasons(read.findings))  # fmt: skip
+                         reasons=reasons)  # fmt: skip
             return
         if decided.status is AnswerStatus.OK:
             self._finish(read.text if not self._streamed else "".join(read.shown).strip(),
@@ -346,7 +351,7 @@ class Phrasing:
                     continue
                 judged = await self._judge(read, scanner, piece)
                 if judged is None:  # the checks failed
-                    if self._on_guard_error is GuardErrorPolicy.CLOSED:
+                    if self._on_guard_error is GuardErrorPolicy.CLOSED and not audit:
                         read.text = "".join(said)
                         return
                     unshown = "".join(said)[len("".join(read.shown)) :]
@@ -360,6 +365,8 @@ class Phrasing:
                         break
                     yield self._show(read, SentenceEvent(segment, sentence.text,
                                                          provisional=held))  # fmt: skip
+            if failed and not audit:
+                await self._drain(stream, deadline, said, self._max_chars - size)
         except Exception as error:  # noqa: BLE001 - any phraser failure is a refusal, by design
             read.error = error
             return
@@ -375,6 +382,24 @@ class Phrasing:
             return
         async for event in self._close_stream(scanner, segment, read, failed, held=held):
             yield event
+
+    @staticmethod
+    async def _drain(
+        stream: AsyncIterator[str], deadline: float, said: list[str], room: int
+    ) -> None:
+        """The rest of an attempt already judged, read for its token counts
+        (the model's tokens are paid whether read or not: the answer's usage
+        is the same streamed or whole). Bounded by the attempt's deadline and
+        the output cap; a failure here costs only the counts."""
+        try:
+            async with asyncio.timeout_at(deadline):
+                async for piece in stream:
+                    room -= len(piece)
+                    if room < 0:
+                        return
+                    said.append(piece)
+        except Exception:  # noqa: BLE001 - the verdict stands; only the token counts are lost
+            _log.debug("the rest of a judged stream could not be read", exc_info=True)
 
     async def _close_stream(
         self,
@@ -458,12 +483,20 @@ class Phrasing:
         spent = max(0.0, self._clock.monotonic() - read.began - read.scan_seconds)
         self.phrase_seconds += spent
         self.scan_seconds += read.scan_seconds
-        self.trail.append(Attempt(read.text, read.findings, spent, action, prompt_version))
+        failure = None if read.error is None else failure_of(read.error)
+        self.trail.append(Attempt(read.text, read.findings, spent, action, prompt_version, failure))
+        if failure is not None:
+            _log.warning(
+                "phrasing attempt %d failed: status=%s code=%s message=%s",
+                *(len(self.trail), failure.status, failure.code, failure.message),
+            )
         for key, value in read.end.usage.items():
             if isinstance(value, int) and not isinstance(value, bool):
                 self._usage[key] = self._usage.get(key, 0) + value
         if read.end.model:
             self._model = read.end.model
+        self._response_id = read.end.id or self._response_id
+        self._fingerprint = read.end.system_fingerprint or self._fingerprint
         span = read.span
         trace_findings(span, read.findings, action=str(action), scan_seconds=read.scan_seconds)
         if read.error is not None:
@@ -533,6 +566,8 @@ class Phrasing:
             usage=self._usage,
             model=self._model,
             mode=str(self._mode),
+            response_id=self._response_id,
+            system_fingerprint=self._fingerprint,
         )
 
 

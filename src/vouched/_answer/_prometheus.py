@@ -16,6 +16,7 @@ silence reason, or any other value outside the known codes, is counted under
     vouched_breaker_store_fallbacks_total{source} counter: a shared breaker store
                                                   (Redis) stopped answering
     vouched_answer_latency_seconds                histogram
+    vouched_first_sentence_seconds                histogram: question to first sentence (streams)
 
 Each instance has its own registry (no global state): serve it with
 :meth:`PrometheusMetrics.serve`, or read :meth:`exposition` from your own
@@ -119,6 +120,12 @@ class PrometheusMetrics:
             buckets=tuple(latency_buckets),
             registry=self.registry,
         )
+        self._first_sentence = client.Histogram(
+            "vouched_first_sentence_seconds",
+            "Time from the question to the first sentence released (streamed answers).",
+            buckets=tuple(latency_buckets),
+            registry=self.registry,
+        )
 
     # -- feeding --------------------------------------------------------------
 
@@ -147,6 +154,9 @@ class PrometheusMetrics:
         self.observe_verdicts(verdicts)
         self.observe_findings(answer.findings)
         self.observe_answer(str(answer.status), answer.timings.get("total"))
+        first = answer.timings.get("first_sentence")
+        if first is not None:
+            self._first_sentence.observe(first)
 
     def on_breaker_event(self, event: BreakerEvent) -> None:
         """A breaker listener: ``GuardedSource(..., listeners=[metrics.on_breaker_event])``

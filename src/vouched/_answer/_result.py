@@ -79,28 +79,36 @@ class Attempt:
     seconds: float
     action: AttemptAction = AttemptAction.ACCEPT
     prompt_version: str = ""
+    failure: UpstreamFailure | None = None  # why the phraser gave no text (action error)
 
     @property
     def passed(self) -> bool:
         return not self.findings
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        document: dict[str, Any] = {
             "text": self.text,
             "findings": [finding_json(f) for f in self.findings],
             "seconds": self.seconds,
             "action": str(self.action),
             "prompt_version": self.prompt_version,
         }
+        if self.failure is not None:
+            document["failure"] = self.failure.record()
+        return document
 
     def record(self) -> dict[str, Any]:
-        """The attempt as a snapshot's ``trail`` keeps it."""
-        return {
+        """The attempt as a snapshot's ``trail`` keeps it (a failed call: the
+        upstream's status, vouched's code and the redacted message too)."""
+        document: dict[str, Any] = {
             "text": self.text,
             "prompt_version": self.prompt_version,
             "findings": [finding_json(f) for f in self.findings],
             "action": str(self.action),
         }
+        if self.failure is not None:
+            document["failure"] = self.failure.record()
+        return document
 
 
 def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -150,6 +158,8 @@ class Answer:
     usage: Mapping[str, int] = field(default_factory=dict)
     model: str = ""
     mode: str = "enforce"
+    response_id: str = ""  # the model server's id of the answer shown (its last attempt)
+    system_fingerprint: str = ""  # the model server's configuration, as it named it
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "timings", _frozen_mapping(self.timings))

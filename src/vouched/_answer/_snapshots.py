@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -116,6 +116,7 @@ def record(
     redaction_key: bytes | None,
     mode: str = "enforce",
     lexicon: LexiconRecord | None = None,
+    request: Mapping[str, Any] | None = None,
 ) -> Snapshot:
     """The snapshot of one answer: every fact as received (before the gate),
     the policy and instant it was judged at, the prompt version, the output
@@ -138,4 +139,15 @@ def record(
         on_fail=("audit:" if mode == "audit" else "") + "+".join(step.value for step in on_fail),
         redaction_key=redaction_key,
         lexicon=None if lexicon is None else lexicon.ref,
+        request=_request(answer, request),
     )
+
+
+def _request(answer: Answer, request: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The request's own trace (its id, ...) and the model server's ids of the answer."""
+    kept = dict(request or {})
+    if answer.response_id:
+        kept["response_id"] = answer.response_id
+    if answer.system_fingerprint:
+        kept["system_fingerprint"] = answer.system_fingerprint
+    return kept or None

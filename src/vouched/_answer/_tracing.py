@@ -283,6 +283,9 @@ def trace_answer(span: TraceSpan, answer: Answer) -> None:
     )
     if answer.refusal is not None:
         span.set(refusal=str(answer.refusal))
+    first = answer.timings.get("first_sentence")
+    if first is not None:  # a stream: how long the reader waited for its first words
+        span.set(first_sentence_seconds=first)
 
 
 def trace_facts(span: TraceSpan, facts: Sequence[Fact]) -> None:

@@ -21,7 +21,26 @@ from vouched._exceptions import (
     PhraserStreamError,
 )
 
-__all__ = ["UpstreamCode", "UpstreamFailure", "failure_of"]
+__all__ = ["MESSAGE_CHARS", "UpstreamCode", "UpstreamFailure", "failure_of", "redacted"]
+
+MESSAGE_CHARS = 200
+"""An upstream's message is kept (for the snapshot and the log) cut to this."""
+_SECRETS = re.compile(
+    r"(?i)\b(?:bearer|basic)\s+\S+"  # an authorization header's value
+    r"|\b(?:sk|pk|rk|key|api[-_]?key|token)[-_][A-Za-z0-9_\-]{8,}"  # API keys by their prefix
+    r"|\b[A-Za-z0-9_\-+/=]{32,}"  # long opaque tokens
+    r"|\b[\w.+-]+@[\w-]+\.[\w.-]+"  # e-mail addresses
+)
+_URLS = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://\S+")
+
+
+def redacted(message: str) -> str:
+    """An upstream's error message as vouched keeps it: URLs, keys, long
+    tokens and e-mail addresses replaced, whitespace collapsed, cut to
+    :data:`MESSAGE_CHARS` characters. For the snapshot and the log only:
+    a client is told the code."""
+    text = _URLS.sub("<url>", " ".join(message.split()))
+    return _SECRETS.sub("<redacted>", text)[:MESSAGE_CHARS]
 
 
 class UpstreamCode(enum.StrEnum):
@@ -50,6 +69,7 @@ class UpstreamFailure:
     code: UpstreamCode
     status: int | None = None
     retry_after: str | None = None
+    message: str = ""  # the upstream's own words, redacted (never sent to a client)
 
     @property
     def http_status(self) -> int:
@@ -66,9 +86,20 @@ class UpstreamFailure:
     def to_json(self) -> dict[str, object]:
         return {"code": str(self.code), "status": self.status, "retry_after": self.retry_after}
 
+    def record(self) -> dict[str, object]:
+        """The failure as a snapshot's attempt keeps it: the upstream's status,
+        vouched's code, and the upstream's message, redacted."""
+        return {"status": self.status, "code": str(self.code), "message": self.message}
+
 
 def failure_of(error: BaseException) -> UpstreamFailure:
-    """The failure a phraser's exception stands for."""
+    """The failure a phraser's exception stands for (its message redacted)."""
+    found = _failure_of(error)
+    message = redacted(str(error)) if isinstance(error, Exception) else ""
+    return UpstreamFailure(found.code, found.status, found.retry_after, message)
+
+
+def _failure_of(error: BaseException) -> UpstreamFailure:
     if isinstance(error, TimeoutError):  # PhraserTimeoutError, asyncio's timeout
         return UpstreamFailure(UpstreamCode.TIMEOUT)
     if isinstance(error, PhraserHTTPError):

@@ -60,6 +60,9 @@ class RecordedAttempt(NamedTuple):
     prompt_version: str
     findings: tuple[Mapping[str, Any], ...]
     action: str
+    failure: Mapping[str, Any] | None = None
+    """A failed call (action ``error``): the upstream's ``status``, vouched's
+    ``code`` and the upstream's ``message``, redacted."""
 
     @property
     def passed(self) -> bool:
@@ -68,12 +71,15 @@ class RecordedAttempt(NamedTuple):
         return self.action == AttemptAction.ACCEPT and not self.findings
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        document: dict[str, Any] = {
             "text": self.text,
             "prompt_version": self.prompt_version,
             "findings": [dict(f) for f in self.findings],
             "action": self.action,
         }
+        if self.failure is not None:
+            document["failure"] = dict(self.failure)
+        return document
 
 
 def attempt_data(item: Mapping[str, Any] | RecordedAttempt) -> dict[str, Any]:
@@ -82,12 +88,15 @@ def attempt_data(item: Mapping[str, Any] | RecordedAttempt) -> dict[str, Any]:
     if action not in AttemptAction.__members__.values():
         choices = ", ".join(member.value for member in AttemptAction)
         raise ValueError(f"unknown attempt action {action!r} (choose from {choices})")
-    return {
+    kept = {
         "text": data.get("text"),
         "prompt_version": str(data["prompt_version"]),
         "findings": [plain(f) for f in data.get("findings", ())],
         "action": action,
     }
+    if data.get("failure") is not None:
+        kept["failure"] = plain(data["failure"])
+    return kept
 
 
 def only_attempt(document: Mapping[str, Any], prompt_version: str) -> dict[str, Any]:
@@ -150,6 +159,7 @@ def trusted_attempt(data: Mapping[str, Any], shown: str) -> RecordedAttempt:
         data["prompt_version"],
         tuple(MappingProxyType(f) for f in data["findings"]),
         data["action"],
+        None if data.get("failure") is None else MappingProxyType(data["failure"]),
     )
 
 
@@ -177,12 +187,16 @@ def read_trail(value: Any, *, shown: object = None) -> tuple[RecordedAttempt, ..
         findings = item.get("findings")
         if not isinstance(findings, list) or not all(isinstance(f, Mapping) for f in findings):
             raise InputError("must be an array of JSON objects", field=f"{where}.findings")
+        failure = item.get("failure")
+        if failure is not None and not isinstance(failure, Mapping):
+            raise InputError("must be a JSON object or null", field=f"{where}.failure")
         out.append(
             RecordedAttempt(
                 text,
                 item["prompt_version"],
                 tuple(freeze(f) for f in findings),
                 item["action"],
+                None if failure is None else freeze(failure),
             )
         )
     return tuple(out)

@@ -236,6 +236,7 @@ class Snapshot:
         redaction_key: bytes | None = None,
         trail: Iterable[Mapping[str, Any] | RecordedAttempt] | None = None,
         lexicon: LexiconRef | None = None,
+        request: Mapping[str, Any] | None = None,
     ) -> Snapshot:
         """The snapshot of one generation.
 
@@ -248,6 +249,9 @@ class Snapshot:
         ``output`` is taken as the model's only attempt, with ``findings``.
         ``lexicon``: which lexicon the scanner read (None: none); the
         lexicon's content goes to the store once, not into each snapshot.
+        ``request``: what traces the answer back to its HTTP request (``vouched
+        serve``: its ``id``, the ``upstream`` and ``model`` asked, the model
+        server's ``response_id`` and ``system_fingerprint``); kept only when given.
         Sensitive subjects and values are redacted (see the module docs);
         sensitive settings without a secret ``redaction_key`` are a
         :class:`vouched.ConfigError`.
@@ -288,6 +292,8 @@ class Snapshot:
             if trail is not None
             else [only_attempt(document, prompt_version)]
         )
+        if request:
+            document["request"] = {str(k): v for k, v in request.items() if v is not None}
         document["policy_version"] = policy_version(document["policy"])
         if redactor.active:
             document = redactor.document(document)
@@ -408,6 +414,12 @@ class Snapshot:
     def canonical_json(self) -> str:
         """The canonical JSON text (sorted keys, no spaces); stable byte for byte."""
         return self._canonical
+
+    @property
+    def request(self) -> Mapping[str, Any]:
+        """What traces the answer to its HTTP request (empty when none was kept)."""
+        found = loads(self._canonical).get("request")
+        return freeze(found) if isinstance(found, dict) else MappingProxyType({})
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as plain JSON data (``loads(canonical_json())``)."""

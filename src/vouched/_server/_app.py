@@ -25,38 +25,37 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 
 import vouched
 from vouched import (
-    AnswerEvent,
     Clock,
     ConfigError,
     Grounder,
+    GuardedSource,
     InputError,
     Lexicon,
-    PrometheusMetrics,
     SystemClock,
     partition,
     scan,
 )
 from vouched._answer._onfail import plan
-from vouched._factio import validation_message
-from vouched._jsonio import NumberBoundsError, dumps, loads
+from vouched._jsonio import dumps
 from vouched._replay._queued import QueuedSnapshotStore
 from vouched._server import _openai
-from vouched._server._config import ServeConfig
-from vouched._server._http import RequestError, error_response, json_response, read_body
+from vouched._server._config import ServeConfig, retries
+from vouched._server._handling import Metrics, http_error, parse_body, post_handler, sse_events
+from vouched._server._http import RequestError, json_response
 from vouched._server._middleware import Guard
 from vouched._server._models import (
     AnswerRequest,
@@ -67,8 +66,10 @@ from vouched._server._models import (
     VerifyRequest,
 )
 from vouched._server._openapi import openapi_document
-from vouched._server._pool import PoolFullError, WorkPool
-from vouched._server._routes import ROUTES, Endpoint
+from vouched._server._pool import WorkPool
+from vouched._server._protocol import AcceptErrors
+from vouched._server._requestid import FILTER, current_request_id
+from vouched._server._routes import ROUTES
 from vouched._server._verify import verify_claims
 from vouched._time import parse_instant
 
@@ -86,55 +87,23 @@ _SSE_HEADERS = {"cache-control": "no-store", "x-accel-buffering": "no"}
 _STREAMS_SETTLE = 5.0  # seconds cut-off streams get at shutdown to record their answers
 
 
-def _parse(model: type[_M], raw: bytes) -> _M:
-    try:
-        data = loads(raw)
-    except NumberBoundsError as error:
-        raise RequestError(422, ErrorCode.INVALID_INPUT, str(error)) from None
-    except (ValueError, RecursionError) as error:
-        message = " ".join(str(error).split())[:200]
-        raise RequestError(400, ErrorCode.INVALID_JSON, f"invalid JSON: {message}") from None
-    if not isinstance(data, dict):
-        raise RequestError(422, ErrorCode.INVALID_INPUT, "expected a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        field, message = validation_message(error)
-        raise RequestError(422, ErrorCode.INVALID_INPUT, message, field) from None
-
-
-class _Metrics:
-    """The service's Prometheus registry: requests, latency, answers."""
-
-    def __init__(self) -> None:
-        from prometheus_client import CollectorRegistry, Counter, Histogram  # noqa: PLC0415
-
-        self.registry = CollectorRegistry()
-        self.answers = PrometheusMetrics(registry=self.registry)
-        self.requests = Counter(
-            "vouched_http_requests",
-            "HTTP requests by endpoint and status.",
-            ["endpoint", "status"],
-            registry=self.registry,
-        )
-        self.latency = Histogram(
-            "vouched_http_request_seconds",
-            "Time to serve a request (a stream: to its last event).",
-            ["endpoint"],
-            registry=self.registry,
-        )
-
-
 class Service:
     """The handlers, with the config, the grounders, the pool and the metrics they share."""
 
     def __init__(self, config: ServeConfig, clock: Clock, grounder: Grounder | None) -> None:
         self.config = config
         self.clock = clock
-        self.meters = _Metrics()
+        self.meters = Metrics()
+        for source in config.sources:  # a sample per source from the start, kept current
+            if isinstance(source, GuardedSource):
+                self.meters.answers.set_breaker_state(source.name, str(source.state))
+                source.add_listener(self.meters.answers.on_breaker_event)
         self.pool = WorkPool(config.workers, config.queue_limit)
         self.draining = False
         self._stop_asked: float | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # the serving loop (lifespan)
+        self._waits: set[asyncio.Timeout] = set()  # the streams' waits for their next chunk
+        self._cut = False  # the grace is nearly over: streams end with shutting_down
         # Snapshots reach the store in batches off the answer path; a store that
         # falls behind spills to a local file (config.spill), never drops.
         self.snapshots = (
@@ -145,17 +114,19 @@ class Service:
             else None
         )
         self.grounder = grounder or self._grounder(config.answer_lexicon)
-        self._grounders: dict[str, Grounder] = {}
+        self._grounders: dict[tuple[str, str | None], Grounder] = {}
+        self._upstreams = {u.name: u for u in config.upstreams}
+        self._routes = {m: u for u in config.upstreams for m in u.models}
         self._streams = 0  # streamed answers under way
         self._streams_done = asyncio.Event()
         self._streams_done.set()
 
-    def _grounder(self, lexicon: Lexicon | None) -> Grounder:
+    def _grounder(self, lexicon: Lexicon | None, phraser: Any = None) -> Grounder:
         config = self.config
         return Grounder(
             config.sources,
             policy=config.policy,
-            phraser=config.phraser,
+            phraser=config.phraser if phraser is None else phraser,
             lexicon=lexicon,
             on_fail=config.on_fail,
             clock=self.clock,
@@ -171,13 +142,43 @@ class Service:
             on_guard_error=config.on_guard_error,
         )
 
-    def grounder_for(self, lexicon: str | None, field: str = "vouched.lexicon") -> Grounder:
-        """The grounder of the config, or one scanning with a named lexicon."""
-        if lexicon is None:
+    def grounder_for(
+        self, lexicon: str | None, field: str = "vouched.lexicon", upstream: str = ""
+    ) -> Grounder:
+        """The grounder of the config, or one scanning with a named lexicon,
+        or phrasing with a named ``[[upstream]]`` (built once each)."""
+        if lexicon is None and not upstream:
             return self.grounder
-        if lexicon not in self._grounders:
-            self._grounders[lexicon] = self._grounder(self.lexicon(lexicon, field))
-        return self._grounders[lexicon]
+        key = (upstream, lexicon)
+        if key not in self._grounders:
+            scanning = (
+                self.config.answer_lexicon if lexicon is None else self.lexicon(lexicon, field)
+            )
+            phraser = self._upstreams[upstream].phraser if upstream else None
+            self._grounders[key] = self._grounder(scanning, phraser)
+        return self._grounders[key]
+
+    def route(self, model: str | None) -> tuple[str, int | None]:
+        """The ``[[upstream]]`` the request's ``model`` names (its name and
+        ``max_tokens`` ceiling); without any, ``""`` and the phraser's ceiling:
+        the ``[answer.phraser]`` answers every model. An unknown model is a 404."""
+        if not self._routes:
+            ceiling = getattr(self.grounder.phraser, "max_tokens", None)
+            return "", ceiling if isinstance(ceiling, int) else None
+        found = self._routes.get(model or "")
+        if found is None:
+            raise RequestError(404, ErrorCode.MODEL_NOT_FOUND,
+                               f"the model {str(model)[:100]!r} does not exist on this gateway "
+                               "(GET /v1/models lists them)", "model")  # fmt: skip
+        return found.name, found.max_tokens
+
+    def model_names(self) -> list[str]:
+        """The models a chat request may name: every ``[[upstream]]``'s, or
+        the ``[answer.phraser]``'s one ([] for the template phraser)."""
+        if self._routes:
+            return list(self._routes)
+        model = getattr(self.grounder.phraser, "model", "")
+        return [model] if isinstance(model, str) and model else []
 
     def grounders(self) -> list[Grounder]:
         return [self.grounder, *self._grounders.values()]
@@ -187,8 +188,8 @@ class Service:
 
     async def parse(self, model: type[_M], raw: bytes) -> _M:
         if len(raw) <= _PARSE_INLINE_BYTES:
-            return _parse(model, raw)
-        return await self.in_pool(lambda: _parse(model, raw))
+            return parse_body(model, raw)
+        return await self.in_pool(lambda: parse_body(model, raw))
 
     def now(self, now: str | None) -> datetime:
         if now is None:
@@ -236,16 +237,29 @@ class Service:
                 )
             chosen[key] = value
         if "on_fail" in chosen:
+            field = f"{where}.on_fail" if where else "on_fail"
             try:
                 chosen["on_fail"] = plan(chosen["on_fail"])
             except ConfigError as error:
-                field = f"{where}.on_fail" if where else "on_fail"
                 raise RequestError(422, ErrorCode.INVALID_INPUT, str(error), field) from None
+            if retries(chosen["on_fail"]) > self.config.max_retries:
+                raise RequestError(
+                    422,
+                    ErrorCode.INVALID_INPUT,
+                    f"holds {retries(chosen['on_fail']):,} retries; at most "
+                    f"{self.config.max_retries} (answer.max_retries)",
+                    field,
+                )
         return chosen
 
     def deadline(self) -> float:
         """When a request started now must be answered (the loop's clock)."""
         return asyncio.get_running_loop().time() + self.config.request_timeout
+
+    def cut_reason(self) -> str:
+        """Why a whole answer was cancelled: only the request's deadline or a
+        shutdown cancel one (a client that leaves does not)."""
+        return "shutdown" if self.draining else "deadline"
 
     def interruption(self, deadline: float) -> Callable[[], str]:
         """Why a stream was cut short, asked when it is: the deadline passed,
@@ -259,22 +273,33 @@ class Service:
         return reason
 
     async def bounded(
-        self, chunks: AsyncIterator[bytes], deadline: float, on_deadline: bytes
+        self,
+        chunks: AsyncIterator[bytes],
+        deadline: float,
+        on_deadline: bytes,
+        on_shutdown: bytes | None = None,
     ) -> AsyncIterator[bytes]:
         """A stream's bytes until ``deadline`` (then ``on_deadline``, and the
         stream is closed: its answer recorded with the reason ``deadline``),
-        counted among the streams the drain waits for."""
+        counted among the streams the drain waits for. Shortly before the
+        shutdown grace ends it is closed with ``on_shutdown`` (its answer
+        recorded with the reason ``shutdown``): a client gets a last event,
+        never a connection cut mid-stream."""
         self._streams += 1
         self._streams_done.clear()
         try:
             while True:
                 try:
-                    async with asyncio.timeout_at(deadline):
-                        chunk = await anext(chunks)
+                    async with asyncio.timeout_at(deadline) as waiting:
+                        self._waits.add(waiting)
+                        try:
+                            chunk = await anext(chunks)
+                        finally:
+                            self._waits.discard(waiting)
                 except StopAsyncIteration:
                     return
                 except TimeoutError:
-                    yield on_deadline
+                    yield on_shutdown if self._cut and on_shutdown else on_deadline
                     return
                 yield chunk
         finally:
@@ -285,15 +310,28 @@ class Service:
                 if not self._streams:
                     self._streams_done.set()
 
-    def upstream_model(self) -> str:
-        """The configured upstream model's name ("" for the template phraser)."""
-        model = getattr(self.grounder.phraser, "model", "")
-        return model if isinstance(model, str) else ""
-
     def stop_asked(self) -> None:
         """SIGTERM arrived: the shutdown grace counts from now."""
         if self._stop_asked is None:
             self._stop_asked = self.clock.monotonic()
+            if self._loop is not None:  # a signal handler: hand the timer to the loop
+                self._loop.call_soon_threadsafe(self._cut_later)
+
+    def started(self) -> None:
+        """The service runs on this event loop (its lifespan began)."""
+        self._loop = asyncio.get_running_loop()
+        self._loop.set_exception_handler(AcceptErrors(self.clock))
+
+    def _cut_later(self) -> None:
+        grace = self.config.shutdown_grace
+        asyncio.get_running_loop().call_later(max(grace - min(1.0, grace / 4), 0), self.cut)
+
+    def cut(self) -> None:
+        """End every stream now with its closing ``shutting_down`` event."""
+        self._cut = True
+        now = asyncio.get_running_loop().time()
+        for waiting in list(self._waits):
+            waiting.reschedule(now)
 
     async def settle(self) -> None:
         """Wait until every snapshot scheduled so far is in the store (tests)."""
@@ -397,7 +435,9 @@ class Service:
 
     async def answer(self, body: AnswerRequest) -> Response:
         grounder, chosen = self._answering(body)
-        answer = await grounder.answer(body.question, body.query, **chosen)
+        answer = await grounder.answer(body.question, body.query, **chosen,
+                                       request={"id": current_request_id()},
+                                       interruption=self.cut_reason)  # fmt: skip
         return json_response(answer.client_json())
 
     async def stream(self, body: AnswerRequest) -> Response:
@@ -407,8 +447,10 @@ class Service:
                                         interruption=self.interruption(deadline))  # fmt: skip
         timeout = {"kind": "error", "segment": 0, "reasons": [str(ErrorCode.DEADLINE_EXCEEDED)]}
         on_deadline = f"event: error\ndata: {dumps(timeout)}\n\n".encode()
-        return StreamingResponse(self.bounded(_events(events), deadline, on_deadline),
-                                 media_type="text/event-stream", headers=_SSE_HEADERS)  # fmt: skip
+        closing = {**timeout, "reasons": [str(ErrorCode.SHUTTING_DOWN)]}
+        on_shutdown = f"event: error\ndata: {dumps(closing)}\n\n".encode()
+        chunks = self.bounded(sse_events(events), deadline, on_deadline, on_shutdown)
+        return StreamingResponse(chunks, media_type="text/event-stream", headers=_SSE_HEADERS)
 
     async def chat(self, body: ChatRequest) -> Response:
         if body.vouched is not None:
@@ -443,67 +485,6 @@ class Service:
         )
 
 
-async def _events(stream: AsyncIterator[AnswerEvent]) -> AsyncIterator[bytes]:
-    try:
-        async for event in stream:
-            yield f"event: {event.kind}\ndata: {dumps(event.to_json())}\n\n".encode()
-    finally:
-        close = getattr(stream, "aclose", None)
-        if close is not None:  # a reader that left: the answer still keeps its snapshot
-            await close()
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _post(service: Service, route: Endpoint) -> Handler:
-    """A POST route: deadline, body cap, parse, admission, the handler; every
-    failure as the route's JSON error."""
-    config = service.config
-    model = route.request
-    work: Callable[[Any], Awaitable[Response]] = getattr(service, route.handler)
-    if model is None:  # pragma: no cover - the route table gives every POST a model
-        raise RuntimeError(f"{route.path} has no request model")
-
-    async def handle(request: Request) -> Response:
-        try:
-            if service.draining:
-                raise RequestError(503, ErrorCode.SHUTTING_DOWN, "the service is shutting down")
-            async with asyncio.timeout(config.request_timeout):
-                raw = await read_body(request, config.max_body_bytes)
-                service.pool.admit()
-                return await work(await service.parse(model, raw))
-        except RequestError as problem:
-            return error_response(route.path, problem)
-        except PoolFullError as error:
-            full = RequestError(503, ErrorCode.OVERLOADED, str(error), headers={"retry-after": "1"})
-            return error_response(route.path, full)
-        except ClientDisconnect:  # the client left before its body arrived: nobody to answer
-            return Response(status_code=400)
-        except TimeoutError:
-            message = f"no answer within {config.request_timeout:g} s"
-            return error_response(
-                route.path, RequestError(504, ErrorCode.DEADLINE_EXCEEDED, message)
-            )
-        except Exception:  # noqa: BLE001 - a bug answers 500 with a code; the request is not logged
-            _log.exception("%s failed", route.path)
-            return error_response(
-                route.path, RequestError(500, ErrorCode.INTERNAL, "internal error")
-            )
-
-    return handle
-
-
-def _http_error(request: Request, error: Exception) -> Response:
-    status = getattr(error, "status_code", 500)
-    code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
-        status, ErrorCode.INTERNAL
-    )
-    detail = getattr(error, "detail", "") or code.value.replace("_", " ")
-    headers = dict(getattr(error, "headers", None) or {})  # 405's Allow
-    return error_response(request.url.path, RequestError(status, code, str(detail), None, headers))
-
-
 def _review_pages(config: ServeConfig) -> list[Mount]:
     """The review pages under ``/review`` when a store is configured (read-only;
     the Host and token checks are this service's own guard's)."""
@@ -525,9 +506,12 @@ def create_app(
     system's) is where time is read, ``grounder`` replaces the one the config
     describes (tests). ``app.service`` is the :class:`Service` behind it."""
     service = Service(config, clock or SystemClock(), grounder)
+    for name in ("vouched.server", "vouched.grounder", "vouched.sources", "vouched.snapshots"):
+        logging.getLogger(name).addFilter(FILTER)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        service.started()
         yield
         service.draining = True
         await service.drain()
@@ -535,14 +519,14 @@ def create_app(
     routes: list[BaseRoute] = [
         Route(
             r.path,
-            _post(service, r) if r.method == "POST" else getattr(service, r.handler),
+            post_handler(service, r) if r.method == "POST" else getattr(service, r.handler),
             methods=[r.method],
         )
         for r in ROUTES
     ]
     routes.extend(_review_pages(config))
     app = Starlette(
-        routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan
+        routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan
     )
     return Guard(
         app,

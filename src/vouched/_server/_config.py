@@ -39,7 +39,13 @@
     on_fail = "retry"          # or "partial", "refuse", ["retry", "partial"]
     mode = "enforce"           # or "audit": the model's text passed through, verdict beside it
     on_guard_error = "closed"  # or "open": when the checks fail, pass the text on (unchecked)
-    allow_request_overrides = ["lexicon"]  # what a request may choose: lexicon, on_fail, mode
+    allow_request_overrides = ["lexicon", "sampling"]  # what a request may choose: lexicon,
+                               # on_fail, mode, "sampling" (all of temperature, top_p, stop, ...)
+                               # or single sampling keys; anything else sent is a 403
+    max_retries = 3            # retries an on_fail plan may hold (config or request); more: 422
+    without_vouched = "refuse" # a chat request without "vouched": "refuse" (400), "audit"
+                               # (the model's words pass, scanned on every source's facts),
+                               # or { query = {...} } (answered as if it had sent that query)
     max_queries = 32           # queries in one request's list; more is a 422
     deadline = 2.0             # seconds for the sources
     phrase_timeout = 30.0      # seconds per phrasing attempt (streamed or not)
@@ -73,6 +79,10 @@
     stall_timeout = 10.0
     max_tokens = 512
     max_response_bytes = 4194304     # the model's body is capped as it is read
+
+    [[upstream]]               # optional: routing by model (see vouched._server._upstreams)
+    base_url = "http://127.0.0.1:11434/v1"
+    models = ["llama3.2"]
 
     [tracing]                  # optional: a span per answer (vouched[otel])
     enabled = true             # through the global tracer provider the process set up
@@ -114,18 +124,22 @@ from vouched._files import read_text
 from vouched._hosts import LOOPBACK_NAMES, is_loopback  # one home, below serve and review
 from vouched._server import _wiring
 from vouched._server._reader import Reader as _Reader
+from vouched._server._upstreams import Upstream, load_upstreams
 from vouched._server._wiring import FileSource
 
 __all__ = [
     "LOOPBACK_NAMES",
+    "MAX_RETRIES",
+    "SAMPLING_KEYS",
     "CatalogEntry",
     "FileSource",
     "ServeConfig",
     "is_loopback",
     "load_config",
+    "retries",
 ]
 
-_SECTIONS = ("server", "policy", "lexicons", "catalogs", "fleet", "answer", "tracing")
+_SECTIONS = ("server", "policy", "lexicons", "catalogs", "fleet", "answer", "upstream", "tracing")
 _SERVER_KEYS = (
     "host",
     "port",
@@ -156,8 +170,26 @@ _ANSWER_KEYS = (
     "store",
     "spill",
     "redaction_key_env",
+    "max_retries",
+    "without_vouched",
 )
-_OVERRIDES = ("lexicon", "on_fail", "mode")
+SAMPLING_KEYS = (
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "max_completion_tokens",
+    "stop",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "logit_bias",
+    "reasoning_effort",
+)
+"""A chat request's sampling keys: sent to the upstream when
+``allow_request_overrides`` names them (or ``"sampling"``), else a 403."""
+_OVERRIDES = ("lexicon", "on_fail", "mode", "sampling", *SAMPLING_KEYS)
+MAX_RETRIES = 3
+"""Default bound on the retries of an on-fail plan."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +231,11 @@ class ServeConfig:
     tracing: AnswerTracing | None = None
     mode: str = "enforce"
     on_guard_error: str = "closed"
-    allow_request_overrides: tuple[str, ...] = ("lexicon",)
+    allow_request_overrides: tuple[str, ...] = ("lexicon", "sampling")
     max_queries: int = 32
+    max_retries: int = MAX_RETRIES
+    without_vouched: str | Mapping[str, Any] = "refuse"
+    upstreams: tuple[Upstream, ...] = ()
 
     def host_names(self) -> frozenset[str]:
         """The Host header names the service answers to (lower case, no port)."""
@@ -257,6 +292,11 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
     except (TypeError, ValueError) as error:
         raise read.error(str(error), "answer.on_fail") from None
     choices = _choices(read, answer)
+    if retries(steps) > choices["max_retries"]:
+        raise read.error(
+            f"holds {retries(steps)} retries, over answer.max_retries ({choices['max_retries']})",
+            "answer.on_fail",
+        )
 
     redaction_key = None
     if "redaction_key_env" in answer:
@@ -289,6 +329,7 @@ def load_config(path: str | Path, *, environ: Mapping[str, str] | None = None) -
         spill=spill,
         redaction_key=redaction_key,
         tracing=_tracing(read, read.table(data, "tracing", "tracing")),
+        upstreams=load_upstreams(read, data.get("upstream", []), env),
         **choices,
     )
 
@@ -302,7 +343,7 @@ def _choices(read: _Reader, answer: Mapping[str, Any]) -> dict[str, Any]:
     on_guard_error = read.typed(answer, "on_guard_error", str, "closed", "answer")
     if on_guard_error not in ("closed", "open"):
         raise read.error("must be 'closed' or 'open'", "answer.on_guard_error")
-    overrides = answer.get("allow_request_overrides", ["lexicon"])
+    overrides = answer.get("allow_request_overrides", ["lexicon", "sampling"])
     if not isinstance(overrides, list) or not all(o in _OVERRIDES for o in overrides):
         raise read.error(
             f"must be a list of {', '.join(_OVERRIDES)}", "answer.allow_request_overrides"
@@ -310,12 +351,38 @@ def _choices(read: _Reader, answer: Mapping[str, Any]) -> dict[str, Any]:
     max_queries = read.typed(answer, "max_queries", int, 32, "answer")
     if max_queries < 1:
         raise read.error("must be 1 or more", "answer.max_queries")
+    max_retries = answer.get("max_retries", MAX_RETRIES)
+    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+        raise read.error("must be a whole number >= 0", "answer.max_retries")
     return {
         "mode": mode,
         "on_guard_error": on_guard_error,
         "allow_request_overrides": tuple(overrides),
         "max_queries": max_queries,
+        "max_retries": max_retries,
+        "without_vouched": _without_vouched(read, answer.get("without_vouched", "refuse")),
     }
+
+
+def _without_vouched(read: _Reader, value: Any) -> str | Mapping[str, Any]:
+    """``answer.without_vouched``: ``"refuse"``, ``"audit"``, or ``{ query = {...} }``."""
+    where = "answer.without_vouched"
+    if value in ("refuse", "audit"):
+        return str(value)
+    if isinstance(value, Mapping):
+        read.only(value, ("query",), where)
+        query = value.get("query")
+        if isinstance(query, Mapping) or (
+            isinstance(query, list) and query and all(isinstance(q, Mapping) for q in query)
+        ):
+            return {"query": query}
+        raise read.error("must be a table or a list of tables", f"{where}.query")
+    raise read.error('must be "refuse", "audit" or a table { query = {...} }', where)
+
+
+def retries(steps: Any) -> int:
+    """The retries an on-fail plan holds."""
+    return sum(1 for step in steps if step is OnFail.RETRY)
 
 
 def _tracing(read: _Reader, table: Mapping[str, Any]) -> AnswerTracing | None:

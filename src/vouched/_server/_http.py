@@ -1,6 +1,7 @@
 """The small HTTP vocabulary of the service: request errors, JSON answers,
-the capped body read, and the two error shapes (vouched's own, and OpenAI's
-on the OpenAI-compatible route)."""
+the capped body read, and the one error shape every route answers with
+(OpenAI's keys and vouched's side by side: ``message``, ``type``, ``param``,
+``code``, and ``field``, the same as ``param``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ __all__ = [
     "MODELS_PATH",
     "OPENAI_PREFIX",
     "RequestError",
+    "error_detail",
     "error_response",
+    "error_type",
     "json_response",
     "read_body",
 ]
@@ -33,7 +36,9 @@ OPENAI_PREFIX: Final = (CHAT_PATH, MODELS_PATH)
 _OPENAI_TYPES: Final = {
     400: "invalid_request_error",
     401: "authentication_error",
+    403: "permission_error",
     404: "not_found_error",
+    405: "invalid_request_error",
     413: "invalid_request_error",
     415: "invalid_request_error",
     422: "invalid_request_error",
@@ -77,20 +82,27 @@ def json_response(document: Any, status: int = 200) -> Response:
     return Response(dumps(document), status_code=status, media_type="application/json")
 
 
+def error_type(status: int) -> str:
+    """OpenAI's error ``type`` for an HTTP status, as its SDK reads them."""
+    return _OPENAI_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
+
+
+def error_detail(problem: RequestError) -> dict[str, Any]:
+    """The error object: ``{"message", "type", "param", "code", "field"}``."""
+    return {
+        "message": problem.message,
+        "type": error_type(problem.status),
+        "param": problem.field,
+        "code": str(problem.code),
+        "field": problem.field,
+    }
+
+
 def error_response(path: str, problem: RequestError) -> Response:
-    """The error as JSON: ``{"error": {"code", "message", "field"}}``, or on
-    the chat route OpenAI's ``{"error": {"message", "type", "param", "code"}}``."""
-    if path.startswith(OPENAI_PREFIX):
-        kind = _OPENAI_TYPES.get(problem.status, "server_error")
-        detail: dict[str, Any] = {
-            "message": problem.message,
-            "type": kind,
-            "param": problem.field,
-            "code": str(problem.code),
-        }
-    else:
-        detail = {"code": str(problem.code), "message": problem.message, "field": problem.field}
-    response = json_response({"error": detail}, problem.status)
+    """The error as JSON, one shape on every route (``path`` is kept for the
+    callers that name it): ``{"error": {"message", "type", "param", "code",
+    "field"}}``, which an OpenAI SDK and vouched's own clients both read."""
+    response = json_response({"error": error_detail(problem)}, problem.status)
     response.headers.update(problem.headers)
     return response
 

@@ -1,11 +1,16 @@
 """Pure ASGI middleware: what every request passes before a handler sees it.
 
+- a request head (target and headers) over :data:`MAX_HEAD_BYTES` is a 431,
+  whatever the HTTP parser let through in one read;
 - the ``Host`` header must be one of the service's names (by default the
   loopback names and the bound address): a web page a developer opens
   cannot make a browser reach ``127.0.0.1:8787`` by a rebound DNS name;
 - a bearer token when one is configured (``/healthz`` excepted, for probes);
 - a POST body must be ``application/json`` (415 otherwise): a form or
   ``text/plain`` POST from any web page is refused before it costs anything;
+- every request gets an id (the caller's ``x-request-id`` when it is bounded
+  and printable, else a new one), returned in ``x-request-id`` and on every
+  log line of the request (:mod:`vouched._server._requestid`);
 - every request is counted and timed by endpoint and status, and logged
   (method, path, status, time; never a body) when ``log_requests`` is set.
 """
@@ -23,11 +28,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from vouched._hosts import host_name  # one home, below serve and review
 from vouched._server._http import RequestError, error_response
 from vouched._server._models import ErrorCode
+from vouched._server._requestid import request_id_of, reset, using
 
-__all__ = ["Guard", "host_name"]
+__all__ = ["MAX_HEAD_BYTES", "Guard", "head_bytes", "host_name"]
 
 _log = logging.getLogger("vouched.server")
 _OPEN_PATHS = frozenset({"/healthz"})
+MAX_HEAD_BYTES = 16 * 1024
+"""The largest request head taken: its target and headers, as written on the wire."""
+
+
+def head_bytes(scope: Scope) -> int:
+    """The size of a request's head as sent: its target, and each header as
+    ``name: value`` and a line end."""
+    target = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+    return target + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -69,10 +84,14 @@ class Guard:
         began = time.perf_counter()
         path: str = scope["path"]
         status = [500]
+        request_id = request_id_of(_header(scope, b"x-request-id"))
+        marker = request_id.encode("ascii")
+        token = using(request_id)
 
         async def sent(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
+                message["headers"] = [*message.get("headers", ()), (b"x-request-id", marker)]
             await send(message)
 
         try:
@@ -83,8 +102,12 @@ class Guard:
                 await self.app(scope, receive, sent)
         finally:
             self._account(scope, path, status[0], time.perf_counter() - began)
+            reset(token)
 
     def _problem(self, scope: Scope) -> RequestError | None:
+        if head_bytes(scope) > MAX_HEAD_BYTES:
+            over = f"the request head is over {MAX_HEAD_BYTES // 1024} KiB"
+            return RequestError(431, ErrorCode.HEADERS_TOO_LARGE, over)
         host = host_name(_header(scope, b"host") or "")
         if host not in self.hosts:
             return RequestError(

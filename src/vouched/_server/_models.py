@@ -9,9 +9,17 @@ these models (:mod:`vouched._server._openapi`), so the two cannot drift.
 from __future__ import annotations
 
 import enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
 from vouched import Fact
 
@@ -50,9 +58,12 @@ class ErrorCode(enum.StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # a POST body that is not application/json
     HOST_NOT_ALLOWED = "host_not_allowed"  # a Host header the service does not answer to
+    HEADERS_TOO_LARGE = "headers_too_large"  # a request head over 16 KiB (431)
     UNAUTHORIZED = "unauthorized"  # no or a wrong bearer token (server.token_env)
     OVERLOADED = "overloaded"  # the work pool's queue is full (server.queue_limit)
     OVERRIDE_NOT_ALLOWED = "override_not_allowed"  # not in answer.allow_request_overrides
+    MODEL_NOT_FOUND = "model_not_found"  # the request's model is no [[upstream]]'s (404)
+    UNSUPPORTED_PARAMETER = "unsupported_parameter"  # a parameter the gateway cannot honour
     UPSTREAM_TIMEOUT = "upstream_timeout"  # the model did not answer in time (504)
     UPSTREAM_UNREACHABLE = "upstream_unreachable"  # the model could not be reached (502)
     UPSTREAM_ERROR = "upstream_error"  # the model answered 5xx (502)
@@ -77,12 +88,15 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
 
-class LexiconBody(_Strict):
-    """A lexicon, as in LEXICON.json."""
+_Phrase = Annotated[str, Field(min_length=1)]
 
-    attributes: dict[str, list[str]] = Field(default_factory=dict)
-    subjects: dict[str, list[str]] = Field(default_factory=dict)
-    internal: list[str] = Field(default_factory=list)
+
+class LexiconBody(_Strict):
+    """A lexicon, as in LEXICON.json (a phrase is never empty)."""
+
+    attributes: dict[str, list[_Phrase]] = Field(default_factory=dict)
+    subjects: dict[str, list[_Phrase]] = Field(default_factory=dict)
+    internal: list[_Phrase] = Field(default_factory=list)
 
 
 class GateRequest(_Strict):
@@ -170,12 +184,13 @@ class VouchedOptions(_Strict):
 
 
 class ChatRequest(_Open):
-    """An OpenAI chat-completions request, plus ``vouched`` (other keys are
-    taken and not used: the configured upstream model answers)."""
+    """An OpenAI chat-completions request, plus ``vouched``: ``model`` chooses
+    the upstream, the parameters are forwarded as the config allows, and one
+    this gateway cannot honour is a 400 naming it (never dropped)."""
 
     messages: list[ChatMessage] = Field(min_length=1)
     model: str | None = None
-    stream: bool = False
+    stream: StrictBool = False
     vouched: VouchedOptions | None = None
 
 
@@ -255,26 +270,22 @@ class StreamEventBody(_Strict):
 
 
 class ErrorDetail(_Strict):
-    code: ErrorCode
+    """One shape on every route: OpenAI's keys (``message``, ``type``,
+    ``param``, ``code``) and ``field`` (the same as ``param``)."""
+
     message: str
-    field: str | None = None
+    type: str = Field(description="OpenAI's error type for the status")
+    param: str | None = None
+    code: ErrorCode
+    field: str | None = Field(None, description="the field that is wrong (= param)")
 
 
 class ErrorResponse(_Strict):
     error: ErrorDetail
 
 
-class OpenAIErrorDetail(_Strict):
-    message: str
-    type: str
-    param: str | None = None
-    code: str | None = None
-
-
-class OpenAIErrorResponse(_Strict):
-    """An error of ``/v1/chat/completions``, in OpenAI's shape."""
-
-    error: OpenAIErrorDetail
+OpenAIErrorResponse = ErrorResponse
+"""The errors of ``/v1/chat/completions``: the one shape of every route."""
 
 
 class ChatCompletion(_Open):

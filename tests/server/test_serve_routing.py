@@ -1,0 +1,154 @@
+"""Routing by model: ``[[upstream]]`` entries, the request's ``model`` choosing
+one, through the official SDK against a fake upstream serving several models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+
+from vouched import InputError
+from vouched._server._config import load_config
+
+from ._upstreams import ASK, VOUCHED, FakeUpstreams, config_text, gateway, sdk
+
+__all__ = ["gateway"]  # the fixture, used by name
+
+
+def _ask(url: str, model: str, **kw: Any) -> Any:
+    with sdk(url) as client:
+        return client.chat.completions.create(model=model, messages=ASK, extra_body=VOUCHED, **kw)
+
+
+def test_the_requests_model_chooses_the_upstream_and_is_sent_as_asked(gateway: Any) -> None:
+    fake = FakeUpstreams()
+    url, _ = gateway(fake)
+    _ask(url, "alpha-mini")
+    _ask(url, "beta")
+    assert [(c.upstream, c.body["model"]) for c in fake.calls] == [
+        ("a", "alpha-mini"),
+        ("b", "beta"),
+    ]
+
+
+def test_the_answer_names_the_model_that_answered(gateway: Any) -> None:
+    url, _ = gateway(FakeUpstreams())
+    assert _ask(url, "beta").model == "beta"
+
+
+def test_an_unknown_model_is_openais_404_model_not_found(gateway: Any) -> None:
+    fake = FakeUpstreams()
+    url, _ = gateway(fake)
+    with pytest.raises(openai.NotFoundError) as caught:
+        _ask(url, "gamma")
+    assert caught.value.code == "model_not_found"
+    assert caught.value.body["param"] == "model"  # type: ignore[index]
+    assert fake.calls == []
+
+
+def test_models_lists_every_upstreams_models(gateway: Any) -> None:
+    url, _ = gateway(FakeUpstreams())
+    with sdk(url) as client:
+        names = [m.id for m in client.models.list()]
+    assert names == ["alpha", "alpha-mini", "beta"]
+
+
+def test_a_fallback_answers_when_its_upstream_fails_with_its_own_model(
+    gateway: Any, httpserver: Any
+) -> None:
+    fake = FakeUpstreams(failures={"a": (500, "overloaded", {})})
+    upstreams = f"""
+[[upstream]]
+name = "a"
+base_url = "{httpserver.url_for("/a/v1")}"
+model = "alpha"
+fallback = "b"
+
+[[upstream]]
+name = "b"
+base_url = "{httpserver.url_for("/b/v1")}"
+model = "beta"
+"""
+    url, _ = gateway(fake, upstreams=upstreams)
+    completion = _ask(url, "alpha")
+    assert completion.choices[0].finish_reason == "stop"
+    assert [(c.upstream, c.body["model"]) for c in fake.calls] == [("a", "alpha"), ("b", "beta")]
+
+
+def test_a_fallback_is_not_tried_when_the_upstream_rejected_the_request(
+    gateway: Any, httpserver: Any
+) -> None:
+    fake = FakeUpstreams(failures={"a": (400, "context length exceeded", {})})
+    upstreams = f"""
+[[upstream]]
+name = "a"
+base_url = "{httpserver.url_for("/a/v1")}"
+model = "alpha"
+fallback = "b"
+
+[[upstream]]
+name = "b"
+base_url = "{httpserver.url_for("/b/v1")}"
+model = "beta"
+"""
+    url, _ = gateway(fake, upstreams=upstreams)
+    with pytest.raises(openai.BadRequestError):
+        _ask(url, "alpha")
+    assert {c.upstream for c in fake.calls} == {"a"}
+
+
+def _config_error(tmp_path: Path, upstreams: str) -> str:
+    path = tmp_path / "serve.toml"
+    path.write_text(config_text(_NoServer(), upstreams=upstreams), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_config(path)
+    return str(caught.value)
+
+
+class _NoServer:
+    def url_for(self, path: str) -> str:  # pragma: no cover - the tables are given
+        return f"http://127.0.0.1:9{path}"
+
+
+def test_a_model_served_by_two_upstreams_is_named(tmp_path: Path) -> None:
+    tables = """
+[[upstream]]
+base_url = "http://127.0.0.1:9/v1"
+model = "alpha"
+
+[[upstream]]
+name = "second"
+base_url = "http://127.0.0.1:9/v1"
+model = "alpha"
+"""
+    assert "upstream.1.models: model 'alpha' is served by 'alpha' already" in _config_error(
+        tmp_path, tables
+    )
+
+
+def test_a_fallback_naming_no_upstream_is_named(tmp_path: Path) -> None:
+    tables = """
+[[upstream]]
+base_url = "http://127.0.0.1:9/v1"
+model = "alpha"
+fallback = "nowhere"
+"""
+    assert "upstream.0.fallback: names no other upstream: 'nowhere'" in _config_error(
+        tmp_path, tables
+    )
+
+
+def test_an_upstreams_key_comes_from_the_variable_it_names(tmp_path: Path) -> None:
+    tables = """
+[[upstream]]
+base_url = "http://127.0.0.1:9/v1"
+model = "alpha"
+api_key_env = "ALPHA_KEY_FOR_TEST"
+"""
+    path = tmp_path / "serve.toml"
+    path.write_text(config_text(_NoServer(), upstreams=tables), encoding="utf-8")
+    config = load_config(path, environ={"ALPHA_KEY_FOR_TEST": "k-123"})
+    phraser: Any = config.upstreams[0].phraser
+    assert phraser._request_headers()["authorization"] == "Bearer k-123"
