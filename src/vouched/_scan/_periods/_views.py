@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from vouched._fact import Fact
@@ -33,6 +33,16 @@ __all__ = ["MAX_VIEWS", "PeriodViews"]
 _DAY = timedelta(days=1)
 MAX_VIEWS = 256
 """Views one scanner keeps (distinct periods are days and their parts: few)."""
+
+_MARGIN = timedelta(days=800)
+_FIRST = datetime.combine(date.min + _MARGIN, time(), UTC)
+_LAST = datetime.combine(date.max - _MARGIN, time(), UTC)
+"""The instants time words are resolved between. A fact may hold until
+9999-12-31 ("until further notice"): its period is compared, never shifted,
+so it is read; but a calendar day that near datetime's limits is no day a text
+can name relative to today (a time word moves a day by at most a year), so the
+calendar is built only from days inside this range and ``now`` is held in it."""
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
 
 
 class PeriodViews:
@@ -98,7 +108,8 @@ class PeriodViews:
         assert start is not None  # noqa: S101 - chosen for having one
         offset = start.utcoffset()
         assert offset is not None  # noqa: S101 - a period keeps its offset
-        today = (now.astimezone(start.tzinfo) if now is not None else start).date()
+        anchor = min(max(now if now is not None else start, _FIRST), _LAST)
+        today = anchor.astimezone(start.tzinfo).date()
         days = sorted(
             {
                 f.valid_from.astimezone(start.tzinfo).date()
@@ -107,6 +118,7 @@ class PeriodViews:
                 if f.valid_from is not None
                 and f.valid_until is not None
                 and f.valid_until - f.valid_from <= _DAY
+                and _FIRST <= f.valid_from <= _LAST
             }
         )
         self.calendar = Calendar(offset, today, tuple(days))
@@ -167,7 +179,10 @@ class PeriodViews:
         starts = self._starts[id(timed)]
         out: list[Fact] = []
         for begin, end in periods:
-            low = bisect_left(starts, begin - self._longest)
+            # begin - longest would leave datetime's range when a fact lasts
+            # until 9999 (or began in year 1): then every earlier fact may overlap.
+            reach = begin - _EARLIEST
+            low = 0 if self._longest >= reach else bisect_left(starts, begin - self._longest)
             high = bisect_left(starts, end)
             out.extend(timed[low:high])
         return out
