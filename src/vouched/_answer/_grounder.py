@@ -146,7 +146,7 @@ class Grounder:
     - ``max_facts``: the most facts one answer sends to the model, is checked
       against and stores (default 400). Facts valid for a period are first
       narrowed to the periods the question asks about (a query's ``"when"``,
-      else the time words of the question; see ``docs/forecasts.md``).
+      else the time words of the question; see ``docs/guides/forecast-answers.md``).
 
     ``answer`` and ``answer_stream`` take ``facts=`` (the caller's facts,
     gated instead of asking the sources), ``messages=`` (a conversation the
