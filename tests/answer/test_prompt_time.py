@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from vouched import Fact, Grounder, InputError
+from vouched import AnswerStatus, Fact, Grounder, InputError, Lexicon
 from vouched._answer._prompt import SYSTEM_TEXT, build_prompt
 from vouched._jsonio import loads
 from vouched._server._app import create_app
@@ -189,3 +189,14 @@ def test_the_service_refuses_a_when_that_names_no_time_with_a_422() -> None:
     response = asyncio.run(ask())
     assert response.status_code == 422
     assert response.json()["error"]["field"] == "query.when"
+
+
+def test_the_answers_scan_reads_tomorrow_from_the_answers_now_not_the_first_fact() -> None:
+    # Narrowed to tomorrow, the first fact the scanner sees is tomorrow's: "tomorrow"
+    # must still be Monday (the clock's), not the day after the first fact.
+    source = _Source([*_forecast(), COUNTRY])
+    phraser = ScriptedPhraser(["Tomorrow the high in Vienna is 21 °C."])
+    grounder = Grounder([source], phraser=phraser, lexicon=Lexicon.load("weather"),
+                        clock=FakeClock(NOW), on_fail="refuse")  # fmt: skip
+    answer = asyncio.run(grounder.answer("What's the high in Vienna tomorrow?", {}))
+    assert (answer.status, answer.findings) == (AnswerStatus.OK, ())

@@ -55,6 +55,7 @@ class Checks:
             sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
             question=prompt.question,
             policy=policy,
+            now=prompt.now,  # "tomorrow" is the answer's tomorrow, not the first fact's
         )
         return cls(prompt, scanner, tuple(caller), lexicon, policy, tuple(extra))
 
