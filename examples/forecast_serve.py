@@ -55,7 +55,8 @@ class Model(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
-        data = json.loads(re.search(r"<data>\n(.*)\n</data>", user, re.DOTALL).group(1))
+        block = re.search(r"<data>\n(.*)\n</data>", user, re.DOTALL)
+        data = json.loads(block.group(1)) if block else {"facts": []}
         problems = data.get("problems", [])
         for problem in problems:
             self.said.append(f"vouched told the model: {problem['kind']} {problem['quote']!r}")
