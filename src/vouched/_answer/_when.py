@@ -30,7 +30,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from vouched._exceptions import InputError
 from vouched._fact import Fact
-from vouched._scan._periods import Calendar, Period, read_times
+from vouched._scan._read._times import Calendar, Period, read_times
 from vouched._sources._source import Query
 
 __all__ = ["MAX_FACTS", "WHEN", "check_when", "narrow", "split_when"]
