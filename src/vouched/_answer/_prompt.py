@@ -22,11 +22,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from vouched._fact import Fact, SilenceReason
 from vouched._jsonio import dumps
+from vouched._time import is_whole_day, local_day, local_time
 
 __all__ = [
     "PROMPT_VERSION",
@@ -34,8 +35,6 @@ __all__ = [
     "Problem",
     "Prompt",
     "build_prompt",
-    "local_day",
-    "local_time",
     "now_entry",
     "period_entry",
     "plain_reason",
@@ -125,26 +124,10 @@ class Problem:
         }
 
 
-_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_DAY = timedelta(days=1)
-
-
-def local_day(instant: datetime) -> str:
-    """``Mon 2026-12-07``: the date and weekday of ``instant`` in its own offset
-    (English names whatever the process's locale)."""
-    return f"{_WEEKDAYS[instant.weekday()]} {instant.date().isoformat()}"
-
-
-def local_time(instant: datetime) -> str:
-    """``Mon 2026-12-07 15:00``: the date, weekday and clock time in its own offset."""
-    return f"{local_day(instant)} {instant:%H:%M}"
-
-
 def period_entry(start: datetime, end: datetime) -> dict[str, str]:
     """A period as the data block says it, in the place's time: one whole local day
     is ``{"for": "Mon 2026-12-07"}``, anything else ``{"from": ..., "until": ...}``."""
-    midnight = start.hour == start.minute == start.second == start.microsecond == 0
-    if midnight and end - start == _DAY:
+    if is_whole_day(start, end):
         return {"for": local_day(start)}
     return {"from": local_time(start), "until": local_time(end)}
 
