@@ -270,7 +270,8 @@ class _Pages:
             )
             if snapshot is None:
                 return "missing.html", 404, {"snapshot_id": snapshot_id}
-            return "answer.html", 200, {"a": answer_view(snapshot)}
+            everything = request.query_params.get("facts") == "all"
+            return "answer.html", 200, {"a": answer_view(snapshot), "all_facts": everything}
 
         return await self.timed(request, work)
 
