@@ -2,7 +2,8 @@
 
 A forecast slot (an hour, three hours) is a fact per quantity whose period is
 the slot; a slot lasts as long as the body's step, the smallest gap between two
-of its slots' starts (:func:`slot_step`), never a length assumed from the API.
+of its slots' starts (:func:`slot_step`), never a length assumed from the API,
+and ends at the latest at the local midnight after it starts (:func:`slot_end`).
 A local day (midnight to midnight in the place's offset) gets its extremes and
 totals, computed here from the slots when the source gives none, and its date
 (a ``date`` fact whose value is the ISO date, so a weekday written for that day
@@ -28,6 +29,7 @@ __all__ = [
     "Slot",
     "daily_facts",
     "day_bounds",
+    "slot_end",
     "slot_facts",
     "slot_step",
 ]
@@ -93,6 +95,15 @@ def slot_step(starts: Sequence[datetime], lone: timedelta) -> timedelta:
     ordered = sorted(set(starts))
     gaps = [b - a for a, b in pairwise(ordered)]
     return min(gaps) if gaps else lone
+
+
+def slot_end(start: datetime, step: timedelta) -> datetime:
+    """Where a slot starting at ``start`` ends: one step later, but never past the
+    local midnight after its start (a value given for 23:00 is that evening's, not
+    the next morning's: a slot belongs to the day it starts on)."""
+    offset = start.utcoffset()
+    assert offset is not None  # noqa: S101 - slots are built with an offset
+    return min(start + step, day_bounds(start.date(), offset)[1])
 
 
 def _fact(  # noqa: PLR0917 - one fact's fields, in the contract's order

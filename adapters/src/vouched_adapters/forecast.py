@@ -26,7 +26,14 @@ import httpx
 
 from vouched import Clock, Fact, MalformedPayloadError, Query, SystemClock
 from vouched_adapters._http import SubjectNotFoundError, get_json
-from vouched_adapters._periods import Issue, Slot, daily_facts, slot_facts, slot_step
+from vouched_adapters._periods import (
+    Issue,
+    Slot,
+    daily_facts,
+    slot_end,
+    slot_facts,
+    slot_step,
+)
 from vouched_adapters._values import exact_number
 from vouched_adapters.weather import WMO_CONDITIONS
 
@@ -190,7 +197,7 @@ class OpenWeatherForecastSource:
         )
         read = [_openweather_slot(item, offset, local_text, units) for item in body["list"]]
         step = slot_step([start for start, _ in read], _THREE_HOURS)
-        slots = [Slot(start, start + step, values) for start, values in read]
+        slots = [Slot(start, slot_end(start, step), values) for start, values in read]
         facts = slot_facts(issue, slots)
         facts.extend(daily_facts(issue, slots))
         return facts
@@ -332,7 +339,7 @@ def _columns(
             starts.append(datetime.fromisoformat(str(text)).replace(tzinfo=zone))
         except ValueError:
             raise MalformedPayloadError(f"{key}.time[{row}] is not ISO 8601") from None
-    length = lone if key == "daily" else slot_step(starts, lone)
+    step = lone if key == "daily" else slot_step(starts, lone)
     slots: list[Slot] = []
     for row, start in enumerate(starts):
         values: dict[str, tuple[int | Decimal | str, str | None]] = {}
@@ -346,5 +353,6 @@ def _columns(
             elif (number := exact_number(value, f"{key}.{variable}[{row}]")) is not None:
                 unit = units.get(variable)
                 values[attribute] = (number, unit if isinstance(unit, str) else None)
-        slots.append(Slot(start, start + length, values))
+        end = start + step if key == "daily" else slot_end(start, step)
+        slots.append(Slot(start, end, values))
     return slots
