@@ -166,3 +166,12 @@ def test_a_local_copy_without_timezone_is_read_with_the_offset_given() -> None:
     )
     first = _one(facts, "temperature", "2026-12-04T09:00:00-05:00")
     assert first.value == Decimal("3.2")
+
+
+def test_a_slot_ends_at_the_local_midnight_after_it_starts() -> None:
+    body = {"city": {"name": "Bucharest", "timezone": 7200},
+            "list": [{"dt_txt": f"2025-02-03 {h:02d}:00:00", "main": {"temp": h}}
+                     for h in (3, 9, 15, 21)]}  # fmt: skip
+    facts = OpenWeatherForecastSource().parse(body, observed_at=FETCHED)
+    last = _one(facts, "temperature", "2025-02-03T23:00:00+02:00")
+    assert last.valid_until == datetime.fromisoformat("2025-02-04T00:00:00+02:00")
