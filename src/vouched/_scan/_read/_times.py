@@ -13,6 +13,7 @@ week, "day three" and "the third / last day" of the forecast, and ranges
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -251,6 +252,7 @@ def read_times(lowered: str, calendar: Calendar) -> SentenceTime:
     days = _check_weekdays(lowered, mentions, wrong)
     days = _apply_parts(lowered, days, calendar)
     days = _join_ranges(lowered, days)
+    days = _join_lists(lowered, days)
     periods = tuple(p for m in days for p in m.periods)
     if not periods:
         whole = any(m.whole for m in mentions)
@@ -289,7 +291,10 @@ def _check_weekdays(
                     )
                 skip.add(j)
                 out = [m for m in out if m is not other]
-                out.append(other)
+                # one mention over both ("Saturday, December 5"): the weekday is part
+                # of the time named, not a word left to the carried day
+                start, end = min(mention.start, other.start), max(mention.end, other.end)
+                out.append(dataclasses.replace(other, start=start, end=end))
                 break
             else:
                 out.append(mention)
@@ -353,6 +358,26 @@ def _join_ranges(lowered: str, mentions: list[TimeMention]) -> list[TimeMention]
                 if start < end:
                     out[-1] = TimeMention(previous.start, mention.end, ((start, end),))
                     continue
+        out.append(mention)
+    return out
+
+
+_LIST_LINK = re.compile(r"^\s*(?:,|,?\s*(?:and|&|or))\s*$")
+
+
+def _join_lists(lowered: str, mentions: list[TimeMention]) -> list[TimeMention]:
+    """ "On Saturday and Sunday, highs of 9 and 4 °C", "Friday, Saturday and Sunday":
+    days listed together govern together (every day of the list binds what follows,
+    not only the last one); their values are checked against each listed day."""
+    out: list[TimeMention] = []
+    for mention in mentions:
+        if out and out[-1].periods and mention.periods:
+            previous = out[-1]
+            if _LIST_LINK.match(lowered[previous.end : mention.start]):
+                out[-1] = TimeMention(
+                    previous.start, mention.end, (*previous.periods, *mention.periods)
+                )
+                continue
         out.append(mention)
     return out
 
