@@ -40,8 +40,13 @@ def five_day_body() -> dict[str, Any]:
         "longitude": 16.37,
         "utc_offset_seconds": 3600,
         "timezone": "Europe/Vienna",
-        "hourly_units": {"time": "iso8601", "temperature_2m": "°C", "precipitation": "mm",
-                         "weather_code": "wmo code", "wind_speed_10m": "km/h"},  # fmt: skip
+        "hourly_units": {
+            "time": "iso8601",
+            "temperature_2m": "°C",
+            "precipitation": "mm",
+            "weather_code": "wmo code",
+            "wind_speed_10m": "km/h",
+        },
         "hourly": {
             "time": [h.isoformat(timespec="minutes") for h in hours],
             "temperature_2m": temps,
@@ -49,9 +54,13 @@ def five_day_body() -> dict[str, Any]:
             "weather_code": [(3, 61, 0, 2)[h % 4] for h in range(120)],
             "wind_speed_10m": [round(8 + (h % 7) * 1.3, 1) for h in range(120)],
         },
-        "daily_units": {"time": "iso8601", "temperature_2m_max": "°C",
-                        "temperature_2m_min": "°C", "precipitation_sum": "mm",
-                        "weather_code": "wmo code"},  # fmt: skip
+        "daily_units": {
+            "time": "iso8601",
+            "temperature_2m_max": "°C",
+            "temperature_2m_min": "°C",
+            "precipitation_sum": "mm",
+            "weather_code": "wmo code",
+        },
         "daily": {
             "time": [d.date().isoformat() for d in days],
             "temperature_2m_max": [max(temps[24 * d : 24 * d + 24]) for d in range(5)],

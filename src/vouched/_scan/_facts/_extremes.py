@@ -118,9 +118,7 @@ def _per_subject(
     values = _values(facts, attribute)
     subjects = sorted({key[0] for key in values})
     named = [s for s in subjects if re.search(rf"\b{re.escape(s.casefold())}\b", lowered)]
-    return [
-        {k: v for k, v in values.items() if k[0] == subject} for subject in named or subjects
-    ]
+    return [{k: v for k, v in values.items() if k[0] == subject} for subject in named or subjects]
 
 
 def _holds(
