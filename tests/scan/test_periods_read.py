@@ -107,3 +107,7 @@ def test_an_ambiguous_numeric_date_no_covered_day_fits_is_read_both_ways() -> No
 )
 def test_decimals_and_fractions_are_no_dates(text: str) -> None:
     assert _periods(text) == ()
+
+
+def test_a_decimal_that_ends_its_sentence_is_no_date() -> None:
+    assert _periods("the wind speed is 0.73 m/s with a gust of 1.1.") == ()

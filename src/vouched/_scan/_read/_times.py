@@ -48,7 +48,7 @@ _PATTERN = re.compile(
     rf"|(?P<dm>(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m2>{_MONTH})\b\.?(?:,?\s+(?P<y2>\d{{4}}))?)"
     rf"|(?P<iso>(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}}))"
     rf"|(?P<slash>(?<![\d.,/])(?P<a5>\d{{1,2}})/(?P<b5>\d{{1,2}})(?:/(?P<y5>\d{{4}}|\d{{2}}))?)(?![\d/]|\s*(?:°|%|mm|cm|km|m/s|mph|hpa)|\s+of\b)"
-    rf"|(?P<dotted>(?<![\d.,])(?P<d6>\d{{1,2}})\.(?P<m6>\d{{1,2}})\.(?P<y6>\d{{4}})?)(?![\d])"
+    rf"|(?P<dotted>(?<![\d.,])(?P<d6>\d{{1,2}})\.(?P<m6>\d{{1,2}})\.(?P<y6>\d{{4}})?)(?![\d])(?!\s*$)"
     rf"|(?P<nth>the\s+(?P<d4>\d{{1,2}})(?:st|nd|rd|th))\b"
     rf"|(?P<wd>{_FULL_WEEKDAY})(?:'s)?\b"
     rf"|(?P<tonight>tonight)\b"
@@ -159,8 +159,9 @@ def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
 def _numeric_date(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
     """ "1/5", "01/05/2024" (month/day or day/month: both readings are weighed) and
     "05.01." / "5.1.2024" (day.month, with its closing dot or a year: "5.1" alone is a
-    number). A reading on a day the facts cover wins; else each valid reading is a
-    period the sentence may speak of (a value is wrong only when both fail)."""
+    number, and so is "a gust of 1.1." at the end of a sentence). A reading on a day
+    the facts cover wins; else each valid reading is a period the sentence may speak
+    of (a value is wrong only when both fail)."""
     start, end = match.span()
     if match.group("dotted"):
         readings = [(int(match.group("d6")), int(match.group("m6")), match.group("y6"))]
