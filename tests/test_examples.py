@@ -67,6 +67,19 @@ def test_currency_example_catches_the_added_number_and_retries() -> None:
     assert out.endswith("answer (ok): The EUR/USD exchange rate is 1.0842.\n")
 
 
+def test_forecast_serve_example_sends_one_day_catches_the_wrong_day_and_retries() -> None:
+    out = _run("forecast_serve.py")
+    assert "the model was sent 1 fact(s), for 1 day(s)" in out
+    assert "vouched told the model: value_mismatch '7 °C'" in out
+    assert "trail: retry ['value_mismatch'], accept []" in out
+    assert out.endswith("answer (ok, 2 attempts): The high in Vienna tomorrow is 5 °C.\n")
+
+
+def test_the_forecast_guide_shows_the_forecast_serve_example_output() -> None:
+    guide = (EXAMPLES.parent / "docs" / "guides" / "forecast-answers.md").read_text("utf-8")
+    assert _run("forecast_serve.py") in guide
+
+
 def test_catalog_example_shows_each_status() -> None:
     statuses = [line.split()[0] for line in _run("catalog_check.py").splitlines()[1:]]
     assert statuses == [

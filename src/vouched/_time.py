@@ -22,11 +22,15 @@ __all__ = [
     "SystemClock",
     "format_instant",
     "format_local_instant",
+    "is_whole_day",
     "later_by",
+    "local_day",
+    "local_time",
     "parse_day_or_instant",
     "parse_duration",
     "parse_instant",
     "parse_local_instant",
+    "period_words",
     "seconds_setting",
     "to_utc",
 ]
@@ -127,6 +131,34 @@ def format_local_instant(value: datetime) -> str:
     unless finer is needed."""
     spec = "seconds" if value.microsecond == 0 else "microseconds"
     return value.isoformat(timespec=spec).replace("+00:00", "Z")
+
+
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def local_day(instant: datetime) -> str:
+    """``Mon 2026-12-07``: the date and weekday of ``instant`` in its own offset
+    (English names whatever the process's locale)."""
+    return f"{_WEEKDAYS[instant.weekday()]} {instant.date().isoformat()}"
+
+
+def local_time(instant: datetime) -> str:
+    """``Mon 2026-12-07 15:00``: the date, weekday and clock time in its own offset."""
+    return f"{local_day(instant)} {instant:%H:%M}"
+
+
+def is_whole_day(start: datetime, end: datetime) -> bool:
+    """Is ``[start, end)`` one local day, midnight to midnight?"""
+    midnight = start.hour == start.minute == start.second == start.microsecond == 0
+    return midnight and end - start == timedelta(days=1)
+
+
+def period_words(start: datetime, end: datetime) -> str:
+    """A period for a finding's detail, in the place's time: ``Mon 2026-12-07`` for a
+    whole local day, else ``Mon 2026-12-07 12:00 to Mon 2026-12-07 15:00``."""
+    if is_whole_day(start, end):
+        return local_day(start)
+    return f"{local_time(start)} to {local_time(end)}"
 
 
 def parse_day_or_instant(text: str) -> datetime:

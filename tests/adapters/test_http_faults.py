@@ -35,7 +35,7 @@ from vouched.testing import FakeClock, virtual_time
 from vouched_adapters import OpenMeteoSource, make_client
 
 OBSERVED = "2026-11-29T12:00:00Z"  # the fixture's current.time (13:00 at UTC+1)
-ATTRIBUTES = 8
+ATTRIBUTES = 7  # the seven default variables (weather_code as the condition)
 BREAKER = BreakerSettings(fail_max=3, reset_timeout=30, success_threshold=2)
 
 

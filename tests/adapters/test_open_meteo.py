@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from decimal import Decimal
 
-from adapterkit import BERLIN, fixture_json, json_response
+import pytest
+from adapterkit import BERLIN, fixture_json, fixture_text, json_response
 from pytest_httpserver import HTTPServer
 
-from vouched import Fact, GuardedSource, fetch_sync
+from vouched import Fact, GuardedSource, MalformedPayloadError, fetch_sync
 from vouched_adapters import OpenMeteoSource
 
 
@@ -30,7 +32,7 @@ def test_one_fact_per_variable_with_the_values_as_sent(server: HTTPServer) -> No
     assert facts["temperature"].value == Decimal("4.3")
     assert facts["humidity"].value == 87
     assert facts["precipitation"].value == Decimal("0.0")
-    assert facts["wind_gusts"].value == Decimal("27.4")
+    assert facts["wind_gust"].value == Decimal("27.4")
     assert all(f.subject == "Berlin" and f.source == "open-meteo" for f in facts.values())
 
 
@@ -90,12 +92,21 @@ def test_ttl_is_the_responses_interval(server: HTTPServer) -> None:
     assert {f.ttl for f in facts} == {timedelta(hours=1)}
 
 
-def test_weather_code_also_becomes_a_condition(server: HTTPServer) -> None:
+def test_weather_code_becomes_a_condition_in_words(server: HTTPServer) -> None:
     serve(server, fixture_json("open_meteo_current.json"))
     facts = by_attribute(fetch_sync(weather(server), BERLIN))
-    assert facts["weather_code"].value == 3
+    assert "weather_code" not in facts
     assert facts["condition"].value == "overcast"
     assert facts["condition"].unit is None
+
+
+def test_weather_code_mapped_to_another_name_keeps_the_number_beside_the_words(
+    server: HTTPServer,
+) -> None:
+    serve(server, fixture_json("open_meteo_current.json"))
+    source = OpenMeteoSource(base_url=server.url_for(""), variables={"weather_code": "wmo"})
+    facts = by_attribute(fetch_sync(source, BERLIN))
+    assert (facts["wmo"].value, facts["condition"].value) == (3, "overcast")
 
 
 def test_an_unknown_weather_code_is_a_malformed_condition(server: HTTPServer) -> None:
@@ -104,7 +115,6 @@ def test_an_unknown_weather_code_is_a_malformed_condition(server: HTTPServer) ->
     serve(server, body)
     facts = by_attribute(fetch_sync(weather(server), BERLIN))
     assert facts["condition"].silent_reason == "malformed"
-    assert facts["weather_code"].value == 42
 
 
 def test_the_citation_names_coordinates_and_time(server: HTTPServer) -> None:
@@ -130,7 +140,7 @@ def test_a_null_value_is_no_data_for_that_attribute(server: HTTPServer) -> None:
     body["current"]["wind_gusts_10m"] = None
     serve(server, body)
     facts = by_attribute(fetch_sync(weather(server), BERLIN))
-    assert facts["wind_gusts"].silent_reason == "no_data"
+    assert facts["wind_gust"].silent_reason == "no_data"
 
 
 def test_a_response_with_no_variables_is_no_data_for_every_expected_key(
@@ -144,15 +154,28 @@ def test_a_response_with_no_variables_is_no_data_for_every_expected_key(
     assert [f.attribute for f in facts] == [
         "temperature",
         "humidity",
-        "apparent_temperature",
+        "feels_like",
         "precipitation",
-        "weather_code",
         "condition",
         "wind_speed",
-        "wind_gusts",
+        "wind_gust",
     ]
 
 
 def test_recorded_bodies_can_be_read_offline_without_a_server() -> None:
     facts = OpenMeteoSource().parse(fixture_json("open_meteo_current.json"), "Berlin", 52.52, 13.41)
-    assert len(facts) == 8
+    assert len(facts) == 7
+
+
+def test_a_body_read_with_floats_is_taken_exactly() -> None:
+    body = json.loads(fixture_text("open_meteo_current.json"))  # plain floats
+    facts = by_attribute(OpenMeteoSource().parse(body, "Berlin", 52.52, 13.41))
+    assert facts["temperature"].value == Decimal("4.3")
+    assert facts["wind_gust"].value == Decimal("27.4")
+
+
+def test_a_nan_in_a_body_is_refused_loudly() -> None:
+    body = json.loads(fixture_text("open_meteo_current.json"))
+    body["current"]["temperature_2m"] = float("nan")
+    with pytest.raises(MalformedPayloadError, match="temperature_2m"):
+        OpenMeteoSource().parse(body, "Berlin", 52.52, 13.41)

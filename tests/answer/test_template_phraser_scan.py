@@ -22,6 +22,8 @@ ATTRIBUTES = st.sampled_from(
     [
         "temperature",
         "apparent_temperature",
+        "feels_like",
+        "wind_gust",
         "relative_humidity",
         "humidity",
         "wind_speed",

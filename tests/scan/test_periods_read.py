@@ -78,3 +78,36 @@ def test_a_sentence_that_opens_with_a_time_hands_it_on() -> None:
     text = "on saturday it rains."
     _, handed = governing(text, read_times(text, CALENDAR), None)
     assert handed == ((_at(5), _at(6)),)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("On 12/5 it rains.", ((_at(5), _at(6)),)),  # month/day: a day the facts cover
+        ("On 5/12 it rains.", ((_at(5), _at(6)),)),  # day/month: likewise
+        ("On 05.12. it rains.", ((_at(5), _at(6)),)),
+        ("On 5.12.2026 it rains.", ((_at(5), _at(6)),)),
+        ("Friday (12/4) is dry.", ((_at(4), _at(5)),)),
+    ],
+)
+def test_numeric_dates_are_read_in_the_common_orders(text: str, expected: object) -> None:
+    assert _periods(text) == expected
+
+
+def test_an_ambiguous_numeric_date_no_covered_day_fits_is_read_both_ways() -> None:
+    periods = _periods("On 3/2 it rains.")
+    assert periods == (
+        (datetime(2027, 3, 2, tzinfo=PLUS_ONE), datetime(2027, 3, 3, tzinfo=PLUS_ONE)),
+        (datetime(2027, 2, 3, tzinfo=PLUS_ONE), datetime(2027, 2, 4, tzinfo=PLUS_ONE)),
+    )
+
+
+@pytest.mark.parametrize(
+    "text", ["Winds of 5.1 m/s.", "Half, 1/2 of the sky, is clear.", "Up 3/4 %."]
+)
+def test_decimals_and_fractions_are_no_dates(text: str) -> None:
+    assert _periods(text) == ()
+
+
+def test_a_decimal_that_ends_its_sentence_is_no_date() -> None:
+    assert _periods("the wind speed is 0.73 m/s with a gust of 1.1.") == ()

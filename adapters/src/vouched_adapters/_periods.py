@@ -1,10 +1,16 @@
 """What the forecast adapters share: slot facts with periods, and a day's aggregates.
 
 A forecast slot (an hour, three hours) is a fact per quantity whose period is
-the slot; a local day (midnight to midnight in the place's offset) gets its
-extremes and totals, computed here from the slots when the source gives none,
-and its date (a ``date`` fact whose value is the ISO date, so a weekday written
-for that day can be checked).
+the slot; a slot lasts as long as the body's step, the smallest gap between two
+of its slots' starts (:func:`slot_step`), never a length assumed from the API,
+and ends at the latest at the local midnight after it starts (:func:`slot_end`).
+A local day (midnight to midnight in the place's offset) gets its extremes and
+totals, computed here from the slots when the source gives none, and its date
+(a ``date`` fact whose value is the ISO date, so a weekday written for that day
+can be checked). An aggregate computed from slots that cover less than the day
+(the first day of a forecast fetched in the afternoon, the last one cut short)
+is valid for the hours its slots cover, not the whole day: "Monday's high" from
+three evening slots is the evening's high, and says so.
 """
 
 from __future__ import annotations
@@ -13,10 +19,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from itertools import pairwise
 
 from vouched import Fact
 
-__all__ = ["DAILY_RULES", "Issue", "Slot", "daily_facts", "day_bounds", "slot_facts"]
+__all__ = [
+    "DAILY_RULES",
+    "Issue",
+    "Slot",
+    "daily_facts",
+    "day_bounds",
+    "slot_end",
+    "slot_facts",
+    "slot_step",
+]
 
 Number = int | Decimal
 
@@ -70,6 +86,24 @@ def day_bounds(day: date, offset: timedelta) -> tuple[datetime, datetime]:
     zone = timezone(offset)
     start = datetime.combine(day, time(0), zone)
     return start, start + timedelta(days=1)
+
+
+def slot_step(starts: Sequence[datetime], lone: timedelta) -> timedelta:
+    """How long each slot of a body lasts: the smallest positive gap between two
+    starts (a gap in the body stays a gap); ``lone`` (the API's documented step)
+    only for a body of one slot, which shows no spacing."""
+    ordered = sorted(set(starts))
+    gaps = [b - a for a, b in pairwise(ordered)]
+    return min(gaps) if gaps else lone
+
+
+def slot_end(start: datetime, step: timedelta) -> datetime:
+    """Where a slot starting at ``start`` ends: one step later, but never past the
+    local midnight after its start (a value given for 23:00 is that evening's, not
+    the next morning's: a slot belongs to the day it starts on)."""
+    offset = start.utcoffset()
+    assert offset is not None  # noqa: S101 - slots are built with an offset
+    return min(start + step, day_bounds(start.date(), offset)[1])
 
 
 def _fact(  # noqa: PLR0917 - one fact's fields, in the contract's order
@@ -126,11 +160,24 @@ def daily_facts(
             continue
         start, end = day_bounds(day, offset)
         values: dict[str, tuple[Number | str, str | None]] = dict((given or {}).get(day, {}))
-        for attribute, (value, unit) in _aggregates(members).items():
-            values.setdefault(attribute, (value, unit))
         facts.append(_fact(issue, "date", day.isoformat(), None, start, end))
         facts.extend(_fact(issue, a, v, u, start, end) for a, (v, u) in values.items())
+        seen_from, seen_until = _covered(start, end, members)
+        facts.extend(
+            _fact(issue, a, v, u, seen_from, seen_until)
+            for a, (v, u) in _aggregates(members).items()
+            if a not in values
+        )
     return facts
+
+
+def _covered(start: datetime, end: datetime, slots: Sequence[Slot]) -> tuple[datetime, datetime]:
+    """The period a day's aggregate speaks for: the whole day when its slots last a
+    day between them, else from its first slot's start to its last slot's end
+    (within the day)."""
+    if not slots or sum((s.end - s.start for s in slots), timedelta(0)) >= end - start:
+        return start, end
+    return max(start, min(s.start for s in slots)), min(end, max(s.end for s in slots))
 
 
 def _any_start(slots: Sequence[Slot], day: date) -> datetime:

@@ -2,9 +2,14 @@
 OpenWeather's 5-day / 3-hour forecast.
 
 Every slot becomes one fact per quantity whose ``valid_from`` / ``valid_until``
-is the slot (in the place's UTC offset); every local day becomes its ``date``
-and its extremes and totals (``temperature_max``, ``rain_total``, ...: the
-source's daily values where it gives them, else computed from the day's slots).
+is the slot (in the place's UTC offset; a slot lasts the body's own step, the
+smallest gap between slot starts); every local day becomes its ``date`` and its
+extremes and totals (``temperature_max``, ``rain_total``, ...: the source's daily
+values where it gives them, else computed from the day's slots, valid for the
+hours those slots cover when they cover less than the day). Values read as floats
+(a body from plain ``json.load``) are taken exactly, as ``Decimal(str(x))``.
+Both adapters and the current-conditions one write one vocabulary
+(``docs/guides/forecast-answers.md``), the names the shipped ``weather`` lexicon knows.
 Conditions (WMO or OpenWeather codes) are ``condition`` facts in words ("light
 rain", "overcast") a lexicon can name. ``observed_at`` is when the forecast was
 fetched (neither API says when it was issued), from the injected clock.
@@ -21,7 +26,15 @@ import httpx
 
 from vouched import Clock, Fact, MalformedPayloadError, Query, SystemClock
 from vouched_adapters._http import SubjectNotFoundError, get_json
-from vouched_adapters._periods import Issue, Slot, daily_facts, slot_facts
+from vouched_adapters._periods import (
+    Issue,
+    Slot,
+    daily_facts,
+    slot_end,
+    slot_facts,
+    slot_step,
+)
+from vouched_adapters._values import exact_number
 from vouched_adapters.weather import WMO_CONDITIONS
 
 __all__ = [
@@ -100,7 +113,10 @@ _STATED_UNITS = {
     "snow": ("snow",),
 }
 _THREE_HOURS = timedelta(hours=3)
+"""OpenWeather's documented step: the length of a lone slot (a body of more shows its own)."""
 _HOUR = timedelta(hours=1)
+"""Open-Meteo's hourly step: the length of a lone hourly row."""
+_DAY = timedelta(days=1)
 
 
 class OpenWeatherForecastSource:
@@ -179,7 +195,9 @@ class OpenWeatherForecastSource:
             confidence=self.confidence,
             citation=f"{self.name}/{city.get('id', name)}",
         )
-        slots = [_openweather_slot(item, offset, local_text, units) for item in body["list"]]
+        read = [_openweather_slot(item, offset, local_text, units) for item in body["list"]]
+        step = slot_step([start for start, _ in read], _THREE_HOURS)
+        slots = [Slot(start, slot_end(start, step), values) for start, values in read]
         facts = slot_facts(issue, slots)
         facts.extend(daily_facts(issue, slots))
         return facts
@@ -197,7 +215,7 @@ def _stated_units(units: object) -> dict[str, str]:
 
 def _openweather_slot(
     item: object, offset: timedelta, local_text: bool, units: Mapping[str, str]
-) -> Slot:
+) -> tuple[datetime, dict[str, tuple[int | Decimal | str, str | None]]]:
     if not isinstance(item, Mapping):
         raise MalformedPayloadError("a forecast slot is not a JSON object")
     zone = timezone(offset)
@@ -219,15 +237,15 @@ def _openweather_slot(
     for (group, key), attribute in OPENWEATHER_FIELDS.items():
         part = item.get(group)
         value = part.get(key) if isinstance(part, Mapping) else None
-        if isinstance(value, int | Decimal | float) and not isinstance(value, bool):
-            number = Decimal(repr(value)) if isinstance(value, float) else value
+        number = exact_number(value, f"{group}.{key}")
+        if number is not None:
             values[attribute] = (number, units.get(attribute))
     weather = item.get("weather")
     if isinstance(weather, list) and weather and isinstance(weather[0], Mapping):
         words = weather[0].get("description")
         if isinstance(words, str) and words.strip():
             values["condition"] = (words.strip().lower(), None)
-    return Slot(start, start + _THREE_HOURS, values)
+    return start, values
 
 
 class OpenMeteoForecastSource:
@@ -295,7 +313,7 @@ class OpenMeteoForecastSource:
         slots = _columns(body, "hourly", self.hourly, zone, _HOUR)
         given: dict[date, dict[str, tuple[int | Decimal | str, str | None]]] = {
             slot.start.date(): dict(slot.values)
-            for slot in _columns(body, "daily", self.daily, zone, timedelta(days=1))
+            for slot in _columns(body, "daily", self.daily, zone, _DAY)
         }
         return slot_facts(issue, slots) + daily_facts(issue, slots, given)
 
@@ -305,21 +323,25 @@ def _columns(
     key: str,
     variables: Mapping[str, str],
     zone: timezone,
-    length: timedelta,
+    lone: timedelta,
 ) -> list[Slot]:
-    """Open-Meteo's column arrays (``time`` and one list per variable) as slots."""
+    """Open-Meteo's column arrays (``time`` and one list per variable) as slots,
+    each as long as the column's step (``lone`` for a single row)."""
     table, units = body.get(key), body.get(f"{key}_units")
     if table is None:
         return []
     if not isinstance(table, Mapping) or not isinstance(table.get("time"), list):
         raise MalformedPayloadError(f"{key} lacks its 'time' column")
     units = units if isinstance(units, Mapping) else {}
-    slots: list[Slot] = []
+    starts: list[datetime] = []
     for row, text in enumerate(table["time"]):
         try:
-            start = datetime.fromisoformat(str(text)).replace(tzinfo=zone)
+            starts.append(datetime.fromisoformat(str(text)).replace(tzinfo=zone))
         except ValueError:
             raise MalformedPayloadError(f"{key}.time[{row}] is not ISO 8601") from None
+    step = lone if key == "daily" else slot_step(starts, lone)
+    slots: list[Slot] = []
+    for row, start in enumerate(starts):
         values: dict[str, tuple[int | Decimal | str, str | None]] = {}
         for variable, attribute in variables.items():
             column = table.get(variable)
@@ -328,8 +350,9 @@ def _columns(
                 words = WMO_CONDITIONS.get(value) if isinstance(value, int) else None
                 if words is not None:
                     values[attribute] = (words, None)
-            elif isinstance(value, int | Decimal) and not isinstance(value, bool):
+            elif (number := exact_number(value, f"{key}.{variable}[{row}]")) is not None:
                 unit = units.get(variable)
-                values[attribute] = (value, unit if isinstance(unit, str) else None)
-        slots.append(Slot(start, start + length, values))
+                values[attribute] = (number, unit if isinstance(unit, str) else None)
+        end = start + step if key == "daily" else slot_end(start, step)
+        slots.append(Slot(start, end, values))
     return slots

@@ -1,11 +1,15 @@
 """Current weather from Open-Meteo (``/v1/forecast?latitude=..&longitude=..&current=..``).
 
-One fact per variable. Units come from the response's ``current_units`` (never
-assumed: a variable without a unit is a ``malformed`` silence). ``observed_at``
-is ``current.time`` read in the response's own UTC offset
-(``utc_offset_seconds``), the TTL is ``current.interval``, and the WMO
-``weather_code`` also becomes a text ``condition``. The citation names the
-coordinates asked for and the observation time.
+One fact per variable, named in the weather vocabulary every weather adapter
+writes (``docs/guides/forecast-answers.md``: ``temperature``, ``feels_like``, ``humidity``,
+``wind_speed``, ``wind_gust``, ``condition``, ...). Units come from the
+response's ``current_units`` (never assumed: a variable without a unit is a
+``malformed`` silence). ``observed_at`` is ``current.time`` read in the
+response's own UTC offset (``utc_offset_seconds``), the TTL is
+``current.interval``, and the WMO ``weather_code`` becomes a ``condition`` in
+words ("overcast"). A value read as a float (a body from plain ``json.load``) is
+taken exactly, as ``Decimal(str(x))``. The citation names the coordinates asked
+for and the observation time.
 """
 
 from __future__ import annotations
@@ -13,27 +17,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
-from typing import Any, TypeGuard
+from typing import Any
 
 import httpx
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason
 from vouched_adapters._http import SubjectNotFoundError, get_json
+from vouched_adapters._values import exact_number
 
 __all__ = ["DEFAULT_VARIABLES", "WMO_CONDITIONS", "OpenMeteoSource"]
+
+CONDITION = "condition"
 
 DEFAULT_VARIABLES: Mapping[str, str] = {
     "temperature_2m": "temperature",
     "relative_humidity_2m": "humidity",
-    "apparent_temperature": "apparent_temperature",
+    "apparent_temperature": "feels_like",
     "precipitation": "precipitation",
-    "weather_code": "weather_code",
+    "weather_code": CONDITION,
     "wind_speed_10m": "wind_speed",
-    "wind_gusts_10m": "wind_gusts",
+    "wind_gusts_10m": "wind_gust",
 }
-"""Open-Meteo variable -> the attribute name its fact carries."""
-
-CONDITION = "condition"
+"""Open-Meteo variable -> the attribute its fact carries (the forecast adapters'
+names: one lexicon serves current conditions and forecasts). ``weather_code``
+mapped to ``condition`` is the code in words only; mapped to any other name, that
+fact holds the number and ``condition`` the words beside it."""
 
 WMO_CONDITIONS: Mapping[int, str] = {
     0: "clear sky",
@@ -96,7 +104,7 @@ class OpenMeteoSource:
         keys = []
         for variable, attribute in self.variables.items():
             keys.append((subject, attribute))
-            if variable == "weather_code":
+            if variable == "weather_code" and attribute != CONDITION:
                 keys.append((subject, CONDITION))
         return keys
 
@@ -151,10 +159,14 @@ class OpenMeteoSource:
         facts: list[Fact] = []
         for variable, attribute in self.variables.items():
             value, unit = current.get(variable), units.get(variable)
-            if value is None:
+            number = exact_number(value, f"current.{variable}")
+            words_only = variable == "weather_code" and attribute == CONDITION
+            if words_only:  # the code in words, below
+                pass
+            elif value is None:
                 facts.append(silence(attribute, SilenceReason.NO_DATA))
-            elif isinstance(unit, str) and unit.strip() and _is_number(value):
-                facts.append(fact(attribute, value, unit))
+            elif isinstance(unit, str) and unit.strip() and number is not None:
+                facts.append(fact(attribute, number, unit))
             else:
                 facts.append(silence(attribute, SilenceReason.MALFORMED))
             if variable == "weather_code":
@@ -173,10 +185,6 @@ def _subject(query: Query) -> str:
     if subject:
         return str(subject)
     return f"{query.get('latitude')},{query.get('longitude')}"
-
-
-def _is_number(value: object) -> TypeGuard[int | Decimal]:
-    return isinstance(value, int | Decimal) and not isinstance(value, bool)
 
 
 def _observed_at(time: object, offset: object) -> datetime:

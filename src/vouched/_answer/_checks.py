@@ -52,6 +52,7 @@ class Checks:
             question=prompt.question,
             policy=policy,
             caller=caller,
+            now=prompt.now,  # "tomorrow" is the answer's tomorrow, not the first fact's
         )
         return cls(prompt, scanner, tuple(extra))
 

@@ -57,6 +57,7 @@ from vouched._answer._tracing import (
     trace_answer,
     trace_gate,
 )
+from vouched._answer._when import MAX_FACTS, narrow, split_when
 from vouched._exceptions import ConfigError
 from vouched._fact import Fact
 from vouched._gate import GateResult, Verdict, partition
@@ -152,6 +153,10 @@ class Grounder:
     - ``checks``: extra checks of every phrased text (callables from text to
       findings): their findings join the scanner's; one that raises is a
       guard error.
+    - ``max_facts``: the most facts one answer sends to the model, is checked
+      against and stores (default 400). Facts valid for a period are first
+      narrowed to the periods the question asks about (a query's ``"when"``,
+      else the time words of the question; see ``docs/guides/forecast-answers.md``).
 
     ``answer`` and ``answer_stream`` take ``facts=`` (the caller's facts,
     gated instead of asking the sources), ``messages=`` (a conversation the
@@ -181,8 +186,12 @@ class Grounder:
         mode: AnswerMode | str = AnswerMode.ENFORCE,
         on_guard_error: GuardErrorPolicy | str = GuardErrorPolicy.CLOSED,
         checks: Iterable[Check] = (),
+        max_facts: int = MAX_FACTS,
     ) -> None:
         seconds_setting("Grounder deadline", deadline)
+        if type(max_facts) is not int or max_facts < 1:
+            raise ConfigError("max_facts must be a whole number >= 1")
+        self.max_facts = max_facts
         seconds_setting("Grounder phrase_timeout", phrase_timeout)
         if type(max_output_chars) is not int or max_output_chars < 1:
             raise ConfigError("max_output_chars must be a whole number >= 1")
@@ -370,7 +379,7 @@ class Grounder:
     ) -> _Prepared:
         """Sources (or the caller's facts), gate and prompt: everything before
         the phraser."""
-        queries = as_queries(query)
+        queries, when = split_when(as_queries(query))
         clock = self.clock
         created_at = clock.now()
         started = clock.monotonic()
@@ -385,13 +394,16 @@ class Grounder:
                     self.sources, queries, deadline=self.deadline, clock=clock, span=gathering
                 )
         recorded: Query = queries[0] if len(queries) == 1 else {"queries": list(queries)}
+        if when is not None:
+            recorded = {**recorded, "when": when}
         fetched = clock.monotonic()
         now = clock.now()
+        facts = narrow(facts, question, when, now, self.max_facts)
         with in_span(span.child("vouched.gate")) as gating:
             gate = partition(facts, self.policy, now)
             silences = stated_silences(gate)
             prompt = build_prompt(
-                question, gate.grounded, silences, messages=messages, sampling=sampling
+                question, gate.grounded, silences, messages=messages, sampling=sampling, now=now
             )
             trace_gate(gating, gate)
         gated = clock.monotonic()

@@ -167,6 +167,8 @@ DEFAULT_UNITS: Mapping[str, str] = {
 DEFAULT_TEMPLATES: Mapping[str, str] = {
     "temperature": "The temperature in {subject} is {value}.",
     "apparent_temperature": "The apparent temperature in {subject} is {value}.",
+    "feels_like": "In {subject} it feels like {value}.",
+    "wind_gust": "The wind gusts in {subject} reach {value}.",
     "relative_humidity": "The relative humidity in {subject} is {value}.",
     "humidity": "The humidity in {subject} is {value}.",
     "wind_speed": "The wind speed in {subject} is {value}.",

@@ -1,5 +1,11 @@
-"""One answer as the page shows it: facts with verdicts, attempts with their
-findings on their words, what the client was sent, the on-fail path taken.
+"""One answer as the page shows it: what the model said (each attempt, its findings
+on their words), then the facts with their verdicts and periods, what the client
+was sent, the on-fail path taken.
+
+A forecast answer holds hundreds of facts: the page lists those the findings name
+(their subject and attribute, and their period when a finding names one), the
+rest behind a link (``?facts=all``); an answer whose findings name none lists
+its first :data:`FACTS_SHOWN`.
 
 Only what the store holds is shown: redacted values stay the tokens they
 were stored as.
@@ -7,15 +13,17 @@ were stored as.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from vouched._replay._snapshot import Snapshot
 from vouched._review._spans import Placed, Segment, place, segments
+from vouched._time import format_local_instant, period_words
 
 __all__ = [
+    "FACTS_SHOWN",
     "AnswerView",
     "AttemptView",
     "FactView",
@@ -24,6 +32,9 @@ __all__ = [
     "attempt_view",
     "plural",
 ]
+
+FACTS_SHOWN = 100
+"""Facts listed at first when no finding names any (the rest behind a link)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,8 @@ class FactView:
     age: str
     ttl: str  # "" when the fact gives none (the policy's default applies)
     citation: str
+    period: str = ""  # "Mon 2026-12-07", "Mon 2026-12-07 12:00 to ..."; "" without one
+    named: bool = False  # a finding of the answer names it
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,14 @@ class AnswerView:
             if not count
             else f"first attempt: {plural(count, 'finding')}"
         )
+
+    def shown_facts(self, everything: bool) -> tuple[FactView, ...]:
+        """The facts the page lists: all of them when asked, else those a finding
+        names, else the first :data:`FACTS_SHOWN`."""
+        if everything:
+            return self.facts
+        named = tuple(f for f in self.facts if f.named)
+        return named or self.facts[:FACTS_SHOWN]
 
 
 def plural(count: int, noun: str) -> str:
@@ -130,7 +151,32 @@ def attempt_view(
     )
 
 
+def _named(findings: Sequence[Any]) -> set[tuple[Any, ...]]:
+    """(subject, attribute, period or None) of every finding that names a fact."""
+    keys: set[tuple[Any, ...]] = set()
+    for finding in findings:
+        subject, attribute = finding.get("subject"), finding.get("attribute")
+        if subject is None or attribute is None:
+            continue
+        period = finding.get("period")
+        when = (period.get("from"), period.get("until")) if isinstance(period, Mapping) else None
+        keys.add((subject, attribute, when))
+    return keys
+
+
+def _is_named(fact: Any, keys: set[tuple[Any, ...]]) -> bool:
+    if (fact.subject, fact.attribute, None) in keys:
+        return True
+    period = fact.period
+    if period is None:
+        return False
+    when = (format_local_instant(period[0]), format_local_instant(period[1]))
+    return (fact.subject, fact.attribute, when) in keys
+
+
 def answer_view(snapshot: Snapshot) -> AnswerView:
+    every = [f for a in snapshot.trail for f in a.findings] or list(snapshot.findings)
+    keys = _named(every)
     facts = tuple(
         FactView(
             subject=fact.subject,
@@ -145,6 +191,8 @@ def answer_view(snapshot: Snapshot) -> AnswerView:
             age="" if fact.observed_at is None else age_text(snapshot.judged_at - fact.observed_at),
             ttl="" if fact.ttl is None else age_text(fact.ttl),
             citation=fact.citation or "",
+            period="" if fact.period is None else period_words(*fact.period),
+            named=_is_named(fact, keys),
         )
         for fact, verdict in zip(snapshot.facts, snapshot.verdicts, strict=True)
     )

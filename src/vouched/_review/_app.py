@@ -293,6 +293,7 @@ class _Pages:
             given = self.index.book.on(snapshot.id).items()
             marks = {(att, start, end, kind): v for (_, att, start, end, kind), v in given}
             missed = [v for v in marks.values() if v.mark is Mark.MISSED]
+            everything = request.query_params.get("facts") == "all"
             back = request.query_params.get("next", "")
             base = request.scope.get("root_path", "")
             return (
@@ -304,6 +305,7 @@ class _Pages:
                     "missed": missed,
                     "next_page": back if back.startswith(base + "/queue") else "",
                     "kinds": [str(k) for k in FindingKind],
+                    "all_facts": everything,
                 },
             )
 

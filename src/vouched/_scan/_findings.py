@@ -6,7 +6,10 @@ import enum
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, NamedTuple, TypeVar
+
+from vouched._time import format_local_instant
 
 __all__ = [
     "Finding",
@@ -52,9 +55,17 @@ class Finding:
     detail: str
     subject: str | None = None
     attribute: str | None = None
+    period: tuple[datetime, datetime] | None = None
+    """The period of the fact a time-bound value was checked against (its
+    ``valid_from`` / ``valid_until``); None for a fact without one."""
+    fact_value: Any = None
+    """That fact's value (set with ``period``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The ``--json`` finding; ``period`` (``{"from", "until"}``, ISO 8601 in the
+        place's offset) and ``fact_value`` only when the value was checked against a
+        fact with a period."""
+        out = {
             "kind": str(self.kind),
             "start": self.start,
             "end": self.end,
@@ -63,6 +74,11 @@ class Finding:
             "subject": self.subject,
             "attribute": self.attribute,
         }
+        if self.period is not None:
+            start, end = (format_local_instant(t) for t in self.period)
+            out["period"] = {"from": start, "until": end}
+            out["fact_value"] = self.fact_value
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +154,15 @@ def shifted(finding: Finding, offset: int) -> Finding:
         return finding
     f = finding  # built directly: dataclasses.replace costs 3x (one per finding)
     return Finding(
-        f.kind, f.start + offset, f.end + offset, f.text, f.detail, f.subject, f.attribute
+        f.kind,
+        f.start + offset,
+        f.end + offset,
+        f.text,
+        f.detail,
+        f.subject,
+        f.attribute,
+        f.period,
+        f.fact_value,
     )
 
 

@@ -50,6 +50,7 @@ from vouched import (
     scan,
 )
 from vouched._answer._onfail import plan
+from vouched._answer._when import WHEN, check_when
 from vouched._jsonio import dumps
 from vouched._replay._queued import QueuedSnapshotStore
 from vouched._server import _openai
@@ -432,6 +433,13 @@ class Service:
                 "(answer.max_queries)",
                 field,
             )
+        for one in query if isinstance(query, list) else [query]:
+            if isinstance(one, dict) and WHEN in one:  # the periods asked about (issue 39)
+                try:
+                    check_when(one[WHEN])
+                except InputError as error:
+                    raise RequestError(422, ErrorCode.INVALID_INPUT, error.message,
+                                       f"{field}.{WHEN}") from None  # fmt: skip
 
     async def answer(self, body: AnswerRequest) -> Response:
         grounder, chosen = self._answering(body)

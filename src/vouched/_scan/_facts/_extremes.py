@@ -8,10 +8,12 @@ The lexicon's ``extremes`` section declares the phrases::
 
 A phrase stated for a period (the time that governs its stretch) holds when the
 period's value of the attribute is the lowest (``min``) or highest (``max``) of
-every period the facts give it for, ties included. It is checked only over facts
-of one subject whose periods are of one length (the days of a forecast), and only
-when the period has such a fact; negated or hedged phrases ("not the coldest",
-"one of the coldest") are not checked.
+every period the facts give it for, ties included. It is checked per subject,
+never over subjects pooled: over the subjects the sentence names ("the coldest day
+in Vienna"), else every subject with such facts, and wrong only when it holds for
+none of them; for one subject, over facts whose periods are of one length (the days
+of a forecast), and only when the period has such a fact. Negated or hedged phrases
+("not the coldest", "one of the coldest") are not checked.
 """
 
 from __future__ import annotations
@@ -82,21 +84,19 @@ def wrong_extremes(
             start, end = match.span()
             if _NOT.search(lowered[max(0, start - 24) : start]):
                 continue
+            if any(f.start < end and start < f.end for f in found):
+                continue  # "coldest" and "coldest day" are one phrase said once
             periods = next((p for a, b, p in stretches if a <= start < b), None)
             if not periods:
                 continue
-            values = _values(every_fact, extreme.attribute)
-            lengths = {key[2] - key[1] for key in values}
-            if len(lengths) != 1 or len({key[0] for key in values}) != 1:
-                continue
-            named = [
-                v for key, v in values.items() if any(key[1] < e and s < key[2] for s, e in periods)
+            judged = [
+                _holds(extreme, values, periods)
+                for values in _per_subject(every_fact, extreme.attribute, lowered)
             ]
-            if not named:
+            verdicts = [v for v in judged if v is not None]
+            if not verdicts or any(ok for ok, _ in verdicts):
                 continue
-            best = min(values.values()) if extreme.rank == "min" else max(values.values())
-            if best in named:
-                continue
+            best = verdicts[0][1]
             found.append(
                 Finding(
                     FindingKind.RELATION_MISMATCH,
@@ -108,6 +108,31 @@ def wrong_extremes(
                 )
             )
     return found
+
+
+def _per_subject(
+    facts: Sequence[Fact], attribute: str, lowered: str
+) -> list[dict[tuple[Any, ...], Decimal]]:
+    """The attribute's values per subject: of the subjects ``lowered`` (the sentence)
+    names, else of every subject."""
+    values = _values(facts, attribute)
+    subjects = sorted({key[0] for key in values})
+    named = [s for s in subjects if re.search(rf"\b{re.escape(s.casefold())}\b", lowered)]
+    return [{k: v for k, v in values.items() if k[0] == subject} for subject in named or subjects]
+
+
+def _holds(
+    extreme: Extreme, values: dict[tuple[Any, ...], Decimal], periods: tuple[Period, ...]
+) -> tuple[bool, Decimal] | None:
+    """Does one subject's period hold the extreme (and its extreme value)? None when
+    its facts cannot say (periods of several lengths, none in the period named)."""
+    if len({key[2] - key[1] for key in values}) != 1:
+        return None
+    named = [v for key, v in values.items() if any(key[1] < e and s < key[2] for s, e in periods)]
+    if not named:
+        return None
+    best = min(values.values()) if extreme.rank == "min" else max(values.values())
+    return best in named, best
 
 
 _HOLDS = {

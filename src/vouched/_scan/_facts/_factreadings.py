@@ -13,6 +13,7 @@ from typing import NamedTuple
 from vouched._fact import Fact
 from vouched._scan._lex._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._lex._units import canonical_unit
+from vouched._time import period_words
 
 __all__ = [
     "Reading",
@@ -83,7 +84,9 @@ def describe(reading: Reading) -> str:
     value = fact.value
     unit = f" {fact.unit}" if fact.unit else ""
     source = f" ({fact.source})" if fact.source else ""
-    return f"{fact.subject} {fact.attribute} = {value}{unit}{source}"
+    period = fact.period
+    when = "" if period is None else f" for {period_words(*period)}"
+    return f"{fact.subject} {fact.attribute} = {value}{unit}{when}{source}"
 
 
 def is_name_with_digits(value: str) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from vouched._fact import Fact
@@ -33,6 +33,16 @@ __all__ = ["MAX_VIEWS", "PeriodViews"]
 _DAY = timedelta(days=1)
 MAX_VIEWS = 256
 """Views one scanner keeps (distinct periods are days and their parts: few)."""
+
+_MARGIN = timedelta(days=800)
+_FIRST = datetime.combine(date.min + _MARGIN, time(), UTC)
+_LAST = datetime.combine(date.max - _MARGIN, time(), UTC)
+"""The instants time words are resolved between. A fact may hold until
+9999-12-31 ("until further notice"): its period is compared, never shifted,
+so it is read; but a calendar day that near datetime's limits is no day a text
+can name relative to today (a time word moves a day by at most a year), so the
+calendar is built only from days inside this range and ``now`` is held in it."""
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
 
 
 class PeriodViews:
@@ -85,12 +95,7 @@ class PeriodViews:
             group.sort(key=_start)
         self._starts = {id(group): [_start(f) for f in group] for group in self._timed}
         self._longest = max(
-            (
-                f.valid_until - f.valid_from
-                for g in self._timed
-                for f in g
-                if f.valid_from is not None and f.valid_until is not None
-            ),
+            (span for g in self._timed for f in g if (span := _span(f)) is not None),
             default=_DAY,
         )
         first = next(f for group in self._timed for f in group)
@@ -98,26 +103,11 @@ class PeriodViews:
         assert start is not None  # noqa: S101 - chosen for having one
         offset = start.utcoffset()
         assert offset is not None  # noqa: S101 - a period keeps its offset
-        today = (now.astimezone(start.tzinfo) if now is not None else start).date()
-        days = sorted(
-            {
-                f.valid_from.astimezone(start.tzinfo).date()
-                for group in self._timed
-                for f in group
-                if f.valid_from is not None
-                and f.valid_until is not None
-                and f.valid_until - f.valid_from <= _DAY
-            }
-        )
-        self.calendar = Calendar(offset, today, tuple(days))
-        self.slot_starts = frozenset(
-            f.valid_from.hour * 60 + f.valid_from.minute
-            for group in self._timed
-            for f in group
-            if f.valid_from is not None
-            and f.valid_until is not None
-            and f.valid_until - f.valid_from < _DAY
-        )
+        anchor = min(max(now if now is not None else start, _FIRST), _LAST)
+        today = anchor.astimezone(start.tzinfo).date()
+        timed = [f for group in self._timed for f in group]
+        self.calendar = Calendar(offset, today, _days_of(timed, start))
+        self.slot_starts = _slot_starts(timed)
         """Local clock times (minutes) at which a slot shorter than a day starts: a
         text naming one ("at 14:00") names the slot, a time, not a value."""
         self._cache: dict[tuple[Period, ...], tuple[FactIndex, WordFacts]] = {}
@@ -167,7 +157,10 @@ class PeriodViews:
         starts = self._starts[id(timed)]
         out: list[Fact] = []
         for begin, end in periods:
-            low = bisect_left(starts, begin - self._longest)
+            # begin - longest would leave datetime's range when a fact lasts
+            # until 9999 (or began in year 1): then every earlier fact may overlap.
+            reach = begin - _EARLIEST
+            low = 0 if self._longest >= reach else bisect_left(starts, begin - self._longest)
             high = bisect_left(starts, end)
             out.extend(timed[low:high])
         return out
@@ -197,3 +190,35 @@ def _overlaps(fact: Fact, periods: tuple[Period, ...]) -> bool:
     if start is None or end is None:
         return False
     return any(start < p_end and p_start < end for p_start, p_end in periods)
+
+
+def _span(fact: Fact) -> timedelta | None:
+    """How long a fact's period lasts (None: it has no end)."""
+    if fact.valid_from is None or fact.valid_until is None:
+        return None
+    return fact.valid_until - fact.valid_from
+
+
+def _days_of(timed: Sequence[Fact], start: datetime) -> tuple[date, ...]:
+    """The local days the forecast holds a period of at most a day for (in range)."""
+    return tuple(
+        sorted(
+            {
+                f.valid_from.astimezone(start.tzinfo).date()
+                for f in timed
+                if f.valid_from is not None
+                and (span := _span(f)) is not None
+                and span <= _DAY
+                and _FIRST <= f.valid_from <= _LAST
+            }
+        )
+    )
+
+
+def _slot_starts(timed: Sequence[Fact]) -> frozenset[int]:
+    """Local clock times (minutes) at which a slot shorter than a day starts."""
+    return frozenset(
+        f.valid_from.hour * 60 + f.valid_from.minute
+        for f in timed
+        if f.valid_from is not None and (span := _span(f)) is not None and span < _DAY
+    )

@@ -87,14 +87,16 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     ),
     "by_words": ("by", "of"),
     "only_words": ("just", "only"),
-    # A bound stated with a comparison ("over 50 percent").
+    # A bound stated with a comparison ("over 50 percent"). Not "up to": "gusts of
+    # up to 100 km/h", "up to 90% chance of rain" state the maximum, a value to check
+    # (overstating it is wrong), not a bound any lower value satisfies.
     "comparisons": (
         "over", "above", "more than", "greater than", "higher than", "at least",
         "in excess of", "exceeding", "beyond", "under", "below", "less than", "fewer than",
-        "lower than", "at most", "no more than", "up to",
+        "lower than", "at most", "no more than",
     ),
     "below": ("under", "below", "less than", "fewer than", "lower than"),
-    "at_most": ("at most", "no more than", "up to"),
+    "at_most": ("at most", "no more than"),
     "at_least": ("at least",),
     "compare_words": (
         "over", "above", "than", "least", "excess", "exceeding", "beyond", "under", "below",

@@ -124,5 +124,18 @@ WHOLE_PERIOD = (
     "overall",
     "in general",
     "all week",
+    "the coming week",
+    "the rest of the week",
+    "the days ahead",
+    "the whole period",
+    "the forecast",
+    "the whole forecast",
+    "the entire forecast",
+    *(
+        f"{lead}{count} days"
+        for lead in ("the next ", "the ", "all ", "over ")
+        for count in ("three", "four", "five", "six", "seven", "3", "4", "5", "6", "7")
+    ),
 )
-"""Phrases that speak of the whole forecast (a sentence with one reads every fact)."""
+"""Phrases that speak of the whole forecast (a sentence with one reads every fact;
+a time named beside one, "the forecast for Friday", still decides)."""

@@ -13,6 +13,7 @@ week, "day three" and "the third / last day" of the forecast, and ranges
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -46,6 +47,8 @@ _PATTERN = re.compile(
     rf"(?:,?\s+(?P<y1>\d{{4}}))?)(?![\d:])"
     rf"|(?P<dm>(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<m2>{_MONTH})\b\.?(?:,?\s+(?P<y2>\d{{4}}))?)"
     rf"|(?P<iso>(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}}))"
+    rf"|(?P<slash>(?<![\d.,/])(?P<a5>\d{{1,2}})/(?P<b5>\d{{1,2}})(?:/(?P<y5>\d{{4}}|\d{{2}}))?)(?![\d/]|\s*(?:°|%|mm|cm|km|m/s|mph|hpa)|\s+of\b)"
+    rf"|(?P<dotted>(?<![\d.,])(?P<d6>\d{{1,2}})\.(?P<m6>\d{{1,2}})\.(?P<y6>\d{{4}})?)(?![\d])(?!\s*$)"
     rf"|(?P<nth>the\s+(?P<d4>\d{{1,2}})(?:st|nd|rd|th))\b"
     rf"|(?P<wd>{_FULL_WEEKDAY})(?:'s)?\b"
     rf"|(?P<tonight>tonight)\b"
@@ -148,7 +151,34 @@ def _mention(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
     for group in ("md", "dm", "iso", "nth"):
         if match.group(group):
             return _dated(group, match, calendar)
+    if match.group("slash") or match.group("dotted"):
+        return _numeric_date(match, calendar)
     return _relative(match, calendar)
+
+
+def _numeric_date(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
+    """ "1/5", "01/05/2024" (month/day or day/month: both readings are weighed) and
+    "05.01." / "5.1.2024" (day.month, with its closing dot or a year: "5.1" alone is a
+    number, and so is "a gust of 1.1." at the end of a sentence). A reading on a day
+    the facts cover wins; else each valid reading is a period the sentence may speak
+    of (a value is wrong only when both fail)."""
+    start, end = match.span()
+    if match.group("dotted"):
+        readings = [(int(match.group("d6")), int(match.group("m6")), match.group("y6"))]
+    else:
+        a, b, year = int(match.group("a5")), int(match.group("b5")), match.group("y5")
+        readings = [(b, a, year), (a, b, year)]  # month/day first, then day/month
+    days: list[date] = []
+    for day_number, month, written in readings:
+        if not 1 <= month <= 12:
+            continue
+        year = int(written) if written else _year_for(month, calendar)
+        year += 2000 if written and len(written) == 2 else 0
+        found = _date(year, month, day_number)
+        if found is not None and found not in days:
+            days.append(found)
+    covered = [d for d in days if d in calendar.days]
+    return _on_days(covered or days, start, end, calendar)
 
 
 def _dated(group: str, match: re.Match[str], calendar: Calendar) -> TimeMention | None:
@@ -251,6 +281,7 @@ def read_times(lowered: str, calendar: Calendar) -> SentenceTime:
     days = _check_weekdays(lowered, mentions, wrong)
     days = _apply_parts(lowered, days, calendar)
     days = _join_ranges(lowered, days)
+    days = _join_lists(lowered, days)
     periods = tuple(p for m in days for p in m.periods)
     if not periods:
         whole = any(m.whole for m in mentions)
@@ -289,7 +320,10 @@ def _check_weekdays(
                     )
                 skip.add(j)
                 out = [m for m in out if m is not other]
-                out.append(other)
+                # one mention over both ("Saturday, December 5"): the weekday is part
+                # of the time named, not a word left to the carried day
+                start, end = min(mention.start, other.start), max(mention.end, other.end)
+                out.append(dataclasses.replace(other, start=start, end=end))
                 break
             else:
                 out.append(mention)
@@ -353,6 +387,26 @@ def _join_ranges(lowered: str, mentions: list[TimeMention]) -> list[TimeMention]
                 if start < end:
                     out[-1] = TimeMention(previous.start, mention.end, ((start, end),))
                     continue
+        out.append(mention)
+    return out
+
+
+_LIST_LINK = re.compile(r"^\s*(?:,|,?\s*(?:and|&|or))\s*$")
+
+
+def _join_lists(lowered: str, mentions: list[TimeMention]) -> list[TimeMention]:
+    """ "On Saturday and Sunday, highs of 9 and 4 °C", "Friday, Saturday and Sunday":
+    days listed together govern together (every day of the list binds what follows,
+    not only the last one); their values are checked against each listed day."""
+    out: list[TimeMention] = []
+    for mention in mentions:
+        if out and out[-1].periods and mention.periods:
+            previous = out[-1]
+            if _LIST_LINK.match(lowered[previous.end : mention.start]):
+                out[-1] = TimeMention(
+                    previous.start, mention.end, (*previous.periods, *mention.periods)
+                )
+                continue
         out.append(mention)
     return out
 

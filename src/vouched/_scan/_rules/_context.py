@@ -53,11 +53,22 @@ class Stated(NamedTuple):
 
 
 def finding_on(
-    quantity: Quantity, kind: FindingKind, detail: str, reading: object = None
+    quantity: Quantity,
+    kind: FindingKind,
+    detail: str,
+    reading: object = None,
+    against: Reading | None = None,
 ) -> Finding:
+    """A finding on ``quantity``'s words, about ``reading``'s subject and attribute;
+    ``against``: the fact it was checked against, named with its period and value
+    when that fact has a period."""
     subject = getattr(reading, "subject", None)
     attribute = getattr(reading, "attribute", None)
-    return Finding(kind, quantity.start, quantity.end, quantity.text, detail, subject, attribute)
+    fact = None if against is None else against.fact
+    period = None if fact is None else fact.period
+    value = None if fact is None or period is None else fact.value
+    start, end, text = quantity.start, quantity.end, quantity.text
+    return Finding(kind, start, end, text, detail, subject, attribute, period, value)
 
 
 def any_fits(quantity: Quantity, readings: list[Reading]) -> bool:

@@ -308,6 +308,7 @@ def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
     attribute = item.binding.readings[0].attribute
     facts = ctx.index.pair_readings(subject, attribute)
     shown = f" ({facts[0].value})" if facts else ""
+    period = facts[0].fact.period if facts else None
     return Finding(
         _K.VALUE_MISMATCH,
         quantity.start,
@@ -316,6 +317,8 @@ def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
         f"{quantity.text!r} read as {subject} {attribute} does not match{shown}",
         subject,
         attribute,
+        period,
+        facts[0].fact.value if period is not None else None,
     )
 
 

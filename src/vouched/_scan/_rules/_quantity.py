@@ -202,6 +202,7 @@ def _against_pair(
         + "; ".join(describe(r) for r in pair[:3])
         + (f" (also weighed: {', '.join(weighed)})" if weighed else ""),
         best,
+        pair[0],
     )
 
 
@@ -219,6 +220,7 @@ def _other_readings(quantity: Quantity, binding: Binding, index: FactIndex) -> F
                 f"{said!r} read as {reading.subject} {reading.attribute} does not match "
                 + "; ".join(describe(r) for r in pair[:3]),
                 reading,
+                pair[0],
             )
     best = binding.readings[0]
     others = [r for r in index.attribute_readings(best.attribute) if r.kind is kind]

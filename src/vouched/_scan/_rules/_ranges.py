@@ -34,19 +34,21 @@ _WINDOW = 45
 
 
 def _groups(facts: Sequence[Fact], unit: str | None) -> list[list[Decimal]]:
-    """The values of each attribute in ``unit``, and of each family of attributes
-    sharing a first word (``temperature``, ``temperature_max``, ``temperature_min``)."""
-    by_attribute: dict[str, list[Decimal]] = {}
+    """The values of each subject's attribute in ``unit``, and of each subject's family
+    of attributes sharing a first word (``temperature``, ``temperature_max``,
+    ``temperature_min``). Never pooled across subjects: Salzburg's cold nights are
+    not the low end of Vienna's range."""
+    by_attribute: dict[tuple[str, str], list[Decimal]] = {}
     for fact in facts:
         value = fact.value
         if isinstance(value, bool) or not isinstance(value, int | Decimal):
             continue
         if unit is not None and not units_compatible(unit, canonical_unit(fact.unit)):
             continue
-        by_attribute.setdefault(fact.attribute, []).append(Decimal(value))
-    families: dict[str, list[Decimal]] = {}
-    for attribute, values in by_attribute.items():
-        families.setdefault(attribute.split("_", 1)[0], []).extend(values)
+        by_attribute.setdefault((fact.subject, fact.attribute), []).append(Decimal(value))
+    families: dict[tuple[str, str], list[Decimal]] = {}
+    for (subject, attribute), values in by_attribute.items():
+        families.setdefault((subject, attribute.split("_", 1)[0]), []).extend(values)
     return [*by_attribute.values(), *families.values()]
 
 

@@ -45,9 +45,10 @@ def joined_ranges(
     part: str, findings: list[Finding], bounds: Sequence[tuple[int, int]] = ()
 ) -> list[Finding]:
     """A range whose two ends are both wrong ("from 5.5 °C to 5.5 °C") is one wrong
-    statement, and so are wrong values stated together in one clause ("3 °C with
-    a feels-like temperature of -1.41 °C": the reading of another time): one
-    finding over them, with the first one's kind."""
+    statement: one finding over it, with the first end's kind. Other wrong values
+    of one clause ("3 °C with a feels-like temperature of -1.41 °C") are each their
+    own finding, as a reader marks each wrong number, and a right number between
+    them is in none."""
     ordered = sorted(findings, key=lambda f: (f.start, f.end))
     out: list[Finding] = []
     for finding in ordered:
@@ -55,7 +56,7 @@ def joined_ranges(
             out.append(finding)
             continue
         gap = part[out[-1].end : finding.start]
-        together = (_RANGE_GAP.match(gap) or not _CLAUSE_BREAK.search(gap)) and not any(
+        together = _RANGE_GAP.match(gap) and not any(
             out[-1].start < cut <= finding.start for cut, _ in bounds
         )
         if (
