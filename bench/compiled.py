@@ -28,7 +28,7 @@ import json, random, statistics, sys
 from pathlib import Path
 sys.path.insert(0, %(bench)r)
 from scan import LEXICON, NOW, box_score_games, make_answer, make_facts, naive, timed
-import vouched._scan._reading as reading
+import vouched._scan._judge as reading
 from vouched import Policy, partition, scan
 rng = random.Random(20261129)
 facts = make_facts(50, rng)
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="more answers and repetitions")
     args = parser.parse_args(argv)
-    if not any(COMPILED.glob("vouched/_scan/_reading*.so")):
+    if not any(COMPILED.glob("vouched/_scan/_judge*.so")):
         print(f"compiled scanner: skipped (not built: `make compiled` puts it in {COMPILED})")
         return 0
     answers, repeat, boxes = (200, 21, 60) if args.full else (40, 9, 20)

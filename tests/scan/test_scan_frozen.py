@@ -16,14 +16,14 @@ import pytest
 
 import vouched._scan._rules
 from vouched import Fact, Lexicon
-from vouched._scan._binding import bind, evidence
-from vouched._scan._derived import computed_words, signed
-from vouched._scan._reader._numbers import read_numbers
-from vouched._scan._reader._words import word_tokens
-from vouched._scan._reading import Compiled
-from vouched._scan._sentence import SentenceRead, find_all, read_sentence
-from vouched._scan._structures import read_structures
-from vouched._scan._values import Structures
+from vouched._scan._judge import Compiled
+from vouched._scan._lex._numbers import read_numbers
+from vouched._scan._lex._numwords import word_tokens
+from vouched._scan._read._binding import bind, evidence
+from vouched._scan._read._derived import computed_words, signed
+from vouched._scan._read._sentence import SentenceRead, find_all, read_sentence
+from vouched._scan._read._structures import read_structures
+from vouched._scan._read._values import Structures
 
 _LEXICON = Lexicon(
     attributes={"temperature": ["temperature"], "humidity": ["humidity"]},
@@ -106,10 +106,10 @@ def _contents(sentence: SentenceRead) -> tuple[object, ...]:
 
 
 _BINDING_STAGE = {
-    "vouched._scan._binding",
-    "vouched._scan._structures",
-    "vouched._scan._cues",
-    "vouched._scan._derived",
+    "vouched._scan._read._binding",
+    "vouched._scan._read._structures",
+    "vouched._scan._read._cues",
+    "vouched._scan._read._derived",
 }
 
 

@@ -14,7 +14,7 @@ from vouched._answer._result import finding_span
 from vouched._fact import Fact
 from vouched._policy import Policy
 from vouched._replay._attempts import once_per_span
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._scanner import Scanner
 from vouched._scan._stream import ScannedSentence
 

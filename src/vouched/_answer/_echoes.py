@@ -11,7 +11,7 @@ from typing import Any
 
 from vouched._fact import Fact
 from vouched._policy import Policy
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._rules._echo import run_echo
 from vouched._scan._scanner import Finding, scan
 

@@ -1,7 +1,7 @@
 """The output scanner: find every value the model added, with character spans.
 
 ``Scanner(facts, lexicon, sources, question, policy)`` compiles once what
-depends only on its inputs (:class:`~vouched._scan._reading.Compiled`: the
+depends only on its inputs (:class:`~vouched._scan._judge.Compiled`: the
 fact index, the lexicon's phrase matchers, the normalised quote sources, the
 question's numbers); ``scanner.scan(text)`` reads one text and
 ``scanner.stream()`` returns an incremental :class:`StreamScanner` over the
@@ -9,10 +9,10 @@ same compiled inputs. ``scan(text, facts, ...)`` is ``Scanner(facts,
 ...).scan(text)``. Everything is pure (no clock, no I/O) and never raises on
 any text.
 
-How a text is read (:mod:`vouched._scan._reading`): the one sentence splitter
-(:mod:`vouched._scan._sentences`) cuts it; each sentence is read once: its
-quantities (:mod:`vouched._scan._reader`), its mentions and their bindings
-(:mod:`vouched._scan._binding`), then the rule registry
+How a text is read (:mod:`vouched._scan._judge`): the one sentence splitter
+(:mod:`vouched._scan._lex._splitter`) cuts it; each sentence is read once: its
+quantities (:mod:`vouched._scan._lex`), its mentions and their bindings
+(:mod:`vouched._scan._read._binding`), then the rule registry
 (:mod:`vouched._scan._rules`), the order of which is the priority. Text
 checks (placeholders, internal words, canned fallbacks, unsupported quotes)
 run on the same sentence. Numbers in the question may be repeated.
@@ -29,11 +29,11 @@ from typing import Any
 from vouched._fact import Fact, fact_key
 from vouched._gate import ContentKey, GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
 from vouched._scan._inputs import as_instant, as_lexicon
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._reading import Compiled, TextReading
-from vouched._scan._sentences import SentenceSplitter
+from vouched._scan._judge import Compiled, TextReading
+from vouched._scan._lex._splitter import SentenceSplitter
 from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
 __all__ = [

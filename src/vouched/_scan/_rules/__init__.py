@@ -19,6 +19,16 @@ explanation    ``_explanation`` a sentence as a whole: the fewest changed words
 echo           ``_echo``        the caller's own strings an answer repeats
 =============  ===============  ===================================================
 
+Beside the family modules, what the rules share:
+
+- ``_rule``: what a rule is (``Rule``, ``Family``, ``audited``, ``decided``).
+- ``_context``: what the rules of stated quantities read (``SentenceContext``).
+- ``_said``: what the word rules read (``WordContext``, ``Said``).
+- ``_relation``, ``_ranks``: the relation rules of the words family.
+- ``_margins``: margins and periods of a comparison, arithmetic over the facts.
+- ``_ranges``: a range stated for a period, against the period's facts.
+- ``_timefindings``: how findings read when time binds (uncovered periods, ranges).
+
 A rule is a :class:`~vouched._scan._rules._rule.Rule`: a name, a ``check`` typed by
 its family, and the finding kinds it may return; the runners below report any other
 kind to :func:`~vouched._scan._rules._rule.audited`, and a test runs every corpus
@@ -41,7 +51,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from vouched._scan._findings import Finding
-from vouched._scan._reader._numbers import Quantity
+from vouched._scan._lex._numbers import Quantity
+from vouched._scan._read._values import Binding
 from vouched._scan._rules._clause import CLAUSE_RULES
 from vouched._scan._rules._context import Carry, SentenceContext, Stated
 from vouched._scan._rules._echo import ECHO_RULES
@@ -53,7 +64,6 @@ from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided
 from vouched._scan._rules._text import QUOTE_RULES, TEXT_RULES, QuoteView, TextView
 from vouched._scan._rules._time import TIME_RULES, run_time_rule
 from vouched._scan._rules._words import WORD_RULES, WordContext, judge_words
-from vouched._scan._values import Binding
 
 __all__ = [
     "PASSED",

@@ -39,15 +39,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 
-from vouched._scan._factindex import FactIndex, quantity_matches
+from vouched._scan._facts._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._mentions import MentionKind
-from vouched._scan._reader._numbers import Quantity
-from vouched._scan._reader._units import units_compatible
+from vouched._scan._lex._numbers import Quantity
+from vouched._scan._lex._units import units_compatible
+from vouched._scan._read._mentions import MentionKind
+from vouched._scan._read._sentence import SentenceRead, words_between
 from vouched._scan._rules._context import SentenceContext, Stated
 from vouched._scan._rules._occasions import span_numbers
 from vouched._scan._rules._rule import PASSED, Rule
-from vouched._scan._sentence import SentenceRead, words_between
 
 __all__ = [
     "EXPLANATION_RULES",

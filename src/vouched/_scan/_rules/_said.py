@@ -11,15 +11,15 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from vouched._scan._factindex import FactIndex
+from vouched._scan._facts._factindex import FactIndex
+from vouched._scan._facts._lexicon import Lexicon, Word
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lexicon import Lexicon, Word
-from vouched._scan._rules._context import Stated
-from vouched._scan._sentence import Cue, SentenceRead
-from vouched._scan._wordmatch import WordFacts
-from vouched._scan._words import (
+from vouched._scan._read._sentence import Cue, SentenceRead
+from vouched._scan._read._wordreading import (
     later_occasion,
 )
+from vouched._scan._rules._context import Stated
 
 __all__ = ["Said", "WordContext", "elsewhen", "same_value", "same_word", "word_finding"]
 

@@ -1,11 +1,11 @@
 """The word rules: facts stated without a digit, one named function each, in one table.
 
-A word that states a fact (found by :mod:`vouched._scan._wordmatch`: a weekday,
+A word that states a fact (found by :mod:`vouched._scan._facts._wordmatch`: a weekday,
 a value word, a string fact's value, a relation phrase) goes down
 :data:`WORD_RULES` in order; the first rule with an opinion decides it:
 :data:`~vouched._scan._rules._rule.PASSED` or a :class:`Finding` on the word itself.
 ``None`` means "not mine". A denied or hedged word ("did not beat", "one of the
-coldest") is never checked (:func:`~vouched._scan._words.denied`).
+coldest") is never checked (:func:`~vouched._scan._read._wordreading.denied`).
 
 Each rule's docstring is the rule a careful reader would state. Pure: a rule
 reads the sentence, the facts and the lexicon, and returns a value.
@@ -15,9 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vouched._scan._english import ENGLISH
+from vouched._scan._facts._lexicon import Word
+from vouched._scan._facts._wordmatch import DAY, STRING, VALUE, decode_value
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lexicon import Word
+from vouched._scan._lex._english import ENGLISH
+from vouched._scan._read._wordreading import (
+    denied,
+    linked_subject,
+    manner_of,
+    subject_after,
+    subjects_before,
+)
 from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
 from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
@@ -27,14 +35,6 @@ from vouched._scan._rules._said import (
     elsewhen,
     same_word,
     word_finding,
-)
-from vouched._scan._wordmatch import DAY, STRING, VALUE, decode_value
-from vouched._scan._words import (
-    denied,
-    linked_subject,
-    manner_of,
-    subject_after,
-    subjects_before,
 )
 
 __all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words"]
