@@ -16,6 +16,7 @@ Each team (subject: its name):
   ``penalty_goals``, ``own_goals`` (scored by its players into their own net);
 - the statistics block: ``shots``, ``shots_on_target``, ``possession`` (%),
   ``corners``, ``fouls``, ``offsides``, ``saves``;
+- ``goal_minute``: the minute of each goal it scored (own goals it was given included);
 - the occasion: ``date`` (ISO, UTC), ``venue``, ``referee``, ``league``.
 
 Each player named in an event (subject: the name as the body gives it): ``team``;
@@ -25,8 +26,12 @@ unit ``min``: ``goal_minute``, ``own_goal_minute``, ``assist_minute``,
 ``yellow_card_minute``, ``red_card_minute``, ``subbed_off_minute``,
 ``subbed_on_minute`` (one fact per event; one (subject, attribute) may hold several).
 A minute in added time ("90+2") is both 90 and the 92nd minute a reader may count,
-with ``<event>_added_minutes`` (2). The match: ``match_minutes`` (90) and
-``added_time`` (the minutes added, ``fixture.status.extra``), ``round``.
+with ``<event>_added_minutes`` (2).
+
+The match itself (subject ``"<home> v <away>"``, :func:`match_name`; a reader's "the
+match"): ``final_score`` and ``halftime_score`` ("3-1", and "1-3": either way round),
+``match_minutes`` (90), ``added_time`` (the minutes added,
+``fixture.status.extra``), ``date``, ``venue``, ``referee``, ``round``.
 How API-Football writes events:
 
 - in a substitution ``player`` is the one LEAVING and ``assist`` the one coming on;
@@ -47,7 +52,7 @@ from typing import Any
 
 from vouched import Fact, MalformedPayloadError
 
-__all__ = ["MATCH_STATISTICS", "match_facts", "match_subjects"]
+__all__ = ["MATCH_STATISTICS", "match_facts", "match_name", "match_subjects"]
 
 MATCH_STATISTICS: Mapping[str, tuple[str, str | None]] = {
     "Total Shots": ("shots", None),
@@ -70,8 +75,10 @@ _MINUTE_OF = {
     ("Card", "Yellow Card"): "yellow_card_minute",
     ("Card", "Red Card"): "red_card_minute",
 }
+_SCORED = {("Goal", "Normal Goal"), ("Goal", "Penalty"), ("Goal", "Own Goal")}
 _PLAYER_COUNTS = ("goals", "assists", "yellow_cards", "red_cards")
 _PLAYER_COUNTS_IF_ANY = ("penalty_goals", "own_goals", "missed_penalties")
+_MATCH_WORDS = ("the match", "the game", "the fixture", "the contest", "the encounter")
 _INITIAL = re.compile(r"^(?:\w\.\s*)+", re.UNICODE)
 
 
@@ -94,9 +101,17 @@ def match_facts(
     events = [e for e in game.get("events") or () if isinstance(e, Mapping)]
     for side in _SIDES:
         _team_facts(out, game, names, side, kickoff)
+    _match_facts(out, game, match_name(game), kickoff)
     _statistics(out, game.get("statistics"), names)
     _player_facts(out, events, names)
     return out.facts
+
+
+def match_name(body: Any) -> str:
+    """The match as a subject: "<home> v <away>" (a reader's "the match", "the game")."""
+    teams = _mapping(_mapping(body, "body").get("teams"), "teams")
+    home, away = (_name(_mapping(teams.get(s), f"teams.{s}"), f"teams.{s}") for s in _SIDES)
+    return f"{home} v {away}"
 
 
 def match_subjects(body: Any) -> dict[str, list[str]]:
@@ -113,7 +128,7 @@ def match_subjects(body: Any) -> dict[str, list[str]]:
                 if isinstance(name, str) and name.strip() and name not in players:
                     players.append(name)
     surnames = Counter(_surname(p) for p in players)
-    subjects: dict[str, list[str]] = {}
+    subjects: dict[str, list[str]] = {match_name(game): list(_MATCH_WORDS)}
     for player in players:
         surname = _surname(player)
         subjects[player] = [surname] if surname != player and surnames[surname] == 1 else []
@@ -199,9 +214,25 @@ def _team_facts(
     league = _sub(game, "league")
     out.add(team, "league", _text(league.get("name")))
     out.add(team, "round", _text(league.get("round")))
-    status = _sub(fixture, "status")
-    out.add(team, "match_minutes", _whole(status.get("elapsed")), "min")
-    out.add(team, "added_time", _whole(status.get("extra")), "min")
+
+
+def _match_facts(out: _Facts, game: Mapping[str, Any], match: str, kickoff: datetime) -> None:
+    fixture = _mapping(game.get("fixture"), "fixture")
+    status, venue = _sub(fixture, "status"), _sub(fixture, "venue")
+    goals = _mapping(game.get("goals"), "goals")
+    half = _sub(_sub(game, "score"), "halftime")
+    for attribute, block in (("final_score", goals), ("halftime_score", half)):
+        home, away = _whole(block.get("home")), _whole(block.get("away"))
+        if home is not None and away is not None:  # as a reader writes it, either way round
+            out.add(match, attribute, f"{home}-{away}")
+            if home != away:
+                out.add(match, attribute, f"{away}-{home}")
+    out.add(match, "match_minutes", _whole(status.get("elapsed")), "min")
+    out.add(match, "added_time", _whole(status.get("extra")), "min")
+    out.add(match, "date", kickoff.date().isoformat())
+    out.add(match, "venue", _text(venue.get("name")))
+    out.add(match, "referee", _text(fixture.get("referee")))
+    out.add(match, "round", _text(_sub(game, "league").get("round")))
 
 
 def _statistics(out: _Facts, block: object, names: Mapping[str, str]) -> None:
@@ -261,6 +292,8 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
             counts[player]["missed_penalties"] += 1
         if kind in _MINUTE_OF:
             _minute_fact(minutes, player, _MINUTE_OF[kind], minute)
+        if kind in _SCORED:  # the team it counted for scored then ("took the lead in the 40th")
+            _minute_fact(minutes, team, "goal_minute", minute)
         if kind == ("Card", "Yellow Card"):
             counts[player]["yellow_cards"] += 1
         elif kind == ("Card", "Red Card"):

@@ -133,6 +133,8 @@ def derived(
     text = ctx.text
     sentence = ctx.structure.sentence(quantity.start)
     after = DIFFERENCE_AFTER.match(text, quantity.end) if gates.after else None
+    if after is not None and cue is not None and cue.start < after.end() <= cue.end:
+        after = None  # "38 percent from behind the arc": the word is the attribute's own
     before = None
     if gates.before:
         before = DIFFERENCE_BEFORE.search(

@@ -303,18 +303,58 @@ def two_subjects(
     if not subjects:
         return None
     subjects = subjects[-2:]
+    named = pair.first if pair is not None and pair.two_subjects else None
     period = cue_after(ctx, right, sentence[1], linking=4, words=_PERIOD_LINKS)
-    attributes = _scored(ctx, subjects, period)
-    if not attributes and pair is not None:
-        attributes = _scored(ctx, subjects, None, (pair.first,))
-    if not attributes and pair is None:
+    if period is not None and named is not None and _is_pair_phrase(ctx, period):
+        period = None  # "the 118-111 win": the score's own word, not the column "wins"
+    if named is None and pair is None:
         for phrase in ctx.pairs:
             if phrase.two_subjects and pair_phrase_in(ctx, phrase, sentence[0], left.start):
-                attributes = _scored(ctx, subjects, None, (phrase.first,))
+                named = phrase.first
                 break
+    if period is None and named is not None:
+        period = _cue_before(ctx, left, sentence[0])
+    if len(subjects) == 1 and named is not None:
+        other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
+        if other is None:
+            return None
+        subjects.append(other)
+    attributes = _scored(ctx, subjects, period)
+    if not attributes and named is not None:
+        attributes = _scored(ctx, subjects, None, (named,))
     if not attributes:
         return None
     return attributes, tuple(subjects)
+
+
+def _is_pair_phrase(ctx: SentenceRead, cue: Cue) -> bool:
+    return any(p.start <= cue.start and p.end >= cue.end for p in ctx.pair_phrases)
+
+
+def _cue_before(ctx: SentenceRead, left: Quantity, start: int) -> Cue | None:
+    """ "won the third quarter 33-26": the attribute phrase right before a score pair,
+    with at most "the" between, names its column (a period's score)."""
+    i = bisect_left(ctx.cue_starts, left.start) - 1
+    if i < 0 or ctx.cues[i].start < start:
+        return None
+    cue = ctx.cues[i]
+    gap = words_between(ctx.text, cue.end, left.start)
+    return cue if len(gap) <= 1 and all(w in _PERIOD_LINKS for w in gap) else None
+
+
+def _counterpart(ctx: SentenceRead, subject: str, attributes: tuple[str, ...]) -> str | None:
+    """The other side of a score line that names one side ("The Nuggets won 118-111"):
+    the one other subject with facts of the score's attribute (a game's two teams), or,
+    among several, the one a string fact of ``subject`` names (its opponent)."""
+    for attribute in attributes:
+        others = [s for s in ctx.facts.subjects_of(attribute) if s != subject]
+        if len(others) == 1:
+            return others[0]
+        named = ctx.facts.strings_of(subject)
+        found = [s for s in others if s in named]
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 _PERIOD_LINKS = LINKING | {",", "alone", "during", "over"}
@@ -326,8 +366,10 @@ def _scored(
 ) -> tuple[str, ...]:
     """The attributes both subjects have, of a cue right after the pair ("34 - 21, in the
     fourth quarter": the period named decides the column) or of the pair phrase."""
-    if cue is not None:
-        names = cue.names
+    if cue is not None:  # a column of numbers: "at home" after a score is no column
+        names = tuple(
+            a for a in cue.names if all(ctx.facts.numeric_value(s, a) is not None for s in subjects)
+        )
     return tuple(a for a in names if all(ctx.facts.knows(s, a) for s in subjects))
 
 
