@@ -308,10 +308,7 @@ def two_subjects(
     if period is not None and named is not None and _is_pair_phrase(ctx, period):
         period = None  # "the 118-111 win": the score's own word, not the column "wins"
     if named is None and pair is None:
-        for phrase in ctx.pairs:
-            if phrase.two_subjects and pair_phrase_in(ctx, phrase, sentence[0], left.start):
-                named = phrase.first
-                break
+        named = _nearest_score_phrase(ctx, sentence[0], left.start)
     if period is None and named is not None:
         period = _cue_before(ctx, left, sentence[0])
     if len(subjects) == 1 and named is not None:
@@ -325,6 +322,20 @@ def two_subjects(
     if not attributes:
         return None
     return attributes, tuple(subjects)
+
+
+def _nearest_score_phrase(ctx: SentenceRead, start: int, end: int) -> str | None:
+    """The attribute of the two subjects' pair phrase nearest before ``end`` in
+    ``[start, end)`` ("winning that battle, 43-34": the battle's, not the win's)."""
+    found: str | None = None
+    for phrase in ctx.pair_phrases:
+        if phrase.start < start or phrase.end > end:
+            continue
+        for number in phrase.names:
+            pair = ctx.pairs[int(number)]
+            if pair.two_subjects:
+                found = pair.first  # later phrases overwrite: the nearest wins
+    return found
 
 
 def _is_pair_phrase(ctx: SentenceRead, cue: Cue) -> bool:
