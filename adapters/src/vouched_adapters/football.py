@@ -30,8 +30,8 @@ with ``<event>_added_minutes`` (2).
 
 The match itself (subject ``"<home> v <away>"``, :func:`match_name`; a reader's "the
 match"): ``final_score`` and ``halftime_score`` ("3-1", and "1-3": either way round),
-``match_minutes`` (90), ``added_time`` (the minutes added,
-``fixture.status.extra``), ``date``, ``venue``, ``referee``, ``round``.
+``regulation_minutes`` (``status.elapsed``, 90), ``added_time`` (the minutes added,
+``status.extra``), ``match_minutes`` (how long it lasted: the two together), ``date``, ``venue``, ``referee``, ``round``.
 How API-Football writes events:
 
 - in a substitution ``player`` is the one LEAVING and ``assist`` the one coming on;
@@ -227,8 +227,11 @@ def _match_facts(out: _Facts, game: Mapping[str, Any], match: str, kickoff: date
             out.add(match, attribute, f"{home}-{away}")
             if home != away:
                 out.add(match, attribute, f"{away}-{home}")
-    out.add(match, "match_minutes", _whole(status.get("elapsed")), "min")
-    out.add(match, "added_time", _whole(status.get("extra")), "min")
+    elapsed, extra = _whole(status.get("elapsed")), _whole(status.get("extra"))
+    out.add(match, "regulation_minutes", elapsed, "min")
+    out.add(match, "added_time", extra, "min")
+    if elapsed is not None:  # how long it lasted: the minutes added are played too
+        out.add(match, "match_minutes", elapsed + (extra or 0), "min")
     out.add(match, "date", kickoff.date().isoformat())
     out.add(match, "venue", _text(venue.get("name")))
     out.add(match, "referee", _text(fixture.get("referee")))
