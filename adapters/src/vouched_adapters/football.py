@@ -16,7 +16,9 @@ Each team (subject: its name):
   ``penalty_goals``, ``own_goals`` (scored by its players into their own net);
 - the statistics block: ``shots``, ``shots_on_target``, ``possession`` (%),
   ``corners``, ``fouls``, ``offsides``, ``saves``;
-- ``goal_minute``: the minute of each goal it scored (own goals it was given included);
+- ``goal_minute`` (unit ``min``): each goal it scored, own goals it was given included
+  (a team's changes and cards keep their minutes on the players: "the 65th minute"
+  stated for a team is its goal's);
 - the occasion: ``date`` (ISO, UTC), ``venue``, ``referee``, ``league``.
 
 Each player named in an event (subject: the name as the body gives it): ``team``;
@@ -31,7 +33,9 @@ with ``<event>_added_minutes`` (2).
 The match itself (subject ``"<home> v <away>"``, :func:`match_name`; a reader's "the
 match"): ``final_score`` and ``halftime_score`` ("3-1", and "1-3": either way round),
 ``regulation_minutes`` (``status.elapsed``, 90), ``added_time`` (the minutes added,
-``status.extra``), ``match_minutes`` (how long it lasted: the two together), ``date``, ``venue``, ``referee``, ``round``.
+``status.extra``), ``match_minutes`` (how long it lasted: the two together),
+``date``, ``venue``, ``referee``, ``round``.
+
 How API-Football writes events:
 
 - in a substitution ``player`` is the one LEAVING and ``assist`` the one coming on;
@@ -260,7 +264,6 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
     counts: dict[str, Counter[str]] = {}
     team_of: dict[str, str] = {}
     minutes: list[tuple[str, str, int]] = []
-    swaps: list[tuple[str, str, str]] = []
     for event in events:
         team, player, helper = _team_of(event), _person(event, "player"), _person(event, "assist")
         if team not in other or player is None:
@@ -279,7 +282,7 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
                 counts.setdefault(helper, Counter())
                 team_of.setdefault(helper, team)
                 _minute_fact(minutes, helper, "subbed_on_minute", minute)
-                swaps.extend(((player, "replaced_by", helper), (helper, "replaced", player)))
+
             continue
         if _is_shootout(event) or event.get("type") == "Var":
             continue
@@ -310,8 +313,6 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
                 out.add(player, attribute, tally[attribute])
     for who, attribute, value in minutes:
         out.add(who, attribute, value, "min")
-    for who, attribute, name in swaps:
-        out.add(who, attribute, name)
 
 
 def _minute_fact(
