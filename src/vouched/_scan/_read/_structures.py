@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from decimal import Decimal
 
+from vouched._scan._facts._gameparts import period_parts, sum_attribute
 from vouched._scan._facts._lexicon import Pair
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import same_dimension
@@ -311,6 +312,8 @@ def two_subjects(
         named = _nearest_score_phrase(ctx, sentence[0], left.start)
     if period is None and named is not None:
         period = _cue_before(ctx, left, sentence[0])
+    if period is None and named is not None:
+        named = _period_sum(ctx, named, sentence) or named
     if len(subjects) == 1 and named is not None:
         other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
         if other is None:
@@ -322,6 +325,16 @@ def two_subjects(
     if not attributes:
         return None
     return attributes, tuple(subjects)
+
+
+def _period_sum(ctx: SentenceRead, attribute: str, sentence: tuple[int, int]) -> str | None:
+    """The sum a period phrase of the sentence names for ``attribute`` ("at halftime":
+    the first two quarters' points), when the facts hold it (:func:`period_sums`)."""
+    parts = period_parts(ctx.lexicon.periods, attribute, ctx.text, *sentence)
+    if parts is None or len(parts) == 1:  # one part is a column of its own
+        return None
+    summed = sum_attribute(parts)
+    return summed if ctx.facts.subjects_of(summed) else None
 
 
 def _nearest_score_phrase(ctx: SentenceRead, start: int, end: int) -> str | None:
