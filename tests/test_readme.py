@@ -37,6 +37,7 @@ def test_every_section_with_a_runnable_snippet_is_found() -> None:
     # A snippet whose "prints" block moved away would silently stop being run.
     assert sorted(SNIPPETS) == [
         "Claims against a catalog #1",
+        "Game recaps: basketball and football #1",
         "Periods: forecasts and timetables #1",
         "Quick start #1",
         "Running many workers #1",

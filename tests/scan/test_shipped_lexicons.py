@@ -37,3 +37,9 @@ def test_a_file_of_the_same_name_wins_over_the_shipped_lexicon(
 def test_an_unknown_shipped_name_lists_the_names_there_are() -> None:
     with pytest.raises(InputError, match="weather"):
         Lexicon.shipped("cricket")
+
+
+def test_with_subjects_adds_a_games_aliases_and_keeps_the_sports_words() -> None:
+    lexicon = Lexicon.shipped("football").with_subjects({"P. Lindqvist": ["Lindqvist"]})
+    assert lexicon.subjects["P. Lindqvist"] == ("Lindqvist",)
+    assert lexicon.attributes == Lexicon.shipped("football").attributes
