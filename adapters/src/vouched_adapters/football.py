@@ -31,7 +31,8 @@ A minute in added time ("90+2") is both 90 and the 92nd minute a reader may coun
 with ``<event>_added_minutes`` (2).
 
 The match itself (subject ``"<home> v <away>"``, :func:`match_name`; a reader's "the
-match"): ``final_score`` and ``halftime_score`` ("3-1", and "1-3": either way round),
+match"): ``final_score`` and ``halftime_score`` ("3-1", and "1-3": either way round; each
+team has them too),
 ``regulation_minutes`` (``status.elapsed``, 90), ``added_time`` (the minutes added,
 ``status.extra``), ``match_minutes`` (how long it lasted: the two together),
 ``date``, ``venue``, ``referee``, ``round``.
@@ -225,12 +226,16 @@ def _match_facts(out: _Facts, game: Mapping[str, Any], match: str, kickoff: date
     status, venue = _sub(fixture, "status"), _sub(fixture, "venue")
     goals = _mapping(game.get("goals"), "goals")
     half = _sub(_sub(game, "score"), "halftime")
+    teams = _mapping(game.get("teams"), "teams")
+    sides = [_name(_mapping(teams.get(s), f"teams.{s}"), f"teams.{s}") for s in _SIDES]
     for attribute, block in (("final_score", goals), ("halftime_score", half)):
         home, away = _whole(block.get("home")), _whole(block.get("away"))
-        if home is not None and away is not None:  # as a reader writes it, either way round
-            out.add(match, attribute, f"{home}-{away}")
+        if home is None or away is None:
+            continue
+        for subject in (match, *sides):  # the match's and each team's ("won 2-1")
+            out.add(subject, attribute, f"{home}-{away}")  # as a reader writes it,
             if home != away:
-                out.add(match, attribute, f"{away}-{home}")
+                out.add(subject, attribute, f"{away}-{home}")  # either way round
     elapsed, extra = _whole(status.get("elapsed")), _whole(status.get("extra"))
     out.add(match, "regulation_minutes", elapsed, "min")
     out.add(match, "added_time", extra, "min")

@@ -28,7 +28,14 @@ from typing import Any
 from vouched._exceptions import InputError
 from vouched._fact import Fact
 
-__all__ = ["period_json", "period_parts", "period_sums", "periods_of", "sum_attribute"]
+__all__ = [
+    "period_json",
+    "period_parts",
+    "period_span",
+    "period_sums",
+    "periods_of",
+    "sum_attribute",
+]
 
 Periods = Mapping[str, Mapping[str, tuple[str, ...]]]
 """phrase -> {attribute: the attributes whose sum is its value in that period}."""
@@ -92,6 +99,14 @@ def period_parts(
             None,
         )
     return None if spec is None else spec.get(attribute)
+
+
+def period_span(periods: Periods, text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the first period phrase of ``text[start:end]`` stands, if any."""
+    if not periods:
+        return None
+    found = _matcher(tuple(periods)).search(text, start, end)
+    return None if found is None else found.span()
 
 
 def sum_attribute(parts: tuple[str, ...]) -> str:

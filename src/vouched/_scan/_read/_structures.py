@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from decimal import Decimal
 
-from vouched._scan._facts._gameparts import period_parts, sum_attribute
+from vouched._scan._facts._gameparts import period_parts, period_span, sum_attribute
 from vouched._scan._facts._lexicon import Pair
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import same_dimension
@@ -312,8 +312,8 @@ def two_subjects(
         named = _nearest_score_phrase(ctx, sentence[0], left.start)
     if period is None and named is not None:
         period = _cue_before(ctx, left, sentence[0])
-    if period is None and named is not None:
-        named = _period_sum(ctx, named, sentence) or named
+    if period is None and (named is not None or _at_period(ctx, left, right, sentence)):
+        named = _period_sum(ctx, named, sentence) or named  # "led 58-57 at halftime"
     if len(subjects) == 1 and named is not None:
         other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
         if other is None:
@@ -327,14 +327,38 @@ def two_subjects(
     return attributes, tuple(subjects)
 
 
-def _period_sum(ctx: SentenceRead, attribute: str, sentence: tuple[int, int]) -> str | None:
-    """The sum a period phrase of the sentence names for ``attribute`` ("at halftime":
-    the first two quarters' points), when the facts hold it (:func:`period_sums`)."""
-    parts = period_parts(ctx.lexicon.periods, attribute, ctx.text, *sentence)
-    if parts is None or len(parts) == 1:  # one part is a column of its own
+def _at_period(
+    ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int]
+) -> bool:
+    """Is a score with no score word a period's: the period phrase right after it ("58-57
+    at halftime") or opening the sentence ("At halftime, ... 58-57")? A running score
+    elsewhere ("a 10-2 run in the third") is no period's total."""
+    span = period_span(ctx.lexicon.periods, ctx.text, *sentence)
+    if span is None:
+        return False
+    if span[0] >= right.end:
+        gap = words_between(ctx.text, right.end, span[0])
+        return len(gap) <= 1 and all(w in _PERIOD_LINKS for w in gap)
+    return span[1] <= left.start and not words_between(ctx.text, sentence[0], span[0])
+
+
+def _period_sum(ctx: SentenceRead, named: str | None, sentence: tuple[int, int]) -> str | None:
+    """The column a period phrase of the sentence names for the score's attribute
+    (``named``, else any the phrase declares): a part ("at half-time": first-half goals)
+    or a sum of parts ("at halftime": the first two quarters' points, :func:`period_sums`)
+    that the facts hold."""
+    periods = ctx.lexicon.periods
+    if not periods:
         return None
-    summed = sum_attribute(parts)
-    return summed if ctx.facts.subjects_of(summed) else None
+    names = (named,) if named is not None else tuple({a for s in periods.values() for a in s})
+    for attribute in sorted(names):
+        parts = period_parts(periods, attribute, ctx.text, *sentence)
+        if parts is None:
+            continue
+        column = parts[0] if len(parts) == 1 else sum_attribute(parts)
+        if ctx.facts.subjects_of(column):
+            return column
+    return None
 
 
 def _nearest_score_phrase(ctx: SentenceRead, start: int, end: int) -> str | None:
