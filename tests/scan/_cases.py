@@ -1,7 +1,9 @@
 """Shared loaders for the scanner's tests: worlds (facts, lexicon, sources, now) and cases.
 
 A world's lexicon may use every section the scanner reads, ``pairs``, ``values``
-and ``countable`` included.
+and ``countable`` included, or name a shipped lexicon to start from:
+``{"shipped": "basketball", "subjects": {...}}`` (the sports worlds: the lexicon a user
+loads with ``Lexicon.load("basketball")`` plus the game's aliases).
 """
 
 from __future__ import annotations
@@ -40,11 +42,19 @@ def world(name: str) -> World:
     return World(
         name,
         gated,
-        Lexicon.from_json(data.get("lexicon", {})),
+        _lexicon(data.get("lexicon", {})),
         tuple(data.get("sources", ())),
         policy,
         facts,
     )
+
+
+def _lexicon(section: dict[str, Any]) -> Lexicon:
+    name = section.get("shipped")
+    if name is None:
+        return Lexicon.from_json(section)
+    rest = {k: v for k, v in section.items() if k != "shipped"}
+    return Lexicon.from_json({**Lexicon.shipped(name).to_json(), **rest})
 
 
 @dataclass(frozen=True)

@@ -173,3 +173,25 @@ def test_a_newline_inside_an_open_quote_does_not_end_the_sentence(
             found += splitter.ends(text[:at])
         found += splitter.ends(text, final=True)
         assert found == ends
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("It began early. J. Williams scored. Y. Delgadillo replied.", [15, 35, 58]),
+        ("(E. Vasquez) came on late.", [26]),
+        ("They won Group A. then left.", [17, 28]),  # a lower-case word: the letter ends it
+        ("It is 21 °C. Then rain.", [12, 23]),  # a unit's capital is no initial
+    ],
+)
+def test_a_names_initial_does_not_end_the_sentence_whole_or_in_pieces(
+    text: str, ends: list[int]
+) -> None:
+    assert [end for _, end in sentence_spans(text)] == ends
+    for size in (1, 2):
+        splitter = SentenceSplitter()
+        found: list[int] = []
+        for at in range(size, len(text) + size, size):
+            found += splitter.ends(text[:at])
+        found += splitter.ends(text, final=True)
+        assert found == ends

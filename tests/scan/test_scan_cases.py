@@ -70,6 +70,8 @@ def test_suite_is_large_and_covers_every_kind() -> None:
         "services",
         "forecast",
         "timetable",
+        "basketball",
+        "football",
     }
 
 

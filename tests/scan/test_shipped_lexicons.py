@@ -43,3 +43,9 @@ def test_an_unknown_shipped_name_lists_the_names_there_are() -> None:
 def test_the_cli_takes_a_shipped_lexicon_by_name() -> None:
     assert load_lexicon("basketball") == Lexicon.shipped("basketball")
     assert Lexicon.shipped_names() == shipped_lexicons()
+
+
+def test_with_subjects_adds_a_games_aliases_and_keeps_the_sports_words() -> None:
+    lexicon = Lexicon.shipped("football").with_subjects({"P. Lindqvist": ["Lindqvist"]})
+    assert lexicon.subjects["P. Lindqvist"] == ("Lindqvist",)
+    assert lexicon.attributes == Lexicon.shipped("football").attributes

@@ -7,6 +7,7 @@ group ``vouched.sources`` (``vouched sources`` lists them).
 
 from vouched_adapters._http import make_client, recorded_client, retry_after
 from vouched_adapters.catalog import CsvCatalogSource
+from vouched_adapters.football import MATCH_STATISTICS, match_facts, match_subjects
 from vouched_adapters.forecast import OpenMeteoForecastSource, OpenWeatherForecastSource
 from vouched_adapters.httpjson import Field, HttpJsonSource, resolve_pointer
 from vouched_adapters.rates import FrankfurterRates, next_publication, publication_time
@@ -14,6 +15,7 @@ from vouched_adapters.sql import Column, SqliteSource
 from vouched_adapters.weather import WMO_CONDITIONS, OpenMeteoSource
 
 __all__ = [
+    "MATCH_STATISTICS",
     "WMO_CONDITIONS",
     "Column",
     "CsvCatalogSource",
@@ -25,6 +27,8 @@ __all__ = [
     "OpenWeatherForecastSource",
     "SqliteSource",
     "make_client",
+    "match_facts",
+    "match_subjects",
     "next_publication",
     "publication_time",
     "recorded_client",

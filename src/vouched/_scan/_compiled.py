@@ -17,6 +17,7 @@ from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._scan._facts._factindex import FactIndex
+from vouched._scan._facts._gameparts import period_sums
 from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._facts._wordmatch import WordFacts
@@ -92,8 +93,10 @@ class Compiled:
         now: datetime | str | None = None,
     ) -> None:
         grounded, silent, rejected = _split_facts(facts)
-        index = FactIndex.build(grounded, silent, policy.exact, rejected)
         lexicon = as_lexicon(lexicon) or _EMPTY
+        # a half as the sum of its quarters, read like any fact ("58-57 at halftime")
+        summed = [*grounded, *period_sums(grounded, lexicon.periods)]
+        index = FactIndex.build(summed, silent, policy.exact, rejected)
         now = as_instant(now)
         self.index = index
         self.lexicon = lexicon

@@ -106,6 +106,7 @@ class FactIndex:
         self._negative: bool | None = None
         # per-fact tables read per number: each built once per index, on first use
         self._numeric_by_subject: dict[str, list[tuple[str, Decimal, str | None]]] | None = None
+        self._strings_by_subject: dict[str, frozenset[str]] | None = None
         self._sorted_owners: dict[str, tuple[str, ...]] = {}
         self._subject_names: set[str] | None = None
 
@@ -458,6 +459,20 @@ class FactIndex:
                     table.setdefault(name, []).append(row)
             self._numeric_by_subject = table
         return table.get(subject, ())
+
+    def strings_of(self, subject: str) -> frozenset[str]:
+        """The string values of ``subject``'s grounded facts ("Suns" for the Nuggets'
+        opponent), the table of every subject built in one pass, on first use."""
+        table = self._strings_by_subject
+        if table is None:
+            found: dict[str, set[str]] = {}
+            for (name, _), facts in self._pair_facts.items():
+                for fact in facts:
+                    if isinstance(fact.value, str):
+                        found.setdefault(name, set()).add(fact.value)
+            table = {name: frozenset(values) for name, values in found.items()}
+            self._strings_by_subject = table
+        return table.get(subject, frozenset())
 
     def facts_of(self, subject: str, attribute: str) -> tuple[Fact, ...]:
         """The grounded facts of one (subject, attribute) pair, in order."""

@@ -19,14 +19,23 @@ subjects' sums of those parts instead of the whole (:func:`period_parts`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
 from vouched._exceptions import InputError
+from vouched._fact import Fact
 
-__all__ = ["period_json", "period_parts", "periods_of"]
+__all__ = [
+    "period_json",
+    "period_parts",
+    "period_span",
+    "period_sums",
+    "periods_of",
+    "sum_attribute",
+]
 
 Periods = Mapping[str, Mapping[str, tuple[str, ...]]]
 """phrase -> {attribute: the attributes whose sum is its value in that period}."""
@@ -90,3 +99,46 @@ def period_parts(
             None,
         )
     return None if spec is None else spec.get(attribute)
+
+
+def period_span(periods: Periods, text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where the first period phrase of ``text[start:end]`` stands, if any."""
+    if not periods:
+        return None
+    found = _matcher(tuple(periods)).search(text, start, end)
+    return None if found is None else found.span()
+
+
+def sum_attribute(parts: tuple[str, ...]) -> str:
+    """The name of a period's sum as a fact's attribute: ``"TEAM-PTS_QTR1+TEAM-PTS_QTR2"``."""
+    return "+".join(parts)
+
+
+def period_sums(facts: Sequence[Fact], periods: Periods) -> list[Fact]:
+    """A fact for each period the lexicon sums over several parts ("at halftime": the
+    first two quarters), per subject with one number for every part: its value the sum,
+    its attribute :func:`sum_attribute`, its provenance the first part's. A half-time
+    score ("led 58-57 at halftime") is then read as two subjects' values like any other."""
+    wanted = {spec for entry in periods.values() for spec in entry.values() if len(spec) > 1}
+    if not wanted:
+        return []
+    needed = {part for spec in wanted for part in spec}
+    values: dict[tuple[str, str], list[Fact]] = {}
+    for fact in facts:
+        if fact.attribute in needed:
+            values.setdefault((fact.subject, fact.attribute), []).append(fact)
+    subjects = {subject for subject, _ in values}
+    found: list[Fact] = []
+    for parts in sorted(wanted):
+        for subject in sorted(subjects):
+            each = [values.get((subject, part), []) for part in parts]
+            if not all(len(f) == 1 and _number(f[0].value) for f in each):
+                continue
+            total = sum((Decimal(str(f[0].value)) for f in each), Decimal(0))
+            update = {"attribute": sum_attribute(parts), "value": total}
+            found.append(each[0][0].model_copy(update=update))
+    return found
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | Decimal) and not isinstance(value, bool)

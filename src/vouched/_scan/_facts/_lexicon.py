@@ -391,6 +391,14 @@ class Lexicon:
         data = parse_json(read_text(path, kind="lexicon"), file=f"<shipped {name}>")
         return cls.from_json(data)
 
+    def with_subjects(self, subjects: Mapping[str, Iterable[str]]) -> Lexicon:
+        """This lexicon with more subjects' aliases (a game's teams and players beside a
+        shipped sport's words): ``Lexicon.shipped("football").with_subjects(...)``."""
+        merged = {k: list(v) for k, v in self.subjects.items()}
+        for subject, aliases in subjects.items():
+            merged[subject] = [*merged.get(subject, ()), *aliases]
+        return Lexicon.from_json({**self.to_json(), "subjects": merged})
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "attributes": {k: list(v) for k, v in self.attributes.items()},

@@ -185,6 +185,7 @@ UNIT_AFTER = re.compile(
     r"|\s(?i:kilomet(?:re|er)s|met(?:re|er)s|miles|mi|m|millimet(?:re|er)s"
     r"|minutes?|hours?|seconds?|sec|days?)\b"
     r"|-(?i:minute|hour|day|km|metre|meter|second|degree)\b"
+    r"|['\u2019\u2032](?![\w'\u2019])"  # a match minute right after its digits: "61'"
     r")?"
 )
 UNIT_HYPHEN = re.compile(

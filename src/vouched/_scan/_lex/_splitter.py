@@ -11,7 +11,8 @@ A sentence ends
   one), and anywhere after twice that.
 
 It does not end at an ellipsis (``..``, ``…``: "around 16:00 CET ... for"),
-inside an open quote, or after a list marker ("1." or "b)" alone).
+inside an open quote, after a list marker ("1." or "b)" alone), or after a name's
+initial, a lone capital letter followed by a capitalised word ("J. Williams").
 
 :class:`SentenceSplitter` reads a growing text left to right and keeps its
 state between calls, so feeding a text in pieces finds exactly the ends that
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LONG_SENTENCE", "SentenceSplitter", "sentence_spans"]
+__all__ = ["LONG_SENTENCE", "SentenceSplitter", "is_initial", "sentence_spans"]
 
 TERMINATORS = ".!?\u2026"
 CLOSERS = "\"')]\u201d\u2019"
@@ -122,6 +123,10 @@ class SentenceSplitter:
             end += 1
         if end < size and not text[end].isspace():
             return -1
+        if end == position + 1 and _initial(text, position, self._start):
+            after = _after_initial(text, end, final)
+            if after != 0:
+                return after
         if end == size and not final and not self._eager(text, position):
             return None
         body = text[self._start : end].rstrip(CLOSERS)
@@ -193,6 +198,26 @@ class SentenceSplitter:
         return straight % 2 == 1 or opening > closing
 
 
+_NEXT_WORD = re.compile(r"[ \t]+(\w)")
+
+
+def _initial(text: str, position: int, start: int) -> bool:
+    """Is the terminator at ``position`` right after a lone capital letter, a name's
+    initial ("J. Williams", "(E. Vasquez)")?"""
+    if position - 1 < start or not text[position - 1].isupper():
+        return False
+    return position - 1 == start or text[position - 2] in " \t\n(\"'\u201c"
+
+
+def is_initial(text: str, position: int, start: int = 0) -> bool:
+    """Is the full stop at ``position`` a name's initial: a lone capital letter before it
+    and a capitalised word after it ("J. Williams")?"""
+    if not _initial(text, position, start):
+        return False
+    following = _NEXT_WORD.match(text, position + 1)
+    return following is not None and following.group(1).isupper()
+
+
 def _past_number(text: str, at: int) -> int:
     """``at``, or past the number it falls in and a short unit after it: a digit run of
     any length is one number ("1,300 digits °C"), never cut in two."""
@@ -219,3 +244,13 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((start, end))
         start = end
     return spans
+
+
+def _after_initial(text: str, end: int, final: bool) -> int | None:
+    """After an initial ("J."): -1 when a capitalised word follows ("J. Williams": a name,
+    not a sentence end), None while the next word has not arrived, else 0 (the period may
+    end the sentence)."""
+    following = _NEXT_WORD.match(text, end)
+    if following is None:
+        return 0 if final else None
+    return -1 if following.group(1).isupper() else 0

@@ -134,6 +134,9 @@ _UNIT_ALIASES: dict[str, str] = {
     "mins": "min",
     "minute": "min",
     "minutes": "min",
+    "'": "min",  # a match minute: "61'", "(90'+2)"
+    "\u2019": "min",
+    "\u2032": "min",
     "h": "h",
     "hr": "h",
     "hrs": "h",

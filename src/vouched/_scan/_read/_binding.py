@@ -196,7 +196,13 @@ def evidence(  # noqa: PLR0917 - the reading stage's inputs, in flow order
     the text says it computes (over ``passed``, the sentence's quantities vouched for
     before it; ``gates``: the sentence's words of a computed value), else the
     comparison a bound is stated with."""
-    found = derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
+    # a half of a score line ("the 118-111 win") is a team's value, not a margin
+    two_sided = quantity.start in st.partners or quantity.start in st.partners.values()
+    found = (
+        None
+        if two_sided
+        else derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
+    )
     if found is not None:
         return binding._replace(derived=found)
     if binding.readings:

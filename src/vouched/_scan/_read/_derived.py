@@ -151,6 +151,8 @@ def _stated_difference(
     "3 degrees warmer than Munich", "up by 2")? If so, with its check."""
     text = ctx.text
     after = DIFFERENCE_AFTER.match(text, quantity.end) if gates.after else None
+    if after is not None and cue is not None and cue.start < after.end() <= cue.end:
+        after = None  # "38 percent from behind the arc": the word is the attribute's own
     before = None
     if gates.before:
         before = DIFFERENCE_BEFORE.search(

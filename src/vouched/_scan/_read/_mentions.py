@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from vouched._scan._lex._english import ENGLISH
+from vouched._scan._lex._splitter import is_initial
 
 __all__ = [
     "Mention",
@@ -127,6 +128,8 @@ def read_structure(text: str, known: Sequence[tuple[int, int]]) -> Structure:
     for match in _STRUCTURE.finditer(text):
         group = match.lastgroup
         start, end = match.span()
+        if group == "end" and is_initial(text, start, sentence_start):
+            continue  # "J. Williams": the splitter's reading of a name's initial
         if group in {"end", "stop"}:
             sentences.append(end)
             clauses.append(end)

@@ -29,7 +29,7 @@ from vouched._scan._facts._lexicon import (
 )
 from vouched._scan._facts._wordmatch import WordFacts, word_matcher
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._lex._vocabulary import words_between
+from vouched._scan._lex._vocabulary import LINKING, words_between
 from vouched._scan._read._mentions import (
     Mention,
     MentionKind,
@@ -81,10 +81,14 @@ NO_COMPUTES = Computes(after=False, before=False, total=False)
 def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
     # A stream of pairs (see _subject_matcher): the phrases of the attributes the
     # facts have, each attribute's own name, and each in the plural, since a
-    # reader takes "prices" for "price".
+    # reader takes "prices" for "price". An own name that is a linking word ("TO", a
+    # box score's turnovers) is no phrase: a reader takes "to" for "to".
     def pairs() -> Iterator[tuple[str, str]]:
         for attribute in known:
-            own = (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
+            own: tuple[str, ...] = (
+                (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
+            )
+            own = tuple(o for o in own if o.lower() not in LINKING)
             for phrase in (*lexicon.attributes.get(attribute, ()), *own):
                 yield phrase, attribute
                 for variant in _number_forms(phrase):

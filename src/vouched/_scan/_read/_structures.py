@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from decimal import Decimal
 
+from vouched._scan._facts._gameparts import period_parts, period_span, sum_attribute
 from vouched._scan._facts._lexicon import Pair
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import same_dimension
@@ -292,29 +293,129 @@ def two_subjects(
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """ "The Celtics defeated the Lakers, 113-107" or "... outscored X, 37-20, in the
     fourth quarter": two subjects' values of one attribute, in either order."""
+    subjects = _named_before(ctx, sentence[0], left.start)
+    if not subjects:
+        return None
+    period, named = _score_words(ctx, left, right, sentence, pair)
+    if len(subjects) == 1 and named is not None:
+        other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
+        if other is None:
+            return None
+        subjects.append(other)
+    attributes = _scored(ctx, subjects, period)
+    if not attributes and named is not None:
+        attributes = _scored(ctx, subjects, None, (named,))
+    if not attributes:
+        return None
+    return attributes, tuple(subjects)
+
+
+def _score_words(
+    ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int], pair: Pair | None
+) -> tuple[Cue | None, str | None]:
+    """The period cue and the score's named attribute for a pair of two subjects."""
+    named = pair.first if pair is not None and pair.two_subjects else None
+    period = cue_after(ctx, right, sentence[1], linking=4, words=_PERIOD_LINKS)
+    if period is not None and named is not None and _is_pair_phrase(ctx, period):
+        period = None  # "the 118-111 win": the score's own word, not the column "wins"
+    if named is None and pair is None:
+        named = _nearest_score_phrase(ctx, sentence[0], left.start)
+    if period is None and named is not None:
+        period = _cue_before(ctx, left, sentence[0])
+    if period is None and (named is not None or _at_period(ctx, left, right, sentence)):
+        named = _period_sum(ctx, named, sentence) or named  # "led 58-57 at halftime"
+    return period, named
+
+
+def _named_before(ctx: SentenceRead, start: int, end: int) -> list[str]:
+    """The last two subjects named (by name, each once) between ``start`` and ``end``."""
     subjects: list[str] = []
-    low = bisect_left(ctx.mention_starts, sentence[0])
-    high = bisect_left(ctx.mention_starts, left.start)
+    low = bisect_left(ctx.mention_starts, start)
+    high = bisect_left(ctx.mention_starts, end)
     for i in range(low, high):
         if ctx.mentions[i].kind == _NAMED:
             for name in ctx.mentions[i].names[:1]:
                 if name not in subjects:
                     subjects.append(name)
-    if not subjects:
+    return subjects[-2:]
+
+
+def _at_period(
+    ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int]
+) -> bool:
+    """Is a score with no score word a period's: the period phrase right after it ("58-57
+    at halftime") or opening the sentence ("At halftime, ... 58-57")? A running score
+    elsewhere ("a 10-2 run in the third") is no period's total."""
+    span = period_span(ctx.lexicon.periods, ctx.text, *sentence)
+    if span is None:
+        return False
+    if span[0] >= right.end:
+        gap = words_between(ctx.text, right.end, span[0])
+        return len(gap) <= 1 and all(w in _PERIOD_LINKS for w in gap)
+    return span[1] <= left.start and not words_between(ctx.text, sentence[0], span[0])
+
+
+def _period_sum(ctx: SentenceRead, named: str | None, sentence: tuple[int, int]) -> str | None:
+    """The column a period phrase of the sentence names for the score's attribute
+    (``named``, else any the phrase declares): a part ("at half-time": first-half goals)
+    or a sum of parts ("at halftime": the first two quarters' points, :func:`period_sums`)
+    that the facts hold."""
+    periods = ctx.lexicon.periods
+    if not periods:
         return None
-    subjects = subjects[-2:]
-    period = cue_after(ctx, right, sentence[1], linking=4, words=_PERIOD_LINKS)
-    attributes = _scored(ctx, subjects, period)
-    if not attributes and pair is not None:
-        attributes = _scored(ctx, subjects, None, (pair.first,))
-    if not attributes and pair is None:
-        for phrase in ctx.pairs:
-            if phrase.two_subjects and pair_phrase_in(ctx, phrase, sentence[0], left.start):
-                attributes = _scored(ctx, subjects, None, (phrase.first,))
-                break
-    if not attributes:
+    names = (named,) if named is not None else tuple({a for s in periods.values() for a in s})
+    for attribute in sorted(names):
+        parts = period_parts(periods, attribute, ctx.text, *sentence)
+        if parts is None:
+            continue
+        column = parts[0] if len(parts) == 1 else sum_attribute(parts)
+        if ctx.facts.subjects_of(column):
+            return column
+    return None
+
+
+def _nearest_score_phrase(ctx: SentenceRead, start: int, end: int) -> str | None:
+    """The attribute of the two subjects' pair phrase nearest before ``end`` in
+    ``[start, end)`` ("winning that battle, 43-34": the battle's, not the win's)."""
+    found: str | None = None
+    for phrase in ctx.pair_phrases:
+        if phrase.start < start or phrase.end > end:
+            continue
+        for number in phrase.names:
+            pair = ctx.pairs[int(number)]
+            if pair.two_subjects:
+                found = pair.first  # later phrases overwrite: the nearest wins
+    return found
+
+
+def _is_pair_phrase(ctx: SentenceRead, cue: Cue) -> bool:
+    return any(p.start <= cue.start and p.end >= cue.end for p in ctx.pair_phrases)
+
+
+def _cue_before(ctx: SentenceRead, left: Quantity, start: int) -> Cue | None:
+    """ "won the third quarter 33-26": the attribute phrase right before a score pair,
+    with at most "the" between, names its column (a period's score)."""
+    i = bisect_left(ctx.cue_starts, left.start) - 1
+    if i < 0 or ctx.cues[i].start < start:
         return None
-    return attributes, tuple(subjects)
+    cue = ctx.cues[i]
+    gap = words_between(ctx.text, cue.end, left.start)
+    return cue if len(gap) <= 1 and all(w in _PERIOD_LINKS for w in gap) else None
+
+
+def _counterpart(ctx: SentenceRead, subject: str, attributes: tuple[str, ...]) -> str | None:
+    """The other side of a score line that names one side ("The Nuggets won 118-111"):
+    the one other subject with facts of the score's attribute (a game's two teams), or,
+    among several, the one a string fact of ``subject`` names (its opponent)."""
+    for attribute in attributes:
+        others = [s for s in ctx.facts.subjects_of(attribute) if s != subject]
+        if len(others) == 1:
+            return others[0]
+        named = ctx.facts.strings_of(subject)
+        found = [s for s in others if s in named]
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 _PERIOD_LINKS = LINKING | {",", "alone", "during", "over"}
@@ -326,8 +427,10 @@ def _scored(
 ) -> tuple[str, ...]:
     """The attributes both subjects have, of a cue right after the pair ("34 - 21, in the
     fourth quarter": the period named decides the column) or of the pair phrase."""
-    if cue is not None:
-        names = cue.names
+    if cue is not None:  # a column of numbers: "at home" after a score is no column
+        names = tuple(
+            a for a in cue.names if all(ctx.facts.numeric_value(s, a) is not None for s in subjects)
+        )
     return tuple(a for a in names if all(ctx.facts.knows(s, a) for s in subjects))
 
 

@@ -209,7 +209,28 @@ def _named_right_after(
     if following.kind == _UNKNOWN:
         return []
     if following.kind == _NAMED:
+        member = _member_before(ctx, after, sentence[0], following.names)
+        if member is not None:  # "Booker scored 35 points for Phoenix": the player's
+            return member
         return [(0.0, name, following.start) for name in following.names]
+    return None
+
+
+def _member_before(
+    ctx: SentenceRead, after: int, start: int, group: tuple[str, ...]
+) -> list[SubjectReading] | None:
+    """The nearest subject named before mention ``after`` (in its sentence) when its
+    facts name ``group`` (a player's team): "for <team>" then says whose team he plays
+    for, not whose number it is."""
+    for i in range(after - 1, -1, -1):
+        mention = ctx.mentions[i]
+        if mention.start < start:
+            return None
+        if mention.kind == _NAMED or (mention.kind == _PRONOUN and ctx.resolved.get(mention.start)):
+            names = names_of(ctx, i)
+            if any(g in ctx.facts.strings_of(n) for n in names for g in group):
+                return [(0.0, name, mention.start) for name in names]
+            return None
     return None
 
 
