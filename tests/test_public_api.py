@@ -57,6 +57,7 @@ EXPECTED = [
     "PrometheusMetrics",
     "Prompt",
     "Query",
+    "QueryError",
     "QueuedSnapshotStore",
     "RecordedAttempt",
     "RedisBreakerStore",

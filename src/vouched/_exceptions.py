@@ -16,8 +16,11 @@
     |   +-- PhraserStreamError       its streamed answer broke off before the end
     +-- AnswerRefusedError       raised by Answer.raise_for_refusal() on a refusal
     +-- SourceError              a source could not answer (adapters raise it;
-        |                        GuardedSource turns it into silence)
-        +-- MalformedPayloadError  the source answered, but the payload did not parse
+    |   |                        GuardedSource turns it into silence)
+    |   +-- MalformedPayloadError  the source answered, but the payload did not parse
+    +-- QueryError               the caller's query is one the source cannot ask
+    |                            (also ValueError): a malformed_query silence, never
+    |                            a failure of the source (422 on serve)
     +-- StoreError               a snapshot store cannot be opened, read or written
 
 Later layers add their own subclasses here (never elsewhere), so users never
@@ -45,6 +48,7 @@ __all__ = [
     "PhraserResponseError",
     "PhraserStreamError",
     "PhraserTimeoutError",
+    "QueryError",
     "SourceError",
     "StoreError",
     "VouchedError",
@@ -289,3 +293,22 @@ class MalformedPayloadError(SourceError):
 
 class StoreError(VouchedError):
     """A snapshot store cannot be opened, read or written (the message says why)."""
+
+
+class QueryError(VouchedError, ValueError):
+    """A query a source cannot ask (no ``latitude``, a ``null`` where a number
+    belongs): the caller's mistake, found before the source is called.
+
+    ``field`` names the query's key (``"latitude"``); ``str(error)`` is one
+    line, with the wrong value echoed, cut short. :class:`vouched.GuardedSource`
+    answers it with ``malformed_query`` silences and never counts it toward the
+    breaker: a caller cannot take a source down for everyone.
+    """
+
+    def __init__(self, field: str, accepted: str, *, got: object = ...) -> None:
+        self.field = field
+        self.accepted = accepted
+        text = f"query field {field!r} must be {accepted}"
+        if got is not ...:
+            text += f", got {shown(got)}"
+        super().__init__(printable(text))

@@ -46,6 +46,7 @@ from vouched import (
     InputError,
     Lexicon,
     PrometheusMetrics,
+    QueryError,
     SystemClock,
     partition,
     scan,
@@ -70,6 +71,7 @@ from vouched._server._openapi import openapi_document
 from vouched._server._pool import PoolFullError, WorkPool
 from vouched._server._routes import ROUTES, Endpoint
 from vouched._server._verify import verify_claims
+from vouched._sources._source import check_query
 from vouched._time import parse_instant
 
 __all__ = ["Service", "create_app"]
@@ -394,6 +396,19 @@ class Service:
                 "(answer.max_queries)",
                 field,
             )
+        # Each query as every source checks it: a caller's mistake is a 422 here,
+        # never a failure counted toward a source's breaker.
+        for index, one in enumerate(query if isinstance(query, list) else [query]):
+            if not isinstance(one, dict):
+                continue
+            where = f"{field}[{index}]" if isinstance(query, list) else field
+            for source in self.config.sources:
+                try:
+                    check_query(source, one)
+                except QueryError as error:
+                    raise RequestError(
+                        422, ErrorCode.INVALID_INPUT, str(error), f"{where}.{error.field}"
+                    ) from None
 
     async def answer(self, body: AnswerRequest) -> Response:
         grounder, chosen = self._answering(body)
