@@ -36,7 +36,7 @@ class Weather:
 
 
 def worker(client: object, prefix: str, clock: FakeClock, source: Weather) -> GuardedSource:
-    store = RedisBreakerStore(client, prefix=prefix, timeout=2.0)  # type: ignore[arg-type]  # the real client
+    store = RedisBreakerStore(client, prefix=prefix, timeout=2.0)
     return GuardedSource(source, clock=clock, cache=None, deadline=2.0, breaker=SETTINGS,
                          breaker_store=store)  # fmt: skip
 

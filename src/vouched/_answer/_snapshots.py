@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -15,30 +16,45 @@ from vouched._answer._result import Answer, finding_json
 from vouched._fact import Fact
 from vouched._policy import Policy
 from vouched._replay._snapshot import Snapshot
-from vouched._replay._store import SnapshotStore
+from vouched._replay._store import HandOffStore, SnapshotStore, write_batch
 from vouched._sources._source import Query
 
-__all__ = ["StoreHook", "record"]
+__all__ = ["HOOK_BATCH", "HOOK_PENDING", "StoreHook", "record"]
 
 _log = logging.getLogger("vouched.grounder")
 
+HOOK_PENDING = 10_000
+"""Snapshots waiting for a plain store at most; past it one is dropped and counted."""
+
+HOOK_BATCH = 256
+"""Snapshots written in one transaction (a store that is a ``BatchStore``)."""
+
 
 class StoreHook:
-    """Writes snapshots off the answer path: on the store's own worker thread,
-    after the answer is handed back, so a slow store (a SQLite file waiting
-    for its lock) stalls neither this answer, nor the event loop, nor the
-    pool that scans other answers. A failing store is logged and counted; it
-    never breaks an answer. Writes queue without a bound on count: each
-    snapshot is small, and every answer given must keep its snapshot."""
+    """Writes snapshots off the answer path.
 
-    __slots__ = ("_executor", "_lock", "_pending", "failed", "store", "written")
+    A :class:`~vouched._replay._store.HandOffStore` (``QueuedSnapshotStore``,
+    what ``vouched serve`` uses) is handed each snapshot unbuilt: one hand-off,
+    its own bounded queue and thread do the rest. Any other store is written on
+    one worker thread of ours, after the answer is handed back, in batches (one
+    transaction per batch of up to ``HOOK_BATCH`` when the store is a
+    ``BatchStore``), so a slow store (a SQLite file waiting for its lock)
+    stalls neither this answer, nor the event loop, nor the pool that scans
+    other answers. At most ``HOOK_PENDING`` wait: past that a snapshot is
+    dropped, logged and counted in ``failed``, as is a batch the store fails;
+    neither ever breaks an answer."""
+
+    __slots__ = ("_executor", "_futures", "_lock", "_pending", "_running", "failed", "store",
+                 "written")  # fmt: skip
 
     def __init__(self, store: SnapshotStore) -> None:
         self.store = store
         self.written = 0
         self.failed = 0
         self._lock = threading.Lock()
-        self._pending: set[asyncio.Future[None]] = set()
+        self._pending: deque[Callable[[], Snapshot]] = deque()
+        self._running = False
+        self._futures: set[asyncio.Future[None]] = set()
         self._executor: ThreadPoolExecutor | None = None
 
     @property
@@ -47,32 +63,65 @@ class StoreHook:
         return len(self._pending)
 
     def schedule(self, build: Callable[[], Snapshot]) -> None:
+        if isinstance(self.store, HandOffStore):
+            self.store.hand_off(build)
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            self._write(build)
+            self._write([build])
             return
-        if self._executor is None:  # one thread: stores write one snapshot at a time
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
-        future = loop.run_in_executor(self._executor, self._write, build)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
+        with self._lock:
+            if len(self._pending) >= HOOK_PENDING:
+                self.failed += 1
+                _log.error("snapshot dropped: %d wait for the store already", HOOK_PENDING)
+                return
+            self._pending.append(build)
+            start, self._running = not self._running, True
+        if start:
+            if self._executor is None:  # one thread: stores write one batch at a time
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
+            future = loop.run_in_executor(self._executor, self._drain)
+            self._futures.add(future)
+            future.add_done_callback(self._futures.discard)
 
     async def settle(self) -> None:
         """Wait for the writes scheduled so far (for sync callers and tests)."""
-        if self._pending:
-            await asyncio.gather(*self._pending, return_exceptions=True)
+        while self._futures:
+            await asyncio.gather(*list(self._futures), return_exceptions=True)
 
-    def _write(self, build: Callable[[], Snapshot]) -> None:
-        try:
-            self.store.write(build())
-        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+    def _drain(self) -> None:
+        while True:
             with self._lock:
-                self.failed += 1
+                if not self._pending:
+                    self._running = False
+                    return
+                take = min(HOOK_BATCH, len(self._pending))
+                builds = [self._pending.popleft() for _ in range(take)]
+            self._write(builds)
+
+    def _write(self, builds: Sequence[Callable[[], Snapshot]]) -> None:
+        snapshots: list[Snapshot] = []
+        for build in builds:
+            try:
+                snapshots.append(build())
+            except Exception:  # noqa: BLE001 - a snapshot that cannot be built never breaks an answer
+                self._counted(failed=1)
+                _log.warning("snapshot could not be built; answer unaffected", exc_info=True)
+        if not snapshots:
+            return
+        try:
+            write_batch(self.store, snapshots)
+        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+            self._counted(failed=len(snapshots))
             _log.warning("snapshot store failed; answer unaffected", exc_info=True)
         else:
-            with self._lock:
-                self.written += 1
+            self._counted(written=len(snapshots))
+
+    def _counted(self, *, written: int = 0, failed: int = 0) -> None:
+        with self._lock:
+            self.written += written
+            self.failed += failed
 
 
 def record(

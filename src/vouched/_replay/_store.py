@@ -34,11 +34,14 @@ from vouched._time import to_utc
 
 __all__ = [
     "SCHEMA_VERSION",
+    "BatchStore",
+    "HandOffStore",
     "SnapshotStore",
     "SqliteSnapshotStore",
     "export_jsonl",
     "import_jsonl",
     "safe_write",
+    "write_batch",
 ]
 
 logger = logging.getLogger("vouched.snapshots")
@@ -60,6 +63,37 @@ class SnapshotStore(Protocol):
     ) -> Iterator[Snapshot]:
         """Snapshots with ``since <= created_at < until``, oldest first."""
         ...
+
+
+@runtime_checkable
+class BatchStore(SnapshotStore, Protocol):
+    """A store that writes many snapshots in one transaction (SQLite, PostgreSQL):
+    callers with a batch check for this Protocol, never for the method by name."""
+
+    def write_many(self, snapshots: Iterable[Snapshot]) -> int:
+        """Store ``snapshots`` in one transaction; returns how many were new."""
+        ...
+
+
+@runtime_checkable
+class HandOffStore(SnapshotStore, Protocol):
+    """A store that takes a snapshot not built yet and never waits on the disk
+    (:class:`~vouched._replay._queued.QueuedSnapshotStore`): the Grounder hands
+    each answer's snapshot straight to it, one hand-off, no thread of its own."""
+
+    def hand_off(self, build: Callable[[], Snapshot]) -> None:
+        """Queue the snapshot ``build()`` makes (built later, off the answer path)."""
+        ...
+
+
+def write_batch(store: SnapshotStore, snapshots: Sequence[Snapshot]) -> None:
+    """``snapshots`` in one transaction when the store is a :class:`BatchStore`,
+    else one ``write`` each (raises what the store raises)."""
+    if isinstance(store, BatchStore):
+        store.write_many(snapshots)
+        return
+    for snapshot in snapshots:
+        store.write(snapshot)
 
 
 def safe_write(store: SnapshotStore, snapshot: Snapshot) -> bool:

@@ -141,7 +141,11 @@ class Service:
         # falls behind spills to a local file (config.spill), never drops.
         self.snapshots = (
             QueuedSnapshotStore(
-                config.store, maxsize=SNAPSHOT_QUEUE, batch=SNAPSHOT_BATCH, spill=config.spill
+                config.store,
+                maxsize=SNAPSHOT_QUEUE,
+                batch=SNAPSHOT_BATCH,
+                spill=config.spill,
+                on_lost=self.meters.answers.snapshot_write_failed,
             )
             if config.store is not None and config.spill is not None
             else None
