@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.population import T0, SnapshotFactory
+from replay.population import SnapshotFactory
 from vouched import Snapshot, SqliteSnapshotStore
 from vouched._replay._spill import SpillFile
 
@@ -117,11 +117,12 @@ print(n)
 
 def test_two_processes_on_one_spill_path_lose_nothing(tmp_path: Path) -> None:
     path, store_path = tmp_path / "spill.jsonl", tmp_path / "s.db"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     SqliteSnapshotStore(store_path).close()
     workers = [
         subprocess.Popen(
             [sys.executable, "-c", _WORKER, str(path), str(store_path), tag, str(TESTS)],
-            stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+            stdout=subprocess.PIPE, text=True, env=env,
         )
         for tag in ("a", "b")
     ]  # fmt: skip
