@@ -64,16 +64,25 @@ _LINE_MAX = 270  # with "vouched COMMAND: " in front, a line stays within 300
 
 # C0 controls but tab and newline (ESC starts a terminal's escape sequences), DEL,
 # C1 controls (U+009B is a one-character CSI), the bidi controls that reorder
-# what a reader sees (U+202E "right-to-left override"), line/paragraph separators.
+# what a reader sees (U+202E "right-to-left override"), line/paragraph separators,
+# and the invisible format characters that hide text from a reader: soft hyphen,
+# combining grapheme joiner, zero-width space/joiners, word joiner and invisible
+# operators, Hangul fillers, Mongolian vowel separator, the byte-order mark,
+# interlinear annotations and the Unicode tag characters (U+E0000-U+E007F,
+# which spell out text no font shows).
 _UNPRINTABLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+    "\U000e0000-\U000e007f]"
 )
 
 
 def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: control characters (ESC, C1) and
-    bidi controls (U+202E) shown as escapes (``\\x1b``, ``\\u202e``), never
-    sent; tabs and newlines kept. Every place that prints input uses it."""
+    """``text`` safe to print on a terminal: control characters (ESC, C1), bidi
+    controls (U+202E) and invisible format characters (zero-width space, tag
+    characters) shown as escapes (``\\x1b``, ``\\u202e``, ``\\u200b``,
+    ``\\U000e0041``), never sent; tabs and newlines kept. Every place that prints
+    input uses it (the review pages and CLI tables too)."""
     return _UNPRINTABLE.sub(_escape, text)
 
 

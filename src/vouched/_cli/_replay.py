@@ -75,11 +75,11 @@ from vouched._cli._common import (
     emit_json,
     load_lexicon,
 )
+from vouched._cli._stores import open_store
 from vouched._exceptions import InputError, shown_list
 from vouched._files import parse_json, read_text
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
-from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
 from vouched._replay._snapshot import policy_from_data
 from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
@@ -194,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     if args.chart:
         require_matplotlib()
         check_output_path(args.chart, field="--chart")
-    with open_snapshot_store(args.store, read_only=True) as store:
+    with open_store(args.store) as store:  # a path, a URL, or the JSON Lines export
         report = replay(
             store,
             policy,

@@ -23,6 +23,7 @@ from typing import Any
 
 from vouched._cli._common import add_input_limit, load_lexicon
 from vouched._cli._replay import load_policy
+from vouched._cli._stores import open_store
 from vouched._exceptions import InputError, MissingExtraError
 
 __all__ = ["register"]
@@ -96,20 +97,6 @@ def _named(paths: list[str], option: str) -> dict[str, str]:
     return named
 
 
-def open_store(target: str) -> Any:
-    """The store ``target`` names, opened read-only (a ``.jsonl`` file: in memory)."""
-    if target.endswith(".jsonl") and "://" not in target:
-        from vouched._replay._store import import_jsonl  # noqa: PLC0415
-        from vouched.testing._stores import MemorySnapshotStore  # noqa: PLC0415
-
-        store = MemorySnapshotStore()
-        import_jsonl(store, target)  # every line checked: errors name the file and line
-        return store
-    from vouched._replay._open import open_snapshot_store  # noqa: PLC0415
-
-    return open_snapshot_store(target, read_only=True)
-
-
 def run(args: argparse.Namespace) -> int:
     uvicorn, create_review_app, is_loopback = _imports()
     if not 0 <= args.port <= 65535:
@@ -139,7 +126,13 @@ def run(args: argparse.Namespace) -> int:
         name: load_lexicon(path, max_bytes=args.max_input_bytes)
         for name, path in _named(args.lexicon, "--lexicon").items()
     }
-    store = open_store(args.store)
+    skipped: list[InputError] = []
+    store = open_store(args.store, skipped=skipped)
+    if skipped:
+        sys.stderr.write(
+            f"vouched review: {len(skipped):,} lines of {args.store} skipped, not "
+            f"snapshots (the first: {skipped[0]})\n"
+        )
     try:
         app = create_review_app(
             store,

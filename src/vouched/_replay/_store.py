@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol, runtime_checkable
 
 from vouched._exceptions import InputError, StoreError, shown
-from vouched._files import input_errors, parse_json
+from vouched._files import INPUT_LIMITS, LINE_LIMITS, open_regular, parse_json
 from vouched._replay._snapshot import Snapshot
 from vouched._time import to_utc
 
@@ -48,6 +48,7 @@ logger = logging.getLogger("vouched.snapshots")
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _BATCH = 512  # rows fetched per round trip while streaming
+_SKIP_CHUNK = 1 << 20  # bytes read at a time while skipping a line past the cap
 
 
 @runtime_checkable
@@ -451,28 +452,65 @@ def export_jsonl(
     return count
 
 
-def read_jsonl(path: str | Path) -> Iterator[Snapshot]:
-    """Snapshots from a JSON Lines file, each checked (fields and content id).
+def read_jsonl(
+    path: str | Path, *, skip: Callable[[InputError], object] | None = None
+) -> Iterator[Snapshot]:
+    """Snapshots from a JSON Lines file, each checked (fields and content id),
+    through the one input layer: a regular file only (a FIFO or ``/dev/zero``
+    is refused at once), at most 1 GiB, a line at most 64 MiB, streamed.
 
-    Errors are :class:`InputError` naming the file, line and field.
+    Errors are :class:`InputError` naming the file, line and field. With
+    ``skip``, a line that is not a snapshot (too long, not UTF-8, not JSON,
+    not the shape) is passed to ``skip`` and the rest is read, as the review
+    page's index skips and counts rows it cannot read.
     """
     name = str(path)
-    with input_errors(name):
-        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 - closed by the with below
-    with handle:
+    for number, line in _jsonl_lines(name, skip):
         try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                data = parse_json(line, file=name, line=number)
+            if not line.strip():
+                continue
+            data = parse_json(line, file=name, line=number)
+            try:
+                yield Snapshot.from_json(data)
+            except InputError as error:
+                raise error.at(file=name, line=number) from None
+            except ValueError as error:  # a value the snapshot reader refused
+                raise InputError(str(error), file=name, line=number) from None
+        except InputError as error:
+            if skip is None:
+                raise
+            skip(error)
+
+
+def _jsonl_lines(
+    name: str, skip: Callable[[InputError], object] | None
+) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line; a line past the cap or not UTF-8 is an
+    InputError (passed to ``skip`` when given, the line skipped unread)."""
+    limit, line_limit = INPUT_LIMITS["snapshots"], LINE_LIMITS["snapshots"]
+    total = number = 0
+    with open_regular(name) as handle:
+        while raw := handle.readline(line_limit + 1):
+            number += 1
+            total += len(raw)
+            problem: InputError | None = None
+            if total > limit:
+                raise InputError(f"larger than the {limit:,}-byte limit for snapshots", file=name)
+            if len(raw) > line_limit and not raw.endswith(b"\n"):
+                problem = InputError(f"line longer than {line_limit:,} bytes", file=name,
+                                     line=number)  # fmt: skip
+                while raw and not raw.endswith(b"\n"):  # the rest of it, unread
+                    raw = handle.readline(_SKIP_CHUNK)
+                    total += len(raw)
+            else:
                 try:
-                    yield Snapshot.from_json(data)
-                except InputError as error:
-                    raise error.at(file=name, line=number) from None
-                except ValueError as error:  # a value the snapshot reader refused
-                    raise InputError(str(error), file=name, line=number) from None
-        except UnicodeDecodeError:
-            raise InputError("not UTF-8 text", file=name) from None
+                    yield number, raw.decode("utf-8-sig" if number == 1 else "utf-8")
+                    continue
+                except UnicodeDecodeError:
+                    problem = InputError("not UTF-8 text", file=name, line=number)
+            if skip is None:
+                raise problem
+            skip(problem)
 
 
 def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -> int:

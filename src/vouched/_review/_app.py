@@ -14,6 +14,7 @@ stalls the pages. ``Server-Timing: app;dur=MS`` says what a page cost.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
@@ -25,11 +26,11 @@ from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from vouched._exceptions import MissingExtraError, printable
+from vouched._exceptions import MissingExtraError, StoreError, one_line, printable, shown
 from vouched._policy import Policy
 from vouched._replay._tables import Cell, Change, Flagged, percent
 from vouched._review._answer import answer_view
@@ -51,6 +52,8 @@ __all__ = ["create_review_app"]
 
 _HERE = Path(__file__).parent
 _SAMPLES = (100, 500, 1000)
+STORE_TIMEOUT = 5.0  # seconds a page waits for the store before it is a 503
+REPLAY_DEADLINE = 30.0  # seconds a replay page may take before it is a 503
 _FILTERS = ("status", "kind", "prompt_version", "source", "subject", "since", "until", "q")
 
 
@@ -77,9 +80,17 @@ def _jinja() -> Any:
     env.filters["pct"] = percent
     env.filters["when"] = lambda v: "-" if v is None else f"{v:%Y-%m-%d %H:%M:%S}Z"
     env.filters["us"] = lambda us: f"{instant(us):%Y-%m-%d %H:%M:%S}"
-    env.filters["nextday"] = lambda day: (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    env.filters["nextday"] = _next_day
     env.filters["cell"] = _cell
     return env
+
+
+def _next_day(day: str) -> str:
+    """The day after ``day`` (the last day there is has none: no upper bound)."""
+    try:
+        return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    except (OverflowError, ValueError):
+        return ""
 
 
 def _cell(value: Cell) -> Markup:
@@ -136,13 +147,18 @@ class _Pages:
         store: ReadableStore,
         choices: ReplayChoices,
         title: str,
+        *,
+        store_timeout: float,
+        replay_deadline: float,
     ) -> None:
         self.index = index
         self.store = store
         self.choices = choices
         self.title = title
         self.env = _jinja()
-        self.replaying = asyncio.Semaphore(1)
+        self.store_timeout = store_timeout
+        self.replay_deadline = replay_deadline
+        self._replay_running = threading.Lock()  # one replay at a time, held by its thread
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         base = request.scope.get("root_path", "")
@@ -152,10 +168,25 @@ class _Pages:
         return HTMLResponse(html, status_code=status)
 
     async def timed(
-        self, request: Request, work: Callable[[], tuple[str, int, dict[str, Any]]]
+        self,
+        request: Request,
+        work: Callable[[], tuple[str, int, dict[str, Any]]],
+        within: float | None = None,
     ) -> Response:
+        """``work`` in a worker thread, rendered; a store that fails or does not
+        answer within ``within`` seconds (the store timeout) is a 503 page."""
         began = time.perf_counter()
-        name, status, context = await run_in_threadpool(work)
+        limit = self.store_timeout if within is None else within
+        try:
+            name, status, context = await asyncio.wait_for(run_in_threadpool(work), limit)
+        except TimeoutError:
+            name, status, context = (
+                "unavailable.html",
+                503,
+                {"why": f"the snapshot store did not answer within {limit:g} s"},
+            )
+        except (StoreError, OSError) as error:
+            name, status, context = "unavailable.html", 503, {"why": one_line(str(error), 200)}
         response = self.render(request, name, status, **context)
         spent = (time.perf_counter() - began) * 1000
         response.headers["server-timing"] = f"app;dur={spent:.1f}"
@@ -269,7 +300,7 @@ class _Pages:
                 else None
             )
             if snapshot is None:
-                return "missing.html", 404, {"snapshot_id": snapshot_id}
+                return "missing.html", 404, {"snapshot_id": shown(snapshot_id)}
             return "answer.html", 200, {"a": answer_view(snapshot)}
 
         return await self.timed(request, work)
@@ -278,8 +309,21 @@ class _Pages:
 
     async def replay(self, request: Request) -> Response:
         params = {k: v for k, v in request.query_params.items() if v}
-        async with self.replaying:
-            return await self.timed(request, lambda: self._replay(params))
+        if request.headers.get("sec-fetch-site", "").lower() == "cross-site":
+            # Another site's page (one the operator has open) may not make this
+            # service replay: the browser says where the request comes from.
+            return PlainTextResponse("the replay page answers this service's own pages", 403)
+        if not self._replay_running.acquire(blocking=False):
+            return self.render(request, "unavailable.html", 503,
+                               why="a replay is under way; try again when it is done")  # fmt: skip
+
+        def work() -> tuple[str, int, dict[str, Any]]:
+            try:
+                return self._replay(params)
+            finally:
+                self._replay_running.release()  # when the work ends, even past the deadline
+
+        return await self.timed(request, work, within=self.replay_deadline)
 
     def _replay(self, params: Mapping[str, str]) -> tuple[str, int, dict[str, Any]]:
         self.index.refresh()
@@ -321,6 +365,8 @@ def create_review_app(
     clock: Clock | None = None,
     refresh_every: float = 2.0,
     title: str = "vouched review",
+    store_timeout: float = STORE_TIMEOUT,
+    replay_deadline: float = REPLAY_DEADLINE,
 ) -> ReviewGuard:
     """The review pages over ``store`` (an ASGI app; read-only).
 
@@ -329,9 +375,13 @@ def create_review_app(
     serve``). ``policies`` and ``lexicons``: the rule versions the replay page
     offers, by name (the defaults and no lexicon are always offered).
     ``clock`` and ``refresh_every``: how often the index looks for new snapshots.
+    ``store_timeout``: seconds a page waits for the store (a 503 page past it,
+    or when the store fails); ``replay_deadline``: the same for a replay (one
+    runs at a time; another asked meanwhile is a 503 at once).
     """
     index = ReviewIndex(store, clock=clock, refresh_every=refresh_every)
-    pages = _Pages(index, store, ReplayChoices.of(policies, lexicons), title)
+    pages = _Pages(index, store, ReplayChoices.of(policies, lexicons), title,
+                   store_timeout=store_timeout, replay_deadline=replay_deadline)  # fmt: skip
     app = Starlette(
         routes=[
             Route("/", pages.overview, methods=["GET"]),

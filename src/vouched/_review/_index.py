@@ -181,8 +181,12 @@ def row_key(row: Row) -> str:
 
 
 def parse_key(text: str) -> tuple[int, str] | None:
+    """``MICROSECONDS.ID`` as written by :func:`row_key`; None for anything else
+    (bounded before any arithmetic: at most 20 ASCII digits, an id of 64)."""
     us, _, snapshot_id = text.partition(".")
-    if not us.isdigit() or not snapshot_id.isalnum() or len(snapshot_id) > 64:
+    if not (0 < len(us) <= 20 and us.isascii() and us.isdigit()):
+        return None
+    if not (snapshot_id.isascii() and snapshot_id.isalnum() and len(snapshot_id) <= 64):
         return None
     return int(us), snapshot_id
 
