@@ -134,3 +134,23 @@ def test_two_processes_on_one_spill_path_lose_nothing(tmp_path: Path) -> None:
     assert made == 960
     assert len(versions) == 960
     assert not SpillFile(path).quarantine.exists()
+
+
+def test_a_replay_cut_short_goes_on_from_the_last_batch_written(
+    tmp_path: Path, make_snapshot: SnapshotFactory
+) -> None:
+    spill = SpillFile(tmp_path / "spill.jsonl")
+    whole = _snapshots(make_snapshot, 30)
+    spill.add(whole)
+    written: list[Snapshot] = []
+
+    def fails_on_the_third(batch: list[Snapshot]) -> None:
+        if len(written) == 20:
+            raise OSError("the store went away")
+        written.extend(batch)
+
+    with pytest.raises(OSError):
+        spill.replay(fails_on_the_third, batch=10)
+    assert spill.replay(written.extend, batch=10) == 10  # not 30: the first 20 are in
+    assert [s.id for s in written] == [s.id for s in whole]
+    assert not spill.waiting()

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -157,17 +158,23 @@ class PostgresSnapshotStore:
             ) from None
         finally:
             connection.close()
-        self._pool = pools.ConnectionPool(
-            url,
+        self._pools, self._pool_size = pools, max(1, pool_size)
+        self._pool_broken = False  # a write failed: the next go on connections of their own
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> Any:
+        pool = self._pools.ConnectionPool(
+            self.url,
             min_size=1,
-            max_size=max(1, pool_size),
+            max_size=self._pool_size,
             kwargs=self._connect_args,
-            check=pools.ConnectionPool.check_connection,
+            check=self._pools.ConnectionPool.check_connection,
             timeout=float(self._timeout),
             open=False,
-            name=f"vouched-{schema}",
+            name=f"vouched-{self.schema}",
         )
-        self._pool.open(wait=False)
+        pool.open(wait=False)
+        return pool
 
     # -- connections and schema ---------------------------------------------------
 
@@ -188,9 +195,12 @@ class PostgresSnapshotStore:
         give_up = time.monotonic() + self.retry_for
         for attempt in itertools.count():
             try:
+                if self._pool_broken:
+                    return self._unpooled(work)
                 with self._pool.connection() as connection, connection.transaction():
                     return work(connection)
             except self._transient as error:
+                self._pool_broken = True
                 if time.monotonic() >= give_up:
                     raise StoreError(f"{self}: cannot {what} ({self._said(error)})") from None
                 self.retries += 1
@@ -200,6 +210,20 @@ class PostgresSnapshotStore:
             except self._pg.Error as error:
                 raise StoreError(f"{self}: cannot {what} ({self._said(error)})") from None
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _unpooled(self, work: Callable[[Any], _T]) -> _T:
+        """``work`` on a connection of its own, then a fresh pool. After a broken
+        connection psycopg's pool reconnects with a delay that doubles (a minute
+        or more after a long outage): this answers as soon as the server does."""
+        connection = self._pg.connect(self.url, **self._connect_args)
+        try:
+            with connection.transaction():
+                result = work(connection)
+        finally:
+            connection.close()
+        old, self._pool, self._pool_broken = self._pool, self._new_pool(), False
+        threading.Thread(target=old.close, kwargs={"timeout": 1.0}, daemon=True).start()
+        return result
 
     def _sql(self, text: str) -> Any:
         return self._pg.sql.SQL(text).format(s=self._s)

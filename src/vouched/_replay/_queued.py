@@ -45,6 +45,7 @@ BLOCK_FOR = 0.1  # seconds a writer waits for room in a full queue before droppi
 CLOSE_WITHIN = 30.0  # seconds close() waits for the queue to drain
 RETRY_EVERY = 1.0  # seconds between tries to write spilled snapshots into the store
 STORE_TIMEOUT = 1.0  # seconds a batch may wait on the store before it is spilled
+REPLAY_TIMEOUT = 30.0  # seconds a batch read back from the spill file may wait on the store
 
 Build = Callable[[], Snapshot]
 """A snapshot not built yet: the drain thread builds it (off the event loop)."""
@@ -346,9 +347,10 @@ class QueuedSnapshotStore:
             return "the store failed moments ago"
         return None
 
-    def _call_store(self, batch: list[Snapshot]) -> str | None:
-        """Hand ``batch`` to the store's thread and wait ``store_timeout`` at most;
-        None when it is stored, else why not."""
+    def _call_store(self, batch: list[Snapshot], timeout: float | None = None) -> str | None:
+        """Hand ``batch`` to the store's thread and wait ``timeout`` (the store
+        timeout) at most; None when it is stored, else why not."""
+        timeout = self.store_timeout if timeout is None else timeout
         assert self._caller is not None  # with a spill file  # noqa: S101 - an invariant
         self._in_flight = batch
         try:
@@ -356,10 +358,10 @@ class QueuedSnapshotStore:
         except RuntimeError:  # closed under us: the spill file takes it
             return "the queued store is closing"
         try:
-            future.result(timeout=self.store_timeout)
+            future.result(timeout=timeout)
         except FutureTimeout:
             self._busy = future
-            return f"the store took longer than {self.store_timeout:g} s"
+            return f"the store took longer than {timeout:g} s"
         except Exception as error:  # noqa: BLE001 - by contract: spilled, the thread lives on
             return f"the store failed: {type(error).__name__}"
         finally:
@@ -411,7 +413,9 @@ class QueuedSnapshotStore:
             )
 
     def _replay_batch(self, batch: list[Snapshot]) -> None:
-        if self._call_store(batch) is not None:
+        # Spilled snapshots are safe on disk: a slow store is waited for longer
+        # (answers queued meanwhile go on between batches, or spill).
+        if self._call_store(batch, max(REPLAY_TIMEOUT, self.store_timeout)) is not None:
             raise _StoreDown
 
     def _between(self) -> None:

@@ -11,8 +11,9 @@ reads **bytes**, line by line: a line that is not UTF-8, not JSON, nested too
 deep, longer than ``MAX_LINE`` or not a snapshot is moved to
 ``PATH.quarantine`` and named in one error log line with the count; the rest
 is replayed. Nothing it reads can stop a replay. The file is removed only once
-every line is in, so a replay that fails part-way is tried again (stores write
-idempotently by snapshot id: a snapshot written twice is stored once).
+every line is in; a replay that fails part-way goes on later from the last
+batch written (``PATH.replaying.offset``; stores write idempotently by snapshot
+id, so a batch written twice is stored once).
 
 Several processes may share one path (every ``vouched serve`` started from
 one config does): appends and the move aside hold an exclusive ``flock`` on
@@ -52,6 +53,7 @@ class SpillFile:
         self.path = Path(path)
         self.replaying = self._beside("replaying")
         self.quarantine = self._beside("quarantine")
+        self._offset = self._beside("replaying.offset")  # bytes of .replaying already written
         self._append_lock = self._beside("lock")
         self._replay_lock = self._beside("replay.lock")
         self._lock = threading.Lock()  # flock excludes other processes; this, our threads
@@ -144,11 +146,13 @@ class SpillFile:
                 if not self.replaying.exists():
                     if not self.path.exists():
                         return 0
+                    self._offset.unlink(missing_ok=True)
                     os.replace(self.path, self.replaying)
             done = 0
             chunk: list[Snapshot] = []
             quarantined = 0
             with open(self.replaying, "rb") as lines, _Quarantine(self.quarantine) as bad:
+                lines.seek(self._written_before())  # a replay cut short goes on where it was
                 for snapshot in _snapshots(lines, bad):
                     if snapshot is None:
                         quarantined += 1
@@ -158,6 +162,7 @@ class SpillFile:
                         write(chunk)
                         done += len(chunk)
                         chunk = []
+                        self._offset.write_text(str(lines.tell()), encoding="ascii")
                         if between is not None:
                             between()
                 if chunk:
@@ -172,7 +177,19 @@ class SpillFile:
                     self.quarantine,
                 )
             self.replaying.unlink()
+            self._offset.unlink(missing_ok=True)
             return done
+
+    def _written_before(self) -> int:
+        """Bytes of ``.replaying`` an earlier replay wrote (0 when unknown: a
+        snapshot written twice is stored once)."""
+        try:
+            text = self._offset.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return 0
+        if not (text.isascii() and text.isdigit() and len(text) < 20):
+            return 0
+        return min(int(text), self.replaying.stat().st_size)
 
     def __repr__(self) -> str:
         return f"SpillFile({str(self.path)!r})"
