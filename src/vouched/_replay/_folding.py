@@ -236,9 +236,9 @@ def read_amounts(folded: str) -> Iterator[tuple[int, int, tuple[Decimal, ...], D
                 continue
         yield match.start(), match.end(), tuple(r * scale for r in readings), quantum * scale
     for match in _CJK.finditer(folded):
-        value = _cjk_value(match.group(0))
-        if value is not None:
-            yield match.start(), match.end(), (value,), Decimal(1)
+        cjk = _cjk_value(match.group(0))
+        if cjk is not None:
+            yield match.start(), match.end(), (cjk,), Decimal(1)
 
 
 def _cjk_value(text: str) -> Decimal | None:

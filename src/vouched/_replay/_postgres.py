@@ -54,6 +54,7 @@ _BATCH = 2048  # rows fetched per round trip while streaming
 _SCHEMA = "vouched"
 # Defaults, named once.
 POOL_SIZE = 4
+READERS = 2  # connections streaming reads at once (replay workers open stores of their own)
 RETRY_FOR = 10.0  # seconds a write is retried while the server is away
 APPLICATION_NAME = "vouched"
 _BACKOFF = (0.0, 0.05, 0.1, 0.25, 0.5, 1.0)  # seconds before each retry (then 1 s)
@@ -161,6 +162,8 @@ class PostgresSnapshotStore:
         self._pools, self._pool_size = pools, max(1, pool_size)
         self._pool_broken = False  # a write failed: the next go on connections of their own
         self._pool = self._new_pool()
+        self._read_pool: Any = None
+        self._readers_lock = threading.Lock()
 
     def _new_pool(self) -> Any:
         pool = self._pools.ConnectionPool(
@@ -337,17 +340,29 @@ class PostgresSnapshotStore:
         query = self._sql(
             "SELECT body FROM {s}.snapshots" + where + ' ORDER BY created_us, id COLLATE "C"'  # noqa: S608 - fixed fragments, values bound
         )
-        # Its own connection: a long replay never holds one of the writers' places.
-        connection = self._connect()
-        try:
-            with self._errors("read snapshots"), connection.cursor(name="vouched_replay") as cursor:
-                cursor.itersize = _BATCH
-                cursor.execute(query, params)
-                while rows := cursor.fetchmany(_BATCH):
-                    for (body,) in rows:
-                        yield body
-        finally:
-            connection.close()
+        # The readers' own pool: a long replay never holds one of the writers'
+        # places, and a review page that refreshes every 2 s connects once.
+        with (
+            self._errors("read snapshots"),
+            self._readers().connection() as connection,
+            connection.cursor(name="vouched_replay") as cursor,
+        ):
+            cursor.itersize = _BATCH
+            cursor.execute(query, params)
+            while rows := cursor.fetchmany(_BATCH):
+                for (body,) in rows:
+                    yield body
+
+    def _readers(self) -> Any:
+        """The pool streaming reads use (made at the first read; two places)."""
+        with self._readers_lock:
+            if self._read_pool is None:
+                self._read_pool = self._pools.ConnectionPool(
+                    self.url, min_size=1, max_size=READERS, kwargs=self._connect_args,
+                    timeout=float(self._timeout), open=False, name=f"vouched-{self.schema}-read",
+                )  # fmt: skip
+                self._read_pool.open(wait=False)
+            return self._read_pool
 
     def iter(
         self, *, since: datetime | None = None, until: datetime | None = None
@@ -416,6 +431,8 @@ class PostgresSnapshotStore:
 
     def close(self) -> None:
         self._pool.close()
+        if self._read_pool is not None:
+            self._read_pool.close()
 
     def __enter__(self) -> PostgresSnapshotStore:
         return self

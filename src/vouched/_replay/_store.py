@@ -36,7 +36,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "BatchStore",
     "HandOffStore",
+    "ReadableStore",
     "SnapshotStore",
+    "SplitStore",
     "SqliteSnapshotStore",
     "export_jsonl",
     "import_jsonl",
@@ -73,6 +75,36 @@ class BatchStore(SnapshotStore, Protocol):
 
     def write_many(self, snapshots: Iterable[Snapshot]) -> int:
         """Store ``snapshots`` in one transaction; returns how many were new."""
+        ...
+
+
+@runtime_checkable
+class ReadableStore(Protocol):
+    """A store that can be read as stored text, by id and counted (SQLite,
+    PostgreSQL, the in-memory twin): what the review pages read."""
+
+    def iter_json(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> Iterator[str]:
+        """The stored canonical JSON texts, oldest first."""
+        ...
+
+    def get(self, snapshot_id: str) -> Snapshot | None:
+        """One snapshot by its id (None when the store holds none)."""
+        ...
+
+    def __len__(self) -> int: ...
+
+
+@runtime_checkable
+class SplitStore(SnapshotStore, Protocol):
+    """A store that can cut its order into ranges for workers (``replay`` with
+    ``workers`` or ``engine="ray"``)."""
+
+    def split(
+        self, parts: int, *, since: datetime | None = None, until: datetime | None = None
+    ) -> list[tuple[datetime | None, datetime | None]]:
+        """Up to ``parts`` contiguous ``[since, until)`` ranges of about equal size."""
         ...
 
 
@@ -520,23 +552,14 @@ def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -
     import with an :class:`InputError` (earlier lines stay stored: importing
     again is harmless, ids are content hashes).
     """
-    writer: Callable[[Sequence[Snapshot]], object]
-    if isinstance(store, SqliteSnapshotStore):
-        writer = store.write_many
-    else:
-
-        def writer(items: Sequence[Snapshot]) -> None:
-            for item in items:
-                store.write(item)
-
     count = 0
     pending: list[Snapshot] = []
     for snapshot in read_jsonl(path):
         pending.append(snapshot)
         count += 1
         if len(pending) >= batch:
-            writer(pending)
+            write_batch(store, pending)
             pending = []
     if pending:
-        writer(pending)
+        write_batch(store, pending)
     return count

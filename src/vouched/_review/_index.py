@@ -22,14 +22,15 @@ import bisect
 import json
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from vouched._gate import grounding_rate
 from vouched._replay._metrics import abstains
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._store import ReadableStore
 from vouched._time import Clock, SystemClock
 
 __all__ = [
@@ -55,18 +56,6 @@ ALL_STATUSES = ("ok", "partial", "unavailable", "refused")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _DAY_US = 86_400 * 1_000_000
 _CIRCUIT_OPEN = "circuit_open"
-
-
-class ReadableStore(Protocol):
-    """What the review reads of a snapshot store (every vouched store has it)."""
-
-    def iter_json(
-        self, *, since: datetime | None = None, until: datetime | None = None
-    ) -> Iterator[str]: ...
-
-    def get(self, snapshot_id: str) -> Snapshot | None: ...
-
-    def __len__(self) -> int: ...
 
 
 def micros(instant: datetime) -> int:

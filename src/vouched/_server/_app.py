@@ -55,6 +55,7 @@ from vouched._answer._onfail import plan
 from vouched._factio import validation_message
 from vouched._jsonio import NumberBoundsError, dumps, loads
 from vouched._replay._queued import QueuedSnapshotStore
+from vouched._replay._store import ReadableStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig
 from vouched._server._http import RequestError, error_response, json_response, read_body
@@ -527,7 +528,7 @@ def _review_pages(config: ServeConfig) -> list[Mount]:
     """The review pages under ``/review`` when a store is configured (read-only;
     the Host and token checks are this service's own guard's)."""
     store: Any = config.store
-    if store is None or not all(hasattr(store, name) for name in ("iter_json", "get", "__len__")):
+    if store is None or not isinstance(store, ReadableStore):
         return []
     try:
         from vouched._review import create_review_app  # noqa: PLC0415 - jinja2, on use
