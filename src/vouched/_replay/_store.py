@@ -42,6 +42,7 @@ __all__ = [
     "SqliteSnapshotStore",
     "export_jsonl",
     "import_jsonl",
+    "read_jsonl",
     "safe_write",
     "write_batch",
 ]
