@@ -25,19 +25,15 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import os
 import resource
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any
-
-import psycopg
 
 import vouched
 from vouched import PostgresSnapshotStore, QueuedSnapshotStore, SqliteSnapshotStore
@@ -59,8 +55,9 @@ def _queued(store: Any, spill: Path) -> QueuedSnapshotStore:
 
 
 def _pg_store(port: int, schema: str) -> PostgresSnapshotStore:
-    return PostgresSnapshotStore(f"postgresql://postgres@127.0.0.1:{port}/test", schema=schema,
-                                 connect_timeout=1)  # fmt: skip
+    return PostgresSnapshotStore(
+        f"postgresql://postgres@127.0.0.1:{port}/test", schema=schema, connect_timeout=1
+    )
 
 
 def _paced(rate: float, seconds: float, write: Any, first: int = 0, tick: Any = None) -> int:
@@ -106,8 +103,14 @@ def child_pg(rate: float, seconds: float, outage: float) -> dict[str, Any]:
     proxy.close()
     count, distinct = _rows(schema)
     _drop(schema)
-    return {"given": given, "lost": given - distinct, "twice": count - distinct,
-            "peak_mb": peak, "replayed_in": replayed_in, "spilled": queued.spilled}  # fmt: skip
+    return {
+        "given": given,
+        "lost": given - distinct,
+        "twice": count - distinct,
+        "peak_mb": peak,
+        "replayed_in": replayed_in,
+        "spilled": queued.spilled,
+    }
 
 
 _HOLD = """
@@ -138,13 +141,20 @@ def bench_kill(rate: float, kill_after: float) -> str:
     folder = Path(tempfile.mkdtemp(prefix="vouched-kill-"))
     where = str(folder / "snapshots.db")
     SqliteSnapshotStore(where).close()
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD, where], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, where],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None
     assert holder.stdin is not None
     assert holder.stdout.readline().strip() == "locked"
-    child = subprocess.Popen([sys.executable, __file__, "--child", "kill", str(rate), where],
-                             stdout=subprocess.PIPE, text=True)  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--child", "kill", str(rate), where],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout is not None
     began, given = time.monotonic(), 0
     while time.monotonic() - began < kill_after:
@@ -159,11 +169,15 @@ def bench_kill(rate: float, kill_after: float) -> str:
         QueuedSnapshotStore(store, spill=f"{where}.spill.jsonl").close(timeout=None)
         stored = len(store)
     lost = max(0, given - stored)
-    return (f"kill   SIGKILL {kill_after:.0f} s into {rate:.0f} answers/s with SQLite locked: "
-            f"lost {lost:,} of {given:,} given ({lost / rate:.1f} s of answers; target <= 1 s)")  # fmt: skip
+    return (
+        f"kill   SIGKILL {kill_after:.0f} s into {rate:.0f} answers/s with SQLite locked: "
+        f"lost {lost:,} of {given:,} given ({lost / rate:.1f} s of answers; target <= 1 s)"
+    )
 
 
-def child_two(rate: float, seconds: float, port: int, schema: str, spill: str, first: int) -> None:
+def child_two(
+    rate: float, seconds: float, *, port: int, schema: str, spill: str, first: int
+) -> None:
     store = _pg_store(port, schema)
     queued = _queued(store, Path(spill))
     print("ready", flush=True)
@@ -178,9 +192,22 @@ def bench_two(rate: float, seconds: float) -> str:
     spill = str(Path(tempfile.mkdtemp(prefix="vouched-two-")) / "spill.jsonl")
     PostgresSnapshotStore(PG, schema=schema).close()  # the schema, made once
     children = [
-        subprocess.Popen([sys.executable, __file__, "--child", "two", str(rate), str(seconds),
-                          str(proxy.port), schema, spill, str(k * 10_000_000)],
-                         stdout=subprocess.PIPE, text=True)  # fmt: skip
+        subprocess.Popen(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                "two",
+                str(rate),
+                str(seconds),
+                str(proxy.port),
+                schema,
+                spill,
+                str(k * 10_000_000),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         for k in range(2)
     ]
     for c in children:
@@ -200,14 +227,18 @@ def bench_two(rate: float, seconds: float) -> str:
     _drop(schema)
     given = sum(r["given"] for r in reports)
     counted = sum(r["lost"] for r in reports)
-    return (f"two    2 processes, one spill path, PostgreSQL flapping every 2 s, {rate:.0f} "
-            f"answers/s each for {seconds:.0f} s: lost {given - distinct:,} of {given:,} "
-            f"(target 0; counted lost by the writers: {counted}), stored twice {count - distinct}")  # fmt: skip
+    return (
+        f"two    2 processes, one spill path, PostgreSQL flapping every 2 s, {rate:.0f} "
+        f"answers/s each for {seconds:.0f} s: lost {given - distinct:,} of {given:,} "
+        f"(target 0; counted lost by the writers: {counted}), stored twice "
+        f"{count - distinct}"
+    )
 
 
 def _child(*args: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True,
-                          text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=True
+    )
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
@@ -219,8 +250,14 @@ def main() -> None:
         elif mode == "kill":
             child_kill(float(args[0]), args[1])
         else:
-            child_two(float(args[0]), float(args[1]), int(args[2]), args[3], args[4],
-                      int(args[5]))  # fmt: skip
+            child_two(
+                float(args[0]),
+                float(args[1]),
+                port=int(args[2]),
+                schema=args[3],
+                spill=args[4],
+                first=int(args[5]),
+            )
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=float, default=280.0)
@@ -237,10 +274,11 @@ def main() -> None:
             f"pg     PostgreSQL away {args.outage:.0f} s of {args.seconds:.0f} s at "
             f"{args.rate:.0f} answers/s: lost {away['lost']:,} of {away['given']:,}, stored "
             f"twice {away['twice']} (target 0, 0); peak RSS {away['peak_mb']:.0f} MB vs "
-            f"{calm['peak_mb']:.0f} MB without the outage ({away['peak_mb'] / calm['peak_mb']:.2f}x;"
-            f" target <= 1.5x); spill replayed {away['replayed_in']:.1f} s after the load "
+            f"{calm['peak_mb']:.0f} MB without the outage "
+            f"({away['peak_mb'] / calm['peak_mb']:.2f}x; target <= 1.5x); spill replayed "
+            f"{away['replayed_in']:.1f} s after the load "
             f"ended (target <= 30 s; {away['spilled']:,} spilled)"
-        )  # fmt: skip
+        )
     if args.only in (None, "kill"):
         print(bench_kill(args.rate, args.kill_after))
     if args.only in (None, "two"):
