@@ -26,7 +26,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import suppress
 from datetime import datetime
@@ -53,6 +53,42 @@ Build = Callable[[], Snapshot]
 
 class _StoreDown(Exception):  # noqa: N818 - internal signal: stop this replay, try later
     pass
+
+
+class _Caller:
+    """The store's own thread: one call at a time, a future each. A daemon, so
+    a store that never answers (a lock held for good) never holds up the exit:
+    what it held is in the spill file already."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Future[None], list[Snapshot], SnapshotStore] | None]
+        self._jobs = queue.SimpleQueue()
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="vouched-store", daemon=True)
+        self._thread.start()
+
+    def submit(self, store: SnapshotStore, batch: list[Snapshot]) -> Future[None]:
+        if self._closed:
+            raise RuntimeError("closed")
+        future: Future[None] = Future()
+        self._jobs.put((future, batch, store))
+        return future
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._jobs.put(None)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            future, batch, store = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                write_batch(store, batch)
+            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+                future.set_exception(error)
+            else:
+                future.set_result(None)
 
 
 class QueuedSnapshotStore:
@@ -117,9 +153,7 @@ class QueuedSnapshotStore:
         self._replaying = False
         # The store's own thread (with a spill file): the drain thread waits on it
         # for store_timeout at most. ``_busy`` is a call it has not finished yet.
-        self._caller = (
-            ThreadPoolExecutor(1, thread_name_prefix="vouched-store") if self.spill else None
-        )
+        self._caller = _Caller() if self.spill else None
         self._busy: Future[None] | None = None
         self.block_for = block_for
         self._on_lost = on_lost
@@ -268,7 +302,7 @@ class QueuedSnapshotStore:
 
     def _stop_caller(self) -> None:
         if self._caller is not None:
-            self._caller.shutdown(wait=False)
+            self._caller.shutdown()
 
     def __enter__(self) -> QueuedSnapshotStore:
         return self
@@ -354,7 +388,7 @@ class QueuedSnapshotStore:
         assert self._caller is not None  # with a spill file  # noqa: S101 - an invariant
         self._in_flight = batch
         try:
-            future = self._caller.submit(write_batch, self.store, batch)
+            future = self._caller.submit(self.store, batch)
         except RuntimeError:  # closed under us: the spill file takes it
             return "the queued store is closing"
         try:
