@@ -53,17 +53,13 @@ from vouched._gate import (
 from vouched._policy import Policy
 from vouched._replay._attempts import AttemptAction, RecordedAttempt
 from vouched._replay._grade import GradeReport, replay
+from vouched._replay._jsonl import export_jsonl, import_jsonl
 from vouched._replay._metrics import PopulationMetrics, abstention_rate, citation_precision, measure
 from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._queued import QueuedSnapshotStore
 from vouched._replay._snapshot import Snapshot
-from vouched._replay._store import (
-    SnapshotStore,
-    SqliteSnapshotStore,
-    export_jsonl,
-    import_jsonl,
-)
+from vouched._replay._store import SnapshotStore, SqliteSnapshotStore
 from vouched._scan._lexicon import Lexicon
 from vouched._scan._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, Scanner, ScanReport, scan

@@ -149,7 +149,7 @@ def test_a_replay_cut_short_goes_on_from_the_last_batch_written(
             raise OSError("the store went away")
         written.extend(batch)
 
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="went away"):
         spill.replay(fails_on_the_third, batch=10)
     assert spill.replay(written.extend, batch=10) == 10  # not 30: the first 20 are in
     assert [s.id for s in written] == [s.id for s in whole]

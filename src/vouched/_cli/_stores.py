@@ -16,7 +16,7 @@ def open_store(target: str, *, skipped: list[InputError] | None = None) -> Any:
     read (the review page, as its index skips rows); without, the first is the
     error (``replay``: exit 2 naming the file and line)."""
     if target.endswith(".jsonl") and "://" not in target:
-        from vouched._replay._store import read_jsonl  # noqa: PLC0415
+        from vouched._replay._jsonl import read_jsonl  # noqa: PLC0415
         from vouched.testing._stores import MemorySnapshotStore  # noqa: PLC0415
 
         store = MemorySnapshotStore()

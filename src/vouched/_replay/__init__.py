@@ -6,7 +6,9 @@ comparing then with now.
 
 - ``_snapshot``: the ``Snapshot`` value and its JSON document.
 - ``_redaction``: tokens for sensitive values before anything is stored.
-- ``_store``: ``SnapshotStore`` protocol, the SQLite store, JSON Lines export.
+- ``_store``: the store Protocols (``SnapshotStore``, ``BatchStore``, ...), the SQLite store.
+- ``_jsonl``: JSON Lines export, reading and import, through the input layer.
+- ``_spill``: ``SpillFile``, snapshots waiting for their store (quarantine, flock).
 - ``_queued``: ``QueuedSnapshotStore``, writes off the answer path (bounded, counted).
 - ``_postgres``: ``PostgresSnapshotStore`` (extra ``postgres``), the same document in PostgreSQL.
 - ``_urls``: store URLs in messages (no password) and their ``?schema=`` parameter.
