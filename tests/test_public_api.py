@@ -61,6 +61,7 @@ EXPECTED = [
     "PrometheusMetrics",
     "Prompt",
     "Query",
+    "QueryError",
     "QueuedSnapshotStore",
     "RecordedAttempt",
     "RedisBreakerStore",

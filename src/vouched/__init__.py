@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         PhraserResponseError,
         PhraserStreamError,
         PhraserTimeoutError,
+        QueryError,
         SourceError,
         StoreError,
         VouchedError,
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from vouched._policy import Policy
     from vouched._replay._attempts import AttemptAction, RecordedAttempt
     from vouched._replay._grade import GradeReport, replay
+    from vouched._replay._jsonl import export_jsonl, import_jsonl
     from vouched._replay._metrics import (
         PopulationMetrics,
         abstention_rate,
@@ -72,12 +74,7 @@ if TYPE_CHECKING:
     from vouched._replay._postgres import PostgresSnapshotStore
     from vouched._replay._queued import QueuedSnapshotStore
     from vouched._replay._snapshot import Snapshot
-    from vouched._replay._store import (
-        SnapshotStore,
-        SqliteSnapshotStore,
-        export_jsonl,
-        import_jsonl,
-    )
+    from vouched._replay._store import SnapshotStore, SqliteSnapshotStore
     from vouched._scan._facts._lexicon import Lexicon
     from vouched._scan._lex._quotes import unsupported_quotes
     from vouched._scan._scanner import Finding, FindingKind, Scanner, ScanReport, scan
@@ -148,6 +145,7 @@ _HOMES: dict[str, str] = {
     "PrometheusMetrics": "vouched._answer._prometheus",
     "Prompt": "vouched._answer._prompt",
     "Query": "vouched._sources._source",
+    "QueryError": "vouched._exceptions",
     "QueuedSnapshotStore": "vouched._replay._queued",
     "RecordedAttempt": "vouched._replay._attempts",
     "RedisBreakerStore": "vouched._sources._redis",
@@ -178,12 +176,12 @@ _HOMES: dict[str, str] = {
     "citation_precision": "vouched._replay._metrics",
     "classify": "vouched._gate",
     "dump_facts": "vouched._factio",
-    "export_jsonl": "vouched._replay._store",
+    "export_jsonl": "vouched._replay._jsonl",
     "fetch_sync": "vouched._sources._source",
     "gather": "vouched._sources._source",
     "gather_sync": "vouched._sources._source",
     "grounding_rate": "vouched._gate",
-    "import_jsonl": "vouched._replay._store",
+    "import_jsonl": "vouched._replay._jsonl",
     "load_facts": "vouched._factio",
     "measure": "vouched._replay._metrics",
     "open_snapshot_store": "vouched._replay._open",
@@ -245,6 +243,7 @@ __all__ = [
     "PrometheusMetrics",
     "Prompt",
     "Query",
+    "QueryError",
     "QueuedSnapshotStore",
     "RecordedAttempt",
     "RedisBreakerStore",

@@ -16,8 +16,11 @@
     |   +-- PhraserStreamError       its streamed answer broke off before the end
     +-- AnswerRefusedError       raised by Answer.raise_for_refusal() on a refusal
     +-- SourceError              a source could not answer (adapters raise it;
-        |                        GuardedSource turns it into silence)
-        +-- MalformedPayloadError  the source answered, but the payload did not parse
+    |   |                        GuardedSource turns it into silence)
+    |   +-- MalformedPayloadError  the source answered, but the payload did not parse
+    +-- QueryError               the caller's query is one the source cannot ask
+    |                            (also ValueError): a malformed_query silence, never
+    |                            a failure of the source (422 on serve)
     +-- StoreError               a snapshot store cannot be opened, read or written
 
 Later layers add their own subclasses here (never elsewhere), so users never
@@ -45,6 +48,7 @@ __all__ = [
     "PhraserResponseError",
     "PhraserStreamError",
     "PhraserTimeoutError",
+    "QueryError",
     "SourceError",
     "StoreError",
     "VouchedError",
@@ -60,16 +64,25 @@ _LINE_MAX = 270  # with "vouched COMMAND: " in front, a line stays within 300
 
 # C0 controls but tab and newline (ESC starts a terminal's escape sequences), DEL,
 # C1 controls (U+009B is a one-character CSI), the bidi controls that reorder
-# what a reader sees (U+202E "right-to-left override"), line/paragraph separators.
+# what a reader sees (U+202E "right-to-left override"), line/paragraph separators,
+# and the invisible format characters that hide text from a reader: soft hyphen,
+# combining grapheme joiner, zero-width space/joiners, word joiner and invisible
+# operators, Hangul fillers, Mongolian vowel separator, the byte-order mark,
+# interlinear annotations and the Unicode tag characters (U+E0000-U+E007F,
+# which spell out text no font shows).
 _UNPRINTABLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+    "\U000e0000-\U000e007f]"
 )
 
 
 def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: control characters (ESC, C1) and
-    bidi controls (U+202E) shown as escapes (``\\x1b``, ``\\u202e``), never
-    sent; tabs and newlines kept. Every place that prints input uses it."""
+    """``text`` safe to print on a terminal: control characters (ESC, C1), bidi
+    controls (U+202E) and invisible format characters (zero-width space, tag
+    characters) shown as escapes (``\\x1b``, ``\\u202e``, ``\\u200b``,
+    ``\\U000e0041``), never sent; tabs and newlines kept. Every place that prints
+    input uses it (the review pages and CLI tables too)."""
     return _UNPRINTABLE.sub(_escape, text)
 
 
@@ -289,3 +302,22 @@ class MalformedPayloadError(SourceError):
 
 class StoreError(VouchedError):
     """A snapshot store cannot be opened, read or written (the message says why)."""
+
+
+class QueryError(VouchedError, ValueError):
+    """A query a source cannot ask (no ``latitude``, a ``null`` where a number
+    belongs): the caller's mistake, found before the source is called.
+
+    ``field`` names the query's key (``"latitude"``); ``str(error)`` is one
+    line, with the wrong value echoed, cut short. :class:`vouched.GuardedSource`
+    answers it with ``malformed_query`` silences and never counts it toward the
+    breaker: a caller cannot take a source down for everyone.
+    """
+
+    def __init__(self, field: str, accepted: str, *, got: object = ...) -> None:
+        self.field = field
+        self.accepted = accepted
+        text = f"query field {field!r} must be {accepted}"
+        if got is not ...:
+            text += f", got {shown(got)}"
+        super().__init__(printable(text))

@@ -62,6 +62,7 @@ class SilenceReason(enum.StrEnum):
     SOURCE_ERROR = "source_error"
     SOURCE_BUG = "source_bug"  # the source's own code raised (KeyError, ...): not an outage
     MALFORMED = "malformed"
+    MALFORMED_QUERY = "malformed_query"  # the caller's query cannot be asked: not an outage
     NO_DATA = "no_data"
     STALE = "stale"
     NOT_PERMITTED = "not_permitted"

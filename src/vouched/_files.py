@@ -60,9 +60,10 @@ INPUT_LIMITS: Final = {
 """Default size caps in bytes, by input kind. Streamed inputs (claims, JSON Lines
 snapshots) keep memory flat whatever their size; the cap bounds the time."""
 
-LINE_LIMITS: Final = {"claims": 16 * _MIB}
+LINE_LIMITS: Final = {"claims": 16 * _MIB, "snapshots": 64 * _MIB}
 """Size caps in bytes of one line, for inputs read line by line whose lines are
-small records (a claim is one model output: the cap of an ``output`` file).
+small records (a claim is one model output: the cap of an ``output`` file; a
+snapshot, one answer with its facts and attempts).
 Memory holds one line, so this bounds it: ``verify - </dev/zero`` is refused
 after 16 MiB, not after the 1 GiB of the whole file. A lower file cap
 (``--max-input-bytes``) lowers it too."""

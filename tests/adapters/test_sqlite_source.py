@@ -101,9 +101,9 @@ def test_a_naive_timestamp_is_malformed(database: Path) -> None:
     assert {f.silent_reason for f in facts} == {"malformed"}
 
 
-def test_a_query_without_the_needed_parameter_is_a_source_error(database: Path) -> None:
+def test_a_query_without_the_needed_parameter_is_a_malformed_query(database: Path) -> None:
     facts = fetch_sync(GuardedSource(readings(database)), {"city": "Berlin"})
-    assert {f.silent_reason for f in facts} == {"source_error"}
+    assert {f.silent_reason for f in facts} == {"malformed_query"}
 
 
 def test_a_second_statement_is_never_run(database: Path) -> None:

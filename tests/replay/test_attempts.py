@@ -248,7 +248,7 @@ def test_a_retried_answer_keeps_the_text_of_each_attempt(store: SqliteSnapshotSt
 def test_a_format_2_snapshot_keeps_its_id_and_bytes_and_grades_as_it_did(
     tmp_path: Path,
 ) -> None:
-    from vouched._replay._store import import_jsonl  # noqa: PLC0415
+    from vouched._replay._jsonl import import_jsonl  # noqa: PLC0415
 
     lines = FORMAT_2.read_text(encoding="utf-8").splitlines()
     with SqliteSnapshotStore(tmp_path / "v2.db") as store:

@@ -107,7 +107,7 @@ def test_a_full_queue_spills_instead_of_dropping(
     assert queued.dropped == 0
 
 
-def test_a_line_cut_short_by_a_crash_is_skipped_and_named(
+def test_a_line_cut_short_by_a_crash_is_quarantined_and_named(
     tmp_path: Path, make_snapshot: SnapshotFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     spill = SpillFile(tmp_path / "spill.jsonl")
@@ -120,4 +120,6 @@ def test_a_line_cut_short_by_a_crash_is_skipped_and_named(
         assert spill.replay(written.extend) == 1
     assert written == [whole]
     assert not spill.waiting()
-    assert any("line 2: not a snapshot" in r.getMessage() for r in caplog.records)
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert str(spill.quarantine) in said
+    assert "1 lines are not snapshots" in said

@@ -15,7 +15,8 @@ import pytest
 
 from replay.population import T0, SnapshotFactory
 from vouched import InputError, Policy, Snapshot, SnapshotStore, SqliteSnapshotStore, StoreError
-from vouched._replay._store import SCHEMA_VERSION, export_jsonl, import_jsonl, migrate, safe_write
+from vouched._replay._jsonl import export_jsonl, import_jsonl
+from vouched._replay._store import SCHEMA_VERSION, migrate, safe_write
 
 
 def _population(make_snapshot: SnapshotFactory, n: int) -> list[Snapshot]:

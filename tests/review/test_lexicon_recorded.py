@@ -18,8 +18,8 @@ import pytest
 
 from fleet.services import require_postgres
 from vouched import Fact, Grounder, Lexicon, SqliteSnapshotStore
+from vouched._replay._jsonl import export_jsonl
 from vouched._replay._open import open_snapshot_store
-from vouched._replay._store import export_jsonl
 from vouched.testing import FakeClock, ScriptedPhraser, ScriptedSource, run_cli
 
 NOW = "2026-11-29T12:00:00Z"

@@ -121,7 +121,7 @@ def test_the_static_files_are_served_by_the_package(store: SqliteSnapshotStore) 
 
 def test_the_demo_store_in_examples_is_what_vouched_demo_writes(tmp_path: Path) -> None:
     from vouched._cli import main  # noqa: PLC0415
-    from vouched._replay._store import export_jsonl  # noqa: PLC0415
+    from vouched._replay._jsonl import export_jsonl  # noqa: PLC0415
 
     target = tmp_path / "demo.db"
     assert main(["demo", "--store", str(target)]) == 0

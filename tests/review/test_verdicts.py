@@ -16,8 +16,8 @@ pytest.importorskip("jinja2", reason="the review pages need vouched[server]")
 from review.population import T0
 from server._serving import InProcess
 from vouched import Snapshot, SqliteSnapshotStore
+from vouched._replay._jsonl import export_jsonl
 from vouched._replay._open import open_snapshot_store
-from vouched._replay._store import export_jsonl
 from vouched._replay._verdicts import Mark
 from vouched._review import create_review_app
 from vouched._review._verdicting import COOKIE, Sessions

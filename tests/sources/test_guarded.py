@@ -15,6 +15,8 @@ from vouched import (
     GuardedSource,
     MalformedPayloadError,
     Policy,
+    Query,
+    QueryError,
     SilenceReason,
     Source,
     SourceError,
@@ -238,3 +240,32 @@ def test_cache_settings_refuse_nonsense() -> None:
         CacheSettings(maxsize=0)
     with pytest.raises(ValueError, match="CacheSettings"):
         CacheSettings(fresh_for=-timedelta(seconds=1).total_seconds())
+
+
+class _Refusing:
+    """A source that finds out only in ``fetch`` that it cannot ask the query."""
+
+    name = "refusing"
+
+    async def fetch(self, query: Query) -> list[Fact]:
+        raise QueryError("latitude", "a number", got=query.get("latitude"))
+
+
+def test_a_query_error_from_fetch_is_a_malformed_query_and_never_a_breaker_failure() -> None:
+    source = GuardedSource(_Refusing(), breaker=BreakerSettings(fail_max=2))
+    for _ in range(5):
+        facts = fetch_sync(source, {"subject": "Berlin"})
+        assert [f.silent_reason for f in facts] == ["malformed_query"]
+    assert source.state == "closed"
+
+
+def test_a_query_the_source_checks_and_refuses_is_never_fetched() -> None:
+    class Checked(ScriptedSource):
+        def check_query(self, query: Query) -> None:
+            raise QueryError("subject", "known")
+
+    script = Checked("s", [SourceError()])
+    source = GuardedSource(script, breaker=BreakerSettings(fail_max=1))
+    facts = fetch_sync(source, {"subject": "Berlin"})
+    assert [f.silent_reason for f in facts] == ["malformed_query"]
+    assert (script.calls, source.state) == (0, "closed")

@@ -23,9 +23,11 @@ from vouched import (
     Fact,
     MalformedPayloadError,
     Query,
+    QueryError,
     SilenceReason,
     SourceError,
 )
+from vouched_adapters._queries import check_mapping, check_text
 
 __all__ = ["CsvCatalogSource"]
 
@@ -63,6 +65,16 @@ class CsvCatalogSource:
         self.ttl = ttl
         self.confidence = confidence
 
+    def check_query(self, query: Query) -> None:
+        """Raise :class:`vouched.QueryError` unless ``subject`` is text and
+        ``attributes`` a list of texts, each when given."""
+        check_text(check_mapping(query), "subject")
+        asked = query.get("attributes")
+        if "attributes" in query and (
+            not isinstance(asked, list | tuple) or not all(isinstance(a, str) for a in asked)
+        ):
+            raise QueryError("attributes", "a list of attribute names", got=asked)
+
     def _wanted(self, query: Query) -> tuple[str, ...]:
         asked = query.get("attributes")
         if asked is None:
@@ -76,6 +88,7 @@ class CsvCatalogSource:
         return [(str(subject), attribute) for attribute in self._wanted(query)]
 
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        self.check_query(query)
         content, modified = await asyncio.to_thread(self._read)
         return self.parse(content, query, modified)
 

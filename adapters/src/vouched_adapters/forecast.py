@@ -34,6 +34,12 @@ from vouched_adapters._periods import (
     slot_facts,
     slot_step,
 )
+from vouched_adapters._queries import (
+    check_coordinates,
+    check_mapping,
+    check_text,
+    check_whole_number,
+)
 from vouched_adapters._values import exact_number
 from vouched_adapters.weather import WMO_CONDITIONS
 
@@ -43,6 +49,7 @@ __all__ = [
     "OPEN_METEO_HOURLY",
     "OpenMeteoForecastSource",
     "OpenWeatherForecastSource",
+    "check_forecast_query",
 ]
 
 OPEN_METEO_HOURLY: Mapping[str, str] = {
@@ -119,6 +126,16 @@ _HOUR = timedelta(hours=1)
 _DAY = timedelta(days=1)
 
 
+def check_forecast_query(query: Query) -> None:
+    """Raise :class:`vouched.QueryError` unless ``query`` is one a forecast source
+    can ask: ``latitude`` and ``longitude`` numbers in range, ``subject`` and
+    ``timezone`` text and ``forecast_days`` a whole number from 1 to 16 when given."""
+    check_coordinates(query)
+    check_text(check_mapping(query), "subject")
+    check_text(query, "timezone")
+    check_whole_number(query, "forecast_days", 1, 16)
+
+
 class OpenWeatherForecastSource:
     """OpenWeather's 5-day / 3-hour forecast (``/data/2.5/forecast``), metric units.
 
@@ -144,7 +161,12 @@ class OpenWeatherForecastSource:
         self.ttl = ttl
         self._api_key = api_key
 
+    def check_query(self, query: Query) -> None:
+        """See :func:`check_forecast_query`."""
+        check_forecast_query(query)
+
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        check_forecast_query(query)
         latitude, longitude = query["latitude"], query["longitude"]
         params = {"lat": latitude, "lon": longitude, "units": "metric", "appid": self._api_key}
         observed = self.clock.now()
@@ -276,7 +298,12 @@ class OpenMeteoForecastSource:
         self.confidence = confidence
         self.ttl = ttl
 
+    def check_query(self, query: Query) -> None:
+        """See :func:`check_forecast_query`."""
+        check_forecast_query(query)
+
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        check_forecast_query(query)
         latitude, longitude = query["latitude"], query["longitude"]
         params = {
             "latitude": latitude,

@@ -31,9 +31,10 @@ import httpx
 
 from vouched import ConfigError, Fact, MalformedPayloadError, Query, SilenceReason
 from vouched_adapters._http import MAX_BODY_BYTES, SubjectNotFoundError, get_json
+from vouched_adapters._queries import check_mapping, check_scalar
 from vouched_adapters._values import instant
 
-__all__ = ["Field", "HttpJsonSource", "resolve_pointer"]
+__all__ = ["Field", "HttpJsonSource", "resolve_pointer"]  # and its check_query method
 
 _MISSING = object()
 
@@ -142,7 +143,16 @@ class HttpJsonSource:
             return []
         return [(subject, attribute) for attribute in self.fields]
 
+    def check_query(self, query: Query) -> None:
+        """Raise :class:`vouched.QueryError` unless every key the subject, URL and
+        parameter templates name is in ``query`` as text or a number."""
+        check_mapping(query)
+        for template in (self.subject, self.url, *self.params.values()):
+            for key in _template_keys(template):
+                check_scalar(query, key)
+
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        self.check_query(query)
         subject = _fill(self.subject, query)
         url = _fill(self.url, query, in_url=True)
         params = {key: _fill(value, query) for key, value in self.params.items()}

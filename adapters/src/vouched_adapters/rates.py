@@ -10,6 +10,7 @@ Easter Monday, 1 May, 25 and 26 December).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -18,12 +19,14 @@ from zoneinfo import ZoneInfo
 
 import httpx
 
-from vouched import Fact, MalformedPayloadError, Query, SilenceReason
+from vouched import Fact, MalformedPayloadError, Query, QueryError, SilenceReason
 from vouched_adapters._http import SubjectNotFoundError, get_json
+from vouched_adapters._queries import check_mapping, check_text
 
 __all__ = [
     "ATTRIBUTE",
     "FrankfurterRates",
+    "check_rates_query",
     "is_publication_day",
     "next_publication",
     "publication_time",
@@ -77,6 +80,29 @@ def next_publication(day: date) -> datetime:
     return publication_time(following)
 
 
+_CURRENCY = re.compile("[A-Za-z]{3}")
+_MAX_SYMBOLS = 50
+
+
+def check_rates_query(query: Query) -> None:
+    """Raise :class:`vouched.QueryError` unless ``query`` is one Frankfurter can be
+    asked: ``base`` a three-letter currency code, ``symbols`` one (or a list, or
+    a comma-separated text, of at most 50) when given."""
+    check_text(
+        check_mapping(query), "base", pattern=_CURRENCY, accepted="a three-letter currency code"
+    )
+    if "symbols" not in query:
+        return
+    symbols = query["symbols"]
+    if isinstance(symbols, str):
+        symbols = symbols.split(",")
+    if not isinstance(symbols, list | tuple) or not 0 < len(symbols) <= _MAX_SYMBOLS:
+        raise QueryError("symbols", "a list of 1 to 50 currency codes", got=query["symbols"])
+    for symbol in symbols:
+        if not isinstance(symbol, str) or _CURRENCY.fullmatch(symbol.strip()) is None:
+            raise QueryError("symbols", "three-letter currency codes", got=symbol)
+
+
 class FrankfurterRates:
     """Reference rates for ``base`` against ``symbols`` (the query may override both:
     ``{"base": "EUR", "symbols": ["USD", "GBP"]}``)."""
@@ -109,7 +135,12 @@ class FrankfurterRates:
         base, symbols = self._pairs(query)
         return [(f"{base}/{symbol}", ATTRIBUTE) for symbol in symbols]
 
+    def check_query(self, query: Query) -> None:
+        """See :func:`check_rates_query`."""
+        check_rates_query(query)
+
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        check_rates_query(query)
         base, symbols = self._pairs(query)
         try:
             response = await get_json(

@@ -8,6 +8,7 @@ query is ever formatted into SQL text. The database is opened read-only.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,9 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason, SourceError
+from vouched_adapters._queries import check_mapping, check_scalar
 from vouched_adapters._values import instant
 
 __all__ = ["Column", "SqliteSource"]
+
+# A named parameter as sqlite3 reads one (outside the quotes it is not one,
+# but a name a quoted text happens to hold only asks for one key more).
+_PARAMETER = re.compile(r"(?<![\w:@$])[:@$]([A-Za-z_]\w*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +46,8 @@ class SqliteSource:
     - ``citation_column``: a record id for each row's facts.
 
     The query is passed to sqlite3 as the named parameters (``:subject``);
-    a parameter the query lacks is a ``source_error``.
+    a parameter the query lacks, or one that is not text or a number, is the
+    caller's mistake (:meth:`check_query`: a ``malformed_query`` silence).
     """
 
     def __init__(
@@ -75,7 +82,15 @@ class SqliteSource:
             return []
         return [(str(subject), spec.attribute) for spec in self.columns.values()]
 
+    def check_query(self, query: Query) -> None:
+        """Raise :class:`vouched.QueryError` unless every named parameter of the
+        SQL (``:name``, ``@name``, ``$name``) is in ``query`` as text or a number."""
+        check_mapping(query)
+        for name in dict.fromkeys(_PARAMETER.findall(self.sql)):
+            check_scalar(query, name)
+
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        self.check_query(query)
         rows, modified = await asyncio.to_thread(self._query, dict(query))
         return self.parse(rows, modified)
 

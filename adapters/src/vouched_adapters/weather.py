@@ -23,9 +23,10 @@ import httpx
 
 from vouched import Fact, MalformedPayloadError, Query, SilenceReason
 from vouched_adapters._http import SubjectNotFoundError, get_json
+from vouched_adapters._queries import check_coordinates, check_mapping, check_text
 from vouched_adapters._values import exact_number
 
-__all__ = ["DEFAULT_VARIABLES", "WMO_CONDITIONS", "OpenMeteoSource"]
+__all__ = ["DEFAULT_VARIABLES", "WMO_CONDITIONS", "OpenMeteoSource", "check_weather_query"]
 
 CONDITION = "condition"
 
@@ -76,6 +77,15 @@ WMO_CONDITIONS: Mapping[int, str] = {
 """WMO weather interpretation codes (as Open-Meteo documents them)."""
 
 
+def check_weather_query(query: Query) -> None:
+    """Raise :class:`vouched.QueryError` unless ``query`` is one Open-Meteo can be
+    asked: ``latitude`` and ``longitude`` numbers in range, ``subject`` and
+    ``timezone`` text when given."""
+    check_coordinates(query)
+    check_text(check_mapping(query), "subject")
+    check_text(query, "timezone")
+
+
 class OpenMeteoSource:
     """Current conditions at a coordinate.
 
@@ -108,7 +118,12 @@ class OpenMeteoSource:
                 keys.append((subject, CONDITION))
         return keys
 
+    def check_query(self, query: Query) -> None:
+        """See :func:`check_weather_query`."""
+        check_weather_query(query)
+
     async def fetch(self, query: Query) -> Sequence[Fact]:
+        check_weather_query(query)
         subject = _subject(query)
         latitude, longitude = query["latitude"], query["longitude"]
         params = {

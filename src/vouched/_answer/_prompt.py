@@ -70,6 +70,7 @@ _PLAIN_REASONS: Mapping[str, str] = {
     SilenceReason.SOURCE_ERROR: "the source reported an error",
     SilenceReason.SOURCE_BUG: "the source failed",
     SilenceReason.MALFORMED: "the source sent data that could not be read",
+    SilenceReason.MALFORMED_QUERY: "the question could not be asked of the source",
     SilenceReason.NO_DATA: "the source has no data for it",
     SilenceReason.STALE: "the latest data is out of date",
     SilenceReason.NOT_PERMITTED: "it may not be shared",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
@@ -17,23 +18,41 @@ from vouched._fact import Fact
 from vouched._policy import Policy
 from vouched._replay._lexicons import LexiconRecord, LexiconShelf
 from vouched._replay._snapshot import Snapshot
-from vouched._replay._store import SnapshotStore
+from vouched._replay._store import HandOffStore, SnapshotStore, write_batch
 from vouched._sources._source import Query
 
-__all__ = ["StoreHook", "record"]
+__all__ = ["HOOK_BATCH", "HOOK_PENDING", "StoreHook", "record"]
 
 _log = logging.getLogger("vouched.grounder")
 
+HOOK_PENDING = 10_000
+"""Snapshots waiting for a plain store at most; past it one is dropped and counted."""
+
+HOOK_BATCH = 256
+"""Snapshots written in one transaction (a store that is a ``BatchStore``)."""
+
+_Write = Callable[[Any], None]
+_Entry = tuple[Callable[[], Any], _Write | None]  # (build, a write of its own or None)
+
 
 class StoreHook:
-    """Writes snapshots off the answer path: on the store's own worker thread,
-    after the answer is handed back, so a slow store (a SQLite file waiting
-    for its lock) stalls neither this answer, nor the event loop, nor the
-    pool that scans other answers. A failing store is logged and counted; it
-    never breaks an answer. Writes queue without a bound on count: each
-    snapshot is small, and every answer given must keep its snapshot."""
+    """Writes snapshots off the answer path.
 
-    __slots__ = ("_executor", "_lexicons", "_lock", "_pending", "failed", "store", "written")
+    A :class:`~vouched._replay._store.HandOffStore` (``QueuedSnapshotStore``,
+    what ``vouched serve`` uses) is handed each snapshot unbuilt: one hand-off,
+    its own bounded queue and thread do the rest. Any other store is written on
+    one worker thread of ours, after the answer is handed back, in batches (one
+    transaction per batch of up to ``HOOK_BATCH`` when the store is a
+    ``BatchStore``), so a slow store (a SQLite file waiting for its lock)
+    stalls neither this answer, nor the event loop, nor the pool that scans
+    other answers. At most ``HOOK_PENDING`` wait: past that a snapshot is
+    dropped, logged and counted in ``failed``, as is a batch the store fails;
+    neither ever breaks an answer. A write of its own (a lexicon, see
+    :meth:`keep_lexicon`) goes through the same thread in order, before the
+    snapshots scheduled after it, and is never dropped."""
+
+    __slots__ = ("_executor", "_futures", "_lexicons", "_lock", "_pending", "_running",
+                 "failed", "store", "written")  # fmt: skip
 
     def __init__(self, store: SnapshotStore) -> None:
         self.store = store
@@ -41,10 +60,12 @@ class StoreHook:
         self.written = 0
         self.failed = 0
         self._lock = threading.Lock()
+        self._pending: deque[_Entry] = deque()
+        self._running = False
         # The executor's own futures, not the event loop's: a write belongs to the store's
         # thread, so it is settled from any loop, also after the loop that scheduled it has
         # closed (asyncio.run(answer) then asyncio.run(settle)).
-        self._pending: set[Future[None]] = set()
+        self._futures: set[Future[None]] = set()
         self._executor: ThreadPoolExecutor | None = None
 
     @property
@@ -63,45 +84,97 @@ class StoreHook:
         shelf = self.store
         self.schedule(lambda: record, write=lambda _: shelf.write_lexicon(record))
 
-    def schedule(
-        self,
-        build: Callable[[], Any],
-        write: Callable[[Any], None] | None = None,
-    ) -> None:
+    def schedule(self, build: Callable[[], Any], write: _Write | None = None) -> None:
+        """Write ``build()`` off the answer path: with ``write`` when given, else as a
+        snapshot (handed unbuilt to a ``HandOffStore``, else batched on our thread)."""
+        if write is None and isinstance(self.store, HandOffStore):
+            self.store.hand_off(build)
+            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            self._write(build, write)
+            self._write([(build, write)])
             return
-        if self._executor is None:  # one thread: stores write one snapshot at a time
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
-        future = self._executor.submit(self._write, build, write)
         with self._lock:
-            self._pending.add(future)
+            if write is None and len(self._pending) >= HOOK_PENDING:
+                self.failed += 1
+                _log.error("snapshot dropped: %d wait for the store already", HOOK_PENDING)
+                return
+            self._pending.append((build, write))
+            if self._running:
+                return
+            self._running = True
+            if self._executor is None:  # one thread: stores write one batch at a time
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="vouched-snapshots")
+            future = self._executor.submit(self._drain)
+            self._futures.add(future)
         future.add_done_callback(self._done)
 
     def _done(self, future: Future[None]) -> None:
-        with self._lock:  # called on the store's thread
-            self._pending.discard(future)
+        with self._lock:  # called on the store's thread (or here, when already done)
+            self._futures.discard(future)
 
     async def settle(self) -> None:
         """Wait for the writes scheduled so far, from any event loop (for sync callers
         and tests)."""
-        with self._lock:
-            pending = list(self._pending)
-        if pending:
-            await asyncio.gather(*map(asyncio.wrap_future, pending), return_exceptions=True)
-
-    def _write(self, build: Callable[[], Any], write: Callable[[Any], None] | None) -> None:
-        try:
-            (write or self.store.write)(build())
-        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+        while True:
             with self._lock:
-                self.failed += 1
+                futures = list(self._futures)
+            if not futures:
+                return
+            await asyncio.gather(*map(asyncio.wrap_future, futures), return_exceptions=True)
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                if not self._pending:
+                    self._running = False
+                    return
+                take = min(HOOK_BATCH, len(self._pending))
+                entries = [self._pending.popleft() for _ in range(take)]
+            self._write(entries)
+
+    def _write(self, entries: Sequence[_Entry]) -> None:
+        """Write ``entries`` in order: runs of snapshots in one batch each, a write of
+        its own (a lexicon) alone, after the snapshots before it."""
+        snapshots: list[Snapshot] = []
+        for build, write in entries:
+            if write is not None:
+                self._store(snapshots)
+                snapshots = []
+                self._own(build, write)
+                continue
+            try:
+                snapshots.append(build())
+            except Exception:  # noqa: BLE001 - a snapshot that cannot be built never breaks an answer
+                self._counted(failed=1)
+                _log.warning("snapshot could not be built; answer unaffected", exc_info=True)
+        self._store(snapshots)
+
+    def _store(self, snapshots: list[Snapshot]) -> None:
+        if not snapshots:
+            return
+        try:
+            write_batch(self.store, snapshots)
+        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+            self._counted(failed=len(snapshots))
             _log.warning("snapshot store failed; answer unaffected", exc_info=True)
         else:
-            with self._lock:
-                self.written += 1
+            self._counted(written=len(snapshots))
+
+    def _own(self, build: Callable[[], Any], write: _Write) -> None:
+        try:
+            write(build())
+        except Exception:  # noqa: BLE001 - a failing store must never break an answer
+            self._counted(failed=1)
+            _log.warning("snapshot store failed; answer unaffected", exc_info=True)
+        else:
+            self._counted(written=1)
+
+    def _counted(self, *, written: int = 0, failed: int = 0) -> None:
+        with self._lock:
+            self.written += written
+            self.failed += failed
 
 
 def record(

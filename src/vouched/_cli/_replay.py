@@ -80,11 +80,11 @@ from vouched._cli._common import (
     load_lexicon,
     load_policy,
 )
+from vouched._cli._stores import open_store
 from vouched._exceptions import InputError
 from vouched._policy import Policy
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._lexicons import stored_lexicons
-from vouched._replay._open import open_snapshot_store
 from vouched._replay._postgres import safe_url
 from vouched._replay._regressions import VerdictReport, replay_verdicts
 from vouched._replay._tables import Change, Flagged, ReportTable, report_tables
@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.chart, field="--chart")
     if args.verdicts is not None:
         return run_verdicts(args, policy, lexicon)
-    with open_snapshot_store(args.store, read_only=True) as store:
+    with open_store(args.store) as store:  # a path, a URL, or the JSON Lines export
         # Each snapshot with the lexicon it was checked with, unless --lexicon names one for all.
         # (--lexicon: None, so each worker process builds its own scanner rule.)
         rules = None if args.lexicon is not None else (_rule(store, args, policy, lexicon),)
@@ -228,7 +228,7 @@ def _rule(store: object, args: argparse.Namespace, policy: Policy, lexicon: Any)
 
 def run_verdicts(args: argparse.Namespace, policy: Policy, lexicon: Any) -> int:
     """``--verdicts``: reviewers' verdicts graded as a regression suite."""
-    with open_snapshot_store(args.store, read_only=True) as store:
+    with open_store(args.store) as store:  # a path, a URL, or the JSON Lines export
         if args.verdicts:
             if not Path(args.verdicts).is_file():
                 raise InputError("no such verdicts file", file=args.verdicts)

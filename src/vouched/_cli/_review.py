@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from vouched._cli._common import add_input_limit, load_lexicon, load_policy
+from vouched._cli._stores import open_store
 from vouched._exceptions import InputError, MissingExtraError
 
 __all__ = ["register"]
@@ -129,17 +130,6 @@ def _named(paths: list[str], option: str) -> dict[str, str]:
     return named
 
 
-def open_store(target: str, *, read_only: bool = True) -> Any:
-    """The store ``target`` names (a ``.jsonl`` file: in memory, verdicts beside it)."""
-    from vouched._replay._open import open_snapshot_store, sqlite_path  # noqa: PLC0415
-
-    path = sqlite_path(target)
-    if not read_only and path is not None and not Path(path).exists():
-        # the pages read a store; they never start an empty one by a typo
-        raise InputError("no such snapshot store", file=path)
-    return open_snapshot_store(target, read_only=read_only)
-
-
 def _reviewer(name: str | None) -> str:
     if name:
         return name
@@ -186,7 +176,13 @@ def run(args: argparse.Namespace) -> int:
         name: load_lexicon(path, max_bytes=args.max_input_bytes)
         for name, path in _named(args.lexicon, "--lexicon").items()
     }
-    store = open_store(args.store, read_only=args.read_only)
+    skipped: list[InputError] = []
+    store = open_store(args.store, read_only=args.read_only, skipped=skipped)
+    if skipped:
+        sys.stderr.write(
+            f"vouched review: {len(skipped):,} lines of {args.store} skipped, not "
+            f"snapshots (the first: {skipped[0]})\n"
+        )
     try:
         app = create_review_app(
             store,

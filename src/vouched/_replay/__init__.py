@@ -6,11 +6,13 @@ comparing then with now.
 
 - ``_snapshot``: the ``Snapshot`` value and its JSON document.
 - ``_redaction``: tokens for sensitive values before anything is stored.
-- ``_store``: ``SnapshotStore`` protocol, the SQLite store, JSON Lines export.
 - ``_lexicons``: the lexicons snapshots were checked with, kept once per store.
 - ``_verdicts``: reviewers' verdicts on findings, kept beside the snapshots.
 - ``_memory``: the in-memory store, and a JSON Lines export read into it.
 - ``_regressions``: verdicts graded as a regression suite (``replay --verdicts``).
+- ``_store``: the store Protocols (``SnapshotStore``, ``BatchStore``, ...), the SQLite store.
+- ``_jsonl``: JSON Lines export, reading and import, through the input layer.
+- ``_spill``: ``SpillFile``, snapshots waiting for their store (quarantine, flock).
 - ``_queued``: ``QueuedSnapshotStore``, writes off the answer path (bounded, counted).
 - ``_postgres``: ``PostgresSnapshotStore`` (extra ``postgres``), the same document in PostgreSQL.
 - ``_urls``: store URLs in messages (no password) and their ``?schema=`` parameter.

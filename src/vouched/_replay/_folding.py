@@ -10,9 +10,12 @@ e, a Greek o) to the Latin letter they look like, URL escapes
 soft hyphen) dropped. A match in the folded text is a span of the original.
 
 :func:`read_amounts` reads, in folded text, the numbers the scanner's reader
-does not: scientific (``8.5e4``), hexadecimal (``0x14c08``), roman numerals
+does not: scientific (``8.5e4``, ``.85e5``), hexadecimal, binary and octal
+literals (``0x14c08``, ``0b10100110000001000``, ``0o246010``), roman numerals
 (``lxxxv``), digits grouped by any separator, each with a scale word or
-suffix (``k``, ``grand``, ``hundred``, ``million``, ``lakh`` ...).
+suffix (``k``, ``grand``, ``large``, ``hundred``, ``million``, ``lakh``, German
+``Tausend``, ``Tsd.``, ``Millionen`` ...), and Chinese numerals (``八万五千``,
+``8万5千``, ``8.5万``).
 """
 
 from __future__ import annotations
@@ -112,18 +115,33 @@ SCALES: dict[str, Decimal] = {
     "b": Decimal(10) ** 9, "bn": Decimal(10) ** 9, "billion": Decimal(10) ** 9,
     "lakh": Decimal(10) ** 5, "lakhs": Decimal(10) ** 5, "crore": Decimal(10) ** 7,
     "myriad": Decimal(10) ** 4, "dozen": Decimal(12),
+    "large": Decimal(1000),  # US slang: "85 large" is 85,000 dollars
+    # German: "85 Tausend", "85 Tsd.", "1,2 Millionen", "0,85 Mrd."
+    "tausend": Decimal(1000), "tsd": Decimal(1000), "hundert": Decimal(100),
+    "millionen": Decimal(10) ** 6, "milliarde": Decimal(10) ** 9,
+    "milliarden": Decimal(10) ** 9, "mrd": Decimal(10) ** 9,
 }  # fmt: skip
+
+# Chinese numerals: digits, and the units that multiply what comes before them.
+CJK_DIGITS = {"零": 0, "\u3007": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4,
+              "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}  # fmt: skip
+CJK_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
+CJK_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 
 _SEPARATOR = r"[ ,.'_]"
 _SCALE = "|".join(sorted(SCALES, key=len, reverse=True))
 _AMOUNT = re.compile(
     rf"""(?<![\w.])(?:
         (?P<hex>0x[0-9a-f]+)
+      | (?P<bin>0b[01]+)
+      | (?P<oct>0o[0-7]+)
       | (?P<roman>[ivxlcdm]+)
-      | (?P<digits>\d+(?:{_SEPARATOR}\d{{2,3}})*(?:[.,]\d+)?)(?:e(?P<exp>[+-]?\d{{1,3}}))?
+      | (?P<digits>\d+(?:{_SEPARATOR}\d{{2,3}})*(?:[.,]\d+)?|\.\d+)(?:e(?P<exp>[+-]?\d{{1,3}}))?
     )(?:[ ]?-?(?P<scale>{_SCALE}))?(?!\w)""",
     re.VERBOSE,
 )
+_CJK_CHARS = "".join([*CJK_DIGITS, *CJK_UNITS, *CJK_BIG])
+_CJK = re.compile(rf"(?:[0-9.]*[{_CJK_CHARS}])+[0-9]*")  # at least one Chinese numeral
 _ROMAN = re.compile(r"m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _SCALE_AFTER = re.compile(rf"[ ]?-?({_SCALE})(?!\w)")
@@ -204,8 +222,9 @@ def read_amounts(folded: str) -> Iterator[tuple[int, int, tuple[Decimal, ...], D
     the step of its last digit shown, scaled."""
     for match in _AMOUNT.finditer(folded):
         scale = SCALES[match["scale"]] if match["scale"] else Decimal(1)
-        if match["hex"]:
-            readings, quantum = [Decimal(int(match["hex"], 16))], Decimal(1)
+        literal = match["hex"] or match["bin"] or match["oct"]
+        if literal:  # 0x14c08, 0b10100110000001000, 0o246010: Python's literals
+            readings, quantum = [Decimal(int(literal, 0))], Decimal(1)
         elif match["roman"]:
             value = _roman(match["roman"])
             if value is None:
@@ -216,6 +235,41 @@ def read_amounts(folded: str) -> Iterator[tuple[int, int, tuple[Decimal, ...], D
             if not readings:
                 continue
         yield match.start(), match.end(), tuple(r * scale for r in readings), quantum * scale
+    for match in _CJK.finditer(folded):
+        cjk = _cjk_value(match.group(0))
+        if cjk is not None:
+            yield match.start(), match.end(), (cjk,), Decimal(1)
+
+
+def _cjk_value(text: str) -> Decimal | None:
+    """A Chinese numeral (八万五千, 8万5千, 8.5万, 十二): its value, or None."""
+    total, section, number = Decimal(0), Decimal(0), Decimal(0)
+    digits = ""
+    for char in text:
+        if char.isdigit() or char == ".":
+            digits += char
+            continue
+        if digits:
+            try:
+                number = Decimal(digits)
+            except InvalidOperation:
+                return None
+            digits = ""
+        if char in CJK_DIGITS:
+            number = Decimal(CJK_DIGITS[char])
+        elif char in CJK_UNITS:
+            section += (number or 1) * CJK_UNITS[char]
+            number = Decimal(0)
+        elif char in CJK_BIG:
+            total += (section + number) * CJK_BIG[char]
+            section = number = Decimal(0)
+    if digits:
+        try:
+            number = Decimal(digits)
+        except InvalidOperation:
+            return None
+    value = total + section + number
+    return value or None
 
 
 def _roman(text: str) -> int | None:
@@ -230,8 +284,10 @@ def _roman(text: str) -> int | None:
 
 def _digit_readings(digits: str, exponent: str | None) -> tuple[list[Decimal], Decimal]:
     """Each separator as grouping, or the last one as the decimal mark."""
-    groups = re.split(_SEPARATOR, digits)
     shift = Decimal(10) ** int(exponent) if exponent else Decimal(1)
+    if digits.startswith("."):  # ".85e5": a leading decimal point
+        return [Decimal("0" + digits) * shift], Decimal(1).scaleb(1 - len(digits)) * shift
+    groups = re.split(_SEPARATOR, digits)
     readings = [Decimal("".join(groups)) * shift]
     quantum = shift
     if len(groups) > 1:

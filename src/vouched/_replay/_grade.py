@@ -39,7 +39,7 @@ from vouched._exceptions import ConfigError
 from vouched._gate import grounding_rate
 from vouched._policy import Policy
 from vouched._replay._snapshot import policy_version
-from vouched._replay._store import SnapshotStore
+from vouched._replay._store import SnapshotStore, SplitStore
 from vouched._replay._tally import (
     OutputRule,
     Tally,
@@ -311,7 +311,7 @@ def replay(
         raise ConfigError("replay engine", " or ".join(map(repr, ENGINES)), got=engine)
     if ray_address is not None and engine != "ray":
         raise ConfigError("replay ray_address", "given only with engine='ray'", got=ray_address)
-    if engine == "ray" or (workers > 1 and hasattr(store, "split")):
+    if engine == "ray" or (workers > 1 and isinstance(store, SplitStore)):
         tally = tally_in_workers(
             store,
             policy,

@@ -10,9 +10,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from vouched._exceptions import InputError
+from vouched._replay._jsonl import import_jsonl
 from vouched._replay._lexicons import LexiconRecord
 from vouched._replay._snapshot import Snapshot
-from vouched._replay._store import import_jsonl
 from vouched._replay._verdicts import ReviewVerdict, SidecarVerdicts, sidecar_path
 from vouched._time import to_utc
 
@@ -130,10 +131,12 @@ class JsonlExport(MemorySnapshotStore):
     """A JSON Lines export read into memory; reviewers' verdicts go to its
     sidecar file (``NAME.verdicts.jsonl``, :func:`vouched._replay._verdicts.sidecar_path`)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, skipped: list[InputError] | None = None) -> None:
         super().__init__()
         self.path = Path(path)
-        import_jsonl(self, self.path)  # every line checked: errors name the file and line
+        # every line checked: errors name the file and line (collected in ``skipped``
+        # when given, the rest read)
+        import_jsonl(self, self.path, skip=None if skipped is None else skipped.append)
         self._sidecar = SidecarVerdicts(sidecar_path(self.path))
 
     def write_verdict(self, verdict: ReviewVerdict) -> None:
@@ -146,6 +149,7 @@ class JsonlExport(MemorySnapshotStore):
         return f"JsonlExport({str(self.path)!r})"
 
 
-def open_jsonl(path: str | Path) -> JsonlExport:
-    """A JSON Lines export as a store (in memory; verdicts in its sidecar file)."""
-    return JsonlExport(path)
+def open_jsonl(path: str | Path, *, skipped: list[InputError] | None = None) -> JsonlExport:
+    """A JSON Lines export as a store (in memory; verdicts in its sidecar file).
+    With ``skipped``, lines that are not snapshots are collected there, the rest read."""
+    return JsonlExport(path, skipped=skipped)

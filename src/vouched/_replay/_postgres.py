@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -62,6 +63,7 @@ _BATCH = 2048  # rows fetched per round trip while streaming
 _SCHEMA = "vouched"
 # Defaults, named once.
 POOL_SIZE = 4
+READERS = 2  # connections streaming reads at once (replay workers open stores of their own)
 RETRY_FOR = 10.0  # seconds a write is retried while the server is away
 APPLICATION_NAME = "vouched"
 _BACKOFF = (0.0, 0.05, 0.1, 0.25, 0.5, 1.0)  # seconds before each retry (then 1 s)
@@ -177,17 +179,25 @@ class PostgresSnapshotStore:
             ) from None
         finally:
             connection.close()
-        self._pool = pools.ConnectionPool(
-            url,
+        self._pools, self._pool_size = pools, max(1, pool_size)
+        self._pool_broken = False  # a write failed: the next go on connections of their own
+        self._pool = self._new_pool()
+        self._read_pool: Any = None
+        self._readers_lock = threading.Lock()
+
+    def _new_pool(self) -> Any:
+        pool = self._pools.ConnectionPool(
+            self.url,
             min_size=1,
-            max_size=max(1, pool_size),
+            max_size=self._pool_size,
             kwargs=self._connect_args,
-            check=pools.ConnectionPool.check_connection,
+            check=self._pools.ConnectionPool.check_connection,
             timeout=float(self._timeout),
             open=False,
-            name=f"vouched-{schema}",
+            name=f"vouched-{self.schema}",
         )
-        self._pool.open(wait=False)
+        pool.open(wait=False)
+        return pool
 
     # -- connections and schema ---------------------------------------------------
 
@@ -208,9 +218,12 @@ class PostgresSnapshotStore:
         give_up = time.monotonic() + self.retry_for
         for attempt in itertools.count():
             try:
+                if self._pool_broken:
+                    return self._unpooled(work)
                 with self._pool.connection() as connection, connection.transaction():
                     return work(connection)
             except self._transient as error:
+                self._pool_broken = True
                 if time.monotonic() >= give_up:
                     raise StoreError(f"{self}: cannot {what} ({self._said(error)})") from None
                 self.retries += 1
@@ -220,6 +233,20 @@ class PostgresSnapshotStore:
             except self._pg.Error as error:
                 raise StoreError(f"{self}: cannot {what} ({self._said(error)})") from None
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _unpooled(self, work: Callable[[Any], _T]) -> _T:
+        """``work`` on a connection of its own, then a fresh pool. After a broken
+        connection psycopg's pool reconnects with a delay that doubles (a minute
+        or more after a long outage): this answers as soon as the server does."""
+        connection = self._pg.connect(self.url, **self._connect_args)
+        try:
+            with connection.transaction():
+                result = work(connection)
+        finally:
+            connection.close()
+        old, self._pool, self._pool_broken = self._pool, self._new_pool(), False
+        threading.Thread(target=old.close, kwargs={"timeout": 1.0}, daemon=True).start()
+        return result
 
     def _sql(self, text: str) -> Any:
         return self._pg.sql.SQL(text).format(s=self._s)
@@ -390,17 +417,29 @@ class PostgresSnapshotStore:
         query = self._sql(
             "SELECT body FROM {s}.snapshots" + where + ' ORDER BY created_us, id COLLATE "C"'  # noqa: S608 - fixed fragments, values bound
         )
-        # Its own connection: a long replay never holds one of the writers' places.
-        connection = self._connect()
-        try:
-            with self._errors("read snapshots"), connection.cursor(name="vouched_replay") as cursor:
-                cursor.itersize = _BATCH
-                cursor.execute(query, params)
-                while rows := cursor.fetchmany(_BATCH):
-                    for (body,) in rows:
-                        yield body
-        finally:
-            connection.close()
+        # The readers' own pool: a long replay never holds one of the writers'
+        # places, and a review page that refreshes every 2 s connects once.
+        with (
+            self._errors("read snapshots"),
+            self._readers().connection() as connection,
+            connection.cursor(name="vouched_replay") as cursor,
+        ):
+            cursor.itersize = _BATCH
+            cursor.execute(query, params)
+            while rows := cursor.fetchmany(_BATCH):
+                for (body,) in rows:
+                    yield body
+
+    def _readers(self) -> Any:
+        """The pool streaming reads use (made at the first read; two places)."""
+        with self._readers_lock:
+            if self._read_pool is None:
+                self._read_pool = self._pools.ConnectionPool(
+                    self.url, min_size=1, max_size=READERS, kwargs=self._connect_args,
+                    timeout=float(self._timeout), open=False, name=f"vouched-{self.schema}-read",
+                )  # fmt: skip
+                self._read_pool.open(wait=False)
+            return self._read_pool
 
     def iter(
         self, *, since: datetime | None = None, until: datetime | None = None
@@ -469,6 +508,8 @@ class PostgresSnapshotStore:
 
     def close(self) -> None:
         self._pool.close()
+        if self._read_pool is not None:
+            self._read_pool.close()
 
     def __enter__(self) -> PostgresSnapshotStore:
         return self

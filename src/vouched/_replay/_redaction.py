@@ -17,9 +17,11 @@ Cyrillic e), URL escapes (``%20``) and invisible characters folded away:
   reads that value, rounded to the precision shown: number words ("eighty-five
   thousand"), scale words and suffixes ("85k", "0.085 million"), any decimal
   form ("85000.0"), fullwidth digits, currency forms ("€85k", "$85,000"); the
-  whole span the reader read is replaced; scientific (``8.5e4``),
-  hexadecimal (``0x14c08``) and roman (``LXXXV thousand``) forms, any number
-  with a scale word (``85 grand``, ``850 hundred``, ``0.85 lakh``);
+  whole span the reader read is replaced; scientific (``8.5e4``, ``.85e5``),
+  hexadecimal, binary and octal (``0x14c08``, ``0b10100110000001000``,
+  ``0o246010``) and roman (``LXXXV thousand``) forms, any number with a scale
+  word (``85 grand``, ``85 large``, ``850 hundred``, ``0.85 lakh``, German
+  ``85 Tausend``), Chinese numerals (``八万五千``, ``8.5万``);
 - every written form of a sensitive value the reader does not read as one
   number: ``85000`` as ``85,000``, ``85.000``, ``85 000``; text values
   case-insensitively;
@@ -30,7 +32,9 @@ Cyrillic e), URL escapes (``%20``) and invisible characters folded away:
   ``alice_smith``, ``alice+smith``), and each of its words alone (``Alice``,
   ``Smith``: the policy marks the whole name sensitive);
 - every form above with invisible format characters inside it (a zero-width
-  space or joiner, a soft hyphen, a direction mark);
+  space or joiner, a soft hyphen, a direction mark); a name of whole words
+  also spaced out letter by letter (``A l i c e S m i t h``) and with digits
+  or signs for letters (``Al1ce Sm1th``, ``5mith``);
 - the citation of a fact about a sensitive subject or attribute, whole;
 - every span of an output that a finding ties to a sensitive subject or
   attribute (a wrong salary the model wrote is still about the salary).
@@ -60,6 +64,11 @@ __all__ = ["Redactor", "require_key"]
 
 _TOKEN_LETTERS = 16
 _SEPARATORS = (",", ".", " ", "'", "_")  # as folded: every space is " "
+# Digits and signs written for letters ("Al1ce Sm1th", "4lice"): read in names
+# of whole words only, never in initials ("4.5." is a number, not "A.S.").
+_LEET = {"a": "a4@", "b": "b8", "e": "e3", "g": "g9", "i": "i1!|", "l": "l1|", "o": "o0",
+         "s": "s5$", "t": "t7+", "z": "z2"}  # fmt: skip
+_WORDS = re.compile(r"[a-z]{3,}(?: [a-z]{3,})*")  # a name form of whole words (folded)
 _TITLES = ("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "madam", "mme", "herr")
 
 
@@ -164,7 +173,8 @@ class Redactor:
         parts = []
         if names:  # whole words: "Alice" is not redacted inside "Malice"
             ordered = sorted(names, key=len, reverse=True)
-            parts.append(rf"(?<!\w)(?:{'|'.join(_loose(s) for s in ordered)})(?!\w)")
+            loose = "|".join(_loose(s, spelled=_WORDS.fullmatch(s) is not None) for s in ordered)
+            parts.append(rf"(?<!\w)(?:{loose})(?!\w)")
         if values:  # a number's form is not part of a longer number
             alternatives = "|".join(_loose(s) for s in values)
             parts.append(rf"(?<![\w.,])(?:{alternatives})(?![\w]|[.,]\d)")
@@ -358,12 +368,18 @@ def _visible(text: str) -> str:
     return re.sub(f"[{_invisible()}]+", "", text)
 
 
-def _loose(secret: str) -> str:
+def _loose(secret: str, *, spelled: bool = False) -> str:
     """A pattern for a secret form: any run of spaces where it has one, and any
-    invisible format characters between two of its characters."""
+    invisible format characters between two of its characters. ``spelled`` (a
+    name of whole words): also spaced out letter by letter (``A l i c e``) and
+    with the digits and signs that stand for letters (``Al1ce Sm1th``)."""
     hidden = f"[{_invisible()}]*"
+    if spelled:
+        hidden = f"{hidden}[ ]?{hidden}"
     parts = []
     for part in secret.split(" "):
-        parts.append(hidden.join(re.escape(char) for char in part))
+        chars = (f"[{re.escape(_LEET[c])}]" if spelled and c in _LEET else re.escape(c)
+                 for c in part)  # fmt: skip
+        parts.append(hidden.join(chars))
     # Between words: spaces, or only an invisible character ("Alice\u200bSmith").
     return f"[\\s{_invisible()}]+".join(parts)

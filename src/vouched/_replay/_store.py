@@ -25,11 +25,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from vouched._exceptions import InputError, StoreError, shown
-from vouched._files import input_errors, parse_json
-from vouched._replay._lexicons import JSONL_LEXICON, LexiconRecord, LexiconShelf
+from vouched._replay._lexicons import LexiconRecord
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._verdicts import COLUMNS as _VERDICT_COLUMNS
 from vouched._replay._verdicts import (
@@ -43,11 +42,14 @@ from vouched._time import to_utc
 
 __all__ = [
     "SCHEMA_VERSION",
+    "BatchStore",
+    "HandOffStore",
+    "ReadableStore",
     "SnapshotStore",
+    "SplitStore",
     "SqliteSnapshotStore",
-    "export_jsonl",
-    "import_jsonl",
     "safe_write",
+    "write_batch",
 ]
 
 logger = logging.getLogger("vouched.snapshots")
@@ -69,6 +71,67 @@ class SnapshotStore(Protocol):
     ) -> Iterator[Snapshot]:
         """Snapshots with ``since <= created_at < until``, oldest first."""
         ...
+
+
+@runtime_checkable
+class BatchStore(SnapshotStore, Protocol):
+    """A store that writes many snapshots in one transaction (SQLite, PostgreSQL):
+    callers with a batch check for this Protocol, never for the method by name."""
+
+    def write_many(self, snapshots: Iterable[Snapshot]) -> int:
+        """Store ``snapshots`` in one transaction; returns how many were new."""
+        ...
+
+
+@runtime_checkable
+class ReadableStore(Protocol):
+    """A store that can be read as stored text, by id and counted (SQLite,
+    PostgreSQL, the in-memory twin): what the review pages read."""
+
+    def iter_json(
+        self, *, since: datetime | None = None, until: datetime | None = None
+    ) -> Iterator[str]:
+        """The stored canonical JSON texts, oldest first."""
+        ...
+
+    def get(self, snapshot_id: str) -> Snapshot | None:
+        """One snapshot by its id (None when the store holds none)."""
+        ...
+
+    def __len__(self) -> int: ...
+
+
+@runtime_checkable
+class SplitStore(SnapshotStore, Protocol):
+    """A store that can cut its order into ranges for workers (``replay`` with
+    ``workers`` or ``engine="ray"``)."""
+
+    def split(
+        self, parts: int, *, since: datetime | None = None, until: datetime | None = None
+    ) -> list[tuple[datetime | None, datetime | None]]:
+        """Up to ``parts`` contiguous ``[since, until)`` ranges of about equal size."""
+        ...
+
+
+@runtime_checkable
+class HandOffStore(SnapshotStore, Protocol):
+    """A store that takes a snapshot not built yet and never waits on the disk
+    (:class:`~vouched._replay._queued.QueuedSnapshotStore`): the Grounder hands
+    each answer's snapshot straight to it, one hand-off, no thread of its own."""
+
+    def hand_off(self, build: Callable[[], Snapshot]) -> None:
+        """Queue the snapshot ``build()`` makes (built later, off the answer path)."""
+        ...
+
+
+def write_batch(store: SnapshotStore, snapshots: Sequence[Snapshot]) -> None:
+    """``snapshots`` in one transaction when the store is a :class:`BatchStore`,
+    else one ``write`` each (raises what the store raises)."""
+    if isinstance(store, BatchStore):
+        store.write_many(snapshots)
+        return
+    for snapshot in snapshots:
+        store.write(snapshot)
 
 
 def safe_write(store: SnapshotStore, snapshot: Snapshot) -> bool:
@@ -465,108 +528,3 @@ class SqliteSnapshotStore:
 
     def __repr__(self) -> str:
         return f"SqliteSnapshotStore({str(self.path)!r})"
-
-
-# -- JSON Lines -------------------------------------------------------------------
-
-
-def export_jsonl(
-    store: SnapshotStore,
-    out: IO[str],
-    *,
-    since: datetime | None = None,
-    until: datetime | None = None,
-) -> int:
-    """Write each snapshot's canonical JSON as one line; returns the count.
-
-    The lexicons the store keeps come first, one line each
-    (``{"record": "vouched.lexicon/1", ...}``), so the export replays with
-    each snapshot's own lexicon."""
-    if isinstance(store, LexiconShelf):
-        for record in store.lexicons():
-            out.write(record.to_jsonl())
-            out.write("\n")
-    texts: Iterable[str]
-    if isinstance(store, SqliteSnapshotStore):
-        texts = store.iter_json(since=since, until=until)
-    else:
-        texts = (s.canonical_json() for s in store.iter(since=since, until=until))
-    count = 0
-    for text in texts:
-        out.write(text)
-        out.write("\n")
-        count += 1
-    return count
-
-
-def read_jsonl(
-    path: str | Path, *, lexicons: list[LexiconRecord] | None = None
-) -> Iterator[Snapshot]:
-    """Snapshots from a JSON Lines file, each checked (fields and content id).
-
-    Lexicon lines (see :func:`export_jsonl`) are checked and appended to
-    ``lexicons`` when given, else skipped.
-    Errors are :class:`InputError` naming the file, line and field.
-    """
-    name = str(path)
-    with input_errors(name):
-        handle = Path(path).open(encoding="utf-8")  # noqa: SIM115 - closed by the with below
-    with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                data = parse_json(line, file=name, line=number)
-                if isinstance(data, dict) and data.get("record") == JSONL_LEXICON:
-                    if lexicons is not None:
-                        try:
-                            lexicons.append(LexiconRecord.from_jsonl(data))
-                        except InputError as error:
-                            raise error.at(file=name, line=number) from None
-                    continue
-                try:
-                    yield Snapshot.from_json(data)
-                except InputError as error:
-                    raise error.at(file=name, line=number) from None
-                except ValueError as error:  # a value the snapshot reader refused
-                    raise InputError(str(error), file=name, line=number) from None
-        except UnicodeDecodeError:
-            raise InputError("not UTF-8 text", file=name) from None
-
-
-def import_jsonl(store: SnapshotStore, path: str | Path, *, batch: int = 1000) -> int:
-    """Read snapshots from JSON Lines into ``store``; returns how many were read.
-
-    Lexicon lines go to the store when it keeps lexicons (:class:`LexiconShelf`).
-    The whole file is checked line by line as it streams; a bad line stops the
-    import with an :class:`InputError` (earlier lines stay stored: importing
-    again is harmless, ids are content hashes).
-    """
-    writer: Callable[[Sequence[Snapshot]], object]
-    if isinstance(store, SqliteSnapshotStore):
-        writer = store.write_many
-    else:
-
-        def writer(items: Sequence[Snapshot]) -> None:
-            for item in items:
-                store.write(item)
-
-    count = 0
-    pending: list[Snapshot] = []
-    records: list[LexiconRecord] = []
-    for snapshot in read_jsonl(path, lexicons=records):
-        if records and isinstance(store, LexiconShelf):
-            for record in records:
-                store.write_lexicon(record)
-            records.clear()
-        pending.append(snapshot)
-        count += 1
-        if len(pending) >= batch:
-            writer(pending)
-            pending = []
-    if pending:
-        writer(pending)
-    if records and isinstance(store, LexiconShelf):
-        for record in records:
-            store.write_lexicon(record)
-    return count

@@ -31,7 +31,7 @@ from typing import Any
 from vouched._exceptions import ConfigError, MissingExtraError, StoreError, VouchedError
 from vouched._policy import Policy
 from vouched._replay._postgres import PostgresSnapshotStore
-from vouched._replay._store import SnapshotStore, SqliteSnapshotStore
+from vouched._replay._store import SnapshotStore, SplitStore, SqliteSnapshotStore
 from vouched._replay._tally import OutputRule, Tally, grade_window, scanner_rule
 from vouched._scan._facts._lexicon import Lexicon
 
@@ -110,8 +110,7 @@ def tally_in_workers(
 ) -> Tally:
     """The merged tallies of the store's ranges graded by ``engine``'s workers."""
     target = store_target(store)
-    splitter = getattr(store, "split", None)
-    if target is None or not callable(splitter):
+    if target is None or not isinstance(store, SplitStore):
         raise ConfigError(
             "replay engine", f"a SQLite or PostgreSQL store for {engine!r} workers", got=store
         )
@@ -125,9 +124,9 @@ def tally_in_workers(
             ) from None
     if engine == "ray":
         return _on_ray(
-            job, splitter, since=since, until=until, workers=workers, address=ray_address
+            job, store.split, since=since, until=until, workers=workers, address=ray_address
         )
-    windows = splitter(workers, since=since, until=until)
+    windows = store.split(workers, since=since, until=until)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=len(windows), mp_context=context) as pool:
         futures = [pool.submit(grade_range, job, start, end) for start, end in windows]

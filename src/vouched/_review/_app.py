@@ -16,6 +16,7 @@ stalls the pages. ``Server-Timing: app;dur=MS`` says what a page cost.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from vouched._exceptions import printable
+from vouched._exceptions import StoreError, one_line, printable, shown
 from vouched._policy import Policy
 from vouched._replay._verdicts import Mark, VerdictShelf
 from vouched._review._answer import answer_view
@@ -65,6 +66,8 @@ __all__ = ["create_review_app"]
 
 _HERE = Path(__file__).parent
 _SAMPLES = (100, 500, 1000)
+STORE_TIMEOUT = 5.0  # seconds a page waits for the store before it is a 503
+REPLAY_DEADLINE = 30.0  # seconds a replay page may take before it is a 503
 _FILTERS = ("status", "kind", "prompt_version", "source", "subject", "since", "until", "q")
 
 
@@ -134,6 +137,9 @@ class _Pages:
         choices: ReplayChoices,
         title: str,
         writing: Writing | None,
+        *,
+        store_timeout: float,
+        replay_deadline: float,
     ) -> None:
         self.index = index
         self.store = store
@@ -141,7 +147,9 @@ class _Pages:
         self.title = title
         self.writing = writing
         self.env = jinja()
-        self.replaying = asyncio.Semaphore(1)
+        self.store_timeout = store_timeout
+        self.replay_deadline = replay_deadline
+        self._replay_running = threading.Lock()  # one replay at a time, held by its thread
 
     def render(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         base = request.scope.get("root_path", "")
@@ -167,10 +175,25 @@ class _Pages:
         return response
 
     async def timed(
-        self, request: Request, work: Callable[[], tuple[str, int, dict[str, Any]]]
+        self,
+        request: Request,
+        work: Callable[[], tuple[str, int, dict[str, Any]]],
+        within: float | None = None,
     ) -> Response:
+        """``work`` in a worker thread, rendered; a store that fails or does not
+        answer within ``within`` seconds (the store timeout) is a 503 page."""
         began = time.perf_counter()
-        name, status, context = await run_in_threadpool(work)
+        limit = self.store_timeout if within is None else within
+        try:
+            name, status, context = await asyncio.wait_for(run_in_threadpool(work), limit)
+        except TimeoutError:
+            name, status, context = (
+                "unavailable.html",
+                503,
+                {"why": f"the snapshot store did not answer within {limit:g} s"},
+            )
+        except (StoreError, OSError) as error:
+            name, status, context = "unavailable.html", 503, {"why": one_line(str(error), 200)}
         response = self.render(request, name, status, **context)
         spent = (time.perf_counter() - began) * 1000
         response.headers["server-timing"] = f"app;dur={spent:.1f}"
@@ -289,7 +312,7 @@ class _Pages:
                 else None
             )
             if snapshot is None:
-                return "missing.html", 404, {"snapshot_id": snapshot_id}
+                return "missing.html", 404, {"snapshot_id": shown(snapshot_id)}
             given = self.index.book.on(snapshot.id).items()
             marks = {(att, start, end, kind): v for (_, att, start, end, kind), v in given}
             missed = [v for v in marks.values() if v.mark is Mark.MISSED]
@@ -392,8 +415,21 @@ class _Pages:
 
     async def replay(self, request: Request) -> Response:
         params = {k: v for k, v in request.query_params.items() if v}
-        async with self.replaying:
-            return await self.timed(request, lambda: self._replay(params))
+        if request.headers.get("sec-fetch-site", "").lower() == "cross-site":
+            # Another site's page (one the operator has open) may not make this
+            # service replay: the browser says where the request comes from.
+            return PlainTextResponse("the replay page answers this service's own pages", 403)
+        if not self._replay_running.acquire(blocking=False):
+            return self.render(request, "unavailable.html", 503,
+                               why="a replay is under way; try again when it is done")  # fmt: skip
+
+        def work() -> tuple[str, int, dict[str, Any]]:
+            try:
+                return self._replay(params)
+            finally:
+                self._replay_running.release()  # when the work ends, even past the deadline
+
+        return await self.timed(request, work, within=self.replay_deadline)
 
     def _replay(self, params: Mapping[str, str]) -> tuple[str, int, dict[str, Any]]:
         self.index.refresh()
@@ -439,6 +475,8 @@ def create_review_app(
     reviewer: str = "reviewer",
     reviewer_header: str | None = None,
     sessions: Sessions | None = None,
+    store_timeout: float = STORE_TIMEOUT,
+    replay_deadline: float = REPLAY_DEADLINE,
 ) -> ReviewGuard:
     """The review pages over ``store`` (an ASGI app; read-only).
 
@@ -451,6 +489,9 @@ def create_review_app(
     :class:`vouched._replay._verdicts.VerdictShelf`); the reviewer is named by
     ``reviewer_header`` when the request has it, else by HTTP Basic's user
     name, else ``reviewer``. ``sessions``: the CSRF secret (tests pass one).
+    ``store_timeout``: seconds a page waits for the store (a 503 page past it,
+    or when the store fails); ``replay_deadline``: the same for a replay (one
+    runs at a time; another asked meanwhile is a 503 at once).
     """
     index = ReviewIndex(store, clock=clock, refresh_every=refresh_every)
     writing = None
@@ -458,7 +499,8 @@ def create_review_app(
         if not isinstance(store, VerdictShelf):
             raise TypeError(f"{store!r} keeps no verdicts: open the pages read-only")
         writing = Writing(sessions or Sessions(), reviewer, reviewer_header, clock or SystemClock())
-    pages = _Pages(index, store, ReplayChoices.of(policies, lexicons), title, writing)
+    pages = _Pages(index, store, ReplayChoices.of(policies, lexicons), title, writing,
+                   store_timeout=store_timeout, replay_deadline=replay_deadline)  # fmt: skip
     app = Starlette(
         routes=[
             Route("/", pages.overview, methods=["GET"]),

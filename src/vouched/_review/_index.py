@@ -25,14 +25,15 @@ import bisect
 import json
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from vouched._gate import grounding_rate
 from vouched._replay._metrics import abstains
 from vouched._replay._snapshot import Snapshot
+from vouched._replay._store import ReadableStore
 from vouched._replay._verdicts import VerdictShelf
 from vouched._review._precision import VerdictBook, Waiting
 from vouched._time import Clock, SystemClock
@@ -60,18 +61,6 @@ ALL_STATUSES = ("ok", "partial", "unavailable", "refused")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _DAY_US = 86_400 * 1_000_000
 _CIRCUIT_OPEN = "circuit_open"
-
-
-class ReadableStore(Protocol):
-    """What the review reads of a snapshot store (every vouched store has it)."""
-
-    def iter_json(
-        self, *, since: datetime | None = None, until: datetime | None = None
-    ) -> Iterator[str]: ...
-
-    def get(self, snapshot_id: str) -> Snapshot | None: ...
-
-    def __len__(self) -> int: ...
 
 
 def micros(instant: datetime) -> int:
@@ -187,8 +176,12 @@ def row_key(row: Row) -> str:
 
 
 def parse_key(text: str) -> tuple[int, str] | None:
+    """``MICROSECONDS.ID`` as written by :func:`row_key`; None for anything else
+    (bounded before any arithmetic: at most 20 ASCII digits, an id of 64)."""
     us, _, snapshot_id = text.partition(".")
-    if not us.isdigit() or not snapshot_id.isalnum() or len(snapshot_id) > 64:
+    if not (0 < len(us) <= 20 and us.isascii() and us.isdigit()):
+        return None
+    if not (snapshot_id.isascii() and snapshot_id.isalnum() and len(snapshot_id) <= 64):
         return None
     return int(us), snapshot_id
 

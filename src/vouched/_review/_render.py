@@ -43,11 +43,19 @@ def jinja() -> Any:
     env.filters["pct"] = percent
     env.filters["when"] = lambda v: "-" if v is None else f"{v:%Y-%m-%d %H:%M:%S}Z"
     env.filters["us"] = lambda us: f"{instant(us):%Y-%m-%d %H:%M:%S}"
-    env.filters["nextday"] = lambda day: (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    env.filters["nextday"] = _next_day
     env.filters["cell"] = _cell
     env.filters["plural"] = lambda count, noun: plural(int(count), noun)
     env.filters["first_words"] = first_words
     return env
+
+
+def _next_day(day: str) -> str:
+    """The day after ``day`` (the last day there is has none: no upper bound)."""
+    try:
+        return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    except (OverflowError, ValueError):
+        return ""
 
 
 def _cell(value: Cell) -> Markup:

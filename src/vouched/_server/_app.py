@@ -45,6 +45,7 @@ from vouched import (
     GuardedSource,
     InputError,
     Lexicon,
+    QueryError,
     SystemClock,
     partition,
     scan,
@@ -53,6 +54,7 @@ from vouched._answer._onfail import plan
 from vouched._answer._when import WHEN, check_when
 from vouched._jsonio import dumps
 from vouched._replay._queued import QueuedSnapshotStore
+from vouched._replay._store import ReadableStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig, retries
 from vouched._server._handling import Metrics, http_error, parse_body, post_handler, sse_events
@@ -72,6 +74,7 @@ from vouched._server._protocol import AcceptErrors
 from vouched._server._requestid import FILTER, current_request_id
 from vouched._server._routes import ROUTES
 from vouched._server._verify import verify_claims
+from vouched._sources._source import check_query
 from vouched._time import parse_instant
 
 __all__ = ["Service", "create_app"]
@@ -109,7 +112,11 @@ class Service:
         # falls behind spills to a local file (config.spill), never drops.
         self.snapshots = (
             QueuedSnapshotStore(
-                config.store, maxsize=SNAPSHOT_QUEUE, batch=SNAPSHOT_BATCH, spill=config.spill
+                config.store,
+                maxsize=SNAPSHOT_QUEUE,
+                batch=SNAPSHOT_BATCH,
+                spill=config.spill,
+                on_lost=self.meters.answers.snapshot_write_failed,
             )
             if config.store is not None and config.spill is not None
             else None
@@ -433,13 +440,25 @@ class Service:
                 "(answer.max_queries)",
                 field,
             )
-        for one in query if isinstance(query, list) else [query]:
-            if isinstance(one, dict) and WHEN in one:  # the periods asked about (issue 39)
+        # Each query as every source checks it: a caller's mistake is a 422 here,
+        # never a failure counted toward a source's breaker.
+        for index, one in enumerate(query if isinstance(query, list) else [query]):
+            if not isinstance(one, dict):
+                continue
+            if WHEN in one:  # the periods asked about (issue 39)
                 try:
                     check_when(one[WHEN])
                 except InputError as error:
                     raise RequestError(422, ErrorCode.INVALID_INPUT, error.message,
                                        f"{field}.{WHEN}") from None  # fmt: skip
+            where = f"{field}[{index}]" if isinstance(query, list) else field
+            for source in self.config.sources:
+                try:
+                    check_query(source, one)
+                except QueryError as error:
+                    raise RequestError(
+                        422, ErrorCode.INVALID_INPUT, str(error), f"{where}.{error.field}"
+                    ) from None
 
     async def answer(self, body: AnswerRequest) -> Response:
         grounder, chosen = self._answering(body)
@@ -497,7 +516,7 @@ def _review_pages(config: ServeConfig) -> list[Mount]:
     """The review pages under ``/review`` when a store is configured (read-only;
     the Host and token checks are this service's own guard's)."""
     store: Any = config.store
-    if store is None or not all(hasattr(store, name) for name in ("iter_json", "get", "__len__")):
+    if store is None or not isinstance(store, ReadableStore):
         return []
     try:
         from vouched._review import create_review_app  # noqa: PLC0415 - jinja2, on use

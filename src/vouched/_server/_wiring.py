@@ -30,6 +30,7 @@ from vouched import (
     load_facts,
     open_snapshot_store,
 )
+from vouched._replay._spill import SpillFile
 from vouched._server._reader import Reader as _Reader
 
 __all__ = ["ENTRY_POINT_GROUP", "FileSource", "Fleet", "fleet", "snapshot_store", "sources"]
@@ -118,6 +119,11 @@ def spill_path(read: _Reader, answer: Mapping[str, Any], store: Any) -> Path:
         path = read.base / f"snapshots-{getattr(store, 'schema', 'store')}.spill.jsonl"
     if not path.parent.is_dir():
         raise read.error(f"{path.parent} is not a folder", "answer.spill")
+    try:  # checked now, not at the first outage (when snapshots would be lost)
+        SpillFile(path).probe()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise read.error(f"{path.parent} takes no spill file ({reason})", "answer.spill") from None
     return path
 
 

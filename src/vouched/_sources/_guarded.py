@@ -12,6 +12,8 @@ circuit open                last good facts, else ``circuit_open`` silences
 deadline passed             last good facts, else ``timeout`` silences
 payload did not parse       last good facts, else ``malformed`` silences
 anything else raised        last good facts, else ``source_error`` silences
+query the source refuses    ``malformed_query`` silences (the caller's mistake:
+                            checked before admission, never a breaker failure)
 ==========================  =======================================================
 
 A live silence evicts that fact from the last good answer, and the last good
@@ -44,7 +46,7 @@ from typing import Any
 
 from cachetools import LRUCache, TTLCache
 
-from vouched._exceptions import ConfigError
+from vouched._exceptions import ConfigError, QueryError
 from vouched._fact import Fact, SilenceReason
 from vouched._sources._breaker import (
     DEFAULT_BREAKER,
@@ -64,6 +66,7 @@ from vouched._sources._source import (
     Source,
     budget,
     catch_all_key,
+    check_query,
     checked_facts,
     declared_keys,
     describe_failure,
@@ -241,7 +244,15 @@ class GuardedSource:
 
     # -- the call --------------------------------------------------------------
 
+    def check_query(self, query: Query) -> None:
+        """What the wrapped source's ``check_query`` says (raises :class:`vouched.QueryError`)."""
+        check_query(self.source, query)
+
     async def fetch(self, query: Query) -> list[Fact]:
+        try:
+            check_query(self.source, query)
+        except QueryError as error:
+            return self._refused(query, error)
         key = query_key(query)
         reusable = self._reusable(key)
         if reusable is not None:
@@ -287,6 +298,10 @@ class GuardedSource:
             if ticket is None:
                 return await self._degrade(key, query, SilenceReason.CIRCUIT_OPEN)
             facts = checked_facts(raw)
+        except QueryError as error:  # the caller's query, not the source: never counted
+            if breaker is not None and ticket is not None:
+                breaker.released(ticket)
+            return self._refused(query, error)
         except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
             if not called:
                 # The deadline passed before the source was asked (admission, or
@@ -366,6 +381,16 @@ class GuardedSource:
         else:
             self._last_good.pop(key, None)
         return list(stated)
+
+    def _refused(self, query: Query, error: QueryError) -> list[Fact]:
+        """``malformed_query`` silences: the caller asked what the source cannot ask."""
+        _log.info("source %r: query not asked: %s", self.name, error)
+        return silences(
+            [catch_all_key(self.source, query)],
+            SilenceReason.MALFORMED_QUERY,
+            source=self.name,
+            observed_at=self._clock.now(),
+        )
 
     def _silence(self, query: Query, reason: SilenceReason) -> list[Fact]:
         return silences(

@@ -8,6 +8,12 @@ implementation, not two).
 A source may also offer ``expects(query) -> Sequence[tuple[subject, attribute]]``
 (see :class:`DescribedSource`): the keys it would answer for. When it fails,
 its silences then name exactly those keys instead of the catch-all ``"*"``.
+
+And ``check_query(query)`` (see :class:`CheckedSource`): raises
+:class:`vouched.QueryError` for a query it cannot ask, before any call. A
+query it refuses is the caller's mistake, answered with ``malformed_query``
+silences and never counted as a failure of the source (nor is a
+``QueryError`` raised by ``fetch`` itself).
 """
 
 from __future__ import annotations
@@ -21,19 +27,21 @@ from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 import httpx
 
-from vouched._exceptions import MalformedPayloadError, SourceError
+from vouched._exceptions import MalformedPayloadError, QueryError, SourceError
 from vouched._fact import Fact, SilenceReason
 from vouched._time import Clock, SystemClock, seconds_setting
 
 __all__ = [
     "ANY_ATTRIBUTE",
     "GATHER_DEADLINE",
+    "CheckedSource",
     "DescribedSource",
     "Key",
     "Query",
     "Source",
     "budget",
     "catch_all_key",
+    "check_query",
     "checked_facts",
     "declared_keys",
     "describe_failure",
@@ -80,6 +88,21 @@ class DescribedSource(Source, Protocol):
     """A source that can say which (subject, attribute) pairs it answers."""
 
     def expects(self, query: Query) -> Sequence[Key]: ...
+
+
+@runtime_checkable
+class CheckedSource(Source, Protocol):
+    """A source that checks a query before it is asked: ``check_query`` raises
+    :class:`vouched.QueryError` naming the field it cannot use."""
+
+    def check_query(self, query: Query) -> None: ...
+
+
+def check_query(source: Source, query: Query) -> None:
+    """Raise :class:`vouched.QueryError` when ``source`` says it cannot ask
+    ``query`` (a source without ``check_query`` takes any query)."""
+    if isinstance(source, CheckedSource):
+        source.check_query(query)
 
 
 def declared_keys(source: Source, query: Query) -> tuple[Key, ...]:
@@ -247,9 +270,18 @@ def query_key(query: Query) -> Any:
 async def _fetch_safely(source: Source, query: Query, clock: Clock) -> list[Fact]:
     """One source's answer in gather: facts, or silences for whatever went wrong."""
     try:
+        check_query(source, query)
         facts = checked_facts(await source.fetch(query))
     except asyncio.CancelledError:
         raise
+    except QueryError as error:
+        _log.info("source %r: query not asked: %s", source.name, error)
+        return silences(
+            [catch_all_key(source, query)],
+            SilenceReason.MALFORMED_QUERY,
+            source=source.name,
+            observed_at=clock.now(),
+        )
     except Exception as error:  # noqa: BLE001 - every failure becomes a silence, by design
         reason, detail = describe_failure(error)
         log_failure(source.name, reason, detail, error)
