@@ -476,6 +476,9 @@ class FactIndex:
         return known
 
     def _accepts_uncached(self, attribute: str, quantity: Quantity) -> bool:
+        if attribute not in self.attributes:
+            # named, and no fact states it: any count or time may be a statement of it
+            return quantity.kind is not _DATE
         shapes = self._shapes_of(attribute)
         if shapes:
             # Grounded facts of the attribute (any subject) say what its values look like.

@@ -34,6 +34,7 @@ from vouched._scan._mentions import (
     conjunction_before,
     read_structure,
 )
+from vouched._scan._quantities import COMMON_QUANTITIES
 from vouched._scan._reader._numbers import Quantity
 from vouched._scan._vocabulary import GAP_WORDS
 from vouched._scan._wordmatch import WordFacts, word_matcher
@@ -79,18 +80,42 @@ NO_COMPUTES = Computes(after=False, before=False, total=False)
 
 @lru_cache(maxsize=128)
 def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
-    # A stream of pairs (see _subject_matcher): the phrases of the attributes the
-    # facts have, each attribute's own name, and each in the plural, since a
-    # reader takes "prices" for "price".
+    # A stream of pairs (see _subject_matcher): the phrases of every lexicon attribute
+    # (one no fact has is still named: a number it names is no other fact's), each
+    # attribute's own name, and each in the plural, since a reader takes "prices" for
+    # "price"; then the common quantities the lexicon does not name (_quantities).
+    def phrases(attribute: str) -> Iterator[str]:
+        own = (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
+        for phrase in (*lexicon.attributes.get(attribute, ()), *own):
+            yield phrase
+            yield from _number_forms(phrase)
+
     def pairs() -> Iterator[tuple[str, str]]:
         for attribute in known:
-            own = (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
-            for phrase in (*lexicon.attributes.get(attribute, ()), *own):
+            for phrase in phrases(attribute):
                 yield phrase, attribute
-                for variant in _number_forms(phrase):
-                    yield variant, attribute
+        taken = {" ".join(p.lower().split()) for a in known for p in phrases(a)}
+        for attribute in sorted(set(lexicon.attributes) - known):
+            for phrase in phrases(attribute):  # a phrase of a stated attribute reads as it
+                if " ".join(phrase.lower().split()) not in taken:
+                    yield phrase, attribute
+        yield from _common_quantities(lexicon, known)
 
     return build_phrase_matcher(pairs())
+
+
+def _common_quantities(lexicon: Lexicon, known: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """The phrases of each common quantity none of whose phrases the lexicon lists, as
+    the fact attribute it usually is when the facts have one, else as itself."""
+    listed = {" ".join(p.lower().split()) for ps in lexicon.attributes.values() for p in ps}
+    listed.update(a.lower() for a in known)
+    listed.update(a.replace("_", " ").lower() for a in known)
+    for name, quantity in COMMON_QUANTITIES.items():
+        if any(phrase in listed for phrase in quantity.phrases):
+            continue
+        attribute = next((a for a in quantity.attributes if a in known), name)
+        for phrase in quantity.phrases:
+            yield phrase, attribute
 
 
 def _number_forms(phrase: str) -> list[str]:

@@ -234,7 +234,7 @@ def _abbreviation_holds(text: str, position: int, final: bool) -> int | bool | N
 
 
 def _is_initial(text: str, start: int, token: str) -> bool:
-    """"J." / "C.J." opening a sentence or after a capitalised word: a name's initials."""
+    """Initials ("J.", "C.J.") opening a sentence or after a capitalised word."""
     if _INITIALS.fullmatch(token) is None:
         return False
     before = _WORD_BEFORE.search(text[max(0, start - 24) : start])

@@ -232,6 +232,25 @@ def _other_readings(quantity: Quantity, binding: Binding, index: FactIndex) -> F
     )
 
 
+def absent_attribute(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number whose own phrase names an attribute no fact states ("the UV index is 4",
+    "4 fouls" with no foul facts) is ``ungrounded_number``: another attribute's equal
+    value never vouches for it."""
+    read = binding.attribute
+    if read is None or not binding.clear or binding.readings or read in ctx.index.attributes:
+        return None
+    named = ctx.sentence.text[binding.cue[0] : binding.cue[1]] if binding.cue else read
+    return Finding(
+        _K.UNGROUNDED_NUMBER,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} is stated as the {named}, which no fact states",
+        None,
+        read,
+    )
+
+
 def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
     """A clear attribute with no subject to read it for: some subject's fact of that
     attribute must vouch (strict about the attribute); when the text names no subject at
@@ -319,6 +338,7 @@ QUANTITY_RULES: tuple[QuantityRule, ...] = (
         clear_reading,
         (_K.VALUE_MISMATCH, _K.UNIT_MISMATCH, _K.SILENT_SPOKEN, _K.UNGROUNDED_NUMBER),
     ),
+    Rule("absent_attribute", absent_attribute, (_K.UNGROUNDED_NUMBER,)),
     Rule("attribute_only", attribute_only, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
     Rule("membership", membership, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
 )
