@@ -17,9 +17,16 @@ from operator import attrgetter, itemgetter
 
 from vouched._fact import Fact
 from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._reader._units import canonical_unit, units_compatible
+from vouched._scan._reader._units import (
+    canonical_unit,
+    convertible,
+    has_conversion,
+    in_base_unit,
+    units_compatible,
+)
 from vouched._scan._readings import (
     Reading,
+    converts,
     describe,
     is_name_with_digits,
     observed_readings,
@@ -28,7 +35,14 @@ from vouched._scan._readings import (
     rounds_to,
 )
 
-__all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]  # re-exported
+__all__ = [  # re-exported
+    "FactIndex",
+    "Reading",
+    "converts",
+    "describe",
+    "quantity_matches",
+    "rounds_to",
+]
 
 _NUMBER = QuantityKind.NUMBER
 _NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
@@ -38,6 +52,7 @@ _SOURCE = attrgetter("source")
 _ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
 _OBSERVED_AT = attrgetter("observed_at")
 _UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
+
 _NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
 
@@ -108,6 +123,7 @@ class FactIndex:
         self._numeric_by_subject: dict[str, list[tuple[str, Decimal, str | None]]] | None = None
         self._sorted_owners: dict[str, tuple[str, ...]] = {}
         self._subject_names: set[str] | None = None
+        self._in_base: dict[str | None, tuple[list[Decimal], list[Reading]]] | None = None
 
     @classmethod
     def build(
@@ -328,6 +344,42 @@ class FactIndex:
             found.extend(others.get((quantity.kind, key), ()))
         return found
 
+    def converted_candidates(self, quantity: Quantity) -> list[Reading]:
+        """Grounded numbers in another unit of the quantity's dimension whose value, converted,
+        the quantity states ("37 °F" for 2.8 °C): one bisection of the values in base units."""
+        unit = quantity.unit
+        if quantity.kind is not _NUMBER or unit is None:
+            return []
+        base_of = self._base_values()
+        found: list[Reading] = []
+        for base_unit, (keys, readings) in base_of.items():
+            # the stated number in base units, widened by 5% for the facts' own rounding
+            low, got = in_base_unit(quantity.value - quantity.quantum, unit)
+            high, _ = in_base_unit(quantity.value + quantity.quantum, unit)
+            if got != base_unit:
+                continue
+            slack = (abs(low) + abs(high)) / 40
+            start = bisect_left(keys, min(low, high) - slack)
+            stop = bisect_right(keys, max(low, high) + slack)
+            found.extend(r for r in readings[start:stop] if converts(quantity, r))
+        return found
+
+    def _base_values(self) -> dict[str | None, tuple[list[Decimal], list[Reading]]]:
+        """Grounded numbers whose unit converts, by base unit, sorted by value in it."""
+        if self._in_base is None:
+            table: dict[str | None, list[tuple[Decimal, Reading]]] = {}
+            for reading in self._membership():
+                unit = reading.unit
+                if unit is None or reading.exact or not has_conversion(unit):
+                    continue
+                value, base = in_base_unit(reading.value, unit)
+                table.setdefault(base, []).append((value, reading))
+            self._in_base = {}
+            for base, pairs in table.items():
+                pairs.sort(key=itemgetter(0))
+                self._in_base[base] = ([v for v, _ in pairs], [r for _, r in pairs])
+        return self._in_base
+
     def _units_for(self, subject: str | None) -> dict[str, set[str]]:
         """Canonical unit -> attributes stated in it, for one subject (every subject if
         None), over grounded and silent facts; built for the subject asked about."""
@@ -486,7 +538,7 @@ class FactIndex:
                 kind is quantity.kind
                 # "35.50 EUR" is not a statement of a unitless attribute ("Studio 4").
                 and not (quantity.unit is not None and unit is None)
-                and units_compatible(quantity.unit, unit)
+                and (units_compatible(quantity.unit, unit) or convertible(quantity.unit, unit))
                 for kind, unit in shapes
             )
         if attribute not in self.silent_attributes:
