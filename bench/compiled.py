@@ -27,8 +27,8 @@ CHILD = """
 import json, random, statistics, sys
 from pathlib import Path
 sys.path.insert(0, %(bench)r)
-from scan import LEXICON, NOW, box_score_games, make_answer, make_facts, naive, timed
-import vouched._scan._reading as reading
+from scan import LEXICON, NOW, box_score_games, make_answer, make_facts, naive_check, timed
+import vouched._scan._judge as reading
 from vouched import Policy, partition, scan
 rng = random.Random(20261129)
 facts = make_facts(50, rng)
@@ -37,7 +37,7 @@ one, ratios, per_kb = [], [], []
 for _ in range(%(answers)d):
     text = make_answer(facts, rng.randint(500, 1000), rng)
     s = timed(lambda t=text: scan(t, gated, LEXICON), %(repeat)d)
-    n = timed(lambda t=text: naive(t, gated.grounded), %(repeat)d)
+    n = timed(lambda t=text, c=naive_check(gated.grounded): c(t), %(repeat)d)
     one.append(s)
     ratios.append(s / n)
     per_kb.append(s / 1000 / (len(text.encode()) / 1024))
@@ -45,7 +45,8 @@ box, box_ratios = [], []
 for text, game, words in box_score_games(%(boxes)d):
     s = timed(lambda t=text, g=game, x=words: scan(t, g, x), %(repeat)d)
     box.append(s)
-    box_ratios.append(s / timed(lambda t=text, g=game: naive(t, g.grounded), %(repeat)d))
+    check = naive_check(game.grounded)
+    box_ratios.append(s / timed(lambda t=text, c=check: c(t), %(repeat)d))
 nan = float("nan")
 print(json.dumps({
     "compiled": reading.__file__.endswith(".so"),
@@ -64,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="more answers and repetitions")
     args = parser.parse_args(argv)
-    if not any(COMPILED.glob("vouched/_scan/_reading*.so")):
+    if not any(COMPILED.glob("vouched/_scan/_judge*.so")):
         print(f"compiled scanner: skipped (not built: `make compiled` puts it in {COMPILED})")
         return 0
     answers, repeat, boxes = (200, 21, 60) if args.full else (40, 9, 20)

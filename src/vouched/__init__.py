@@ -63,8 +63,8 @@ from vouched._replay._store import (
     export_jsonl,
     import_jsonl,
 )
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._quotes import unsupported_quotes
+from vouched._scan._facts._lexicon import Lexicon
+from vouched._scan._lex._quotes import unsupported_quotes
 from vouched._scan._scanner import Finding, FindingKind, Scanner, ScanReport, scan
 from vouched._scan._stream import ScannedSentence, StreamScanner
 from vouched._sources._breaker import (

@@ -18,7 +18,7 @@ from vouched import (
     SqliteSnapshotStore,
 )
 from vouched._jsonio import dumps
-from vouched._scan._reader._numbers import read_numbers
+from vouched._scan._lex._numbers import read_numbers
 from vouched.testing import FakeClock, ScriptedPhraser, ScriptedSource
 
 NOW = "2026-11-29T12:00:00Z"

@@ -10,7 +10,7 @@ import pytest
 
 from vouched import InputError, Lexicon
 from vouched._cli import main
-from vouched._scan._phrases import build_phrase_matcher, phrase_matcher
+from vouched._scan._lex._phrases import build_phrase_matcher, phrase_matcher
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from vouched._scan._periods import Calendar, governing, read_times
+from vouched._scan._read._times import Calendar, governing, read_times
 
 PLUS_ONE = timezone(timedelta(hours=1))
 # Thursday 3 December 2026; the facts cover Thursday to Monday

@@ -1,4 +1,4 @@
-"""Abbreviations are validated data (``_scan/_abbreviations.py``), and the one sentence
+"""Abbreviations are validated data (``_scan/_lex/_abbreviations.py``), and the one sentence
 splitter reads them: a title never ends a sentence, a suffix or an initial only before a
 capitalised word, and a streamed text waits for that word."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from vouched._scan._abbreviations import SUFFIXES, TITLES
-from vouched._scan._sentences import SentenceSplitter, sentence_spans
+from vouched._scan._lex._abbreviations import SUFFIXES, TITLES
+from vouched._scan._lex._splitter import SentenceSplitter, sentence_spans
 
 _ABBREVIATION = re.compile(r"(?:[a-z]+\.)+")
 

@@ -11,9 +11,9 @@ from decimal import Decimal
 import pytest
 
 from vouched import Fact, FindingKind, Lexicon, scan
-from vouched._scan._reader._numbers import read_numbers
-from vouched._scan._reader._units import vouches_in_unit
-from vouched._scan._sentences import SentenceSplitter, sentence_spans
+from vouched._scan._lex._numbers import read_numbers
+from vouched._scan._lex._splitter import SentenceSplitter, sentence_spans
+from vouched._scan._lex._units import vouches_in_unit
 
 from ._cases import world
 

@@ -1,4 +1,4 @@
-"""The scanner's English words are validated data (``_scan/_english.py``): each family a
+"""The scanner's English words are validated data (``_scan/_lex/_english.py``): each family a
 tuple of lower-case words or phrases with no pattern syntax, no duplicates, and used."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from vouched._scan import _vocabulary
-from vouched._scan._english import ENGLISH
+from vouched._scan._lex import _vocabulary
+from vouched._scan._lex._english import ENGLISH
 
 # letters, digits, apostrophes, hyphens, single spaces; "&" and a few marks the
 # readers treat as words; a trailing period marks an abbreviation ("vs.")
@@ -24,7 +24,7 @@ def test_no_family_lists_a_word_twice() -> None:
 
 
 def test_every_family_is_used_by_a_reader() -> None:
-    scan = Path(_vocabulary.__file__).parent
+    scan = Path(_vocabulary.__file__).parents[1]
     source = "".join(
         p.read_text(encoding="utf-8") for p in scan.rglob("*.py") if p.name != "_english.py"
     )

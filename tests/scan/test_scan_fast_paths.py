@@ -10,7 +10,7 @@ import pytest
 
 from vouched import Fact, FindingKind, Lexicon, partition, scan
 from vouched._policy import Policy
-from vouched._scan._reader._numbers import read_numbers
+from vouched._scan._lex._numbers import read_numbers
 
 NOW = datetime(2026, 11, 29, 12, 40, tzinfo=UTC)
 

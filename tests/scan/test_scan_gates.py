@@ -15,7 +15,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vouched._scan._vocabulary import (
+from vouched._scan._lex._vocabulary import (
     DIFFERENCE_AFTER,
     DIFFERENCE_BEFORE,
     SUM_WORDS,

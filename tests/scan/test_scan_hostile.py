@@ -11,13 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vouched import Finding, FindingKind, Scanner, scan
-from vouched._scan import _sentences
 from vouched._scan._findings import Placed, Tally
-from vouched._scan._reader import _numbers
-from vouched._scan._reader._numbers import read_numbers
-from vouched._scan._sentences import LONG_SENTENCE, SentenceSplitter
+from vouched._scan._lex import _numbers, _splitter
+from vouched._scan._lex._numbers import read_numbers
+from vouched._scan._lex._splitter import LONG_SENTENCE, SentenceSplitter
+from vouched._scan._lex._textchecks import find_placeholders
 from vouched._scan._stream import scan_into
-from vouched._scan._textchecks import find_placeholders
 
 from ._cases import load_cases, world
 
@@ -40,8 +39,8 @@ def test_a_text_with_no_terminator_is_searched_for_one_once(
 ) -> None:
     """Each over-long sentence cut from a text with no terminator used to search the rest
     of the text for one again: n / LONG_SENTENCE searches of n characters."""
-    counting = _Counting(_sentences._CANDIDATE)
-    monkeypatch.setattr(_sentences, "_CANDIDATE", counting)
+    counting = _Counting(_splitter._CANDIDATE)
+    monkeypatch.setattr(_splitter, "_CANDIDATE", counting)
     text = piece * (40 * LONG_SENTENCE // len(piece))
     ends = SentenceSplitter().ends(text, final=True)
     assert len(ends) > 20  # cut on its length many times

@@ -3,13 +3,15 @@ compiled scanner reused for equal inputs (keyed by value, bounded)."""
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
 from vouched import Fact, InputError, Lexicon, Policy, Scanner, partition, scan
-from vouched._scan._scanner import COMPILED_KEPT, _compiled
+from vouched._fact import fact_key
+from vouched._scan._scanner import _FACT_KEYS, COMPILED_KEPT, _compiled, _key_of
 
 NOW = datetime(2026, 11, 29, 12, 10, tzinfo=UTC)
 LEXICON_JSON = {"attributes": {"humidity": ["humidity", "% humidity"]}}
@@ -99,3 +101,20 @@ def test_a_cached_scanner_reports_what_a_fresh_one_does() -> None:
     text = "Berlin's humidity is 63% and it is 21.4 °C, later 22 °C."
     scan(text, facts)  # fills the cache
     assert scan(text, facts) == Scanner(facts).scan(text)
+
+
+def test_a_list_of_facts_passed_again_reuses_one_compiled_scanner() -> None:
+    facts = [fact(63), fact(70, subject="Munich")]
+    first = _compiled(facts, None, (), None, Policy(), NOW)
+    assert _compiled(facts, None, (), None, Policy(), NOW) is first
+    assert _compiled(list(facts), None, (), None, Policy(), NOW) is first
+
+
+def test_a_facts_key_is_kept_while_it_lives_and_dropped_with_it() -> None:
+    one = fact(63)
+    assert _key_of(one) == fact_key(one)
+    ident = id(one)
+    assert _FACT_KEYS[ident][1] == fact_key(one)
+    del one
+    gc.collect()
+    assert ident not in _FACT_KEYS

@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 
 from vouched import Fact, scan
-from vouched._scan._reader._numbers import QuantityKind, read_numbers
-from vouched._scan._reader._units import canonical_unit, units_compatible
+from vouched._scan._lex._numbers import QuantityKind, read_numbers
+from vouched._scan._lex._units import canonical_unit, units_compatible
 
 
 def _read(text: str) -> list[tuple[str, str, Decimal, str | None]]:

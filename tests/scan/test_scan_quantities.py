@@ -1,4 +1,4 @@
-"""The common quantities (``_scan/_quantities.py``) are validated data, and a lexicon's
+"""The common quantities (``_scan/_facts/_commonquantities.py``) are validated data, and a lexicon's
 own phrases win over them."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from vouched import Fact, scan
-from vouched._scan._quantities import COMMON_QUANTITIES
+from vouched._scan._facts._commonquantities import COMMON_QUANTITIES
 
 _PHRASE = re.compile(r"[a-z0-9/-]+(?: [a-z0-9/-]+)*")
 

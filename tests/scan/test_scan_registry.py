@@ -3,19 +3,22 @@ kinds, in one ordered registry; one overlap policy says which finding wins a spa
 
 from __future__ import annotations
 
-from vouched import Finding, FindingKind, StreamScanner, scan
+import itertools
+
+from vouched import Finding, FindingKind, Scanner, StreamScanner, scan
 from vouched._replay import _attempts
 from vouched._scan import _findings
 from vouched._scan._findings import finding_key, once_per_span
+from vouched._scan._lex._splitter import sentence_spans
 from vouched._scan._rules import REGISTRY
-from vouched._scan._rules._rule import Family, Rule, audited, decided
+from vouched._scan._rules._rule import Family, Rule, audited, decided, traced
 
 from ._cases import load_cases, world
 
 _K = FindingKind
 
 
-def test_the_registry_lists_each_family_once_in_the_order_they_run() -> None:
+def test_the_registry_lists_each_family_once_in_the_order_of_the_family_codes() -> None:
     assert [entry.family for entry in REGISTRY] == list(Family)
 
 
@@ -67,3 +70,48 @@ def test_a_yielding_finding_is_dropped_where_it_overlaps_a_winner() -> None:
 
 def test_replay_and_answers_use_the_scanners_overlap_policy() -> None:
     assert _attempts.once_per_span is _findings.once_per_span
+
+
+_ORDER = {entry.family: i for i, entry in enumerate(REGISTRY)}
+# quantity and revision are the two families of one stated item, run item by item
+_STAGE = {**_ORDER, Family.REVISION: _ORDER[Family.QUANTITY]}
+_VIEW_BLOCK = (_ORDER[Family.DURATION], _ORDER[Family.OCCASION])  # read once per period view
+
+
+def _out_of_order(trace: list[Family]) -> list[tuple[Family, Family]]:
+    """Each step of ``trace`` that goes back in the registry's order; a step back into
+    the block of families run per period view (duration .. occasion) is the start of the
+    next view's reading, allowed while no time rule has run."""
+    wrong = []
+    for before, after in itertools.pairwise(trace):
+        if _STAGE[after] >= _STAGE[before]:
+            continue
+        low, high = _VIEW_BLOCK
+        if low <= _STAGE[after] and _STAGE[before] <= high:
+            continue
+        wrong.append((before, after))
+    return wrong
+
+
+def test_the_runners_run_the_families_in_the_registrys_order() -> None:
+    traces = {}
+    for case in load_cases():
+        w = world(case.world)
+        lexicon = w.lexicon if case.lexicon else None
+        scanner = Scanner(w.gated, lexicon, w.sources, case.question, w.policy)
+        for start, end in sentence_spans(case.text):
+            with traced() as trace:
+                scanner.scan(case.text[start:end])
+            traces[case.name, start] = trace
+    assert sum(len(t) for t in traces.values()) > 0, "the trace must record the runners"
+    assert {Family.TIME, Family.WORDS, Family.QUOTE} <= {f for t in traces.values() for f in t}
+    assert {key: _out_of_order(t) for key, t in traces.items() if _out_of_order(t)} == {}
+
+
+def test_the_trace_reports_a_family_run_out_of_the_registrys_order() -> None:
+    assert _out_of_order([Family.TEXT, Family.WORDS, Family.QUANTITY, Family.TIME]) == []
+    assert _out_of_order([Family.TEXT, Family.TIME, Family.QUANTITY]) == [
+        (Family.TIME, Family.QUANTITY)
+    ]
+    assert _out_of_order([Family.EXPLANATION, Family.CLAUSE]) == []  # the next view
+    assert _out_of_order([Family.QUOTE, Family.TEXT]) == [(Family.QUOTE, Family.TEXT)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from vouched import unsupported_quotes
-from vouched._scan._quotes import find_quotes
-from vouched._scan._reader._words import word_tokens
-from vouched._scan._textchecks import (
+from vouched._scan._lex._numwords import word_tokens
+from vouched._scan._lex._quotes import find_quotes
+from vouched._scan._lex._textchecks import (
     find_fallbacks,
     find_internal,
     find_placeholders,

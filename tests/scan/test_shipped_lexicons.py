@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vouched import InputError, Lexicon
-from vouched._scan._lexicon import shipped_lexicons
+from vouched._scan._facts._lexicon import shipped_lexicons
 
 
 def test_shipped_lexicons_are_listed_by_name() -> None:

@@ -7,14 +7,13 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from vouched._answer._echoes import echoed_numbers
 from vouched._answer._onfail import FindingLike
 from vouched._answer._prompt import Prompt
 from vouched._answer._result import finding_span
 from vouched._fact import Fact
 from vouched._policy import Policy
 from vouched._replay._attempts import once_per_span
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._scanner import Scanner
 from vouched._scan._stream import ScannedSentence
 
@@ -28,13 +27,10 @@ findings join the scanner's; one that raises is a guard error."""
 @dataclass(frozen=True, slots=True)
 class Checks:
     """Everything that checks one answer's texts, compiled once for all its
-    attempts: the scanner, the caller's numbers, the extra checks."""
+    attempts: the scanner (the caller's numbers read with it), the extra checks."""
 
     prompt: Prompt
     scanner: Scanner
-    caller: tuple[str, ...]
-    lexicon: Lexicon | None
-    policy: Policy
     extra: tuple[Check, ...] = ()
 
     @classmethod
@@ -55,8 +51,9 @@ class Checks:
             sources=[f.value for f in prompt.grounded if isinstance(f.value, str)],
             question=prompt.question,
             policy=policy,
+            caller=caller,
         )
-        return cls(prompt, scanner, tuple(caller), lexicon, policy, tuple(extra))
+        return cls(prompt, scanner, tuple(extra))
 
     def whole(self, text: str) -> list[FindingLike]:
         """Every finding in a whole text (one per span and kind)."""
@@ -69,11 +66,8 @@ class Checks:
         return (*self.echoes(sentence.text), *self._extra(sentence.text, sentence.start))
 
     def echoes(self, text: str) -> list[FindingLike]:
-        if not self.caller:
-            return []
-        return list(
-            echoed_numbers(text, self.caller, self.prompt.grounded, self.lexicon, self.policy)
-        )
+        """The caller's strings ``text`` repeats, with what no fact vouches for in them."""
+        return list(self.scanner.echoes(text))
 
     def _extra(self, text: str, offset: int) -> list[FindingLike]:
         found: list[FindingLike] = []

@@ -1,21 +1,16 @@
 """Numbers the caller passed in, echoed back in an answer: checked like any other.
 
-The rule is the registry's echo family (:mod:`vouched._scan._rules._echo`); here
-are the query's strings it reads and the scan of one string it is given.
+The rule is the registry's echo family (:mod:`vouched._scan._rules._echo`), the
+strings read once with the answer's scanner (``Scanner(..., caller=...)``); here are
+the query's strings it reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from vouched._fact import Fact
-from vouched._policy import Policy
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._rules._echo import run_echo
-from vouched._scan._scanner import Finding, scan
-
-__all__ = ["caller_texts", "echoed_numbers"]
+__all__ = ["caller_texts"]
 
 
 def caller_texts(query: Mapping[str, Any]) -> tuple[str, ...]:
@@ -34,14 +29,3 @@ def caller_texts(query: Mapping[str, Any]) -> tuple[str, ...]:
             pending.extend(reversed(value))
     return tuple(dict.fromkeys(found))
 
-
-def echoed_numbers(
-    text: str,
-    caller: Iterable[str],
-    grounded: Sequence[Fact],
-    lexicon: Lexicon | None,
-    policy: Policy,
-) -> list[Finding]:
-    """Findings for the numbers of each caller string the text repeats (the registry's
-    echo rules, each string scanned against the grounded facts)."""
-    return run_echo(text, caller, lambda passed: scan(passed, grounded, lexicon, policy=policy))

@@ -55,7 +55,7 @@ from vouched._gate import GateResult, Verdict, partition
 from vouched._policy import DEFAULT_POLICY, Policy
 from vouched._replay._redaction import require_key
 from vouched._replay._store import SnapshotStore
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._sources._source import GATHER_DEADLINE, Query, Source
 from vouched._time import Clock, SystemClock, seconds_setting
 

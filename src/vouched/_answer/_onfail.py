@@ -21,7 +21,7 @@ from typing import Protocol
 
 from vouched._answer._prompt import Problem, Prompt
 from vouched._exceptions import ConfigError
-from vouched._scan._sentences import sentence_spans as scanner_sentences
+from vouched._scan._lex._splitter import sentence_spans as scanner_sentences
 
 __all__ = [
     "REFUSAL_TEXT",

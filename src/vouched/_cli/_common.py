@@ -17,7 +17,7 @@ from typing import IO, Any, Final, NoReturn
 from vouched._exceptions import InputError, VouchedError, one_line, printable, shown
 from vouched._files import parse_json, read_text
 from vouched._jsonio import dumps
-from vouched._scan._lexicon import Lexicon, shipped_lexicons
+from vouched._scan._facts._lexicon import Lexicon, shipped_lexicons
 from vouched._time import SystemClock, parse_instant
 
 __all__ = [

@@ -48,7 +48,7 @@ from vouched._replay._tally import (
     scanner_rule,
 )
 from vouched._replay._workers import ENGINES, tally_in_workers
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 
 __all__ = [
     "AttributeGrade",

@@ -13,7 +13,7 @@ a reader reads it (:mod:`vouched._replay._folding`): in any case, width,
 script of digits, with accents, look-alike letters of other scripts (a
 Cyrillic e), URL escapes (``%20``) and invisible characters folded away:
 
-- a sensitive number wherever the scanner's reader (:mod:`vouched._scan._reader`)
+- a sensitive number wherever the scanner's reader (:mod:`vouched._scan._lex`)
   reads that value, rounded to the precision shown: number words ("eighty-five
   thousand"), scale words and suffixes ("85k", "0.085 million"), any decimal
   form ("85000.0"), fullwidth digits, currency forms ("€85k", "$85,000"); the
@@ -52,9 +52,9 @@ from vouched._exceptions import ConfigError
 from vouched._jsonio import dumps
 from vouched._policy import Policy
 from vouched._replay._folding import Folded, fold, read_amounts, scale_after
-from vouched._scan._factindex import rounds_to
-from vouched._scan._reader._numbers import read_numbers
-from vouched._scan._reader._quantity import QuantityKind
+from vouched._scan._facts._factindex import rounds_to
+from vouched._scan._lex._numbers import read_numbers
+from vouched._scan._lex._quantities import QuantityKind
 
 __all__ = ["Redactor", "require_key"]
 

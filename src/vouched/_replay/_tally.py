@@ -30,7 +30,7 @@ from vouched._replay._attempts import (
 )
 from vouched._replay._snapshot import Snapshot
 from vouched._replay._store import SnapshotStore
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._scanner import scan
 
 __all__ = ["NO_SOURCE", "OutputRule", "Tally", "grade_window", "rule_name", "scanner_rule"]

@@ -33,7 +33,7 @@ from vouched._policy import Policy
 from vouched._replay._postgres import PostgresSnapshotStore
 from vouched._replay._store import SnapshotStore, SqliteSnapshotStore
 from vouched._replay._tally import OutputRule, Tally, grade_window, scanner_rule
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 
 __all__ = [
     "ENGINES",

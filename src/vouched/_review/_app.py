@@ -44,7 +44,7 @@ from vouched._review._index import (
     row_key,
 )
 from vouched._review._replaying import ReplayChoices, replay_view
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._time import Clock, parse_day_or_instant
 
 __all__ = ["create_review_app"]

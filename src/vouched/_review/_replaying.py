@@ -23,7 +23,7 @@ from vouched._replay._snapshot import Snapshot
 from vouched._replay._tables import ReportTable, report_tables
 from vouched._review._answer import AttemptView, attempt_view
 from vouched._review._index import ReadableStore
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 
 __all__ = ["DEFAULTS", "NO_LEXICON", "Flip", "ReplayChoices", "ReplayView", "replay_view"]
 

@@ -5,18 +5,25 @@ optional ``Lexicon``, source texts, the question and the ``Policy``; returns a
 frozen ``ScanReport`` of ``Finding``\\ s, each with a kind code and a span.
 Pure: no clock, file or network.
 
-- ``_scanner``: ``scan``, the report and finding types, the order of the checks.
-- ``_reader/``: the number reader (patterns, number words, quantities, units).
-- ``_lexicon``: the ``Lexicon``: attribute cues, subject aliases, internal terms.
-- ``_factindex``: the grounded facts indexed for vouching a stated number.
-- ``_binding``: which (subject, attribute) each stated number speaks about.
+The text flows one way through four stage folders, each named in its ``__init__``:
+
+- ``_lex/``: the number reader, phrases, sentences, quotes, text checks, and the
+  vocabulary (the one home of every word list).
+- ``_facts/``: the fact index, fact readings, period views, the ``Lexicon`` and the
+  parsers of its sections; built once when a scanner compiles.
+- ``_read/``: per sentence, its mentions, cues, subjects, structures, derived values,
+  time expressions and the binding of every stated quantity.
 - ``_rules/``: every decision that makes a finding, one ordered registry of typed rules
-  in families (text, quote, duration, quantity, revision, clause, words, explanation,
-  echo), each declaring its kinds; ``_findings.once_per_span`` is the one overlap policy.
-- ``_wordmatch``, ``_words``: facts stated in words (weekdays, value words,
-  comparisons, superlatives, thresholds; ``_relations`` reads their lexicon sections).
-- ``_textchecks``: finds placeholders, internal vocabulary, canned fallbacks (the text
-  rules decide); ``_quotes``: quoted spans and the sources they may come from.
+  in families, each declaring its kinds.
+
+Beside them:
+
+- ``_compiled``: what a scanner compiles once from its inputs (``Compiled``).
+- ``_judge``: the conductor, reading one text sentence by sentence with what was
+  compiled once (``TextReading``), the rule families in the registry's order.
+- ``_findings``: finding kinds, findings and ``once_per_span``, the one overlap policy.
+- ``_inputs``: what a caller may pass for a lexicon and an instant.
+- ``_scanner``, ``_stream``: the faces, ``Scanner`` / ``scan`` and ``StreamScanner``.
 
 Seams: the lexicon, the policy (exact attributes) and ``now`` (when the text is
 read: it tells a later occasion from the facts' own), passed as values.

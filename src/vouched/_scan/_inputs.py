@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from vouched._exceptions import InputError
-from vouched._scan._lexicon import Lexicon
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._time import parse_instant
 
 __all__ = ["as_instant", "as_lexicon"]

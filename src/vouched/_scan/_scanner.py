@@ -1,7 +1,7 @@
 """The output scanner: find every value the model added, with character spans.
 
 ``Scanner(facts, lexicon, sources, question, policy)`` compiles once what
-depends only on its inputs (:class:`~vouched._scan._reading.Compiled`: the
+depends only on its inputs (:class:`~vouched._scan._compiled.Compiled`: the
 fact index, the lexicon's phrase matchers, the normalised quote sources, the
 question's numbers); ``scanner.scan(text)`` reads one text and
 ``scanner.stream()`` returns an incremental :class:`StreamScanner` over the
@@ -9,10 +9,10 @@ same compiled inputs. ``scan(text, facts, ...)`` is ``Scanner(facts,
 ...).scan(text)``. Everything is pure (no clock, no I/O) and never raises on
 any text.
 
-How a text is read (:mod:`vouched._scan._reading`): the one sentence splitter
-(:mod:`vouched._scan._sentences`) cuts it; each sentence is read once: its
-quantities (:mod:`vouched._scan._reader`), its mentions and their bindings
-(:mod:`vouched._scan._binding`), then the rule registry
+How a text is read (:mod:`vouched._scan._judge`): the one sentence splitter
+(:mod:`vouched._scan._lex._splitter`) cuts it; each sentence is read once: its
+quantities (:mod:`vouched._scan._lex`), its mentions and their bindings
+(:mod:`vouched._scan._read._binding`), then the rule registry
 (:mod:`vouched._scan._rules`), the order of which is the priority. Text
 checks (placeholders, internal words, canned fallbacks, unsupported quotes)
 run on the same sentence. Numbers in the question may be repeated.
@@ -21,6 +21,7 @@ run on the same sentence. Numbers in the question may be repeated.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from datetime import datetime
@@ -29,11 +30,12 @@ from typing import Any
 from vouched._fact import Fact, fact_key
 from vouched._gate import ContentKey, GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._compiled import Compiled
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
 from vouched._scan._inputs import as_instant, as_lexicon
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._reading import Compiled, TextReading
-from vouched._scan._sentences import SentenceSplitter
+from vouched._scan._judge import compile_echoes, read_text
+from vouched._scan._rules._echo import run_echo
 from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
 __all__ = [
@@ -58,6 +60,8 @@ class Scanner:
     written (no rounding). ``now``: when the text is read (default: the instant a
     :class:`GateResult` was judged at); where every date the facts give lies before
     it, a weekday or value word about a later occasion is an ungrounded claim.
+    ``caller``: the caller's own strings (a query's values), read once here against
+    the facts that vouch; :meth:`echoes` finds them repeated in an answer.
 
     >>> from vouched import Fact
     >>> fact = Fact(subject="Berlin", attribute="temperature", value="4.3", unit="degC",
@@ -67,7 +71,7 @@ class Scanner:
     (True, False)
     """
 
-    __slots__ = ("_compiled",)
+    __slots__ = ("_compiled", "_echoes")
 
     def __init__(
         self,
@@ -78,21 +82,26 @@ class Scanner:
         policy: Policy = DEFAULT_POLICY,
         *,
         now: datetime | str | None = None,
+        caller: Iterable[str] = (),
     ) -> None:
         self._compiled = Compiled(facts, lexicon, sources, question, policy, now=now)
+        self._echoes = compile_echoes(self._compiled, caller)
 
     @classmethod
     def _of(cls, compiled: Compiled) -> Scanner:
         scanner = cls.__new__(cls)
         scanner._compiled = compiled
+        scanner._echoes = ()
         return scanner
 
     def scan(self, text: str) -> ScanReport:
         """Scan one text (each sentence read once, in order)."""
-        text = str(text)
-        reading = TextReading(self._compiled)
-        reading.sentences(text, SentenceSplitter().ends(text, final=True))
-        return reading.report()
+        return read_text(self._compiled, str(text))
+
+    def echoes(self, text: str) -> list[Finding]:
+        """The findings of each ``caller`` string (read once, when this scanner was
+        compiled) at every place ``text`` repeats it: the registry's echo family."""
+        return run_echo(str(text), self._echoes)
 
     def scan_into(self, text: str, write: Callable[[tuple[Finding, ...]], object]) -> Tally:
         """Scan one text, handing each sentence's findings to ``write`` as it is read
@@ -148,7 +157,7 @@ def _compiled(  # noqa: PLR0917 - scan's own arguments, in its order
         key: Hashable = facts.content_key()
     else:
         held = tuple(facts)
-        key = ContentKey(tuple(fact_key(f) for f in held))
+        key = ContentKey(tuple(_key_of(f) for f in held))
     sources = tuple(sources)
     try:
         whole = (key, as_lexicon(lexicon), sources, question, policy, at and at.isoformat())
@@ -168,8 +177,32 @@ def _compiled(  # noqa: PLR0917 - scan's own arguments, in its order
     return compiled
 
 
-# The one module-level state of the scanner, on purpose: a bounded cache of pure values
-# (a compiled scanner never changes what it reports), so that one-shot scan() calls with
-# the same facts do not compile them again. Guarded for threads (serve's work pool).
+def _key_of(fact: Fact) -> tuple[object, ...]:
+    """``fact_key(fact)``, built once per fact object: a one-shot scan() given a list of
+    facts looked its compiled scanner up by every fact's key, rebuilt on each call (the
+    key of a box score's 500 facts cost more than reading its text)."""
+    kept = _FACT_KEYS.get(id(fact))
+    if kept is not None and kept[0]() is fact:
+        return kept[1]
+    key = fact_key(fact)
+    ident = id(fact)
+    _FACT_KEYS[ident] = (weakref.ref(fact, _forget(ident)), key)
+    return key
+
+
+def _forget(ident: int) -> Callable[[weakref.ref[Fact]], None]:
+    """Drops a fact's key when the fact goes (before its id can be another fact's)."""
+
+    def drop(_: weakref.ref[Fact]) -> None:
+        _FACT_KEYS.pop(ident, None)
+
+    return drop
+
+
+# The module-level state of the scanner, on purpose: a bounded cache of pure values (a
+# compiled scanner never changes what it reports), so that one-shot scan() calls with
+# the same facts do not compile them again, guarded for threads (serve's work pool); and
+# each live fact's key (a Fact is frozen, so its key never changes), dropped with the fact.
 _KEPT: OrderedDict[tuple[Any, ...], Compiled] = OrderedDict()
 _LOCK = threading.Lock()
+_FACT_KEYS: dict[int, tuple[weakref.ref[Fact], tuple[object, ...]]] = {}

@@ -1,7 +1,7 @@
 """Scanning text as it arrives: each sentence read once, when it closes.
 
 A :class:`StreamScanner` is fed chunks of a model's answer (tokens, lines,
-anything). The one sentence splitter (:mod:`vouched._scan._sentences`) says
+anything). The one sentence splitter (:mod:`vouched._scan._lex._splitter`) says
 when a sentence closes; that sentence is then read once, with what earlier
 sentences left it (the subjects named last, the first statement of each
 pair), and its findings are final: more text never changes them. A chunk
@@ -36,17 +36,18 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._compiled import Compiled
+from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, ScanReport, Tally
-from vouched._scan._lexicon import Lexicon
-from vouched._scan._reading import Compiled, TextReading
-from vouched._scan._sentences import SentenceSplitter
+from vouched._scan._judge import TextReading
+from vouched._scan._lex._splitter import SentenceSplitter
 
 __all__ = ["READ_AT_ONCE", "ScannedSentence", "StreamScanner", "scan_into"]
 
 READ_AT_ONCE = 65_536
 """How many characters of whole sentences :func:`scan_into` reads at a time (more when
 one sentence is longer; the splitter bounds those at twice
-:data:`~vouched._scan._sentences.LONG_SENTENCE`, a number and its unit kept whole)."""
+:data:`~vouched._scan._lex._splitter.LONG_SENTENCE`, a number and its unit kept whole)."""
 
 
 @dataclass(frozen=True, slots=True)

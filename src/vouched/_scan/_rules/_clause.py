@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vouched._scan._factindex import Reading
+from vouched._scan._facts._factindex import Reading
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._reader._units import units_compatible
+from vouched._scan._lex._numbers import Quantity, QuantityKind
+from vouched._scan._lex._units import units_compatible
 from vouched._scan._rules._context import SentenceContext, Stated, any_fits
 from vouched._scan._rules._rule import PASSED, Rule
 

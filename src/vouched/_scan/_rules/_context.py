@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from vouched._scan._factindex import FactIndex, Reading, converts, quantity_matches
+from vouched._scan._facts._factindex import FactIndex, Reading, converts, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._reader._numbers import Quantity
-from vouched._scan._reader._units import units_compatible
+from vouched._scan._lex._numbers import Quantity
+from vouched._scan._lex._units import units_compatible
+from vouched._scan._read._sentence import SentenceRead
+from vouched._scan._read._values import Binding, Structures
 from vouched._scan._rules._rule import Outcome
-from vouched._scan._sentence import SentenceRead
-from vouched._scan._values import Binding, Structures
 
 __all__ = ["Carry", "SentenceContext", "Stated", "any_fits", "finding_on", "fits"]
 

@@ -39,15 +39,15 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 
-from vouched._scan._factindex import FactIndex, quantity_matches
+from vouched._scan._facts._factindex import FactIndex, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._mentions import MentionKind
-from vouched._scan._reader._numbers import Quantity
-from vouched._scan._reader._units import units_compatible
+from vouched._scan._lex._numbers import Quantity
+from vouched._scan._lex._units import units_compatible
+from vouched._scan._read._mentions import Mention, MentionKind
+from vouched._scan._read._sentence import SentenceRead, words_between
 from vouched._scan._rules._context import SentenceContext, Stated
 from vouched._scan._rules._occasions import span_numbers
 from vouched._scan._rules._rule import PASSED, Rule
-from vouched._scan._sentence import SentenceRead, words_between
 
 __all__ = [
     "EXPLANATION_RULES",
@@ -235,7 +235,7 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     points: he did not play), is about that name: no fact backs it, and the name is the
     word that is wrong. One ``ungrounded_claim`` on the name; its numbers make no
     finding of their own."""
-    sentence, index = ctx.sentence, ctx.index
+    sentence = ctx.sentence
     named = [m for m in sentence.mentions if m.start >= 0 and m.kind == MentionKind.NAMED]
     if not named or not stated:
         return stated
@@ -246,20 +246,8 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if not binding.clear or not binding.readings:
             continue
         i = bisect_left(starts, item.quantity.start) - 1
-        if i < 0:
-            continue
-        mention = named[i]
-        name, reading = mention.names[0], binding.readings[0]
-        if (
-            name == reading.subject
-            or index.knows(name, reading.attribute)
-            or sentence.structure.sentence(mention.start)
-            != sentence.structure.sentence(item.quantity.start)
-            or not _leads(sentence, mention.start)
-            or not _same_kind(index, name, reading.subject)
-        ):
-            continue
-        groups.setdefault(mention.start, []).append(item)
+        if i >= 0 and _unbacked(named[i], item, ctx):
+            groups.setdefault(named[i].start, []).append(item)
     if not groups:
         return stated
     replaced: dict[int, list[Stated]] = {}
@@ -281,6 +269,21 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             outcome = finding if position == 0 else PASSED
             replaced[id(item)] = [item._replace(outcome=outcome)]
     return [new for item in stated for new in replaced.get(id(item), [item])]
+
+
+def _unbacked(mention: Mention, item: Stated, ctx: SentenceContext) -> bool:
+    """Is ``item`` (read for another subject) about the name ``mention`` that opens its
+    clause, a subject of the same kind with no fact of its attribute?"""
+    sentence, index = ctx.sentence, ctx.index
+    name, reading = mention.names[0], item.binding.readings[0]
+    return not (
+        name == reading.subject
+        or index.knows(name, reading.attribute)
+        or sentence.structure.sentence(mention.start)
+        != sentence.structure.sentence(item.quantity.start)
+        or not _leads(sentence, mention.start)
+        or not _same_kind(index, name, reading.subject)
+    )
 
 
 _LEADING = frozenset({"while", "and", "but", "with", "as", "meanwhile", "also", "the"})

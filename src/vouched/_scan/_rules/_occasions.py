@@ -29,14 +29,14 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._mentions import MentionKind
+from vouched._scan._lex._vocabulary import LATER_OCCASION
+from vouched._scan._read._mentions import MentionKind
+from vouched._scan._read._sentence import SentenceRead
+from vouched._scan._read._wordreading import denied
 from vouched._scan._rules._context import SentenceContext, Stated
 from vouched._scan._rules._rule import PASSED, Rule
-from vouched._scan._sentence import SentenceRead
-from vouched._scan._vocabulary import LATER_OCCASION
-from vouched._scan._wordmatch import WordFacts
-from vouched._scan._words import denied
 
 __all__ = [
     "FLAG",

@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 
-from vouched._scan._factindex import FactIndex, Reading, describe, quantity_matches
+from vouched._scan._facts._factindex import FactIndex, Reading, describe, quantity_matches
+from vouched._scan._facts._factreadings import converted, converts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._reader._numbers import Quantity
-from vouched._scan._reader._units import (
+from vouched._scan._lex._numbers import Quantity
+from vouched._scan._lex._units import (
     convertible,
     from_base_unit,
     in_base_unit,
@@ -26,10 +27,9 @@ from vouched._scan._reader._units import (
     units_compatible,
     vouches_in_unit,
 )
-from vouched._scan._readings import converted, converts
+from vouched._scan._read._values import Binding, Derived
 from vouched._scan._rules._context import SentenceContext, any_fits, finding_on, fits
 from vouched._scan._rules._rule import PASSED, Outcome, Rule
-from vouched._scan._values import Binding, Derived
 
 __all__ = [
     "DURATION_RULES",

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from vouched._scan._counts import MAX_MEMBERS, Count, unmet
+from vouched._scan._facts._counts import MAX_MEMBERS, Count, unmet
+from vouched._scan._facts._lexicon import Word
+from vouched._scan._facts._lexrelations import Superlative, Threshold
+from vouched._scan._facts._wordmatch import RELATION, STRING
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lexicon import Word
-from vouched._scan._reader._units import canonical_unit, in_base_unit
-from vouched._scan._relations import Superlative, Threshold
+from vouched._scan._lex._units import canonical_unit, in_base_unit
+from vouched._scan._lex._vocabulary import ORDINAL_BEFORE
+from vouched._scan._read._sentence import words_between
 from vouched._scan._rules._relation import (
     Operand,
     checked,
@@ -29,10 +32,6 @@ from vouched._scan._rules._relation import (
 )
 from vouched._scan._rules._rule import PASSED, Outcome
 from vouched._scan._rules._said import Said, WordContext, same_value, same_word, word_finding
-from vouched._scan._sentence import words_between
-from vouched._scan._vocabulary import ORDINAL_BEFORE
-from vouched._scan._wordmatch import RELATION, STRING
-from vouched._scan._words import subject_after, subjects_before
 
 __all__ = ["stated_count", "stated_rank", "stated_threshold"]
 
@@ -57,7 +56,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     else:
         attribute = relation.attribute
         found = (
-            checked(ctx, said, subject_after(ctx.sentence, said.end), (attribute,))
+            checked(ctx, said, ctx.read(said).after, (attribute,))
             if said.text.lower().endswith(" by")
             else subject_with(ctx, said, (attribute,))
         )
@@ -255,7 +254,7 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
     """ "X was the only other starter in double figures", "all five starters ...": the
     members of X's group (those sharing X's ``within`` and the ``among`` values) that
     meet the threshold named after the phrase in its clause must be as many as the
-    phrase says (:mod:`vouched._scan._counts`); otherwise ``relation_mismatch`` on the
+    phrase says (:mod:`vouched._scan._facts._counts`); otherwise ``relation_mismatch`` on the
     phrase. X is the subject before the phrase (after it for "the only other X to ...")."""
     count = relation_of(said, ctx, Count)
     if count is None:
@@ -282,7 +281,7 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
     meeting = [m for m in members if _meets(ctx, m, threshold)]
     if subject not in meeting:
         return None  # X itself misses it: the threshold's finding says so
-    before = {*ctx.earlier, *(subjects_before(ctx.sentence, said.start, topic=False) or ())}
+    before = {*ctx.earlier, *ctx.read(said).before}
     why = unmet(count, subject, meeting, len(members), before)
     if why is None:
         return PASSED

@@ -12,10 +12,19 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
-from vouched._scan._counts import Count
-from vouched._scan._factindex import rounds_to
+from vouched._scan._facts._counts import Count
+from vouched._scan._facts._factindex import rounds_to
+from vouched._scan._facts._gameparts import period_parts
+from vouched._scan._facts._lexrelations import Comparison, Superlative, Threshold
+from vouched._scan._facts._wordmatch import RELATION
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._margins import (
+from vouched._scan._lex._numbers import Quantity, QuantityKind
+from vouched._scan._lex._units import in_base_unit
+from vouched._scan._read._wordreading import (
+    NOBODY,
+)
+from vouched._scan._rules._explanation import self_compared
+from vouched._scan._rules._margins import (
     first_is_other,
     holds,
     in_period,
@@ -24,19 +33,8 @@ from vouched._scan._margins import (
     other_side,
     stated_relation,
 )
-from vouched._scan._reader._numbers import Quantity, QuantityKind
-from vouched._scan._reader._units import in_base_unit
-from vouched._scan._relations import Comparison, Superlative, Threshold
-from vouched._scan._rules._explanation import self_compared
 from vouched._scan._rules._rule import PASSED, Outcome
 from vouched._scan._rules._said import Said, WordContext, word_finding
-from vouched._scan._scores import period_parts
-from vouched._scan._wordmatch import RELATION
-from vouched._scan._words import (
-    NOBODY,
-    subject_after,
-    subject_of,
-)
 
 __all__ = [
     "Operand",
@@ -90,7 +88,8 @@ def subject_with(
     ctx: WordContext, said: Said, attributes: tuple[str, ...], *, after: bool = True
 ) -> str | Finding | None:
     """The subject of a relation phrase (:func:`subject_of`), checked by :func:`_checked`."""
-    subject = subject_of(ctx.sentence, said.start, said.end, after=after)
+    read = ctx.read(said)
+    subject = read.subject if after else read.subject_before
     return checked(ctx, said, subject, attributes)
 
 
@@ -157,7 +156,7 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         if named is None:
             return None
     else:
-        named = subject_after(ctx.sentence, said.end)
+        named = ctx.read(said).after
     right = checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right

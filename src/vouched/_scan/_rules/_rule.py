@@ -27,6 +27,8 @@ __all__ = [
     "Undeclared",
     "audited",
     "decided",
+    "ran",
+    "traced",
 ]
 
 
@@ -51,10 +53,10 @@ class Family(enum.StrEnum):
     QUANTITY = "quantity"  # per stated quantity: the first rule with an opinion decides
     REVISION = "revision"  # one quantity's outcome made sharper (pairs, restatements)
     CLAUSE = "clause"  # a clause's quantities together (the wrong name, the wrong column)
+    EXPLANATION = "explanation"  # a sentence's numbers as a whole: the fewest changed words
     WORDS = "words"  # facts stated in words (weekdays, value words, relations)
     OCCASION = "occasion"  # words about occasions the facts do not cover (issue 28)
     TIME = "time"  # what a sentence says about the period it speaks of (facts with periods)
-    EXPLANATION = "explanation"  # a sentence judged as a whole: the fewest changed words
     ECHO = "echo"  # numbers of the caller's own query an answer repeats
 
 
@@ -97,3 +99,26 @@ def audited() -> Iterator[list[Undeclared]]:
         yield found
     finally:
         _AUDIT.reset(token)
+
+
+_TRACE: ContextVar[list[Family] | None] = ContextVar("vouched_rule_trace", default=None)
+
+
+def ran(family: Family) -> None:
+    """Called by a runner each time it runs a family's rules: recorded by the trace in
+    progress (a test that the code runs the families in the registry's order)."""
+    trace = _TRACE.get()
+    if trace is not None:
+        trace.append(family)
+
+
+@contextmanager
+def traced() -> Iterator[list[Family]]:
+    """Record the family of every runner call made inside the block, in order (tests)."""
+    token = _TRACE.set([])
+    try:
+        found = _TRACE.get()
+        assert found is not None  # noqa: S101 - set on the line above
+        yield found
+    finally:
+        _TRACE.reset(token)

@@ -7,19 +7,18 @@ facts in words, the lexicon, its checked quantities, its words that state facts)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from vouched._scan._factindex import FactIndex
+from vouched._scan._facts._factindex import FactIndex
+from vouched._scan._facts._lexicon import Lexicon, Word
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lexicon import Lexicon, Word
+from vouched._scan._read._sentence import Cue, SentenceRead
+from vouched._scan._read._wordreading import WordReading
 from vouched._scan._rules._context import Stated
-from vouched._scan._sentence import Cue, SentenceRead
-from vouched._scan._wordmatch import WordFacts
-from vouched._scan._words import (
-    later_occasion,
-)
 
 __all__ = ["Said", "WordContext", "elsewhen", "same_value", "same_word", "word_finding"]
 
@@ -36,6 +35,11 @@ class WordContext:
     stated: list[Stated]  # the sentence's checked quantities, in order
     words: list[Cue]  # the sentence's words that state facts
     earlier: AbstractSet[str] = frozenset()  # the subjects earlier sentences named (read only)
+    readings: Mapping[tuple[int, int], WordReading] = field(default_factory=dict)
+
+    def read(self, said: Said) -> WordReading:
+        """What the read stage read about the word ``said`` (who, whether stated)."""
+        return self.readings[said.start, said.end]
 
     @property
     def index(self) -> FactIndex:
@@ -68,7 +72,7 @@ def word_finding(
 def elsewhen(said: Said, ctx: WordContext) -> bool:
     """Is the word about a later occasion than the facts' (all past: a game's box score)?
     Then the facts neither vouch for it nor deny it."""
-    return ctx.facts.past and later_occasion(ctx.sentence, said.end)
+    return ctx.facts.past and ctx.read(said).later
 
 
 def same_value(fact: Word | None, stated: Word) -> bool:

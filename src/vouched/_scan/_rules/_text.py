@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._quotes import QuoteSpan, unsupported_among
+from vouched._scan._lex._quotes import QuoteSpan, unsupported_among
+from vouched._scan._lex._spans import Spans
+from vouched._scan._lex._textchecks import find_fallbacks, find_internal, find_placeholders
 from vouched._scan._rules._rule import Rule
-from vouched._scan._spans import Spans
-from vouched._scan._textchecks import find_fallbacks, find_internal, find_placeholders
 
 __all__ = [
     "QUOTE_RULES",

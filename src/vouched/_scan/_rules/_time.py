@@ -1,8 +1,9 @@
 """The time rules: what a sentence says about the period it speaks of.
 
-They run only when some fact has a period (:mod:`vouched._scan._periods`); each
-reads the sentence, the time it names and the facts valid in the period that
-governs a stretch of it. The pure readers they call live in ``_periods``.
+They run only when some fact has a period (:class:`~vouched._scan._facts._periodviews.PeriodViews`);
+each reads the sentence, the time it names and the facts valid in the period that
+governs a stretch of it. The pure judges they call live in ``_facts._conditions``,
+``_facts._extremes``, ``_rules._ranges`` and ``_rules._timefindings``.
 """
 
 from __future__ import annotations
@@ -11,22 +12,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from vouched._fact import Fact
+from vouched._scan._facts._conditions import Said, judge_conditions
+from vouched._scan._facts._extremes import Extreme, wrong_comparisons, wrong_extremes
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._periods import (
-    Extreme,
-    Period,
-    SentenceTime,
-    Stretch,
-    joined_ranges,
-    judge_conditions,
-    uncovered,
-    wrong_comparisons,
-    wrong_extremes,
-    wrong_ranges,
-)
-from vouched._scan._periods._conditions import Said
-from vouched._scan._reader._numbers import Quantity
+from vouched._scan._lex._numbers import Quantity
+from vouched._scan._read._times import Period, SentenceTime
+from vouched._scan._rules._ranges import Stretch, wrong_ranges
 from vouched._scan._rules._rule import Rule, decided
+from vouched._scan._rules._timefindings import joined_ranges, uncovered
 
 __all__ = [
     "TIME_RULES",

@@ -1,11 +1,11 @@
 """The word rules: facts stated without a digit, one named function each, in one table.
 
-A word that states a fact (found by :mod:`vouched._scan._wordmatch`: a weekday,
+A word that states a fact (found by :mod:`vouched._scan._facts._wordmatch`: a weekday,
 a value word, a string fact's value, a relation phrase) goes down
 :data:`WORD_RULES` in order; the first rule with an opinion decides it:
 :data:`~vouched._scan._rules._rule.PASSED` or a :class:`Finding` on the word itself.
 ``None`` means "not mine". A denied or hedged word ("did not beat", "one of the
-coldest") is never checked (:func:`~vouched._scan._words.denied`).
+coldest") is never checked (:func:`~vouched._scan._read._wordreading.denied`).
 
 Each rule's docstring is the rule a careful reader would state. Pure: a rule
 reads the sentence, the facts and the lexicon, and returns a value.
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vouched._scan._english import ENGLISH
+from vouched._scan._facts._lexicon import Word
+from vouched._scan._facts._wordmatch import DAY, STRING, VALUE, decode_value
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lexicon import Word
+from vouched._scan._lex._english import ENGLISH
 from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
 from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
@@ -27,14 +28,6 @@ from vouched._scan._rules._said import (
     elsewhen,
     same_word,
     word_finding,
-)
-from vouched._scan._wordmatch import DAY, STRING, VALUE, decode_value
-from vouched._scan._words import (
-    denied,
-    linked_subject,
-    manner_of,
-    subject_after,
-    subjects_before,
 )
 
 __all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words"]
@@ -69,8 +62,9 @@ def stated_weekday(said: Said, ctx: WordContext) -> Outcome | None:
         return _unbacked(said, ctx, "no fact gives the date of a later occasion")
     day = int(days[0])
     facts = ctx.facts
-    subjects = subjects_before(ctx.sentence, said.start, topic=False) or []
-    after = subject_after(ctx.sentence, said.end)
+    read = ctx.read(said)
+    subjects = list(read.before)
+    after = read.after
     if after is not None:
         subjects.append(after)
     dated = next((s for s in subjects if s in facts.dates or s in facts.silent_dates), None)
@@ -134,12 +128,12 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     if elsewhen(said, ctx):
         return _unbacked(said, ctx, "no fact speaks of a later occasion")
     attributes = [decode_value(f"{VALUE}\x00{t}")[1:] for t in tags]
-    sentence = ctx.sentence
-    if manner_of(sentence, said.start):
+    read = ctx.read(said)
+    if read.manner:
         return None  # "book the class online": how to book, not the class
-    after = linked_subject(sentence, said.start, said.end)
+    after = read.linked
     candidates = [after] if after is not None else []
-    candidates.extend(subjects_before(sentence, said.start, topic=False) or [])
+    candidates.extend(read.before)
     for subject in candidates:
         if any(ctx.index.knows(subject, a) for a, _ in attributes):
             return _value_outcome(said, ctx, subject, attributes)
@@ -152,9 +146,9 @@ def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
     "Cousins of the Hawks") states that subject's value: another value is
     ``value_mismatch`` on the word."""
     values = said.family(STRING)
-    if not values or elsewhen(said, ctx) or manner_of(ctx.sentence, said.start):
+    if not values or elsewhen(said, ctx) or ctx.read(said).manner:
         return None
-    subject = linked_subject(ctx.sentence, said.start, said.end)
+    subject = ctx.read(said).linked
     if subject is None:
         return None
     attributes = sorted(ctx.facts.word_attributes.get(values[0], ()))
@@ -204,7 +198,7 @@ def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
     text = ctx.sentence.text
     for cue in ctx.words:
         said = Said(cue.start, cue.end, text[cue.start : cue.end], cue.names)
-        if denied(ctx.sentence, said.start, said.end):
+        if ctx.read(said).denied:  # a negation or hedge: never judged
             continue
         for rule in WORD_RULES:
             outcome = rule.check(said, ctx)

@@ -1,0 +1,223 @@
+"""The English words the scanner's readers look for: data, one family per key.
+
+Nothing here is code: each family is a tuple of lower-case words or phrases, in the
+order a reader tries them (where one is a prefix of another, the order is kept as
+written). A space in a phrase is any run of whitespace; a trailing period is
+optional ("vs." reads "vs" too). :mod:`vouched._scan._lex._vocabulary` compiles them
+once into the sets and patterns the readers use (:mod:`vouched._scan._read._mentions` reads
+its pronouns, references, conjunctions and name words here too);
+``tests/scan/test_scan_english.py`` validates them (lower case, no duplicates, no
+pattern syntax, every family used).
+"""
+
+from __future__ import annotations
+
+__all__ = ["ENGLISH"]
+
+ENGLISH: dict[str, tuple[str, ...]] = {
+    # Words between a cue and its number ("humidity is at 63%").
+    "linking": (
+        "of", "to", "at", "is", "was", "are", "were", "be", "been", "being", "around",
+        "about", "roughly", "nearly", "almost", "approximately", "near", "some", "just",
+        "only", "over", "under", "by", "from", "reached", "reaching", "reaches", "hit",
+        "hits", "stands", "stood", "sits", "sat", "currently", "now", "a", "an", "the",
+        "with", "s", "its", "his", "their", "her", "likely", "expected", "forecast",
+        "set", "scheduled", "for", "will", "should", "still", "right", "measured",
+        "measuring", "reading", "reads", "showing", "shows", "sitting", "standing",
+        "registering", "registered", "holding", "holds", "held", "steady", "as", "high",
+        "low", "up", "down", "than", "more", "less", "exactly", "precisely", "already",
+        "also", "even", "well", "very", "this", "today", "tonight", "morning", "afternoon",
+        "evening", "in", "on", "has", "had", "have", "got", "gets", "went", "go",
+        "going", "coming", "came", "comes", "and", "or", "per", "costs", "cost", "priced",
+    ),
+    # Words that may follow a number without making it about something else.
+    "at_words": ("at", "the", "on", "for", "in", "its", "their"),
+    "filler_after": (
+        "and", "or", "but", "with", "in", "at", "on", "for", "this", "that", "the", "today",
+        "tonight", "now", "currently", "right", "so", "while", "as", "of", "to", "by",
+        "from", "than", "then", "which", "when", "per", "a", "an", "is", "was", "are",
+        "were", "against", "versus", "vs", "compared", "respectively", "each",
+        "apiece", "overall", "outside", "here", "there", "yesterday", "tomorrow",
+        "according", "though", "although", "whereas", "since", "until", "after", "before",
+        "during", "over", "under", "around", "about", "up", "down", "higher", "lower",
+        "lately", "earlier", "later", "too", "also", "only", "exactly", "sharp", "flat",
+        "even", "just", "both", "all", "it", "he", "she", "they", "we", "you",
+    ),
+    # "held the Bulls to 98 points": the number is the other side's.
+    "held_verbs": (
+        "held", "holding", "holds", "hold", "limited", "limiting", "limits", "limit", "kept",
+        "keeping", "keeps", "forced", "forcing", "forces", "force",
+    ),
+    "held_to": ("to", "into", "under"),
+    "connectives": ("in", "at", "for", "of", "from", "on", "to"),
+    # Words between a value and the place or subject it is stated for ("21 °C in Munich").
+    "value_places": ("in", "at", "for"),
+    # Words after a number that say when, not what ("1.0842 today", "7 °C right now").
+    "times_after": (
+        "as of today", "as of now", "today", "tonight", "tomorrow", "yesterday", "right now",
+        "now", "currently", "at the moment", "at present", "at the present", "at the minute",
+        "so far", "this morning", "this afternoon", "this evening", "this week",
+        "this month", "this year",
+    ),
+    "pair_words": ("for", "of"),
+    "value_joins": ("and", "&", "versus", "vs.", "against"),
+    "subject_joins": ("and", "&"),
+    "comparing_verbs": ("is", "are", "was", "feels", "looks"),
+    # "a steal", "a pair of steals": what an article counts.
+    "articles": ("a", "an", "a pair of", "a couple of", "a single"),
+    # A difference a number states, after it ("a 12-point win", "3 degrees warmer").
+    "difference_after": (
+        "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
+        "blowout", "rout", "advantage", "warmer", "colder", "cooler", "hotter", "higher",
+        "lower", "more", "fewer", "less", "cheaper", "dearer", "pricier", "later", "earlier",
+        "faster", "slower", "ahead", "behind", "longer", "shorter", "bigger", "smaller",
+        "difference", "quicker", "busier", "wetter", "drier", "windier", "calmer", "stronger",
+        "weaker", "greater", "gap", "above", "below", "over", "under", "up on", "down on",
+        "range", "spread", "swing",
+    ),
+    "since_words": ("from", "since", "versus", "vs.", "on", "against"),
+    "earlier_words": ("previous", "prior", "last", "day before", "earlier"),
+    "reference_articles": ("the", "its"),
+    # ... and before it ("won by 12", "led by 5").
+    "difference_before": (
+        "won", "win", "wins", "lost", "lose", "loses", "led", "leads", "lead", "trailed",
+        "trails", "beat", "beats", "defeated", "outscored", "edged", "margin", "difference",
+        "gap", "differ", "differs", "differed", "gain", "gained", "rise", "rose", "drop",
+        "dropped", "fall", "fell", "change", "changed",
+    ),
+    "by_words": ("by", "of"),
+    "only_words": ("just", "only"),
+    # A bound stated with a comparison ("over 50 percent").
+    "comparisons": (
+        "over", "above", "more than", "greater than", "higher than", "at least",
+        "in excess of", "exceeding", "beyond", "under", "below", "less than", "fewer than",
+        "lower than", "at most", "no more than", "up to",
+    ),
+    "below": ("under", "below", "less than", "fewer than", "lower than"),
+    "at_most": ("at most", "no more than", "up to"),
+    "at_least": ("at least",),
+    "compare_words": (
+        "over", "above", "than", "least", "excess", "exceeding", "beyond", "under", "below",
+        "most", "up",
+    ),
+    # Sign words a reader applies ("1.15% lower", "3 degrees below zero", "gave up $2").
+    "fall_after": (
+        "lower", "down", "below zero", "below freezing", "below 0", "in the red", "under zero",
+    ),
+    "fall_before": (
+        "gave up", "gives up", "giving up", "shed", "sheds", "slipped", "slips", "declined",
+        "declines", "dropped", "drops", "lost", "loses", "fell", "falls", "down", "decreased",
+        "eased", "eases", "retreated", "minus",
+    ),
+    "fall_by": ("by",),
+    "fall_hedges": ("just", "some", "about", "nearly"),
+    "fall_chain": ("down", "fell", "lost", "dropped", "declined", "slipped", "shed", "gave up"),
+    "cents": ("cent", "cents", "pence"),
+    "zero_words": ("zero", "freezing"),
+    "degree_words": ("degree", "degrees"),
+    "margin_nouns": (
+        "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
+        "blowout", "rout", "advantage", "difference", "gap",
+    ),
+    "references": ("its", "the", "their", "his", "her", "that", "this"),
+    "sum_words": (
+        "together", "combined", "in total", "a total of", "totaling", "totalling",
+        "altogether", "in all", "sum",
+    ),
+    "weekdays": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+    # A statement in words after one of these in its clause is denied or missed.
+    "negations": (
+        "not", "never", "no", "nor", "neither", "without", "hardly", "barely", "cannot",
+        "no longer", "fail to", "fails to", "failed to", "unable to", "short of", "shy of",
+        "miss", "misses", "missed",
+    ),
+    # Words right before a relation phrase that hedge it ("one of the coldest").
+    "hedges": (
+        "nearly", "near", "almost", "close to", "one of", "among", "tied for", "flirted with",
+        "threatened", "chasing", "on track for", "a bid for", "one of the",
+    ),
+    "hedge_articles": ("a", "an", "the", "his", "her", "their", "its"),
+    "state_links": (
+        "is", "are", "was", "were", "be", "been", "being", "remains", "remained",
+        "stays", "stayed", "currently", "now", "still", "held", "runs", "run",
+        "running", "takes", "took", "place", "meets", "meet", "listed", "marked",
+        "reported", "reports", "shown", "showing", "as", "set", "scheduled", "will",
+        "also", "today", "fully", "entirely", "of", "the", "'", "s", ",", "(", ":",
+        "from", "for", "with", "operating", "operates", "taught", "offered",
+    ),
+    "role_nouns": (
+        "guard", "forward", "center", "centre", "point", "shooting", "small", "power",
+        "big", "man", "star", "rookie", "veteran", "coach", "head", "reserve", "starter",
+        "teammate", "player", "captain", "instructor", "tutor", "course", "class",
+        "workshop", "service", "team", "driver", "conductor",
+    ),
+    # Words that move a sentence to a later occasion ("will host", "their next game").
+    "later_occasion": (
+        "will", "shall", "next", "upcoming", "again", "await", "awaits", "on deck",
+        "going to", "look to", "looks to", "set to", "slated", "head back", "head home",
+        "heads back", "heads home", "travel to", "travels to", "return home", "returns home",
+    ),
+    # Verbs and nouns whose manner a value word may describe ("book the class online").
+    "manner_of": (
+        "book", "books", "booked", "booking", "register", "registers", "registered",
+        "registering", "registration", "sign up", "signs up", "signed up", "signing up",
+        "enrol", "enroll", "enrolls", "enrols", "enrolled", "enrolling", "pay", "pays",
+        "paying", "payment", "paid", "buy", "buys", "buying", "bought", "order", "orders",
+        "ordered", "ordering", "reserve", "reserves", "reserved", "reserving", "reservation",
+        "apply", "applied", "ticket", "tickets", "stream", "streams", "streamed", "streaming",
+        "watch", "watched",
+    ),
+    "ordinals": (
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ),
+    "ordinal_suffixes": ("st", "nd", "rd", "th"),  # "2nd", "10th"
+    # Pronouns a reader resolves to a subject named before them.
+    "pronouns": (
+        "he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose",
+    ),
+    # ... of them, those that are objects ("beat him"): dearer as a subject.
+    "object_pronouns": (
+        "him", "her", "them",
+    ),
+    # Definite references a reader resolves to the last subject named: "the city".
+    "reference_nouns": (
+        "city", "town", "capital", "team", "squad", "club", "side", "stock", "company",
+        "share", "shares", "firm", "currency", "pair", "rate", "train", "service",
+        "workshop", "course", "class", "session", "event", "store", "shop", "branch",
+        "product", "item", "route", "line", "flight", "station", "location", "venue",
+        "player", "guard", "forward", "center", "centre", "star", "veteran", "rookie",
+    ),
+    # Conjunctions that open a clause before a subject ("and Munich ...").
+    "conjunctions": (
+        "and", "but", "while", "whereas", "although", "though", "yet", "as", "whilst", "or",
+    ),
+    # Capitalised words that start sentences without naming anything.
+    "not_names": (
+        "a", "an", "the", "this", "that", "these", "those", "there", "here", "it", "its",
+        "he", "she", "they", "we", "you", "i", "our", "your", "their", "his", "her",
+        "today", "tonight", "tomorrow", "yesterday", "now", "currently", "right", "overall",
+        "meanwhile", "also", "however", "in", "at", "on", "for", "with", "by", "from", "to",
+        "of", "and", "but", "or", "as", "if", "so", "then", "after", "before", "during",
+        "while", "when", "expect", "note", "please", "yes", "no", "not", "all", "both",
+        "each", "every", "some", "most", "many", "few", "one", "two", "three", "current",
+        "latest", "live", "according", "based", "data", "unfortunately", "sadly", "monday",
+        "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+        "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december", "am", "pm", "utc", "gmt", "mr", "mrs", "ms",
+        "dr", "st", "ok", "okay", "sure", "well", "still", "just", "only", "even", "again",
+        "later", "earlier", "next", "last", "first", "second", "third", "final", "despite",
+        "thanks", "what", "which", "where", "why", "how", "who", "whose", "is", "are",
+        "was", "were", "will", "would", "could", "should", "can", "might", "do", "does",
+        "did", "has", "have", "had",
+    ),
+    # Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
+    "subject_verbs": (
+        "is", "was", "are", "were", "has", "had", "have", "sees", "saw", "will", "reports",
+        "reported", "shows", "showed", "stands", "stood", "sits", "sat", "feels", "looks",
+        "remains", "hits", "hit", "reached", "reaches", "scored", "posted", "added",
+        "finished", "recorded", "tallied", "costs", "cost", "trades", "traded", "closed",
+        "opened", "rose", "fell", "gained", "lost", "leaves", "left", "departs", "arrives",
+        "s", "\u2019s", "'s",
+    ),
+}  # fmt: skip

@@ -1,0 +1,16 @@
+"""Stage read: one sentence read once, each stated quantity bound to what it speaks about.
+
+- ``_mentions``: the mentions of one text (subjects, pronouns, clause boundaries).
+- ``_sentence``: one sentence's mentions, read once and frozen (``SentenceRead``).
+- ``_cues``: which attribute a quantity states (the cue that governs it).
+- ``_subjects``: which subjects a quantity may speak about.
+- ``_structures``: what spans several quantities (runs, pairs, lists, count words).
+- ``_values``: the frozen values this stage produces (``Structures``, ``Binding``).
+- ``_derived``: values a reader computes (signs, bounds, differences, sums).
+- ``_binding``: each quantity's readings with their costs, and its binding.
+- ``_wordreading``: who a word that states a fact speaks about, and whether it is stated.
+- ``_times``: time expressions resolved to periods of the place's local time.
+- ``_evidence``: the sentence read once and frozen (``Evidence``: the reading, the
+  structures, the masks, the durations set apart, the claims bound, the words that
+  state facts), what the rules read.
+"""

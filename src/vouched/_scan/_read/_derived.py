@@ -1,0 +1,298 @@
+"""Values a reader computes: signs, bounds, differences and sums.
+
+Sign words where the facts have signs ("1.15% lower", "down $2.18", "(-$2.18)",
+"3.2 degrees below zero"), cents as hundredths, a bound stated with a
+comparison ("over 50 percent"), a difference the text says it states ("a
+12-point win", "3 degrees warmer than Munich") and a sum ("together").
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterable
+from decimal import Decimal
+
+from vouched._scan._facts._factindex import rounds_to
+from vouched._scan._lex._numbers import Quantity, QuantityKind
+from vouched._scan._lex._units import units_compatible
+from vouched._scan._lex._vocabulary import (
+    AT_LEAST,
+    AT_MOST,
+    BELOW,
+    CENTS,
+    COMPARISON,
+    DIFFERENCE_AFTER,
+    DIFFERENCE_BEFORE,
+    FALL_AFTER,
+    FALL_BEFORE,
+    FALL_CHAIN,
+    MARGIN_NOUN,
+    MINUS_MARK,
+    REFERENCE,
+    SUM_WORDS,
+    THAN,
+    computes,
+)
+from vouched._scan._read._sentence import Computes, Cue, SentenceRead
+from vouched._scan._read._subjects import names_of
+from vouched._scan._read._values import Derived
+
+__all__ = [
+    "comparison",
+    "computed_words",
+    "derived",
+    "difference",
+    "sign_spans",
+    "signed",
+    "within",
+]
+
+
+_ONE = Decimal(1)
+
+
+def _rounds(value: Decimal, quantity: Quantity) -> bool:
+    return any(rounds_to(value, stated, quantity.quantum) for stated in quantity.values)
+
+
+def signed(ctx: SentenceRead, quantity: Quantity) -> Quantity:
+    """``quantity`` as a reader takes it: cents as hundredths ("up 74 cents"), and
+    negative when a sign says it fell ("1.15% lower", "down $2.18", "(-$2.18)",
+    "3.2 degrees below zero")."""
+    if quantity.kind is not QuantityKind.NUMBER or quantity.value < 0:
+        return quantity
+    text = ctx.text
+    if quantity.unit is None and CENTS.match(text, quantity.end):
+        # "up 74 cents": a hundredth of the currency's unit
+        hundred = Decimal(100)
+        quantity = quantity._replace(
+            value=quantity.value / hundred,
+            quantum=quantity.quantum / hundred,
+            alternatives=tuple(v / hundred for v in quantity.alternatives),
+        )
+    if not ctx.signs:
+        return quantity
+    if not (
+        MINUS_MARK.search(text, max(0, quantity.start - 2), quantity.start)
+        or FALL_AFTER.match(text, quantity.end)
+        or FALL_BEFORE.search(text, max(0, quantity.start - 24), quantity.start)
+        or FALL_CHAIN.search(text, max(0, quantity.start - 40), quantity.start)
+    ):
+        return quantity
+    # the sign word decides: "fell 1.17%" is -1.17, never +1.17
+    negative = [-v for v in quantity.values if v > 0] + [v for v in quantity.values if v < 0]
+    if not negative:
+        return quantity  # "fell 0": zero has no sign
+    return quantity._replace(value=negative[0], alternatives=tuple(negative[1:]))
+
+
+def sign_spans(ctx: SentenceRead) -> list[tuple[int, int]]:
+    """Spans of "zero" in "below zero": part of the sign, not a number."""
+    spans = []
+    if "below" in ctx.text.lower():
+        for match in re.finditer(r"\bbelow\s+(zero)\b", ctx.text, re.I):
+            spans.append(match.span(1))
+    return spans
+
+
+def comparison(ctx: SentenceRead, quantity: Quantity) -> str | None:
+    """ "over 50 percent", "fewer than 10": the comparison a bound is stated with."""
+    window = ctx.text[max(0, quantity.start - 24) : quantity.start]
+    match = COMPARISON.search(window)
+    if match is None:
+        return None
+    op = " ".join(match["op"].lower().split())
+    if op in BELOW:
+        return "<"
+    if op in AT_MOST:
+        return "<="
+    if op in AT_LEAST:
+        return ">="
+    return ">"
+
+
+def computed_words(text: str) -> Computes:
+    """Which words of a computed value ``text`` holds: the exact gates of the three
+    patterns (searched once per sentence, when its first number asks)."""
+    return Computes(*computes(text))
+
+
+def derived(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    stated: Iterable[Quantity],
+    gates: Computes,
+    cue: Cue | None,
+) -> Derived | None:
+    """A difference or sum the text says it computes, checked against the facts.
+    ``gates``: the sentence's words of a computed value (:func:`computed_words`);
+    ``cue``: the attribute phrase right after the quantity, if any."""
+    if not (gates.after or gates.before or gates.total):
+        return None
+    sentence = ctx.structure.sentence(quantity.start)
+    if gates.after or gates.before:
+        said = _stated_difference(ctx, quantity, gates, cue, sentence)
+        if said is not _NOT_SAID:
+            return said
+    if not gates.total:
+        return None
+    return _stated_sum(ctx, quantity, stated, sentence)
+
+
+_NOT_SAID = Derived("", False, "")  # the text says no difference here
+
+
+def _stated_difference(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    gates: Computes,
+    cue: Cue | None,
+    sentence: tuple[int, int],
+) -> Derived | None:
+    """A difference the words around ``quantity`` say it states ("a 12-point win",
+    "3 degrees warmer than Munich", "up by 2"): its check, or :data:`_NOT_SAID`."""
+    text = ctx.text
+    after = DIFFERENCE_AFTER.match(text, quantity.end) if gates.after else None
+    before = None
+    if gates.before:
+        before = DIFFERENCE_BEFORE.search(
+            text[max(sentence[0], quantity.start - 60) : quantity.start]
+        )
+    if after is None and before is None:
+        return _NOT_SAID
+    found = difference(ctx, quantity, sentence, cue)
+    if found is None or found.matches:
+        return found
+    # "3 degrees warmer than Munich", "a 12-point win": the text says it is a
+    # difference; "1.15% lower" alone may be a change, checked as stated.
+    said = before is not None or (
+        after is not None
+        and (
+            MARGIN_NOUN.search(after.group()) is not None
+            or THAN.match(text, after.end()) is not None
+            or REFERENCE.match(text, after.end()) is not None
+        )
+    )
+    return found if said else None
+
+
+def _stated_sum(
+    ctx: SentenceRead, quantity: Quantity, stated: Iterable[Quantity], sentence: tuple[int, int]
+) -> Derived | None:
+    """A sum the text says ``quantity`` is ("A and B combined for C"): the values stated
+    before the sum word, added."""
+    text = ctx.text
+    word = SUM_WORDS.search(text, max(sentence[0], quantity.start - 40), quantity.end + 20)
+    if word is None:
+        return None
+    # the addends come before the sum word ("A and B combined for C"); numbers after
+    # it are a list the word introduces ("totaling 25 points and six rebounds")
+    upto = min(word.start(), quantity.start)
+    values = [
+        q.value
+        for q in stated
+        if sentence[0] <= q.start and q.end <= upto and q.kind is quantity.kind
+    ]
+    if len(values) < 2:
+        return None
+    total = sum(values, Decimal(0))
+    ok = _rounds(total, quantity)
+    return Derived("sum", ok, f"the values stated before it sum to {total}")
+
+
+def difference(
+    ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int], cue: Cue | None
+) -> Derived | None:
+    """The difference a number states, between two named subjects' values of one attribute
+    or two of one subject's facts in one unit; a mismatch only between subjects (which two
+    of a subject's facts it computes is a guess)."""
+    subjects = _sentence_subjects(ctx, sentence)
+    compared = _compared_attributes(ctx, quantity, subjects, cue)
+    differences = _between_subjects(ctx, subjects, compared)
+    between = bool(differences)
+    for subject in subjects:  # two facts of one subject in one unit: rate - previous
+        differences.extend(within(ctx, subject, quantity))
+    if not differences:
+        return None
+    for value, _ in differences:
+        if _rounds(value, quantity) or (quantity.unit != "%" and _rounds(-value, quantity)):
+            return Derived("difference", True, "")
+    if not between:
+        return None
+    shown = "; ".join(f"{d} ({how})" for d, how in differences[:3])
+    return Derived("difference", False, f"the facts differ by {shown}")
+
+
+def _sentence_subjects(ctx: SentenceRead, sentence: tuple[int, int]) -> list[str]:
+    """The distinct subjects the sentence names, in order."""
+    low = bisect_left(ctx.mention_starts, sentence[0])
+    high = bisect_left(ctx.mention_starts, sentence[1])
+    subjects: list[str] = []
+    for i in range(low, high):
+        for name in names_of(ctx, i)[:1]:
+            if name not in subjects:
+                subjects.append(name)
+    return subjects
+
+
+def _compared_attributes(
+    ctx: SentenceRead, quantity: Quantity, subjects: list[str], cue: Cue | None
+) -> list[str]:
+    """What the difference is of: the cue after the number, else the attribute its unit
+    names for the sentence's subjects, else what the first two named subjects both state
+    ("0.05 points higher than auth's")."""
+    index = ctx.facts
+    if cue is not None and cue.names:
+        return list(cue.names)
+    if quantity.unit is not None:
+        found = sorted({a for s in subjects if (a := index.attribute_for_unit(s, quantity.unit))})
+        if found:
+            return found
+    if len(subjects) >= 2:
+        shared = [{a for a, _, _ in index.numeric_facts(s)} for s in subjects[:2]]
+        return sorted(shared[0] & shared[1])
+    return []
+
+
+def _between_subjects(
+    ctx: SentenceRead, subjects: list[str], attributes: list[str]
+) -> list[tuple[Decimal, str]]:
+    """|a - b| for each two subjects with a value of each attribute (with one named
+    subject, the one other subject that has the attribute)."""
+    index = ctx.facts
+    differences: list[tuple[Decimal, str]] = []
+    for attribute in attributes:
+        owners = [s for s in subjects if index.numeric_value(s, attribute) is not None]
+        if len(owners) == 1:
+            others = [s for s in index.subjects_of(attribute) if s != owners[0]]
+            if len(others) == 1:
+                owners.append(others[0])
+        for i, a in enumerate(owners):
+            for b in owners[i + 1 :]:
+                va, vb = index.numeric_value(a, attribute), index.numeric_value(b, attribute)
+                if va is not None and vb is not None:
+                    differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+    return differences
+
+
+def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[Decimal, str]]:
+    """Differences between two numeric facts of ``subject`` stated in one unit
+    (rate and previous rate, price and day high) and, for a percentage, their
+    relative change."""
+    index = ctx.facts
+    values = index.numeric_facts(subject)
+    found: list[tuple[Decimal, str]] = []
+    percent = quantity.unit == "%"
+    for i, (a, va, unit_a) in enumerate(values):
+        for b, vb, unit_b in values[i + 1 :]:
+            if unit_a != unit_b or unit_a in {"%", None}:
+                continue  # counts of different things are not subtracted
+            if percent:  # signed: "1.15% higher" is not a fall of 1.15%
+                for base, other in ((vb, va), (va, vb)):
+                    if base:
+                        change = (other - base) / base * 100
+                        found.append((change, f"{subject} {a} vs {b}: {change:.2f}%"))
+            elif units_compatible(quantity.unit, unit_a):
+                found.append((abs(va - vb), f"{subject} {a} {va} - {b} {vb}"))
+    return found

@@ -1,0 +1,104 @@
+"""One sentence as the read stage hands it to the rules: a frozen :class:`Evidence`.
+
+The read stage reads a sentence once, in one direction: its mentions and clauses
+(:func:`~vouched._scan._read._sentence.read_sentence`), the structures that span several
+quantities (:func:`~vouched._scan._read._structures.read_structures`), what is masked
+(names, placeholders, quotes, relation phrases, the question's numbers), and each
+quantity that is a claim, signed and bound (:func:`~vouched._scan._read._binding.bind`);
+a duration no cue binds is set apart (the duration family's), small words no cue binds
+are no claim. The rules read the result and never call the readers back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from vouched._scan._facts._factindex import FactIndex
+from vouched._scan._facts._lexicon import Lexicon
+from vouched._scan._facts._wordmatch import RELATION
+from vouched._scan._lex._quantities import Quantity, QuantityKind
+from vouched._scan._lex._spans import Spans
+from vouched._scan._lex._units import CURRENCY_UNITS
+from vouched._scan._read._binding import bind
+from vouched._scan._read._derived import signed
+from vouched._scan._read._mentions import Mention
+from vouched._scan._read._sentence import Cue, Found, SentenceRead, read_sentence
+from vouched._scan._read._structures import read_structures
+from vouched._scan._read._values import Binding, Structures
+from vouched._scan._read._wordreading import WordReading
+
+__all__ = ["DURATIONS", "Evidence", "read_evidence"]
+
+DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
+"""Units of a duration: one no cue binds is no claim but in another unit of time."""
+
+
+class Evidence(NamedTuple):
+    """One sentence read, frozen: what every rule family of a sentence reads."""
+
+    sentence: SentenceRead
+    structures: Structures
+    masks: Spans  # names, placeholders, quotes, relation phrases: nothing in them is a claim
+    durations: tuple[tuple[Quantity, Binding], ...]  # durations no cue binds
+    claims: tuple[tuple[Quantity, Binding], ...]  # the stated quantities that are claims
+    words: tuple[Cue, ...]  # words that state facts, outside placeholders and quotes
+    readings: Mapping[tuple[int, int], WordReading]  # each word's reading, by its span
+
+
+def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
+    part: str,
+    found: Found,
+    spans: Sequence[tuple[int, int]],
+    index: FactIndex,
+    lexicon: Lexicon,
+    carried: list[Mention],
+    asked: frozenset[tuple[QuantityKind, Any]],
+) -> Evidence:
+    """The sentence ``part`` read on ``index`` (``found``: its quantities and phrases;
+    ``spans``: placeholders and quotes, where nothing is a statement; ``carried``: the
+    mentions the sentence before handed on; ``asked``: the question's numbers)."""
+    sentence = read_sentence(part, index, lexicon, found, carried=carried)
+    structures = read_structures(sentence, found.quantities)
+    relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
+    masks = Spans([*structures.masked, *spans, *relations])
+    durations: list[tuple[Quantity, Binding]] = []
+    claims: list[tuple[Quantity, Binding]] = []
+    for read in structures.quantities:
+        if not _is_claim(read, masks, asked):
+            continue
+        quantity = signed(sentence, read)
+        binding = bind(sentence, structures, quantity)
+        if quantity.soft and not binding.clear and quantity.unit is None:
+            continue  # "two trains", "the 3rd": small words count only when bound
+        if quantity.unit in DURATIONS and not binding.clear:
+            # "may be delayed by 15 minutes": a duration no cue binds is no claim,
+            # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
+            durations.append((quantity, binding))
+        else:
+            claims.append((quantity, binding))
+    words: tuple[Cue, ...] = ()
+    if found.words:
+        # words inside placeholders and quotes are not statements; names may be
+        unsaid = Spans(spans)
+        words = tuple(w for w in found.words if not unsaid.covers(w.start, w.end))
+    readings = MappingProxyType(
+        {(w.start, w.end): WordReading(sentence, w.start, w.end) for w in words}
+    )
+    return Evidence(sentence, structures, masks, tuple(durations), tuple(claims), words, readings)
+
+
+def _is_relation(word: Cue) -> bool:
+    """A relation phrase ("more punctual than"): the words inside it state no value."""
+    return any(tag[0] == RELATION for tag in word.names)
+
+
+def _is_claim(read: Quantity, masks: Spans, asked: frozenset[tuple[QuantityKind, Any]]) -> bool:
+    """Numbers inside names, placeholders and long quotes, numbers the question
+    holds, and the base of a rate ("1 EUR = 1.0842 USD") are not claims."""
+    if masks.covers(read.start, read.end):
+        return False
+    if asked and any((read.kind, v) in asked for v in read.values):
+        return False
+    return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)

@@ -1,0 +1,400 @@
+"""What spans several quantities: runs that share a cue, pairs, lists, count words.
+
+Lexicon pairs ("9-for-12 from the field": made, attempted; "(33-34)" after a
+team: wins, losses; "113-107": two subjects' values); lists of values with
+lists of subjects ("Berlin and Munich are 21 °C and 17.8 °C", "...
+respectively"); countable articles ("a steal" is one) and value phrases ("sold
+out" is 0 seats) as quantities bound to their attribute; the spans whose
+numbers are not claims (names, phrases with digits).
+"""
+
+from __future__ import annotations
+
+import itertools
+from bisect import bisect_left
+from collections.abc import Sequence
+from decimal import Decimal
+
+from vouched._scan._facts._lexicon import Pair
+from vouched._scan._lex._numbers import Quantity, QuantityKind
+from vouched._scan._lex._units import same_dimension
+from vouched._scan._lex._vocabulary import (
+    ARTICLE,
+    ARTICLE_VALUES,
+    AT_WORDS,
+    DIGIT,
+    GAP_WORDS,
+    LINKING,
+    PAIR_GAP,
+    RESPECTIVELY,
+    SUBJECT_JOIN,
+    VALUE_JOIN,
+)
+from vouched._scan._read._cues import cue_after, leads_on
+from vouched._scan._read._derived import sign_spans
+from vouched._scan._read._mentions import MentionKind
+from vouched._scan._read._sentence import (
+    Cue,
+    SentenceRead,
+    is_number_word,
+    words_between,
+)
+from vouched._scan._read._subjects import names_of
+from vouched._scan._read._values import Forced, Structures
+
+__all__ = [
+    "bracketed_record",
+    "coordinated",
+    "distribute",
+    "extra_quantities",
+    "group_runs",
+    "last_distinct",
+    "masked_spans",
+    "pair_phrase_in",
+    "pair_phrase_near",
+    "read_pairs",
+    "read_structures",
+    "two_subjects",
+]
+
+_NAMED = MentionKind.NAMED
+
+
+_ONE = Decimal(1)
+
+
+def masked_spans(ctx: SentenceRead) -> list[tuple[int, int]]:
+    """Subject mentions, digit-bearing names, and the numbers inside attribute and pair
+    phrases: they are not claims. A number word or digits inside a phrase ("from three",
+    "three-pointers", "3Pt") are part of the phrase's name; the phrase's other words are
+    not masked (in "24 percent from three-point range" the quantity ends in "percent")."""
+    text = ctx.text
+    inside = [
+        span
+        for c in (*ctx.cues, *ctx.pair_phrases)
+        for span in _number_tokens(text, c.start, c.end)
+    ]
+    return [
+        *((m.start, m.end) for m in ctx.named),
+        *ctx.digit_names,
+        *inside,
+        *sign_spans(ctx),
+    ]
+
+
+def _number_tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the digit runs and number words between ``start`` and ``end``."""
+    return [
+        m.span()
+        for m in GAP_WORDS.finditer(text, start, end)
+        if DIGIT.search(m.group()) or is_number_word(m.group())
+    ]
+
+
+def extra_quantities(ctx: SentenceRead, forced: dict[int, Forced]) -> list[Quantity]:
+    """Quantities written without digits: "a steal" for a countable attribute,
+    "a pair of steals", and the lexicon's value phrases ("sold out"); the attribute
+    each states goes into ``forced``."""
+    text = ctx.text
+    found: list[Quantity] = []
+    countable = ctx.lexicon.countable
+    if countable:
+        for cue in ctx.cues:
+            names = tuple(n for n in cue.names if n in countable)
+            if not names:
+                continue
+            match = ARTICLE.search(text, max(0, cue.start - 16), cue.start)
+            if match is None:
+                continue
+            count = Decimal(ARTICLE_VALUES[" ".join(match.group(1).lower().split())])
+            start = match.start(1)
+            found.append(
+                Quantity(start, cue.end, text[start : cue.end], QuantityKind.NUMBER, count, _ONE)
+            )
+            forced[start] = Forced(names, None)
+    for phrase in ctx.value_phrases:
+        attributes: list[str] = []
+        value: Decimal | None = None
+        for name in phrase.names:
+            attribute, _, number = name.partition("\x00")
+            attributes.append(attribute)
+            value = Decimal(number)
+        if value is None:
+            continue
+        found.append(
+            Quantity(
+                phrase.start,
+                phrase.end,
+                text[phrase.start : phrase.end],
+                QuantityKind.NUMBER,
+                value,
+                _ONE,
+            )
+        )
+        forced[phrase.start] = Forced(tuple(attributes), None)
+    return found
+
+
+def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
+    """The structures over all of the sentence's quantities (``found``, with those written
+    without digits): the spans whose numbers are no claims, the cue right after each
+    quantity, runs that share a cue, pairs, and lists of values with lists of subjects.
+    Read once, before any quantity is bound; frozen after."""
+    forced: dict[int, Forced] = {}
+    quantities = found
+    extra = extra_quantities(ctx, forced)
+    if extra:
+        quantities = sorted([*quantities, *extra], key=lambda q: (q.start, q.end))
+    starts = [q.start for q in quantities]
+    adjacent, taken = _adjacent(ctx, quantities, starts)
+    groups = group_runs(ctx, quantities)
+    partners = read_pairs(ctx, quantities, forced)
+    distribute(ctx, quantities, forced)
+    return Structures(
+        quantities,
+        masked_spans(ctx),
+        forced,
+        frozenset(taken),
+        partners,
+        adjacent,
+        groups,
+        starts,
+    )
+
+
+def _adjacent(
+    ctx: SentenceRead, quantities: Sequence[Quantity], starts: list[int]
+) -> tuple[dict[int, Cue | None], set[int]]:
+    """Each quantity's cue right after it, and the cues taken by a number of their own."""
+    adjacent: dict[int, Cue | None] = {}
+    taken: set[int] = set()
+    for quantity in quantities:
+        cue = cue_after(ctx, quantity, len(ctx.text), linking=0)
+        adjacent[quantity.start] = cue
+        if cue is None:  # "1.0815 at the previous fixing": the phrase is that number's
+            cue = cue_after(ctx, quantity, len(ctx.text), linking=3, words=AT_WORDS)
+            if cue is not None and leads_on(ctx, starts, cue):
+                cue = None  # "on volume of 1,187,400": the phrase leads on to its own
+        if cue is not None:
+            taken.add(cue.start)
+    return adjacent, taken
+
+
+def group_runs(ctx: SentenceRead, quantities: Sequence[Quantity]) -> dict[int, int]:
+    """Each quantity's run: values of one unit joined by value words or a range."""
+    groups: dict[int, int] = {}
+    group = 0
+    previous: Quantity | None = None
+    for quantity in quantities:
+        if previous is None or not (
+            (quantity.unit == previous.unit or None in (quantity.unit, previous.unit))
+            and (
+                (previous.in_range and quantity.in_range)
+                or VALUE_JOIN.fullmatch(ctx.text, previous.end, quantity.start) is not None
+            )
+        ):
+            group += 1
+        groups[quantity.start] = group
+        previous = quantity
+    return groups
+
+
+def read_pairs(
+    ctx: SentenceRead, quantities: Sequence[Quantity], forced: dict[int, Forced]
+) -> dict[int, int]:
+    """Pairs of values read from one phrase ("9-for-12 from the field", "(33-34)",
+    "113-107"), into ``forced``; the partners of two subjects' pairs (second -> first)."""
+    partners: dict[int, int] = {}
+    text = ctx.text
+    pairs = ctx.pairs
+    for left, right in itertools.pairwise(quantities):
+        if left.start in forced or right.start in forced:
+            continue
+        if left.kind is not QuantityKind.NUMBER or right.kind is not QuantityKind.NUMBER:
+            continue
+        if PAIR_GAP.fullmatch(text, left.end, right.start) is None:
+            continue
+        sentence = ctx.structure.sentence(left.start)
+        near = pair_phrase_near(ctx, left, right, sentence) if pairs else None
+        pair = near[0] if near is not None else None
+        if near is not None and pair is not None and not pair.two_subjects:
+            span = near[1]
+            forced[left.start] = Forced((pair.first,), None, pair=True, phrase=span)
+            forced[right.start] = Forced((pair.second,), None, pair=True, phrase=span)
+            continue
+        bracketed = bracketed_record(ctx, left, right)
+        if bracketed is not None:
+            subject, found, at = bracketed
+            forced[left.start] = Forced((found.first,), (subject,), at, pair=True)
+            forced[right.start] = Forced((found.second,), (subject,), at, pair=True)
+            continue
+        two = two_subjects(ctx, left, right, sentence, pair)
+        if two is not None:
+            attributes, subjects = two
+            forced[left.start] = Forced(attributes, subjects, pair=True)
+            forced[right.start] = Forced(attributes, subjects, pair=True)
+            partners[right.start] = left.start
+    return partners
+
+
+def pair_phrase_near(
+    ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int]
+) -> tuple[Pair, tuple[int, int]] | None:
+    """A pair phrase right after the pair ("9-12 FG", "3-of-5 shooting") or before
+    it ("a range of 980-1,120"), joined by linking words only."""
+    text = ctx.text
+    best: tuple[int, Pair, tuple[int, int]] | None = None
+    for phrase in ctx.pair_phrases:
+        if phrase.start >= right.end and phrase.start < sentence[1]:
+            gap = words_between(text, right.end, phrase.start)
+            if len(gap) <= 3 and all(w in LINKING for w in gap):
+                distance = len(gap)
+            else:
+                continue
+        elif phrase.end <= left.start and phrase.end >= sentence[0]:
+            gap = words_between(text, phrase.end, left.start)
+            if len(gap) <= 4 and all(w in LINKING for w in gap):
+                distance = len(gap) + 1
+            else:
+                continue
+        else:
+            continue
+        pair = ctx.pairs[int(phrase.names[0])]
+        if best is None or distance < best[0]:
+            best = (distance, pair, (phrase.start, phrase.end))
+    return (best[1], best[2]) if best is not None else None
+
+
+def bracketed_record(
+    ctx: SentenceRead, left: Quantity, right: Quantity
+) -> tuple[str, Pair, int] | None:
+    """ "Team ( 33 - 34 )": a bracketed pair right after a subject mention."""
+    text = ctx.text
+    before = text[: left.start].rstrip()
+    if not before.endswith("(") or not text[right.end :].lstrip().startswith(")"):
+        return None
+    opening = len(before) - 1
+    i = bisect_left(ctx.mention_starts, opening) - 1
+    if i < 0:
+        return None
+    mention = ctx.mentions[i]
+    if text[mention.end : opening].strip(" 's\u2019"):
+        return None
+    for subject in names_of(ctx, i):
+        for pair in ctx.pairs:
+            if pair.bracketed and ctx.facts.knows(subject, pair.first):
+                return subject, pair, mention.start
+    return None
+
+
+def two_subjects(
+    ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int], pair: Pair | None
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """ "The Celtics defeated the Lakers, 113-107" or "... outscored X, 37-20, in the
+    fourth quarter": two subjects' values of one attribute, in either order."""
+    subjects: list[str] = []
+    low = bisect_left(ctx.mention_starts, sentence[0])
+    high = bisect_left(ctx.mention_starts, left.start)
+    for i in range(low, high):
+        if ctx.mentions[i].kind == _NAMED:
+            for name in ctx.mentions[i].names[:1]:
+                if name not in subjects:
+                    subjects.append(name)
+    if not subjects:
+        return None
+    subjects = subjects[-2:]
+    period = cue_after(ctx, right, sentence[1], linking=4, words=_PERIOD_LINKS)
+    attributes = _scored(ctx, subjects, period)
+    if not attributes and pair is not None:
+        attributes = _scored(ctx, subjects, None, (pair.first,))
+    if not attributes and pair is None:
+        for phrase in ctx.pairs:
+            if phrase.two_subjects and pair_phrase_in(ctx, phrase, sentence[0], left.start):
+                attributes = _scored(ctx, subjects, None, (phrase.first,))
+                break
+    if not attributes:
+        return None
+    return attributes, tuple(subjects)
+
+
+_PERIOD_LINKS = LINKING | {",", "alone", "during", "over"}
+"""Words between a score and the period it is of: "34 - 21, in the fourth quarter"."""
+
+
+def _scored(
+    ctx: SentenceRead, subjects: list[str], cue: Cue | None, names: tuple[str, ...] = ()
+) -> tuple[str, ...]:
+    """The attributes both subjects have, of a cue right after the pair ("34 - 21, in the
+    fourth quarter": the period named decides the column) or of the pair phrase."""
+    if cue is not None:
+        names = cue.names
+    return tuple(a for a in names if all(ctx.facts.knows(s, a) for s in subjects))
+
+
+def pair_phrase_in(ctx: SentenceRead, pair: Pair, start: int, end: int) -> bool:
+    number = str(ctx.pairs.index(pair))
+    return any(p.start >= start and p.end <= end and number in p.names for p in ctx.pair_phrases)
+
+
+def distribute(
+    ctx: SentenceRead, quantities: Sequence[Quantity], forced: dict[int, Forced]
+) -> None:
+    """Pair runs of values with runs of subjects, as a reader does with "Berlin and
+    Munich are 21 °C and 17.8 °C" or "... 63% and 70% respectively" (into ``forced``)."""
+    text = ctx.text
+    count = len(quantities)
+    index = 0
+    while index < count:
+        stop = index + 1
+        while stop < count:
+            nxt, last = quantities[stop], quantities[stop - 1]
+            if (
+                nxt.kind is not last.kind
+                or (
+                    nxt.unit != last.unit
+                    and None not in (nxt.unit, last.unit)
+                    and not same_dimension(nxt.unit, last.unit)
+                )
+                or nxt.in_range
+                or last.in_range
+                or VALUE_JOIN.fullmatch(text, last.end, nxt.start) is None
+            ):
+                break
+            stop += 1
+        if stop - index < 2:
+            index = stop
+            continue
+        run = quantities[index:stop]
+        index = stop
+        if any(q.start in forced for q in run):
+            continue
+        sentence = ctx.structure.sentence(run[0].start)
+        subjects = coordinated(ctx, sentence[0], run[0].start, len(run))
+        if subjects is None and RESPECTIVELY.match(text, run[-1].end):
+            subjects = last_distinct(ctx, sentence[0], run[0].start, len(run))
+        if subjects is not None:
+            for quantity, subject in zip(run, subjects, strict=True):
+                forced[quantity.start] = Forced((), (subject,))
+
+
+def coordinated(ctx: SentenceRead, start: int, end: int, count: int) -> list[str] | None:
+    low = bisect_left(ctx.mention_starts, start)
+    high = bisect_left(ctx.mention_starts, end)
+    mentions = [m for m in ctx.mentions[low:high] if m.kind == _NAMED]
+    if len(mentions) < count:
+        return None
+    group = mentions[-count:]
+    for a, b in itertools.pairwise(group):
+        if not SUBJECT_JOIN.fullmatch(ctx.text, a.end, b.start):
+            return None
+    return [m.names[0] for m in group]
+
+
+def last_distinct(ctx: SentenceRead, start: int, end: int, count: int) -> list[str] | None:
+    low = bisect_left(ctx.mention_starts, start)
+    high = bisect_left(ctx.mention_starts, end)
+    order: list[str] = []
+    for mention in ctx.mentions[low:high]:
+        if mention.kind == _NAMED and mention.names[0] not in order:
+            order.append(mention.names[0])
+    return order[-count:] if len(order) >= count else None

@@ -1,0 +1,93 @@
+"""A range stated for a period ("temperatures ranging from 3 to 9 °C on Friday",
+"winds between 2.1 and 4.6 m/s") says the period's lowest and highest value of one
+quantity, not two values it happens to hold.
+
+Pure: the sentence, its quantities, and the facts valid in each stretch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+from itertools import pairwise
+
+from vouched._fact import Fact
+from vouched._scan._facts._factindex import rounds_to
+from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._lex._numbers import Quantity, QuantityKind
+from vouched._scan._lex._units import canonical_unit, units_compatible
+
+__all__ = ["Stretch", "wrong_ranges"]
+
+Stretch = tuple[int, int, Sequence[Fact]]
+"""[start, end) of a stretch of the sentence and the facts valid in its period."""
+
+_RANGE_WORD = re.compile(
+    r"\b(?:range|ranges|ranging|vary|varies|varying|between|fluctuat\w*|spanning)\b"
+)
+_LINK = re.compile(
+    r"^\s*(?:°\s*[cf]?|degrees?(?:\s+(?:celsius|fahrenheit))?|[a-z/%]{1,12})?\s*"
+    r"(?:to|and|-|\u2013)\s*(?:a\s+(?:high|maximum)\s+of\s+)?$"
+)
+_WINDOW = 45
+
+
+def _groups(facts: Sequence[Fact], unit: str | None) -> list[list[Decimal]]:
+    """The values of each attribute in ``unit``, and of each family of attributes
+    sharing a first word (``temperature``, ``temperature_max``, ``temperature_min``)."""
+    by_attribute: dict[str, list[Decimal]] = {}
+    for fact in facts:
+        value = fact.value
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            continue
+        if unit is not None and not units_compatible(unit, canonical_unit(fact.unit)):
+            continue
+        by_attribute.setdefault(fact.attribute, []).append(Decimal(value))
+    families: dict[str, list[Decimal]] = {}
+    for attribute, values in by_attribute.items():
+        families.setdefault(attribute.split("_", 1)[0], []).extend(values)
+    return [*by_attribute.values(), *families.values()]
+
+
+def wrong_ranges(
+    part: str,
+    quantities: Sequence[Quantity],
+    stretches: Sequence[Stretch],
+    flagged: Sequence[Finding],
+) -> list[Finding]:
+    """A range whose ends are not the lowest and highest value of one quantity over
+    the period (each end rounded to the precision shown) is ``value_mismatch`` over
+    the range. Ranges with an end already found wrong are left to that finding."""
+    lowered = part.lower()
+    numbers = [q for q in quantities if q.kind is QuantityKind.NUMBER]
+    found: list[Finding] = []
+    for first, second in pairwise(numbers):
+        if not _LINK.match(lowered[first.end : second.start]):
+            continue
+        if not _RANGE_WORD.search(lowered[max(0, first.start - _WINDOW) : first.start]):
+            continue
+        if any(f.start < second.end and first.start < f.end for f in flagged):
+            continue
+        facts = next((f for a, b, f in stretches if a <= first.start < b), ())
+        unit = second.unit or first.unit
+        groups = [g for g in _groups(facts, unit) if g]
+        if unit is None or not groups:
+            continue
+        low, high = sorted((first, second), key=lambda q: q.value)
+        if any(
+            rounds_to(min(g), low.value, low.quantum)
+            and rounds_to(max(g), high.value, high.quantum)
+            for g in groups
+        ):
+            continue
+        found.append(
+            Finding(
+                FindingKind.VALUE_MISMATCH,
+                first.start,
+                second.end,
+                part[first.start : second.end],
+                "a range for a period is its lowest and highest value of one quantity",
+            )
+        )
+    return found
