@@ -28,4 +28,3 @@ def caller_texts(query: Mapping[str, Any]) -> tuple[str, ...]:
         elif isinstance(value, list | tuple):
             pending.extend(reversed(value))
     return tuple(dict.fromkeys(found))
-

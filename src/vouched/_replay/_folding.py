@@ -10,9 +10,12 @@ e, a Greek o) to the Latin letter they look like, URL escapes
 soft hyphen) dropped. A match in the folded text is a span of the original.
 
 :func:`read_amounts` reads, in folded text, the numbers the scanner's reader
-does not: scientific (``8.5e4``), hexadecimal (``0x14c08``), roman numerals
-(``lxxxv``), digits grouped by any separator, each with a scale word or
-suffix (``k``, ``grand``, ``hundred``, ``million``, ``lakh`` ...).
+does not: scientific (``8.5e4``, ``9,9e1``), hexadecimal, octal and binary
+(``0x14c08``, ``0o143``, ``0b1100011``), roman numerals (``lxxxv``), a decimal
+without its leading zero (``.99``), vulgar fractions (``½``), digits grouped by any
+separator, each with a scale word or suffix (``k``, ``grand``, ``hundred``,
+``million``, ``lakh`` ...). The scanner's reader reads the same forms
+(:mod:`vouched._scan._lex._numforms`; a test holds the two to the same values).
 """
 
 from __future__ import annotations
@@ -119,6 +122,9 @@ _SCALE = "|".join(sorted(SCALES, key=len, reverse=True))
 _AMOUNT = re.compile(
     rf"""(?<![\w.])(?:
         (?P<hex>0x[0-9a-f]+)
+      | (?P<based>0[ob][0-7]+)
+      | (?P<fraction>\d*\d\u2044\d+)
+      | (?P<dot>\.\d+)
       | (?P<roman>[ivxlcdm]+)
       | (?P<digits>\d+(?:{_SEPARATOR}\d{{2,3}})*(?:[.,]\d+)?)(?:e(?P<exp>[+-]?\d{{1,3}}))?
     )(?:[ ]?-?(?P<scale>{_SCALE}))?(?!\w)""",
@@ -206,6 +212,20 @@ def read_amounts(folded: str) -> Iterator[tuple[int, int, tuple[Decimal, ...], D
         scale = SCALES[match["scale"]] if match["scale"] else Decimal(1)
         if match["hex"]:
             readings, quantum = [Decimal(int(match["hex"], 16))], Decimal(1)
+        elif match["based"]:
+            text = match["based"]
+            base = 8 if text[1] == "o" else 2
+            try:
+                readings, quantum = [Decimal(int(text[2:], base))], Decimal(1)
+            except ValueError:  # "0b" with a digit past 1: no binary literal
+                continue
+        elif match["fraction"]:
+            readings, quantum = _fraction(match["fraction"]), Decimal("0.001")
+            if not readings:
+                continue
+        elif match["dot"]:
+            digits = match["dot"][1:]
+            readings, quantum = [Decimal("0." + digits)], Decimal(1).scaleb(-len(digits))
         elif match["roman"]:
             value = _roman(match["roman"])
             if value is None:
@@ -216,6 +236,19 @@ def read_amounts(folded: str) -> Iterator[tuple[int, int, tuple[Decimal, ...], D
             if not readings:
                 continue
         yield match.start(), match.end(), tuple(r * scale for r in readings), quantum * scale
+
+
+def _fraction(text: str) -> list[Decimal]:
+    """A vulgar fraction as folding writes it ("1\u20442" for ½, "21\u20442" for 2½: a
+    whole number's last digit is the numerator's only when the fraction is improper)."""
+    top, bottom = text.split("\u2044")
+    if int(bottom) == 0:
+        return []
+    readings = [(Decimal(top) / Decimal(bottom)).quantize(Decimal("0.001"))]
+    if len(top) > 1:  # "2½" folds to "21/2": 2 and a half
+        whole = Decimal(top[:-1]) + Decimal(top[-1]) / Decimal(bottom)
+        readings.insert(0, whole.quantize(Decimal("0.001")))
+    return readings
 
 
 def _roman(text: str) -> int | None:

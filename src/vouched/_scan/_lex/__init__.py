@@ -9,6 +9,7 @@ The number reader (text in, quantities out: value, kind, unit, precision shown, 
 - ``_units``: unit spellings and the kinds they measure.
 - ``_quantities``: the ``Quantity`` value a stated number becomes.
 - ``_skips``: what a digit is not, and what two numbers side by side are.
+- ``_numforms``: the forms the digit reader leaves (``.99``, ``0x63``, ``XCIX °C``, ``½``).
 
 The rest of the text's surface:
 
