@@ -10,6 +10,7 @@ mark (subject, attribute) pairs that must not be stated.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -52,6 +53,7 @@ _SOURCE = attrgetter("source")
 _ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
 _OBSERVED_AT = attrgetter("observed_at")
 _UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 _NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
@@ -124,6 +126,8 @@ class FactIndex:
         self._sorted_owners: dict[str, tuple[str, ...]] = {}
         self._subject_names: set[str] | None = None
         self._in_base: dict[str | None, tuple[list[Decimal], list[Reading]]] | None = None
+        self._words_of: dict[str, set[str]] | None = None
+        self._value_names: frozenset[str] | None = None
 
     @classmethod
     def build(
@@ -350,6 +354,32 @@ class FactIndex:
             found.extend(others.get((quantity.kind, key), ()))
         return found
 
+    @property
+    def value_names(self) -> frozenset[str]:
+        """String values that name something ("München Hbf", "Stralsund") and their
+        leading words ("München"), casefolded: a text naming them names a value, not a
+        subject no fact is about ("IC 2213 to Stralsund is 18 minutes late")."""
+        if self._value_names is None:
+            names: set[str] = set()
+            for value in self.string_values:
+                words = value.split()
+                if not words or not words[0][:1].isupper() or len(words) > 4:
+                    continue
+                for n in range(1, len(words) + 1):
+                    names.add(" ".join(words[:n]).casefold())
+            self._value_names = frozenset(names)
+        return self._value_names
+
+    def belongs_to(self, subject: str, group: str) -> bool:
+        """Is ``group`` the value of one of ``subject``'s string facts (a player's team)?"""
+        if self._words_of is None:
+            words: dict[str, set[str]] = {}
+            for fact in self.grounded:
+                if isinstance(fact.value, str):
+                    words.setdefault(fact.subject, set()).add(fact.value.casefold())
+            self._words_of = words
+        return group.casefold() in self._words_of.get(subject, ())
+
     def converted_candidates(self, quantity: Quantity) -> list[Reading]:
         """Grounded numbers in another unit of the quantity's dimension whose value, converted,
         the quantity states ("37 °F" for 2.8 °C): one bisection of the values in base units."""
@@ -521,6 +551,8 @@ class FactIndex:
         if len(facts) != 1:
             return None
         value = facts[0].value
+        if isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value.strip()):
+            return Decimal(value.strip())  # a catalog's text cell: "14", "89.90"
         if isinstance(value, bool) or not isinstance(value, int | Decimal):
             return None
         return Decimal(value)

@@ -13,6 +13,7 @@ once before any quantity is bound. Neither changes after it is built.
 from __future__ import annotations
 
 import itertools
+import re
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
@@ -344,6 +345,26 @@ class SentenceRead(NamedTuple):
         ]
 
 
+_CAPITAL_RUN = re.compile(r"\b[^\W\d_a-z][^\W_]*(?:\s+[^\W\d_a-z][^\W_]*){0,3}")
+
+
+def _value_names(text: str, index: FactIndex) -> list[tuple[int, int]]:
+    """Spans of capitalised words that are a string fact's value or its leading words."""
+    names = index.value_names
+    if not names:
+        return []
+    spans = []
+    for match in _CAPITAL_RUN.finditer(text):
+        words = match.group().split()
+        for n in range(len(words), 0, -1):  # the longest leading run that is a value
+            if " ".join(words[:n]).casefold() in names:
+                end = match.start() + len(" ".join(words[:n]))
+                if text[match.start() : end] == " ".join(words[:n]):
+                    spans.append((match.start(), end))
+                break
+    return spans
+
+
 def read_sentence(
     text: str,
     index: FactIndex,
@@ -361,6 +382,7 @@ def read_sentence(
         [(m.start, m.end) for m in (*named, *nameless)]
         + [(c.start, c.end) for c in (*cues, *found.pair_phrases)]
         + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
+        + _value_names(text, index)  # "to Stralsund": a destination, no unknown subject
     )
     structure = read_structure(text, known)
     mentions = [*carried, *_with_references(sorted([*named, *nameless]), structure)]

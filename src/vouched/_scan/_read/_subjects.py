@@ -11,6 +11,7 @@ clause ("Hamburg is 17.8 °C" with no Hamburg facts) leaves the quantity unbound
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._vocabulary import (
@@ -209,8 +210,25 @@ def _named_right_after(
     if following.kind == _UNKNOWN:
         return []
     if following.kind == _NAMED:
+        if _group_of_named(ctx, sentence[0], quantity.start, following.names):
+            return None  # "28 points for the Suns" after Durant: his team, not the subject
         return [(0.0, name, following.start) for name in following.names]
     return None
+
+
+def _group_of_named(ctx: SentenceRead, start: int, end: int, names: Sequence[str]) -> bool:
+    """Is a name after a value the group (a string fact's value: a player's team) of a
+    subject named before the value in its sentence?"""
+    low = bisect_left(ctx.mention_starts, start)
+    high = bisect_left(ctx.mention_starts, end, low)
+    index = ctx.facts
+    return any(
+        index.belongs_to(subject, name)
+        for mention in ctx.mentions[low:high]
+        if mention.kind == _NAMED
+        for subject in mention.names
+        for name in names
+    )
 
 
 def _named_before(
