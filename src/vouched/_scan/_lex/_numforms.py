@@ -86,8 +86,8 @@ def _value(match: re.Match[str]) -> tuple[Decimal, Decimal] | None:
         part = Decimal(str(unicodedata.numeric(raw[-1])))
         return whole + part.quantize(Decimal("0.001")), Decimal("0.001")
     if kind == "roman":
-        value = roman_value(raw)
-        return (Decimal(value), _ONE) if value is not None else None
+        number = roman_value(raw)
+        return (Decimal(number), _ONE) if number is not None else None
     top, bottom = raw.split("/")
     if int(bottom) == 0:
         return None
