@@ -58,3 +58,19 @@ def test_a_catalog_number_written_as_text_meets_a_threshold() -> None:
     lexicon = {"thresholds": {"in stock": {"attributes": ["stock"], "at_least": 1, "count": 1}}}
     assert _found("The KB-204 is in stock.", stock, lexicon) == []
     assert _found("The MS-118 is in stock.", stock, lexicon) == [("relation_mismatch", "in stock")]
+
+
+def test_an_opponent_named_after_a_value_is_the_subject_not_a_group() -> None:
+    game = _facts([
+        ("Magic", "TEAM-TOV", 13), ("Magic", "OPPONENT", "Hawks"),
+        ("Hawks", "TEAM-TOV", 15), ("Hawks", "OPPONENT", "Magic"),
+    ])  # fmt: skip
+    lexicon = {"attributes": {"TEAM-TOV": ["turnovers"]}}
+    assert _found("The Magic forced 15 turnovers from the Hawks.", game, lexicon) == []
+
+
+def test_ft_after_a_count_is_free_throws_not_feet() -> None:
+    box = _facts([("Gordon Hayward", "FTM", 1), ("Gordon Hayward", "FTA", 2)])
+    lexicon = {"attributes": {"FTM": ["FT"]},
+               "pairs": [{"attributes": ["FTM", "FTA"], "phrases": ["FT"]}]}  # fmt: skip
+    assert _found("Gordon Hayward went 1 - 2 FT.", box, lexicon) == []

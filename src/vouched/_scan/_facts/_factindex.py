@@ -371,12 +371,20 @@ class FactIndex:
         return self._value_names
 
     def belongs_to(self, subject: str, group: str) -> bool:
-        """Is ``group`` the value of one of ``subject``'s string facts (a player's team)?"""
+        """Is ``group`` what ``subject`` shares with others (a player's team: the value of
+        a string fact that several subjects hold for one attribute)? An opponent, a
+        destination, held by one subject, names no group of it."""
         if self._words_of is None:
-            words: dict[str, set[str]] = {}
+            holders: dict[tuple[str, str], set[str]] = {}
             for fact in self.grounded:
                 if isinstance(fact.value, str):
-                    words.setdefault(fact.subject, set()).add(fact.value.casefold())
+                    key = (fact.attribute, fact.value.casefold())
+                    holders.setdefault(key, set()).add(fact.subject)
+            words: dict[str, set[str]] = {}
+            for (_, value), subjects in holders.items():
+                if len(subjects) > 1:
+                    for holder in subjects:
+                        words.setdefault(holder, set()).add(value)
             self._words_of = words
         return group.casefold() in self._words_of.get(subject, ())
 

@@ -183,7 +183,7 @@ UNIT_AFTER = re.compile(
     r"|\s(?i:euros?|dollars?|pounds?|francs?|yen|rupees|sterling)\b"
     r"|\s?(?:km|mm|cm|hPa|mbar|kg|GB|MB|ms|min|mins|hrs?|h|s|g|mg|lbs?|oz|ml|inHg)\b"
     r"|\s(?i:kilomet(?:re|er)s|met(?:re|er)s|miles|mi|m|millimet(?:re|er)s"
-    r"|minutes?|hours?|seconds?|sec|days?|years?|grams?|kilograms?|inch(?:es)?|feet|ft"
+    r"|minutes?|hours?|seconds?|sec|days?|years?|grams?|kilograms?|inch(?:es)?|feet"
     r"|ounces?|lit(?:re|er)s?|gallons?)\b"
     r"|-(?i:minute|hour|day|year|km|metre|meter|second|degree)\b"
     r")?"
