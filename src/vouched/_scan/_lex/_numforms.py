@@ -6,11 +6,12 @@ holds the two to the same values:
 
 - a decimal without its leading zero, signed or not (``.99``, ``-.5``);
 - hexadecimal, octal and binary literals (``0x63``, ``0o143``, ``0b1100011``);
-- superscript and circled digits (``⁹⁹``, ``⑨``) and vulgar fractions (``½``, ``2½``);
+- circled digits (``⑨``) and vulgar fractions (``½``, ``2½``);
 - a decimal comma before an exponent (``9,9e1`` is 99);
-- where a unit follows (a number position): a roman numeral (``XCIX °C``) and a
-  fraction of two whole numbers (``198/2 °C``); elsewhere "Louis XIV" and "24/7" are
-  names and dates, not amounts.
+- where a unit follows (a number position): superscript digits (``⁹⁹ °C``), a roman
+  numeral (``XCIX °C``) and a fraction of two whole numbers (``198/2 °C``); elsewhere
+  "m²", "Louis XIV" and "24/7" are exponents, names and dates, not amounts (a run of
+  superscripts split by separators, "⁸⁵'⁰⁰⁰", stays the redaction reader's whole).
 
 :func:`read_forms` returns them as :class:`Quantity` values; :func:`with_forms` puts
 them in place of what the digit reader made of the same characters. The cost is one
@@ -37,7 +38,7 @@ _FORMS = re.compile(
         (?P<based>0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+))(?![\w.])
       | (?P<comma>\d+,\d+[eE][-+]?\d{{1,3}})(?![\w])
       | (?P<dot>[-+\u2212]?\.\d+)(?![\w.])
-      | (?P<sup>[{_SUPERSCRIPTS}]+)
+      | (?P<sup>[{_SUPERSCRIPTS}]+)(?=\s?[°º%]|\s(?:km/h|mph|m/s|degrees?|percent)\b)
       | (?P<circled>[{_CIRCLED}])
       | (?P<vulgar>\d*[{_VULGAR}])
       | (?P<roman>[MDCLXVI]+)(?=\s?[°º%]|\s(?:km/h|mph|m/s|degrees?|percent)\b)
