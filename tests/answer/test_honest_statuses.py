@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from vouched import AnswerStatus, Fact, Grounder
+from vouched import AnswerStatus, Fact, Grounder, Lexicon
 from vouched.testing import FakeClock, ScriptedPhraser
 
 NOW = "2026-11-29T12:10:00Z"
@@ -70,3 +70,21 @@ def test_partial_says_which_subject_and_attribute_it_could_not_confirm() -> None
     assert answer.status is AnswerStatus.PARTIAL
     assert answer.dropped == ("The temperature in Berlin is 25 °C.",)
     assert answer.text == "It is a fine day. The temperature for Berlin could not be confirmed."
+
+
+def test_partial_names_the_attribute_by_the_lexicons_phrase_not_its_code() -> None:
+    wrong = "It is a fine day. The thermometer in Berlin reads 25 °C."
+    answer = _ask(
+        [_Static()],
+        phraser=ScriptedPhraser([wrong]),
+        on_fail="partial",
+        lexicon=Lexicon(attributes={"temperature": ["air temperature", "thermometer"]}),
+    )
+    assert answer.text == "It is a fine day. The air temperature for Berlin could not be confirmed."
+
+
+def test_partial_never_cuts_a_sentence_at_an_abbreviation() -> None:
+    wrong = "Dr. Weber says it is a fine day. The temperature in Berlin is 25 °C."
+    answer = _ask([_Static()], phraser=ScriptedPhraser([wrong]), on_fail="partial")
+    assert answer.dropped == ("The temperature in Berlin is 25 °C.",)
+    assert answer.text.startswith("Dr. Weber says it is a fine day. ")

@@ -32,6 +32,7 @@ class Checks:
     prompt: Prompt
     scanner: Scanner
     extra: tuple[Check, ...] = ()
+    phrases: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def compile(
@@ -54,7 +55,17 @@ class Checks:
             caller=caller,
             now=prompt.now,  # "tomorrow" is the answer's tomorrow, not the first fact's
         )
-        return cls(prompt, scanner, tuple(extra))
+        phrases = {
+            attribute: said[0]
+            for attribute, said in (lexicon.attributes if lexicon is not None else {}).items()
+            if said
+        }
+        return cls(prompt, scanner, tuple(extra), phrases)
+
+    def phrase(self, attribute: str) -> str:
+        """An attribute as the answer's reader knows it: the lexicon's first phrase for it,
+        else its name with spaces ("REB" -> "rebounds", "wind_speed" -> "wind speed")."""
+        return self.phrases.get(attribute) or attribute.replace("_", " ")
 
     def whole(self, text: str) -> list[FindingLike]:
         """Every finding in a whole text (one per span and kind)."""

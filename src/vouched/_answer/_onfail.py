@@ -195,9 +195,17 @@ def drop_sentences(
     return Partial(text, tuple(dropped), tuple(caught))
 
 
-def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
+def _spelled(attribute: str) -> str:
+    return attribute.replace("_", " ")
+
+
+def unconfirmed(
+    findings: Iterable[FindingLike], phrase: Callable[[str], str] = _spelled
+) -> list[str]:
     """What a partial answer left out, in plain words: one sentence per
-    subject and attribute, one for findings that name neither."""
+    subject and attribute, one for findings that name neither. ``phrase`` names an
+    attribute as a reader would (the lexicon's first phrase for it: "rebounds", not
+    "REB")."""
     said: list[str] = []
     seen: set[tuple[str | None, str | None]] = set()
     for finding in findings:
@@ -209,7 +217,7 @@ def unconfirmed(findings: Iterable[FindingLike]) -> list[str]:
         if attribute is None:
             said.append("Part of the answer could not be confirmed and was left out.")
         elif subject is None:
-            said.append(f"The {attribute.replace('_', ' ')} could not be confirmed.")
+            said.append(f"The {phrase(attribute)} could not be confirmed.")
         else:
-            said.append(f"The {attribute.replace('_', ' ')} for {subject} could not be confirmed.")
+            said.append(f"The {phrase(attribute)} for {subject} could not be confirmed.")
     return said

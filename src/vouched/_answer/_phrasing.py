@@ -269,7 +269,7 @@ class Phrasing:
             if self._streamed:
                 kept = "".join(read.shown).strip()
                 dropped: tuple[str, ...] = (read.failing.strip(),)
-                named = unconfirmed(f for f in read.findings if f.attribute)
+                named = unconfirmed((f for f in read.findings if f.attribute), self._checks.phrase)
                 note = " ".join([*named, PARTIAL_NOTE])
                 told = f"{kept} {note}"
                 caught: Sequence[FindingLike] = read.findings
@@ -282,7 +282,7 @@ class Phrasing:
                 self.scan_seconds += self._clock.monotonic() - checked
                 kept, dropped, caught = partial.text, partial.dropped, partial.findings
                 extra = partial.findings[len(read.findings) :]
-                told = " ".join([kept, *unconfirmed(caught)])
+                told = " ".join([kept, *unconfirmed(caught, self._checks.phrase)])
             deciding.set(dropped=len(dropped))
         decided = after_partial(bool(kept))
         if decided.status is AnswerStatus.PARTIAL:

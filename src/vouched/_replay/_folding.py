@@ -10,12 +10,14 @@ e, a Greek o) to the Latin letter they look like, URL escapes
 soft hyphen) dropped. A match in the folded text is a span of the original.
 
 :func:`read_amounts` reads, in folded text, the numbers the scanner's reader
-does not: scientific (``8.5e4``, ``.85e5``), hexadecimal, binary and octal
+does not: scientific (``8.5e4``, ``.85e5``, ``9,9e1``), hexadecimal, binary and octal
 literals (``0x14c08``, ``0b10100110000001000``, ``0o246010``), roman numerals
-(``lxxxv``), digits grouped by any separator, each with a scale word or
-suffix (``k``, ``grand``, ``large``, ``hundred``, ``million``, ``lakh``, German
-``Tausend``, ``Tsd.``, ``Millionen`` ...), and Chinese numerals (``八万五千``,
-``8万5千``, ``8.5万``).
+(``lxxxv``), a decimal without its leading zero (``.99``), vulgar fractions (``½``),
+digits grouped by any separator, each with a scale word or suffix (``k``, ``grand``,
+``large``, ``hundred``, ``million``, ``lakh``, German ``Tausend``, ``Tsd.``,
+``Millionen`` ...), and Chinese numerals (``八万五千``, ``8万5千``, ``8.5万``). The
+scanner's reader reads the same forms (:mod:`vouched._scan._lex._numforms`; a test
+holds the two to the same values).
 """
 
 from __future__ import annotations
@@ -135,6 +137,7 @@ _AMOUNT = re.compile(
         (?P<hex>0x[0-9a-f]+)
       | (?P<bin>0b[01]+)
       | (?P<oct>0o[0-7]+)
+      | (?P<fraction>\d*\d\u2044\d+)
       | (?P<roman>[ivxlcdm]+)
       | (?P<digits>\d+(?:{_SEPARATOR}\d{{2,3}})*(?:[.,]\d+)?|\.\d+)(?:e(?P<exp>[+-]?\d{{1,3}}))?
     )(?:[ ]?-?(?P<scale>{_SCALE}))?(?!\w)""",
@@ -225,6 +228,10 @@ def read_amounts(folded: str) -> Iterator[tuple[int, int, tuple[Decimal, ...], D
         literal = match["hex"] or match["bin"] or match["oct"]
         if literal:  # 0x14c08, 0b10100110000001000, 0o246010: Python's literals
             readings, quantum = [Decimal(int(literal, 0))], Decimal(1)
+        elif match["fraction"]:
+            readings, quantum = _fraction(match["fraction"]), Decimal("0.001")
+            if not readings:
+                continue
         elif match["roman"]:
             value = _roman(match["roman"])
             if value is None:
@@ -270,6 +277,19 @@ def _cjk_value(text: str) -> Decimal | None:
             return None
     value = total + section + number
     return value or None
+
+
+def _fraction(text: str) -> list[Decimal]:
+    """A vulgar fraction as folding writes it ("1\u20442" for ½, "21\u20442" for 2½: a
+    whole number's last digit is the numerator's only when the fraction is improper)."""
+    top, bottom = text.split("\u2044")
+    if int(bottom) == 0:
+        return []
+    readings = [(Decimal(top) / Decimal(bottom)).quantize(Decimal("0.001"))]
+    if len(top) > 1:  # "2½" folds to "21/2": 2 and a half
+        whole = Decimal(top[:-1]) + Decimal(top[-1]) / Decimal(bottom)
+        readings.insert(0, whole.quantize(Decimal("0.001")))
+    return readings
 
 
 def _roman(text: str) -> int | None:

@@ -11,4 +11,6 @@
 - ``_gameparts``: the parts of an occasion a relation speaks of ("in the second half").
 - ``_conditions``: weather condition words stated for a period, and their judge.
 - ``_extremes``: when an extreme happens ("the coldest day"), and its judge.
+- ``_commonquantities``: quantities any text may name that a lexicon may not list (the
+  UV index, fouls, a market cap), as data: the cues of attributes no fact states.
 """

@@ -10,6 +10,7 @@ mark (subject, attribute) pairs that must not be stated.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
@@ -18,6 +19,7 @@ from operator import attrgetter, itemgetter
 from vouched._fact import Fact
 from vouched._scan._facts._factreadings import (
     Reading,
+    converts,
     describe,
     is_name_with_digits,
     observed_readings,
@@ -26,9 +28,22 @@ from vouched._scan._facts._factreadings import (
     rounds_to,
 )
 from vouched._scan._lex._numbers import Quantity, QuantityKind
-from vouched._scan._lex._units import canonical_unit, units_compatible
+from vouched._scan._lex._units import (
+    canonical_unit,
+    convertible,
+    has_conversion,
+    in_base_unit,
+    units_compatible,
+)
 
-__all__ = ["FactIndex", "Reading", "describe", "quantity_matches", "rounds_to"]  # re-exported
+__all__ = [  # re-exported
+    "FactIndex",
+    "Reading",
+    "converts",
+    "describe",
+    "quantity_matches",
+    "rounds_to",
+]
 
 _NUMBER = QuantityKind.NUMBER
 _NUMERIC = (int, Decimal)  # bool is an int: a boolean fact's unit shapes its attribute, too
@@ -38,6 +53,8 @@ _SOURCE = attrgetter("source")
 _ATTRIBUTE_UNIT = attrgetter("attribute", "unit")
 _OBSERVED_AT = attrgetter("observed_at")
 _UNIT_ATTRIBUTE = attrgetter("unit", "attribute")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
 _NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
 
@@ -109,6 +126,9 @@ class FactIndex:
         self._strings_by_subject: dict[str, frozenset[str]] | None = None
         self._sorted_owners: dict[str, tuple[str, ...]] = {}
         self._subject_names: set[str] | None = None
+        self._in_base: dict[str | None, tuple[list[Decimal], list[Reading]]] | None = None
+        self._words_of: dict[str, set[str]] | None = None
+        self._value_names: frozenset[str] | None = None
 
     @classmethod
     def build(
@@ -335,6 +355,76 @@ class FactIndex:
             found.extend(others.get((quantity.kind, key), ()))
         return found
 
+    @property
+    def value_names(self) -> frozenset[str]:
+        """String values that name something ("München Hbf", "Stralsund") and their
+        leading words ("München"), casefolded: a text naming them names a value, not a
+        subject no fact is about ("IC 2213 to Stralsund is 18 minutes late")."""
+        if self._value_names is None:
+            names: set[str] = set()
+            for value in self.string_values:
+                words = value.split()
+                if not words or not words[0][:1].isupper() or len(words) > 4:
+                    continue
+                for n in range(1, len(words) + 1):
+                    names.add(" ".join(words[:n]).casefold())
+            self._value_names = frozenset(names)
+        return self._value_names
+
+    def belongs_to(self, subject: str, group: str) -> bool:
+        """Is ``group`` what ``subject`` shares with others (a player's team: the value of
+        a string fact that several subjects hold for one attribute)? An opponent, a
+        destination, held by one subject, names no group of it."""
+        if self._words_of is None:
+            holders: dict[tuple[str, str], set[str]] = {}
+            for fact in self.grounded:
+                if isinstance(fact.value, str):
+                    key = (fact.attribute, fact.value.casefold())
+                    holders.setdefault(key, set()).add(fact.subject)
+            words: dict[str, set[str]] = {}
+            for (_, value), subjects in holders.items():
+                if len(subjects) > 1:
+                    for holder in subjects:
+                        words.setdefault(holder, set()).add(value)
+            self._words_of = words
+        return group.casefold() in self._words_of.get(subject, ())
+
+    def converted_candidates(self, quantity: Quantity) -> list[Reading]:
+        """Grounded numbers in another unit of the quantity's dimension whose value, converted,
+        the quantity states ("37 °F" for 2.8 °C): one bisection of the values in base units."""
+        unit = quantity.unit
+        if quantity.kind is not _NUMBER or unit is None:
+            return []
+        base_of = self._base_values()
+        found: list[Reading] = []
+        for base_unit, (keys, readings) in base_of.items():
+            # the stated number in base units, widened by 5% for the facts' own rounding
+            low, got = in_base_unit(quantity.value - quantity.quantum, unit)
+            high, _ = in_base_unit(quantity.value + quantity.quantum, unit)
+            if got != base_unit:
+                continue
+            slack = (abs(low) + abs(high)) / 40
+            start = bisect_left(keys, min(low, high) - slack)
+            stop = bisect_right(keys, max(low, high) + slack)
+            found.extend(r for r in readings[start:stop] if converts(quantity, r))
+        return found
+
+    def _base_values(self) -> dict[str | None, tuple[list[Decimal], list[Reading]]]:
+        """Grounded numbers whose unit converts, by base unit, sorted by value in it."""
+        if self._in_base is None:
+            table: dict[str | None, list[tuple[Decimal, Reading]]] = {}
+            for reading in self._membership():
+                unit = reading.unit
+                if unit is None or reading.exact or not has_conversion(unit):
+                    continue
+                value, base = in_base_unit(reading.value, unit)
+                table.setdefault(base, []).append((value, reading))
+            self._in_base = {}
+            for base, pairs in table.items():
+                pairs.sort(key=itemgetter(0))
+                self._in_base[base] = ([v for v, _ in pairs], [r for _, r in pairs])
+        return self._in_base
+
     def _units_for(self, subject: str | None) -> dict[str, set[str]]:
         """Canonical unit -> attributes stated in it, for one subject (every subject if
         None), over grounded and silent facts; built for the subject asked about."""
@@ -484,6 +574,8 @@ class FactIndex:
         if len(facts) != 1:
             return None
         value = facts[0].value
+        if isinstance(value, str) and _PLAIN_NUMBER.fullmatch(value.strip()):
+            return Decimal(value.strip())  # a catalog's text cell: "14", "89.90"
         if isinstance(value, bool) or not isinstance(value, int | Decimal):
             return None
         return Decimal(value)
@@ -497,6 +589,9 @@ class FactIndex:
         return known
 
     def _accepts_uncached(self, attribute: str, quantity: Quantity) -> bool:
+        if attribute not in self.attributes:
+            # named, and no fact states it: any count or time may be a statement of it
+            return quantity.kind is not _DATE
         shapes = self._shapes_of(attribute)
         if shapes:
             # Grounded facts of the attribute (any subject) say what its values look like.
@@ -504,7 +599,7 @@ class FactIndex:
                 kind is quantity.kind
                 # "35.50 EUR" is not a statement of a unitless attribute ("Studio 4").
                 and not (quantity.unit is not None and unit is None)
-                and units_compatible(quantity.unit, unit)
+                and (units_compatible(quantity.unit, unit) or convertible(quantity.unit, unit))
                 for kind, unit in shapes
             )
         if attribute not in self.silent_attributes:

@@ -12,11 +12,18 @@ from typing import NamedTuple
 
 from vouched._fact import Fact
 from vouched._scan._lex._numbers import Quantity, QuantityKind, read_numbers
-from vouched._scan._lex._units import canonical_unit
+from vouched._scan._lex._units import (
+    canonical_unit,
+    convertible,
+    from_base_unit,
+    in_base_unit,
+)
 from vouched._time import period_words
 
 __all__ = [
     "Reading",
+    "converted",
+    "converts",
     "describe",
     "is_name_with_digits",
     "observed_readings",
@@ -76,6 +83,41 @@ def quantity_matches(quantity: Quantity, reading: Reading) -> bool:
     if kind is _DATE:
         return any(_same_date(v, value) for v in quantity.values)
     return value == quantity.value or value in quantity.alternatives
+
+
+def converts(quantity: Quantity, reading: Reading) -> bool:
+    """Does a number stated in another unit of the reading's dimension say its value
+    converted ("2.8 °C (about 37 °F)", "5.2 m/s, around 19 km/h", "0.25 kg: 250 g")?
+    The values each side's precision allows must overlap: the fact's within half its last
+    digit, the stated number's within half the step of its last digit shown."""
+    unit, fact_unit = quantity.unit, reading.unit
+    if quantity.kind is not _NUMBER or reading.kind is not _NUMBER or reading.exact:
+        return False
+    if unit is None or fact_unit is None or not convertible(unit, fact_unit):
+        return False
+    value = reading.value
+    half_step = _step(value) / 2
+    low = _written_in(value - half_step, fact_unit, unit)
+    high = _written_in(value + half_step, fact_unit, unit)
+    half = quantity.quantum / 2
+    return any(low <= v + half and v - half <= high for v in quantity.values)
+
+
+def converted(reading: Reading, unit: str) -> Decimal:
+    """The reading's value written in ``unit`` (one :func:`convertible` with its own)."""
+    assert reading.unit is not None  # noqa: S101 - callers checked convertible()
+    return _written_in(reading.value, reading.unit, unit)
+
+
+def _written_in(value: Decimal, unit: str, other: str) -> Decimal:
+    base, _ = in_base_unit(value, unit)
+    return from_base_unit(base, other)
+
+
+def _step(value: Decimal) -> Decimal:
+    """The step of a value's last digit as given (0.1 for 21.4, 1 for 12)."""
+    exponent = value.as_tuple().exponent
+    return Decimal(1).scaleb(exponent) if isinstance(exponent, int) else Decimal(0)
 
 
 def describe(reading: Reading) -> str:

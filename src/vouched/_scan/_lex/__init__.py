@@ -9,6 +9,7 @@ The number reader (text in, quantities out: value, kind, unit, precision shown, 
 - ``_units``: unit spellings and the kinds they measure.
 - ``_quantities``: the ``Quantity`` value a stated number becomes.
 - ``_skips``: what a digit is not, and what two numbers side by side are.
+- ``_numforms``: the forms the digit reader leaves (``.99``, ``0x63``, ``XCIX °C``, ``½``).
 
 The rest of the text's surface:
 
@@ -23,6 +24,7 @@ The vocabulary, the one home of every word list:
 - ``_english``: the English words the readers look for, as data.
 - ``_vocabulary``: those words compiled once into the sets and patterns readers use.
 - ``_timewords``: the time words the period reader understands.
+- ``_abbreviations``: the abbreviations whose period ends no sentence (the splitter's).
 
 Pure and stateless; nothing here knows about facts or lexicons.
 """

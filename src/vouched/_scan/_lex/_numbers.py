@@ -26,6 +26,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
+from vouched._scan._lex._numforms import with_forms
 from vouched._scan._lex._numwords import (
     MONTHS,
     WORD_TRIGGERS,
@@ -190,7 +191,7 @@ def read_numbers(
         words = _read_word_quantities(text, frozenset(present))
         if words:
             found = _merge(found, words)
-    return join_ranges(text, found)
+    return join_ranges(text, with_forms(text, found))
 
 
 def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:

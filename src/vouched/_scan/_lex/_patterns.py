@@ -181,15 +181,17 @@ UNIT_AFTER = re.compile(
     r"|\s?(?:US\$|[€£¥₹$])"
     r"|\s(?:" + "|".join(CURRENCY_CODES) + r")\b"
     r"|\s(?i:euros?|dollars?|pounds?|francs?|yen|rupees|sterling)\b"
-    r"|\s?(?:km|mm|cm|hPa|mbar|kg|GB|MB|ms|min|mins|hrs?|h|s)\b"
+    r"|\s?(?:km|mm|cm|hPa|mbar|kg|GB|MB|ms|min|mins|hrs?|h|s|g|mg|lbs?|oz|ml|inHg)\b"
     r"|\s(?i:kilomet(?:re|er)s|met(?:re|er)s|miles|mi|m|millimet(?:re|er)s"
-    r"|minutes?|hours?|seconds?|sec|days?)\b"
-    r"|-(?i:minute|hour|day|km|metre|meter|second|degree)\b"
+    r"|minutes?|hours?|seconds?|sec|days?|years?|grams?|kilograms?|inch(?:es)?|feet"
+    r"|ounces?|lit(?:re|er)s?|gallons?)\b"
+    r"|-(?i:minute|hour|day|year|km|metre|meter|second|degree)\b"
     r"|['\u2019\u2032](?![\w'\u2019])"  # a match minute right after its digits: "61'"
     r")?"
 )
 UNIT_HYPHEN = re.compile(
-    r"-(?i:minute|min|hour|hr|day|km|kilomet(?:re|er)|metre|meter|mile|second|degree|percent)s?\b"
+    r"-(?i:minute|min|hour|hr|day|year|km|kilomet(?:re|er)|metre|meter|mile|second|degree"
+    r"|percent)s?\b"
 )
 SUFFIX_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b")
 RANGE_JOIN = re.compile(r"\s*(?:[-\u2013\u2014]|to|and|until|through)\s*")

@@ -11,8 +11,11 @@ A sentence ends
   one), and anywhere after twice that.
 
 It does not end at an ellipsis (``..``, ``…``: "around 16:00 CET ... for"),
-inside an open quote, after a list marker ("1." or "b)" alone), or after a name's
-initial, a lone capital letter followed by a capitalised word ("J. Williams").
+inside an open quote, after a list marker ("1." or "b)" alone), or at the period of
+an abbreviation (:mod:`vouched._scan._lex._abbreviations`: never after a title, "Dr.",
+"e.g.", "vs."; after a suffix, "Jr.", "a.m.", "Dec.", or an initial only when the next
+word opens with a capital letter, which a streamed text waits for); an initial before a
+capitalised word ("J. Williams") is part of a name.
 
 :class:`SentenceSplitter` reads a growing text left to right and keeps its
 state between calls, so feeding a text in pieces finds exactly the ends that
@@ -29,6 +32,8 @@ linear in the text.
 from __future__ import annotations
 
 import re
+
+from vouched._scan._lex._abbreviations import SUFFIXES, TITLES
 
 __all__ = ["LONG_SENTENCE", "SentenceSplitter", "is_initial", "sentence_spans"]
 
@@ -123,10 +128,10 @@ class SentenceSplitter:
             end += 1
         if end < size and not text[end].isspace():
             return -1
-        if end == position + 1 and _initial(text, position, self._start):
-            after = _after_initial(text, end, final)
-            if after != 0:
-                return after
+        if end == position + 1 and text[position] == ".":
+            held = _abbreviation_holds(text, position, final)
+            if held is not False:
+                return held
         if end == size and not final and not self._eager(text, position):
             return None
         body = text[self._start : end].rstrip(CLOSERS)
@@ -198,7 +203,49 @@ class SentenceSplitter:
         return straight % 2 == 1 or opening > closing
 
 
-_NEXT_WORD = re.compile(r"[ \t]+(\w)")
+_TOKEN = re.compile(r"[^\s(\[\"'\u201c\u2018]*\Z")
+_WORD_BEFORE = re.compile(r"(\S*)\s+\Z")
+_NEXT_WORD = re.compile(r"\s*(\S?)")
+_INITIALS = re.compile(r"(?:[A-Z]\.)+")
+
+
+def _abbreviation_holds(text: str, position: int, final: bool) -> int | bool | None:
+    """Does the period at ``position`` close an abbreviation that keeps its sentence open?
+    -1: it does (no end here); None: the next word decides and is not fed yet; False: no
+    abbreviation, or one that ends its sentence here."""
+    window = text[max(0, position - 12) : position + 1]
+    found = _TOKEN.search(window)
+    token = found.group() if found is not None else ""
+    lowered = token.lower()
+    if lowered in TITLES:
+        return -1
+    initials = lowered not in SUFFIXES and _is_initial(text, position + 1 - len(token), token)
+    if lowered not in SUFFIXES and not initials:
+        return False
+    following = _NEXT_WORD.match(text, position + 1)
+    assert following is not None  # noqa: S101 - the pattern matches the empty string
+    nxt = following.group(1)
+    if not nxt:
+        return False if final else None
+    if "\n" in text[position + 1 : following.start(1)]:
+        return False
+    if initials:
+        return -1 if nxt.isupper() else False
+    return False if nxt.isupper() else -1
+
+
+def _is_initial(text: str, start: int, token: str) -> bool:
+    """Initials ("J.", "C.J.") opening a sentence or after a capitalised word."""
+    if _INITIALS.fullmatch(token) is None:
+        return False
+    before = _WORD_BEFORE.search(text[max(0, start - 24) : start])
+    if before is None:
+        return start == 0 or text[start - 1] in "\n\"'(\u201c"
+    word = before.group(1)
+    return word == "" or word[:1].isupper() or word.endswith((".", ":", "\n"))
+
+
+_NEXT_NAME = re.compile(r"[ \t]+(\w)")
 
 
 def _initial(text: str, position: int, start: int) -> bool:
@@ -214,7 +261,7 @@ def is_initial(text: str, position: int, start: int = 0) -> bool:
     and a capitalised word after it ("J. Williams")?"""
     if not _initial(text, position, start):
         return False
-    following = _NEXT_WORD.match(text, position + 1)
+    following = _NEXT_NAME.match(text, position + 1)
     return following is not None and following.group(1).isupper()
 
 
@@ -244,13 +291,3 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((start, end))
         start = end
     return spans
-
-
-def _after_initial(text: str, end: int, final: bool) -> int | None:
-    """After an initial ("J."): -1 when a capitalised word follows ("J. Williams": a name,
-    not a sentence end), None while the next word has not arrived, else 0 (the period may
-    end the sentence)."""
-    following = _NEXT_WORD.match(text, end)
-    if following is None:
-        return 0 if final else None
-    return -1 if following.group(1).isupper() else 0

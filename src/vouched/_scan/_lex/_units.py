@@ -16,6 +16,9 @@ __all__ = [
     "CURRENCY_UNITS",
     "KNOWN_UNITS",
     "canonical_unit",
+    "convertible",
+    "from_base_unit",
+    "has_conversion",
     "in_base_unit",
     "same_dimension",
     "unit_of",
@@ -151,6 +154,36 @@ _UNIT_ALIASES: dict[str, str] = {
     "gb": "GB",
     "mb": "MB",
     "kg": "kg",
+    "kilogram": "kg",
+    "kilograms": "kg",
+    "g": "g",
+    "gram": "g",
+    "grams": "g",
+    "mg": "mg",
+    "lb": "lb",
+    "lbs": "lb",
+    "oz": "oz",
+    "ounce": "oz",
+    "ounces": "oz",
+    "inch": "in",
+    "inches": "in",
+    "ft": "ft",
+    "foot": "ft",
+    "feet": "ft",
+    "l": "l",
+    "litre": "l",
+    "liter": "l",
+    "litres": "l",
+    "liters": "l",
+    "ml": "ml",
+    "gal": "gal",
+    "gallon": "gal",
+    "gallons": "gal",
+    "inhg": "inHg",
+    "year": "yr",
+    "years": "yr",
+    "yr": "yr",
+    "yrs": "yr",
 }
 for _code in CURRENCY_CODES:
     _UNIT_ALIASES[_code.lower()] = _code
@@ -163,13 +196,14 @@ CURRENCY_UNITS = frozenset({*CURRENCY_CODES, "$", "¥"})
 _DIMENSIONS: dict[str, str] = {
     **dict.fromkeys(("deg", "degC", "degF"), "temperature"),
     **dict.fromkeys(("km/h", "mph", "m/s", "kn"), "speed"),
-    **dict.fromkeys(("km", "m", "cm", "mm", "mi"), "length"),
+    **dict.fromkeys(("km", "m", "cm", "mm", "mi", "in", "ft"), "length"),
     **dict.fromkeys(("h", "min", "s", "ms", "d"), "duration"),
     **dict.fromkeys(("GB", "MB"), "data"),
     **dict.fromkeys(CURRENCY_UNITS, "money"),
     "%": "share",
-    "hPa": "pressure",
-    "kg": "mass",
+    **dict.fromkeys(("hPa", "inHg"), "pressure"),
+    **dict.fromkeys(("kg", "g", "mg", "lb", "oz"), "mass"),
+    **dict.fromkeys(("l", "ml", "gal"), "volume"),
 }
 
 
@@ -178,8 +212,19 @@ def same_dimension(stated: str | None, fact: str | None) -> bool:
     A value in another dimension ("15 minutes" against 15 km/h) is no statement of it."""
     if stated is None or fact is None:
         return False
-    a, b = _DIMENSIONS.get(stated), _DIMENSIONS.get(fact)
+    a, b = _dimension(stated), _dimension(fact)
     return a is not None and a == b
+
+
+def _dimension(unit: str) -> str | None:
+    """A unit's dimension; a rate "GBP per EUR" (pounds for one euro) is its numerator's:
+    "0.83 pounds" states it."""
+    found = _DIMENSIONS.get(unit)
+    if found is None and " per " in unit:
+        numerator = canonical_unit(unit.split(" per ", 1)[0])
+        if numerator in CURRENCY_UNITS:
+            return _DIMENSIONS.get(numerator)
+    return found
 
 
 @lru_cache(maxsize=1024)
@@ -255,9 +300,42 @@ _TO_BASE: dict[str, tuple[str, Decimal, Decimal]] = {
     "min": ("s", Decimal(60), Decimal(0)),
     "h": ("s", Decimal(3600), Decimal(0)),
     "d": ("s", Decimal(86400), Decimal(0)),
+    "in": ("m", Decimal("0.0254"), Decimal(0)),
+    "ft": ("m", Decimal("0.3048"), Decimal(0)),
     "MB": ("MB", Decimal(1), Decimal(0)),
     "GB": ("MB", Decimal(1000), Decimal(0)),
+    "kg": ("kg", Decimal(1), Decimal(0)),
+    "g": ("kg", Decimal("0.001"), Decimal(0)),
+    "mg": ("kg", Decimal("0.000001"), Decimal(0)),
+    "lb": ("kg", Decimal("0.45359237"), Decimal(0)),
+    "oz": ("kg", Decimal("0.028349523125"), Decimal(0)),
+    "l": ("l", Decimal(1), Decimal(0)),
+    "ml": ("l", Decimal("0.001"), Decimal(0)),
+    "gal": ("l", Decimal("3.785411784"), Decimal(0)),
+    "hPa": ("hPa", Decimal(1), Decimal(0)),
+    "inHg": ("hPa", Decimal("33.8639"), Decimal(0)),
 }
+
+
+def convertible(stated: str | None, fact: str | None) -> bool:
+    """Do two different units convert by a fixed rule (°C and °F, km/h and m/s, kg and g,
+    mm and inches)? Currencies never do: that takes a rate fact."""
+    if stated is None or fact is None or stated == fact:
+        return False
+    a, b = _TO_BASE.get(stated), _TO_BASE.get(fact)
+    return a is not None and b is not None and a[0] == b[0] and {stated, fact} != {"deg", "degC"}
+
+
+def has_conversion(unit: str) -> bool:
+    """Does ``unit`` convert by a fixed rule to another unit of its dimension?"""
+    return unit in _TO_BASE and unit != "deg"
+
+
+def from_base_unit(value: Decimal, unit: str) -> Decimal:
+    """A value in its dimension's base unit, written in ``unit`` (the inverse of
+    :func:`in_base_unit`; ``unit`` must be one it converts)."""
+    _, factor, offset = _TO_BASE[unit]
+    return (value - offset) / factor
 
 
 def in_base_unit(value: Decimal, unit: str | None) -> tuple[Decimal, str | None]:

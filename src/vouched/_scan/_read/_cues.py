@@ -144,8 +144,15 @@ def _cue_later(
     later = cue_after(ctx, quantity, clause[1], linking=3)
     if later is None or later is st.adjacent.get(quantity.start):
         return []
-    names = tuple(n for n in later.names if ctx.facts.accepts(n, quantity))
+    names = _stated(ctx, later, quantity)
     return [(0.6, names, True, (later.start, later.end))] if names else []
+
+
+def _stated(ctx: SentenceRead, cue: Cue, quantity: Quantity) -> tuple[str, ...]:
+    """The names of a cue away from its number that fit it: only attributes some fact
+    states (a named attribute no fact states claims only the number it governs)."""
+    known = ctx.facts.attributes
+    return tuple(n for n in cue.names if n in known and ctx.facts.accepts(n, quantity))
 
 
 def _nearest_phrase(
@@ -156,7 +163,7 @@ def _nearest_phrase(
     high = bisect_left(ctx.cue_starts, quantity.start, low)
     for i in range(high - 1, low - 1, -1):
         cue = ctx.cues[i]
-        names = tuple(n for n in cue.names if ctx.facts.accepts(n, quantity))
+        names = _stated(ctx, cue, quantity)
         if names and not claimed_between(st, cue.end, quantity):
             return [(1.4, names, False, None)]
     return []

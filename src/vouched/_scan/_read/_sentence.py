@@ -13,12 +13,14 @@ once before any quantity is bound. Neither changes after it is built.
 from __future__ import annotations
 
 import itertools
+import re
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar
 
+from vouched._scan._facts._commonquantities import COMMON_QUANTITIES
 from vouched._scan._facts._factindex import FactIndex
 from vouched._scan._facts._lexicon import (
     Lexicon,
@@ -79,22 +81,46 @@ NO_COMPUTES = Computes(after=False, before=False, total=False)
 
 @lru_cache(maxsize=128)
 def _attribute_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
-    # A stream of pairs (see _subject_matcher): the phrases of the attributes the
-    # facts have, each attribute's own name, and each in the plural, since a
-    # reader takes "prices" for "price". An own name that is a linking word ("TO", a
-    # box score's turnovers) is no phrase: a reader takes "to" for "to".
+    # A stream of pairs (see _subject_matcher): the phrases of every lexicon attribute
+    # (one no fact has is still named: a number it names is no other fact's), each
+    # attribute's own name, and each in the plural, since a reader takes "prices" for
+    # "price"; then the common quantities the lexicon does not name (_quantities).
+    def phrases(attribute: str) -> Iterator[str]:
+        own: tuple[str, ...] = (
+            (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
+        )
+        # an own name that is a linking word ("TO", a box score's turnovers) is no phrase
+        own = tuple(o for o in own if o.lower() not in LINKING)
+        for phrase in (*lexicon.attributes.get(attribute, ()), *own):
+            yield phrase
+            yield from _number_forms(phrase)
+
     def pairs() -> Iterator[tuple[str, str]]:
         for attribute in known:
-            own: tuple[str, ...] = (
-                (attribute, attribute.replace("_", " ")) if "_" in attribute else (attribute,)
-            )
-            own = tuple(o for o in own if o.lower() not in LINKING)
-            for phrase in (*lexicon.attributes.get(attribute, ()), *own):
+            for phrase in phrases(attribute):
                 yield phrase, attribute
-                for variant in _number_forms(phrase):
-                    yield variant, attribute
+        taken = {" ".join(p.lower().split()) for a in known for p in phrases(a)}
+        for attribute in sorted(set(lexicon.attributes) - known):
+            for phrase in phrases(attribute):  # a phrase of a stated attribute reads as it
+                if " ".join(phrase.lower().split()) not in taken:
+                    yield phrase, attribute
+        yield from _common_quantities(lexicon, known)
 
     return build_phrase_matcher(pairs())
+
+
+def _common_quantities(lexicon: Lexicon, known: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """The phrases of each common quantity none of whose phrases the lexicon lists, as
+    the fact attribute it usually is when the facts have one, else as itself."""
+    listed = {" ".join(p.lower().split()) for ps in lexicon.attributes.values() for p in ps}
+    listed.update(a.lower() for a in known)
+    listed.update(a.replace("_", " ").lower() for a in known)
+    for name, quantity in COMMON_QUANTITIES.items():
+        if any(phrase in listed for phrase in quantity.phrases):
+            continue
+        attribute = next((a for a in quantity.attributes if a in known), name)
+        for phrase in quantity.phrases:
+            yield phrase, attribute
 
 
 def _number_forms(phrase: str) -> list[str]:
@@ -319,6 +345,26 @@ class SentenceRead(NamedTuple):
         ]
 
 
+_CAPITAL_RUN = re.compile(r"\b[^\W\d_a-z][^\W_]*(?:\s+[^\W\d_a-z][^\W_]*){0,3}")
+
+
+def _value_names(text: str, index: FactIndex) -> list[tuple[int, int]]:
+    """Spans of capitalised words that are a string fact's value or its leading words."""
+    names = index.value_names
+    if not names:
+        return []
+    spans = []
+    for match in _CAPITAL_RUN.finditer(text):
+        words = match.group().split()
+        for n in range(len(words), 0, -1):  # the longest leading run that is a value
+            if " ".join(words[:n]).casefold() in names:
+                end = match.start() + len(" ".join(words[:n]))
+                if text[match.start() : end] == " ".join(words[:n]):
+                    spans.append((match.start(), end))
+                break
+    return spans
+
+
 def read_sentence(
     text: str,
     index: FactIndex,
@@ -336,6 +382,7 @@ def read_sentence(
         [(m.start, m.end) for m in (*named, *nameless)]
         + [(c.start, c.end) for c in (*cues, *found.pair_phrases)]
         + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
+        + _value_names(text, index)  # "to Stralsund": a destination, no unknown subject
     )
     structure = read_structure(text, known)
     mentions = [*carried, *_with_references(sorted([*named, *nameless]), structure)]

@@ -228,7 +228,7 @@ def _member_before(
             return None
         if mention.kind == _NAMED or (mention.kind == _PRONOUN and ctx.resolved.get(mention.start)):
             names = names_of(ctx, i)
-            if any(g in ctx.facts.strings_of(n) for n in names for g in group):
+            if any(ctx.facts.belongs_to(n, g) for n in names for g in group):
                 return [(0.0, name, mention.start) for name in names]
             return None
     return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from vouched._scan._facts._factindex import FactIndex, Reading, quantity_matches
+from vouched._scan._facts._factindex import FactIndex, Reading, converts, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._units import units_compatible
@@ -72,12 +72,12 @@ def finding_on(
 
 
 def any_fits(quantity: Quantity, readings: list[Reading]) -> bool:
-    unit = quantity.unit
-    for reading in readings:
-        if quantity_matches(quantity, reading) and units_compatible(unit, reading.unit):
-            return True
-    return False
+    return any(fits(quantity, reading) for reading in readings)
 
 
 def fits(quantity: Quantity, reading: Reading) -> bool:
-    return quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit)
+    """The reading's value as written or rounded, in a compatible unit, or converted to
+    the quantity's unit (:func:`~vouched._scan._readings.converts`)."""
+    if quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit):
+        return True
+    return converts(quantity, reading)

@@ -11,13 +11,22 @@ fact index, and returns a value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from decimal import Decimal
 
 from vouched._scan._facts._factindex import FactIndex, Reading, describe, quantity_matches
+from vouched._scan._facts._factreadings import converted, converts
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._lex._units import same_dimension, units_compatible, vouches_in_unit
+from vouched._scan._lex._units import (
+    convertible,
+    from_base_unit,
+    in_base_unit,
+    same_dimension,
+    units_compatible,
+    vouches_in_unit,
+)
 from vouched._scan._read._values import Binding, Derived
 from vouched._scan._rules._context import SentenceContext, any_fits, finding_on, fits
 from vouched._scan._rules._rule import PASSED, Outcome, Rule
@@ -183,6 +192,17 @@ def _against_pair(
             f"{said!r} is in another unit than {describe(same_value[0])}",
             best,
         )
+    unit = quantity.unit
+    turned = [r for r in pair if unit is not None and convertible(unit, r.unit)]
+    if turned:
+        value = converted(turned[0], unit) if unit is not None else turned[0].value
+        return finding_on(
+            quantity,
+            _K.VALUE_MISMATCH,
+            f"{said!r} read as {best.subject} {best.attribute} does not match "
+            f"{describe(turned[0])}, which is {value:.3g} {unit}",
+            best,
+        )
     if not any(units_compatible(quantity.unit, r.unit) for r in pair):
         return finding_on(
             quantity,
@@ -234,6 +254,25 @@ def _other_readings(quantity: Quantity, binding: Binding, index: FactIndex) -> F
     )
 
 
+def absent_attribute(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number whose own phrase names an attribute no fact states ("the UV index is 4",
+    "4 fouls" with no foul facts) is ``ungrounded_number``: another attribute's equal
+    value never vouches for it."""
+    read = binding.attribute
+    if read is None or not binding.clear or binding.readings or read in ctx.index.attributes:
+        return None
+    named = ctx.sentence.text[binding.cue[0] : binding.cue[1]] if binding.cue else read
+    return Finding(
+        _K.UNGROUNDED_NUMBER,
+        quantity.start,
+        quantity.end,
+        quantity.text,
+        f"{quantity.text!r} is stated as the {named}, which no fact states",
+        None,
+        read,
+    )
+
+
 def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
     """A clear attribute with no subject to read it for: some subject's fact of that
     attribute must vouch (strict about the attribute); when the text names no subject at
@@ -272,6 +311,52 @@ def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -
     return None
 
 
+_RESTATED = re.compile(
+    r"\s*(?:\(|,|/|\bor\b|\bi\.e\.)\s*(?:(?:about|around|roughly|approximately|approx\.|"
+    r"nearly|almost|some|or|ca\.|~|\u2248)\s*)?\Z",
+    re.IGNORECASE,
+)
+
+
+def stated_conversion(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome | None:
+    """A number no cue binds that restates the vouched number right before it in another
+    unit ("21.4 °C (about 71 °F)", "4.5 m/s, or around 16 km/h") is that fact converted:
+    within the precision each side shows it passes, else ``value_mismatch``."""
+    del binding  # read from the number before it
+    unit = quantity.unit
+    before = ctx.passed[-1] if ctx.passed else None
+    if unit is None or before is None or before.unit is None or before.end > quantity.start:
+        return None
+    if not convertible(unit, before.unit):
+        return None
+    text = ctx.sentence.text
+    if _RESTATED.match(text[before.end : quantity.start]) is None:
+        return None
+    facts = [r for r in ctx.index.candidates(before) if fits(before, r)]
+    if not facts:
+        return None
+    if any(converts(quantity, r) for r in facts) or _restates(quantity, before, unit):
+        return PASSED
+    return finding_on(
+        quantity,
+        _K.VALUE_MISMATCH,
+        f"{quantity.text!r} restates {before.text!r} ({describe(facts[0])}), which is "
+        f"{converted(facts[0], unit):.3g} {unit}",
+        facts[0].fact,
+    )
+
+
+def _restates(quantity: Quantity, before: Quantity, unit: str) -> bool:
+    """Does ``quantity`` state the number before it converted, within both precisions
+    ("21.4 °C (70.5 °F)": the rounded value converted)?"""
+    assert before.unit is not None  # noqa: S101 - the caller checked convertible()
+    half = before.quantum / 2
+    ends = [in_base_unit(before.value + d, before.unit)[0] for d in (-half, half)]
+    low, high = sorted(from_base_unit(v, unit) for v in ends)
+    margin = quantity.quantum / 2
+    return any(low <= v + margin and v - margin <= high for v in quantity.values)
+
+
 def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome:
     """A number no subject governs needs some grounded fact of a fitting kind and unit
     to vouch for it (a number with a unit, a fact whose unit measures the same thing);
@@ -284,6 +369,8 @@ def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Ou
                 return PASSED
             if same_dimension(quantity.unit, reading.unit):
                 matching.append(reading)
+    if any(True for _ in ctx.index.converted_candidates(quantity)):
+        return PASSED  # the value of a fact in another unit, converted ("(about 37 °F)")
     if matching:
         fact = matching[0].fact
         return Finding(
@@ -313,6 +400,7 @@ QUANTITY_RULES: tuple[QuantityRule, ...] = (
     Rule("derived_value", derived_value, (_K.VALUE_MISMATCH,)),
     Rule("stated_bound", stated_bound, (_K.VALUE_MISMATCH,)),
     Rule("plausible_reading", plausible_reading, ()),
+    Rule("stated_conversion", stated_conversion, (_K.VALUE_MISMATCH,)),
     Rule("named_subject", named_subject, (_K.UNGROUNDED_NUMBER,)),
     Rule("unknown_subject", unknown_subject, (_K.UNGROUNDED_NUMBER,)),
     Rule("guessed_attribute", guessed_attribute, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
@@ -321,6 +409,7 @@ QUANTITY_RULES: tuple[QuantityRule, ...] = (
         clear_reading,
         (_K.VALUE_MISMATCH, _K.UNIT_MISMATCH, _K.SILENT_SPOKEN, _K.UNGROUNDED_NUMBER),
     ),
+    Rule("absent_attribute", absent_attribute, (_K.UNGROUNDED_NUMBER,)),
     Rule("attribute_only", attribute_only, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
     Rule("membership", membership, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
 )
