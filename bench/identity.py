@@ -152,7 +152,7 @@ def dump() -> dict[str, Any]:
 
 
 def digest(reports: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(reports, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(reports, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _against(ref: str, out: Path) -> bool:
@@ -183,8 +183,8 @@ def _compare(before: dict[str, Any], reports: dict[str, Any], name: str) -> int:
         print("  changed per corpus: " + ", ".join(f"{k} {v}" for k, v in families.items()))
     for key in changed[:40]:
         print(f"  {key}")
-        print(f"    before: {json.dumps(before.get(key))[:400]}")
-        print(f"    after:  {json.dumps(reports.get(key))[:400]}")
+        print(f"    before: {json.dumps(before.get(key), default=str)[:400]}")
+        print(f"    after:  {json.dumps(reports.get(key), default=str)[:400]}")
     return 1 if changed else 0
 
 
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     for (rule, kind), count in Counter((u.rule, str(u.kind)) for u in undeclared).items():
         print(f"  {rule} -> {kind}: {count}")
     if args.save:
-        args.save.write_text(json.dumps(reports, sort_keys=True, indent=1), encoding="utf-8")
+        args.save.write_text(json.dumps(reports, sort_keys=True, indent=1, default=str), encoding="utf-8")
         print(f"saved to {args.save}")
     if args.compare:
         before: dict[str, Any] = json.loads(args.compare.read_text(encoding="utf-8"))
