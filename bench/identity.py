@@ -152,7 +152,8 @@ def dump() -> dict[str, Any]:
 
 
 def digest(reports: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(reports, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    exact = json.dumps(reports, sort_keys=True, default=str)  # a Decimal as its text
+    return hashlib.sha256(exact.encode()).hexdigest()[:16]
 
 
 def _against(ref: str, out: Path) -> bool:
@@ -201,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     for (rule, kind), count in Counter((u.rule, str(u.kind)) for u in undeclared).items():
         print(f"  {rule} -> {kind}: {count}")
     if args.save:
-        args.save.write_text(json.dumps(reports, sort_keys=True, indent=1, default=str), encoding="utf-8")
+        saved = json.dumps(reports, sort_keys=True, indent=1, default=str)
+        args.save.write_text(saved, encoding="utf-8")
         print(f"saved to {args.save}")
     if args.compare:
         before: dict[str, Any] = json.loads(args.compare.read_text(encoding="utf-8"))
