@@ -30,6 +30,7 @@ STAGES: Mapping[str, str] = {
     "vouched._exceptions": "core",
     "vouched._hosts": "core",
     "vouched._time": "core",
+    "vouched._calendar": "core",
     "vouched._jsonio": "core",
     "vouched._files": "core",
     "vouched._fact": "core",

@@ -34,6 +34,8 @@ from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
+from vouched._calendar import MONTHS as _MONTHS
+
 __all__ = [
     "NORMALIZERS",
     "Money",
@@ -58,29 +60,6 @@ _INTEGER_TEXT: Final = re.compile(r"[+-]?\d+")
 _TIME_TEXT: Final = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?m\.?)?", re.I)
 _HOUR_TEXT: Final = re.compile(r"(\d{1,2})\s*([ap])\.?m\.?", re.I)  # "9 am"
 _DATE_TEXT: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
-_MONTHS: Final = MappingProxyType(
-    {
-        name: number
-        for number, names in enumerate(
-            (
-                ("january", "jan"),
-                ("february", "feb"),
-                ("march", "mar"),
-                ("april", "apr"),
-                ("may",),
-                ("june", "jun"),
-                ("july", "jul"),
-                ("august", "aug"),
-                ("september", "sep", "sept"),
-                ("october", "oct"),
-                ("november", "nov"),
-                ("december", "dec"),
-            ),
-            start=1,
-        )
-        for name in names
-    }
-)
 _DAY_MONTH_YEAR: Final = re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})", re.I)
 _MONTH_DAY_YEAR: Final = re.compile(r"([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.I)
 # An amount as a catalog writes it: one decimal separator (point or comma), or

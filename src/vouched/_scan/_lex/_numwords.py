@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from vouched._calendar import MONTHS  # re-exported: the number reader names it here
+
 __all__ = [
     "MONTHS",
     "MONTH_RE",
@@ -77,23 +79,6 @@ for _word in ("first", "second", "third", "fourth", "fifth", "sixth", "seventh",
     ORDINAL_WORDS[f"twenty-{_word}"] = 20 + ORDINAL_WORDS[_word]
 ORDINAL_WORDS["thirty-first"] = 31
 
-MONTHS = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-}
-for _name, _number in list(MONTHS.items()):
-    MONTHS[_name[:3]] = _number
-MONTHS["sept"] = 9
 
 MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from vouched._calendar import MONTHS
+
 __all__ = [
     "MONTHS",
     "ORDINALS",
@@ -40,29 +42,6 @@ WEEKDAYS = MappingProxyType(
 )
 """Weekday words -> Monday-based index (abbreviations only with a date beside them)."""
 
-MONTHS = MappingProxyType(
-    {
-        name: number
-        for number, names in enumerate(
-            (
-                ("january", "jan"),
-                ("february", "feb"),
-                ("march", "mar"),
-                ("april", "apr"),
-                ("may",),
-                ("june", "jun"),
-                ("july", "jul"),
-                ("august", "aug"),
-                ("september", "sep", "sept"),
-                ("october", "oct"),
-                ("november", "nov"),
-                ("december", "dec"),
-            ),
-            start=1,
-        )
-        for name in names
-    }
-)
 
 ORDINALS = MappingProxyType(
     {
