@@ -195,19 +195,26 @@ def test_the_grounder_hands_a_queue_the_snapshot_unbuilt_in_one_hand_off() -> No
 
 
 class _CountingBatches(MemorySnapshotStore):
+    """Counts transactions; the first one waits until ``RELEASE`` is set, so what the
+    answers schedule meanwhile queues up (no race with the writer thread's speed)."""
+
     transactions = 0
+    RELEASE = threading.Event()
 
     def write_many(self, snapshots: Iterable[Snapshot]) -> int:
+        self.RELEASE.wait(timeout=30)
         self.transactions += 1
         return super().write_many(snapshots)
 
 
 def test_the_grounder_writes_a_plain_store_in_batches() -> None:
     store = _CountingBatches()
+    store.RELEASE.clear()
     grounder = _grounder(store)
 
     async def many() -> None:
         await asyncio.gather(*(grounder.answer(f"How warm is it at {n}?") for n in range(60)))
+        store.RELEASE.set()  # every snapshot is scheduled: the writer may go on
         await grounder.settle()
 
     asyncio.run(many())
