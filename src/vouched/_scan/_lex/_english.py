@@ -213,6 +213,19 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "was", "were", "will", "would", "could", "should", "can", "might", "do", "does",
         "did", "has", "have", "had",
     ),
+    # Generational suffixes after a person's name ("Michael Porter Jr."): not its surname.
+    "name_suffixes": ("jr.", "sr.", "ii", "iii", "iv"),
+    # Words of a place's or a club's name, never a person's: a two-word subject with one
+    # ("New York", "Mexico City", "Real Madrid") gets no short names (neither word alone).
+    "place_name_words": (
+        "new", "san", "santa", "los", "las", "saint", "st.", "fort", "port", "mount",
+        "lake", "north", "south", "east", "west", "upper", "lower", "great", "little",
+        "old", "el", "la", "le", "den", "bad", "cape", "city", "town", "island", "islands",
+        "beach", "springs", "falls", "heights", "park", "valley", "bay", "harbour",
+        "harbor", "airport", "station", "centre", "center", "county", "state", "united",
+        "real", "inter", "sporting",
+        "athletic", "club", "fc", "sc", "hbf", "inc.", "ltd.", "ag", "se", "co.", "corp.",
+    ),
     # Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
     "subject_verbs": (
         "is", "was", "are", "were", "has", "had", "have", "sees", "saw", "will", "reports",

@@ -29,6 +29,7 @@ from vouched._scan._facts._lexicon import (
     build_phrase_matcher,
     phrase_matcher,
 )
+from vouched._scan._facts._shortnames import short_names
 from vouched._scan._facts._wordmatch import WordFacts, word_matcher
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._vocabulary import LINKING, words_between
@@ -148,7 +149,17 @@ def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
         for subject, aliases in lexicon.subjects.items()
         for phrase in (subject, *aliases)
     )
-    return build_phrase_matcher(itertools.chain(pairs, ((s, s) for s in known)))
+    short = (
+        (phrase, subject)
+        for phrase, subjects in _short_names(lexicon, known).items()
+        for subject in subjects
+    )
+    return build_phrase_matcher(itertools.chain(pairs, ((s, s) for s in known), short))
+
+
+@lru_cache(maxsize=128)
+def _short_names(lexicon: Lexicon, known: frozenset[str]) -> Mapping[str, tuple[str, ...]]:
+    return short_names(lexicon.subjects, known)
 
 
 @lru_cache(maxsize=128)
@@ -181,6 +192,7 @@ class Matchers(NamedTuple):
     values: PhraseMatcher | None
     digit_names: PhraseMatcher | None
     words: PhraseMatcher | None  # facts stated in words (vouched._scan._read._wordreading)
+    short: frozenset[str] = frozenset()  # surnames and given names: read only capitalised
 
 
 def compile_matchers(
@@ -189,14 +201,16 @@ def compile_matchers(
     attributes = frozenset(index.attributes)
     pairs, pair_table = _pair_matcher(lexicon, attributes)
     with_digits = index.strings_with_digits
+    known = frozenset(index.subjects)
     return Matchers(
         _attribute_matcher(lexicon, attributes),
-        _subject_matcher(lexicon, frozenset(index.subjects)),
+        _subject_matcher(lexicon, known),
         pairs,
         pair_table,
         _value_matcher(lexicon, attributes) if lexicon.values else None,
         phrase_matcher(tuple((n, n) for n in with_digits)) if with_digits else None,
         word_matcher(lexicon, words or WordFacts(index)),
+        frozenset(_short_names(lexicon, known)),
     )
 
 
@@ -267,9 +281,16 @@ def find_all(
     quantities: list[Quantity],
 ) -> Found:
     """Every phrase the matchers know in ``text``, with its ``quantities``: one pass each."""
+    subjects = matchers.subjects.find(text, lowered, tokens)
+    if matchers.short:  # "Green" alone is a surname, "green" is not
+        subjects = [
+            h
+            for h in subjects
+            if not (text[h[0]].islower() and lowered[h[0] : h[1]] in matchers.short)
+        ]
     return Found(
         [Cue(s, e, n) for s, e, n in matchers.attributes.find(text, lowered, tokens)],
-        matchers.subjects.find(text, lowered, tokens),
+        subjects,
         [Cue(s, e, n) for s, e, n in matchers.pairs.find(text, lowered, tokens)],
         matchers.pair_table,
         [Cue(s, e, n) for s, e, n in matchers.values.find(text, lowered, tokens)]
