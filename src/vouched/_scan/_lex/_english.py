@@ -112,6 +112,16 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "eased", "eases", "retreated", "minus",
     ),
     "fall_by": ("by",),
+    # Words of a move ("fell 1.36% to $418.32", "down from $424.10"): a number after the
+    # move and "to" or "from" is the level reached or left, not the size of the move.
+    "move_words": (
+        "rose", "rises", "risen", "rising", "climbed", "climbs", "gained", "gains", "jumped",
+        "jumps", "surged", "rallied", "advanced", "added", "up", "higher", "fell", "falls",
+        "fallen", "falling", "dropped", "drops", "slipped", "slips", "slid", "declined",
+        "declines", "lost", "loses", "shed", "sank", "tumbled", "eased", "retreated", "down",
+        "lower",
+    ),
+    "level_links": ("to", "from"),
     "fall_hedges": ("just", "some", "about", "nearly"),
     "fall_chain": ("down", "fell", "lost", "dropped", "declined", "slipped", "shed", "gave up"),
     "cents": ("cent", "cents", "pence"),
