@@ -34,9 +34,10 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._vocabulary import LATER_OCCASION
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
+from vouched._scan._read._values import Evidence
 from vouched._scan._read._wordreading import denied
-from vouched._scan._rules._context import SentenceContext, Stated
-from vouched._scan._rules._rule import PASSED, Rule
+from vouched._scan._rules._context import Judged, SentenceContext, Stated
+from vouched._scan._rules._rule import PASSED, Rule, decided
 
 __all__ = [
     "FLAG",
@@ -47,6 +48,7 @@ __all__ = [
     "OccasionRule",
     "OccasionView",
     "later_names",
+    "run",
     "span_numbers",
     "span_words",
 ]
@@ -211,3 +213,17 @@ OCCASION_RULES: tuple[OccasionRule, ...] = (
 """Over each sentence's words, after the word rules; the numbers of a span of occasions
 are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES
 <vouched._scan._rules._explanation.EXPLANATION_RULES>`)."""
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The occasion family over the sentence's words, each rule seeing every finding of
+    the sentence made before it (numbers, words, the occasion rules before it); each
+    finding counts as a claim checked."""
+    view = OccasionView(evidence.sentence, so_far.facts, [*so_far.numbers(), *so_far.words])
+    found: list[Finding] = []
+    for rule in OCCASION_RULES:
+        for finding in rule.check(view._replace(judged=[*view.judged, *found])):
+            decided(rule, finding)
+            found.append(finding)
+    so_far.checked += len(found)
+    return found
