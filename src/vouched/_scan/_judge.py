@@ -242,7 +242,12 @@ class TextReading:
         if index is not compiled.index:  # restatements compare within one period
             carry = self._carries.setdefault(id(index), Carry())
         ctx = SentenceContext(
-            read.sentence, read.structures, index, carry, occasions=compiled.words.occasions
+            read.sentence,
+            read.structures,
+            index,
+            carry,
+            read.denied,
+            occasions=compiled.words.occasions,
         )
         judged = judge_sentence(read, Judged(ctx, words_facts, self._named))
         return judged.numbers(), judged.words, judged.checked, read.sentence

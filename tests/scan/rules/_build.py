@@ -40,7 +40,12 @@ class Built:
         sentence = self.evidence.sentence
         words = self.compiled.words
         return SentenceContext(
-            sentence, self.evidence.structures, sentence.facts, Carry(), occasions=words.occasions
+            sentence,
+            self.evidence.structures,
+            sentence.facts,
+            Carry(),
+            self.evidence.denied,
+            occasions=words.occasions,
         )
 
     def stated(self, ctx: SentenceContext | None = None) -> list[Stated]:
@@ -81,7 +86,7 @@ class Built:
         return read_times(self.text.lower(), views.calendar)
 
     def occasion(self) -> OccasionView:
-        return OccasionView(self.evidence.sentence, self.compiled.words)
+        return OccasionView(self.evidence.sentence, self.compiled.words, self.evidence.denied)
 
     def text_view(self) -> TextView:
         lowered = self.text.lower()

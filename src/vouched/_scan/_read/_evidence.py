@@ -15,6 +15,7 @@ it, over which a stated difference or sum is computed) is asked of the Evidence'
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
@@ -37,7 +38,7 @@ from vouched._scan._read._sentence import (
 )
 from vouched._scan._read._structures import read_structures
 from vouched._scan._read._values import Binding, Evidence, Structures
-from vouched._scan._read._wordreading import WordReading
+from vouched._scan._read._wordreading import WordReading, denied
 
 __all__ = ["DURATIONS", "Weigher", "read_evidence"]
 
@@ -110,7 +111,15 @@ def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
     )
     weigh = Weigher(sentence, structures, may_compute)
     return Evidence(
-        sentence, structures, masks, tuple(durations), tuple(claims), words, readings, weigh
+        sentence,
+        structures,
+        masks,
+        tuple(durations),
+        tuple(claims),
+        words,
+        readings,
+        partial(denied, sentence),
+        weigh,
     )
 
 

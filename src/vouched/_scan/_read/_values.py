@@ -19,6 +19,7 @@ __all__ = [
     "MARGIN",
     "UNBOUND",
     "Binding",
+    "Denied",
     "Derived",
     "Evidence",
     "Forced",
@@ -118,6 +119,10 @@ def dedupe(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
     return tuple(kept)
 
 
+Denied = Callable[[int, int], bool]
+"""Is the word at ``[start, end)`` denied or hedged, so not stated
+(:func:`~vouched._scan._read._wordreading.denied` over one sentence)?"""
+
 Weigh = Callable[[Quantity, Binding, Iterable[Quantity]], Binding]
 """A claim's binding with its evidence beside it, over the claims vouched for before it
 (:class:`~vouched._scan._read._evidence.Weigher`)."""
@@ -133,4 +138,5 @@ class Evidence(NamedTuple):
     claims: tuple[tuple[Quantity, Binding], ...]  # the stated quantities that are claims
     words: tuple[Cue, ...]  # words that state facts, outside placeholders and quotes
     readings: Mapping[tuple[int, int], WordReading]  # each word's reading, by its span
+    denied: Denied  # is the word at a span denied or hedged (so not stated)?
     weigh: Weigh  # a claim's evidence beside its binding, over the claims vouched before it

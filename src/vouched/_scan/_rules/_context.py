@@ -20,7 +20,7 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._units import units_compatible
 from vouched._scan._read._sentence import SentenceRead
-from vouched._scan._read._values import Binding, Structures
+from vouched._scan._read._values import Binding, Denied, Structures
 from vouched._scan._rules._rule import Outcome, Rule, decided
 
 __all__ = [
@@ -52,6 +52,7 @@ class SentenceContext:
     structures: Structures
     index: FactIndex
     carry: Carry
+    denied: Denied  # is the word at a span denied or hedged (the Evidence's)?
     fitted: dict[int, set[str]] = field(default_factory=dict)  # pair halves' vouching subjects
     passed: list[Quantity] = field(default_factory=list)  # quantities vouched for so far
     occasions: str = "flag"  # Policy.other_occasions: "flag" or "leave"
