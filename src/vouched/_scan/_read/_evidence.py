@@ -15,35 +15,116 @@ it, over which a stated difference or sum is computed) is asked of the Evidence'
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from vouched._scan._facts._factindex import FactIndex
 from vouched._scan._facts._lexicon import Lexicon
+from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._facts._wordmatch import RELATION
+from vouched._scan._lex._numbers import read_numbers
+from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._lex._quantities import Quantity, QuantityKind
 from vouched._scan._lex._spans import Spans
 from vouched._scan._lex._units import CURRENCY_UNITS
+from vouched._scan._lex._vocabulary import may_compute
 from vouched._scan._read._binding import bind, evidence
 from vouched._scan._read._derived import computed_words, signed
-from vouched._scan._read._mentions import Mention
+from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import (
     NO_COMPUTES,
     Computes,
     Cue,
     Found,
+    Matchers,
     SentenceRead,
+    find_all,
     read_sentence,
 )
 from vouched._scan._read._structures import read_structures
-from vouched._scan._read._values import Binding, Evidence, Structures
+from vouched._scan._read._times import Period, governing, read_times
+from vouched._scan._read._values import Binding, Evidence, Structures, Timed
 from vouched._scan._read._wordreading import WordReading, denied
 
-__all__ = ["DURATIONS", "Weigher", "read_evidence"]
+__all__ = [
+    "CARRIED",
+    "DURATIONS",
+    "Batch",
+    "Handed",
+    "Weigher",
+    "read_batch",
+    "read_evidence",
+    "read_time",
+]
 
 DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
 """Units of a duration: one no cue binds is no claim but in another unit of time."""
+
+
+CARRIED = 6
+"""How many subject mentions a sentence hands on to the next (the topic, pronouns)."""
+
+
+class Batch(NamedTuple):
+    """Sentences read together: what does not depend on what one sentence leaves to
+    the next (tokens, the number reader, the phrase matchers), read once over all."""
+
+    text: str
+    lowered: str
+    tokens: set[str]
+    found: Found
+    may_compute: bool  # does the batch hold any key of a computed value?
+
+
+def read_batch(text: str, matchers: Matchers, capitals: frozenset[str]) -> Batch | None:
+    """``text`` read as one batch; ``None`` when lowering it moves positions (rare: its
+    sentences are then read one by one)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None
+    tokens = word_tokens(lowered)
+    found = find_all(matchers, text, lowered, tokens, read_numbers(text, capitals, tokens))
+    return Batch(text, lowered, tokens, found, may_compute(text))
+
+
+@dataclass(slots=True)
+class Handed:
+    """What one sentence hands on to the next: the subjects named last (the topic, the
+    antecedents of pronouns), every subject the text named (for counts: "the only
+    other"), and the time it speaks of (``None``: every fact)."""
+
+    carried: list[Mention] = field(default_factory=list)
+    named: set[str] = field(default_factory=set)
+    time: tuple[Period, ...] | None = None
+
+    def hand_on(self, sentence: SentenceRead) -> None:
+        """Keep the last subjects ``sentence`` named, renumbered before the next
+        sentence's start, and every subject it named."""
+        said = sentence.subject_mentions()
+        self.named.update(m.names[0] for m in said if m.kind == MentionKind.NAMED and m.names)
+        named = [*self.carried, *said][-CARRIED:]
+        count = len(named)
+        self.carried = [
+            Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)
+            for i, m in enumerate(named)
+        ]
+
+
+def read_time(lowered: str, found: Found, views: PeriodViews, handed: Handed) -> Timed:
+    """What one sentence (lowered) says about time on the facts' calendar; the time it
+    speaks of is handed on (in ``handed``)."""
+    timing = read_times(lowered, views.calendar)
+    segments, handed.time = governing(lowered, timing, handed.time)
+    # the digits of a time expression ("the 4th", "January 9") are its period's, not values
+    masks = [(m.start, m.end) for m in timing.mentions]
+    masks += [  # "at 14:00": a slot's own start names the slot
+        (q.start, q.end)
+        for q in found.quantities
+        if q.kind is QuantityKind.TIME and any(int(v) in views.slot_starts for v in q.values)
+    ]
+    return Timed(timing, segments, tuple(masks))
 
 
 class Weigher:
