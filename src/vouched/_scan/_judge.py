@@ -30,7 +30,7 @@ from vouched._scan._findings import (
     shifted,
 )
 from vouched._scan._lex._quotes import find_quotes
-from vouched._scan._read._evidence import Handed, read_batch, read_evidence, read_time
+from vouched._scan._read._evidence import Handed, Periods, Reader, read_batch
 from vouched._scan._rules import (
     Carry,
     InView,
@@ -40,12 +40,11 @@ from vouched._scan._rules import (
     judge_sentence,
     judge_text,
     run_periods,
-    run_time,
 )
 
 if TYPE_CHECKING:  # types only
-    from vouched._scan._read._sentence import Found, SentenceRead
-    from vouched._scan._read._times import Period
+    from vouched._scan._read._sentence import Found
+    from vouched._scan._read._values import Evidence
 
 __all__ = ["TextReading"]
 
@@ -64,10 +63,12 @@ class TextReading:
         "_counted",
         "_findings",
         "_handed",
+        "_reader",
     )
 
     def __init__(self, compiled: Compiled, *, keep: bool = True) -> None:
         self._compiled = compiled
+        self._reader = Reader(compiled.index, compiled.lexicon, compiled.asked, compiled.periods)
         self._handed = Handed()  # the subjects named last, every one named, the time
         self._carries: dict[int, Carry] = {}  # restatements compare within one view's facts
         self._claims = 0
@@ -130,42 +131,29 @@ class TextReading:
         findings.extend(judge_quotes(QuoteView(quotes, compiled.corpus)))
         spans = [(f.start, f.end) for f in findings if f.kind is FindingKind.PLACEHOLDER]
         spans += [(q.start, q.end) for q in quotes]
+        read = self._reader.read(part, found, spans, self._handed, self._computes)
+        judged = [(periods, *self._judge(periods, evidence)) for periods, evidence in read.views]
+        checked = sum(count for *_, count in judged)
         views = compiled.periods
-        if views is None:
-            said, words, checked, sentence = self._judge(part, found, spans, None)
+        if read.timed is None or views is None:
+            _, said, words, _ = judged[0]
         else:  # time binds: each stretch is judged on the facts of the period it speaks of
-            timed = read_time(part.lower(), found, views, self._handed)
-            judged: list[InView] = []
-            checked = 0
-            for periods in dict.fromkeys(s[2] for s in timed.segments):
-                masked = [*spans, *timed.masks]
-                numbers, words, count, sentence = self._judge(part, found, masked, periods)
-                judged.append((periods, numbers, words))
-                checked = max(checked, count)
-            findings.extend(run_time("weekday_beside_date", part, timed.timing))
             comparisons = compiled.lexicon.comparisons
-            said, words = run_periods(part, found.quantities, timed, views, comparisons, judged)
+            in_views: list[InView] = [(p, numbers, words) for p, numbers, words, _ in judged]
+            time_words, said, words = run_periods(
+                part, found.quantities, read.timed, views, comparisons, in_views
+            )
+            findings.extend(time_words)
         self._claims += checked + len(findings)
-        self._handed.hand_on(sentence)
+        self._handed.hand_on(read.sentence)
         return once_per_span([*findings, *said], finding_key, yielding=words)
 
-    def _judge(
-        self,
-        part: str,
-        found: Found,
-        spans: list[tuple[int, int]],
-        periods: tuple[Period, ...] | None,
-    ) -> tuple[list[Finding], list[Finding], int, SentenceRead]:
-        """The numbers and words of one sentence judged on the facts of ``periods``
-        (``None``: every fact; ``spans``: where nothing is a statement): the number
-        findings, the word findings, how many claims were checked, the reading."""
-        compiled, handed = self._compiled, self._handed
+    def _judge(self, periods: Periods, read: Evidence) -> tuple[list[Finding], list[Finding], int]:
+        """One sentence's Evidence judged on the facts of ``periods`` (``None``: every
+        fact): the findings of numbers, of words, and how many claims were checked."""
+        compiled = self._compiled
         views = compiled.periods
-        index, facts = (compiled.index, compiled.words) if views is None else views.view(periods)
-        lexicon, asked, computes = compiled.lexicon, compiled.asked, self._computes
-        read = read_evidence(
-            part, found, spans, index, lexicon, handed.carried, asked, may_compute=computes
-        )
-        carry = self._carries.setdefault(id(index), Carry())
-        judged = judge_sentence(read, carry, facts, handed.named, compiled.words.occasions)
-        return judged.numbers(), judged.words, judged.checked, read.sentence
+        facts = compiled.words if views is None else views.view(periods)[1]
+        carry = self._carries.setdefault(id(read.sentence.facts), Carry())
+        judged = judge_sentence(read, carry, facts, self._handed.named, compiled.words.occasions)
+        return judged.numbers(), judged.words, judged.checked

@@ -10,6 +10,12 @@ are no claim. The rules read the result and never call the readers back: what a
 claim's evidence reads of the rules' own decisions (the quantities vouched for before
 it, over which a stated difference or sum is computed) is asked of the Evidence's
 :class:`Weigher`, item by item.
+
+Time binds like a subject (:func:`read_in_time`): when facts are valid for periods, a
+sentence is still read once, and each stated quantity and word is bound on the view of
+the period that governs its stretch, found by its position; the rules get one Evidence
+per period the sentence speaks of. :class:`Reader` reads every sentence of a text with
+what was compiled once; :class:`Handed` is what a sentence leaves to the next.
 """
 
 from __future__ import annotations
@@ -53,9 +59,13 @@ __all__ = [
     "DURATIONS",
     "Batch",
     "Handed",
+    "Periods",
+    "Read",
+    "Reader",
     "Weigher",
     "read_batch",
     "read_evidence",
+    "read_in_time",
     "read_time",
 ]
 
@@ -165,11 +175,74 @@ def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
     ``may_compute``: whether the batch holds any word of a computed value)."""
     sentence = read_sentence(part, index, lexicon, found, carried=carried)
     structures = read_structures(sentence, found.quantities)
+    masks = _masks(found, structures, spans)
+    return _bound(sentence, structures, masks, found, spans, asked, may_compute)
+
+
+Periods = tuple[Period, ...] | None
+
+
+def read_in_time(  # noqa: PLR0917 - read_evidence's inputs, the time read and the views
+    part: str,
+    found: Found,
+    spans: Sequence[tuple[int, int]],
+    timed: Timed,
+    views: PeriodViews,
+    lexicon: Lexicon,
+    carried: list[Mention],
+    asked: frozenset[tuple[QuantityKind, Any]],
+    *,
+    may_compute: bool = True,
+) -> list[tuple[Periods, Evidence]]:
+    """The sentence ``part`` read once, with facts valid for periods: each stated
+    quantity and word bound on the view of the period that governs its stretch
+    (``timed.segments``); one Evidence per period the sentence speaks of, holding the
+    quantities and words of its stretches. A sentence that speaks of one period is read
+    on that period's facts; one that speaks of several is read (its names, clauses and
+    structures) on every fact, and each stretch's quantities are bound on its own."""
+    spans = [*spans, *timed.masks]
+    distinct = list(dict.fromkeys(s[2] for s in timed.segments)) or [None]
+    if len(distinct) == 1:
+        index = views.view(distinct[0])[0]
+        evidence = read_evidence(
+            part, found, spans, index, lexicon, carried, asked, may_compute=may_compute
+        )
+        return [(distinct[0], evidence)]
+    whole = read_sentence(part, views.whole[0], lexicon, found, carried=carried)
+    structures = read_structures(whole, found.quantities)
+    masks = _masks(found, structures, spans)
+    read: list[tuple[Periods, Evidence]] = []
+    for periods in distinct:
+        within = Spans([(a, b) for a, b, p in timed.segments if p == periods])
+        sentence = whole._replace(facts=views.view(periods)[0])
+        bound = _bound(sentence, structures, masks, found, spans, asked, may_compute, within)
+        read.append((periods, bound))
+    return read
+
+
+def _masks(found: Found, structures: Structures, spans: Sequence[tuple[int, int]]) -> Spans:
+    """Names, placeholders, quotes and relation phrases: nothing in them is a claim."""
     relations = [(w.start, w.end) for w in found.words if _is_relation(w)]
-    masks = Spans([*structures.masked, *spans, *relations])
+    return Spans([*structures.masked, *spans, *relations])
+
+
+def _bound(  # noqa: PLR0917 - the sentence read, and what its claims are read with
+    sentence: SentenceRead,
+    structures: Structures,
+    masks: Spans,
+    found: Found,
+    spans: Sequence[tuple[int, int]],
+    asked: frozenset[tuple[QuantityKind, Any]],
+    may_compute: bool,
+    within: Spans | None = None,
+) -> Evidence:
+    """The sentence's claims bound on its facts, and its words read (``within``: only
+    the quantities and words that start in these stretches)."""
     durations: list[tuple[Quantity, Binding]] = []
     claims: list[tuple[Quantity, Binding]] = []
     for read in structures.quantities:
+        if within is not None and not within.holds(read.start):
+            continue
         if not _is_claim(read, masks, asked):
             continue
         quantity = signed(sentence, read)
@@ -186,7 +259,11 @@ def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
     if found.words:
         # words inside placeholders and quotes are not statements; names may be
         unsaid = Spans(spans)
-        words = tuple(w for w in found.words if not unsaid.covers(w.start, w.end))
+        words = tuple(
+            w
+            for w in found.words
+            if not unsaid.covers(w.start, w.end) and (within is None or within.holds(w.start))
+        )
     readings = MappingProxyType(
         {(w.start, w.end): WordReading(sentence, w.start, w.end) for w in words}
     )
@@ -217,3 +294,71 @@ def _is_claim(read: Quantity, masks: Spans, asked: frozenset[tuple[QuantityKind,
     if asked and any((read.kind, v) in asked for v in read.values):
         return False
     return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
+
+
+class Read(NamedTuple):
+    """One sentence read: what it says about time (``None``: no fact has a period), an
+    Evidence per period it speaks of (one, on every fact, when no fact has a period),
+    and its reading (what it hands on)."""
+
+    timed: Timed | None
+    views: list[tuple[Periods, Evidence]]
+    sentence: SentenceRead
+
+
+class Reader:
+    """What every sentence of a text is read with, compiled once: the facts (their
+    index, and their views by period when some fact has one), the lexicon, and the
+    question's numbers."""
+
+    __slots__ = ("asked", "index", "lexicon", "views")
+
+    def __init__(
+        self,
+        index: FactIndex,
+        lexicon: Lexicon,
+        asked: frozenset[tuple[QuantityKind, Any]],
+        views: PeriodViews | None,
+    ) -> None:
+        self.index = index
+        self.lexicon = lexicon
+        self.asked = asked
+        self.views = views
+
+    def read(
+        self,
+        part: str,
+        found: Found,
+        spans: Sequence[tuple[int, int]],
+        handed: Handed,
+        may_compute: bool,
+    ) -> Read:
+        """The sentence ``part`` read once (``spans``: placeholders and quotes, where
+        nothing is a statement; ``handed``: what the sentence before left, its time
+        updated here)."""
+        carried, asked, views = handed.carried, self.asked, self.views
+        if views is None:
+            evidence = read_evidence(
+                part,
+                found,
+                spans,
+                self.index,
+                self.lexicon,
+                carried,
+                asked,
+                may_compute=may_compute,
+            )
+            return Read(None, [(None, evidence)], evidence.sentence)
+        timed = read_time(part.lower(), found, views, handed)
+        read = read_in_time(
+            part,
+            found,
+            spans,
+            timed,
+            views,
+            self.lexicon,
+            carried,
+            asked,
+            may_compute=may_compute,
+        )
+        return Read(timed, read, read[-1][1].sentence)

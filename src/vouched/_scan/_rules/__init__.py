@@ -9,7 +9,8 @@ sentence's frozen :class:`~vouched._scan._read._values.Evidence` and its judgeme
 (:class:`~vouched._scan._rules._context.Judged`) and returns the findings it adds. The
 text family runs over a whole batch of text, the quote family on a sentence's quotes
 before it is read, the time family over the periods a sentence speaks of (with facts
-valid for periods, duration .. occasion run once per period view), the echo family in
+valid for periods, duration .. occasion run on the Evidence of each period, which holds
+the quantities and words of the stretches that period governs), the echo family in
 the answer stage.
 
 =============  ===============  ===================================================

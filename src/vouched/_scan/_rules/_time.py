@@ -147,13 +147,16 @@ def run_periods(  # noqa: PLR0917 - the sentence, its time, the views and their 
     views: PeriodViews,
     comparisons: Mapping[str, Any],
     judged: list[InView],
-) -> tuple[list[Finding], list[Finding]]:
-    """The time family over one sentence judged once per period view: each view's
-    findings where its period governs (:func:`_in_periods`), then the rules over the
-    whole sentence (:func:`_whole`); the findings of numbers and of words kept."""
+) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    """The time family over one sentence judged on the view of each period it speaks
+    of: weekdays that contradict their dates, each view's findings where its period
+    governs (:func:`_in_periods`), then the rules over the whole sentence
+    (:func:`_whole`). The findings of the sentence's time words, of numbers, and of
+    words (which yield a span to the others)."""
     ran(Family.TIME)
+    weekdays = run_time_rule("weekday_beside_date", part, timed.timing)
     kept, kept_words = _in_periods(part, timed, views, judged)
-    return _whole(part, quantities, timed, views, comparisons, kept), kept_words
+    return weekdays, _whole(part, quantities, timed, views, comparisons, kept), kept_words
 
 
 def _in_periods(
