@@ -10,7 +10,8 @@ deny it:
   ``ungrounded_claim`` on the name. (Weekdays and value words of such a sentence are
   judged by the word rules, the same way.)
 - **A span of occasions** ("their third straight win", "averaging 21 points on the
-  season", "a season-high 30"), where the facts speak of one: the numbers of the clause
+  season", "a season-high 30", "four of their last five games", "seven road wins in 17
+  games", "their eighth home win of the season"), where the facts speak of one: the numbers of the clause
   are ``ungrounded_claim`` (one game's line cannot back a season's average), and so is
   the count or the word that states the span ("three straight", "season-high").
 
@@ -72,14 +73,18 @@ OccasionRule = Rule[OccasionCheck]
 SPAN_WORDS = re.compile(
     r"\b(?:straight|in\s+a\s+row|consecutive|streak|averag(?:e|es|ed|ing)|per\s+game|"
     r"a\s+game\s+(?:this|on\s+the)\s+season|on\s+the\s+(?:season|year)|this\s+season|"
-    r"so\s+far\s+this|of\s+(?:their|his|its)\s+last|(?:season|career)\s*-?\s*(?:high|low|best))\b",
+    r"so\s+far\s+this|of\s+(?:their|his|its)\s+(?:last|previous)|(?:season|career)\s*-?\s*(?:high|low|best)|"
+    r"(?:wins|losses|victories|defeats)\s+in\s+(?:\d+|their|his|its)|"
+    r"(?:win|loss|victory|defeat)\s+of\s+the\s+(?:season|year))\b",
     re.IGNORECASE,
 )
 """Words that make a clause speak of a span of occasions (a streak, a season, a
 career), where facts about one occasion cannot back it."""
 
 _COUNTED = re.compile(
-    r"\b(?:straight|in\s+a\s+row|consecutive|streak|(?:season|career)\s*-?\s*(?:high|low|best))\b",
+    r"\b(?:straight|in\s+a\s+row|consecutive|streak|(?:season|career)\s*-?\s*(?:high|low|best)|"
+    r"of\s+(?:their|his|its)\s+(?:last|previous)|(?:wins|losses|victories|defeats)\s+in\s+"
+    r"(?:\d+|their|his|its)|(?:win|loss|victory|defeat)\s+of\s+the\s+(?:season|year))\b",
     re.IGNORECASE,
 )
 """The span words that state a count or a record of their own ("three straight", "a
