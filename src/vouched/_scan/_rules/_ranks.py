@@ -9,6 +9,7 @@ what they share with comparisons (operands, subjects) is in :mod:`._relation`.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from vouched._scan._facts._counts import MAX_MEMBERS, Count, unmet
@@ -81,15 +82,63 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
+    where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
+    if relation.place != 1:
+        return _placed(
+            said,
+            ctx,
+            relation,
+            subject=subject,
+            attribute=attribute,
+            own=own,
+            peers=peers,
+            where=where,
+        )
     best = max(peers) if relation.rank == "max" else min(peers)
     if own.value == best:
         return PASSED
-    where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
     return word_finding(
         said,
         _K.RELATION_MISMATCH,
         f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
         f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
+        subject,
+        attribute,
+    )
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _placed(
+    said: Said,
+    ctx: WordContext,
+    relation: Superlative,
+    *,
+    subject: str,
+    attribute: str,
+    own: Operand,
+    peers: list[Decimal],
+    where: str,
+) -> Outcome:
+    """ "X was second on the team": X's place is one more than the number of the group
+    who rank strictly before X (ties share a place: two tied at the top are both first,
+    and the next is third)."""
+    before = sum(1 for v in peers if (v > own.value if relation.rank == "max" else v < own.value))
+    if before + 1 == relation.place:
+        return PASSED
+    place = before + 1
+    said_place = _ORDINALS[relation.place - 1] if relation.place <= len(_ORDINALS) else ""
+    # on the ordinal, the word a reader corrects ("second" of "was second on the team")
+    word = re.search(rf"\b{said_place}\b", said.text, re.IGNORECASE) if said_place else None
+    if word is not None:
+        said = Said(said.start + word.start(), said.start + word.end(), word.group(), said.tags)
+    return word_finding(
+        said,
+        _K.VALUE_MISMATCH,
+        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}: "
+        f"{_ORDINALS[place - 1] if place <= len(_ORDINALS) else f'{place}th'}{where}, "
+        f"not {said_place or relation.place}",
         subject,
         attribute,
     )
