@@ -65,6 +65,9 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "comparing_verbs": ("is", "are", "was", "feels", "looks"),
     # "a steal", "a pair of steals": what an article counts.
     "articles": ("a", "an", "a pair of", "a couple of", "a single"),
+    # Words that open the group a rank phrase names ("led the way", "led all scorers",
+    # "paced his team"): the words before are the claim of rank, those after the group.
+    "group_determiners": ("the", "all", "his", "her", "their", "its"),
     # A difference a number states, after it ("a 12-point win", "3 degrees warmer").
     "difference_after": (
         "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",

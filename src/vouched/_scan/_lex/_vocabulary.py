@@ -38,6 +38,7 @@ __all__ = [
     "FALL_CHAIN",
     "FILLER_AFTER",
     "GAP_WORDS",
+    "GROUP_OPENS",
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
@@ -263,6 +264,11 @@ weekday or a value word in such a sentence is about another occasion than the fa
 MANNER_OF = re.compile(rf"\b(?:{_any('manner_of')})\b", re.IGNORECASE)
 """Verbs and nouns whose manner a value word may describe instead of its subject: "book
 the pottery class online" says how to book, not where the class is held."""
+
+GROUP_OPENS = re.compile(rf"\s+(?:{_any('group_determiners')})\s+", re.IGNORECASE)
+"""Where a rank phrase turns from its verb to the group it ranks in ("led | the second
+unit", "led | all scorers"): a reader marks the verb when the rank is wrong, the group
+when the subject is not of it."""
 
 ORDINAL_BEFORE = re.compile(
     rf"\b(?:{_any('ordinals')}|\d+(?:{_any('ordinal_suffixes')}))\s+$", re.IGNORECASE

@@ -18,7 +18,7 @@ from vouched._scan._facts._lexrelations import Superlative, Threshold
 from vouched._scan._facts._wordmatch import RELATION, STRING
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._units import canonical_unit, in_base_unit
-from vouched._scan._lex._vocabulary import ORDINAL_BEFORE, words_between
+from vouched._scan._lex._vocabulary import GROUP_OPENS, ORDINAL_BEFORE, words_between
 from vouched._scan._rules._relation import (
     Operand,
     checked,
@@ -70,7 +70,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
         known, own_value = ctx.facts.word_value(subject, name)
         if known and own_value is not None and not same_word(own_value, value):
             return word_finding(
-                said,
+                _part(said, group=True),
                 _K.RELATION_MISMATCH,
                 f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
                 subject,
@@ -98,13 +98,28 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     if own.value == best:
         return PASSED
     return word_finding(
-        said,
+        _part(said, group=False),
         _K.RELATION_MISMATCH,
         f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
         f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
         subject,
         attribute,
     )
+
+
+def _part(said: Said, *, group: bool) -> Said:
+    """The words of a rank phrase a reader marks: the group it names ("the second unit"
+    of "led the second unit") when the subject is not of that group, the verb ("led")
+    when the subject does not rank first in it; the whole phrase when it does not split
+    ("team-high", "were led by")."""
+    split = GROUP_OPENS.search(said.text)
+    if split is None:
+        return said
+    if group:
+        start, end = said.start + split.end(), said.end
+    else:
+        start, end = said.start, said.start + split.start()
+    return Said(start, end, said.text[start - said.start : end - said.start], said.tags)
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
