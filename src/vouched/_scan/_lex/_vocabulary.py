@@ -42,6 +42,7 @@ __all__ = [
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "LATER_OPPONENT",
     "LINKING",
     "LINK_MARKS",
     "MARGIN_NOUN",
@@ -260,6 +261,10 @@ LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
+
+LATER_OPPONENT = re.compile(rf"\b(?:{_any('later_opponent')})\s+(?:the\s+)?$", re.IGNORECASE)
+"""The words right before the opponent (or the place) of a later occasion ("will host
+the", "travel to"): matched against the text that ends where the name starts."""
 
 MANNER_OF = re.compile(rf"\b(?:{_any('manner_of')})\b", re.IGNORECASE)
 """Verbs and nouns whose manner a value word may describe instead of its subject: "book
