@@ -38,7 +38,8 @@ from vouched._scan._read._mentions import (
     MentionKind,
     Structure,
     conjunction_before,
-    is_name,
+    name_modifiers,
+    not_short_name,
     read_structure,
 )
 
@@ -284,7 +285,7 @@ def find_all(
     """Every phrase the matchers know in ``text``, with its ``quantities``: one pass each."""
     subjects = matchers.subjects.find(text, lowered, tokens)
     if matchers.short:
-        subjects = [h for h in subjects if not _not_short_name(text, lowered, h, matchers.short)]
+        subjects = [h for h in subjects if not not_short_name(text, lowered, h, matchers.short)]
     return Found(
         [Cue(s, e, n) for s, e, n in matchers.attributes.find(text, lowered, tokens)],
         subjects,
@@ -301,26 +302,6 @@ def find_all(
         if matchers.words is not None
         else [],
     )
-
-
-# a capitalised word and a space right before a position ("Eric Curry")
-_FIRST_NAME_BEFORE = re.compile(r"([^\W\d_a-z][^\W\d_]*)\s$")
-
-
-def _not_short_name(
-    text: str, lowered: str, hit: tuple[int, int, tuple[str, ...]], short: frozenset[str]
-) -> bool:
-    """Is a match of a surname or given name alone (``short``) no name: "green" in lower
-    case, or a surname after another first name ("Eric Curry" is not Stephen Curry)?"""
-    start, end, _ = hit
-    if lowered[start:end] not in short:
-        return False
-    if text[start].islower():
-        return True
-    before = _FIRST_NAME_BEFORE.search(text, max(0, start - 30), start)
-    if before is None or before.group(1).isupper():
-        return False  # "MVP Jokic": a title, not a first name
-    return is_name(before.group(1))
 
 
 def resolve(mentions: list[Mention]) -> dict[int, tuple[str, ...]]:
@@ -403,27 +384,6 @@ def _value_names(text: str, index: FactIndex) -> list[tuple[int, int]]:
     return spans
 
 
-# one or two capitalised words and a space, right before a name ("the Denver Nuggets")
-_NAME_MODIFIER = re.compile(r"(?:[^\W\d_a-z][^\W\d_]*\s){1,2}$")
-
-
-def _name_modifiers(text: str, named: Sequence[Mention]) -> list[tuple[int, int]]:
-    """Capitalised words right before a subject's own name (not an alias) are part of
-    that name, not a subject of their own: the head of an English name comes last ("the
-    Denver Nuggets", "the Phoenix Suns"). Before an alias they are not: "Eric Dragic"
-    is no name of Goran Dragic's."""
-    spans = []
-    for mention in named:
-        if text[mention.start : mention.end].casefold() not in {
-            n.casefold() for n in mention.names
-        }:
-            continue
-        found = _NAME_MODIFIER.search(text, max(0, mention.start - 40), mention.start)
-        if found is not None:
-            spans.append((found.start(), mention.start))
-    return spans
-
-
 def read_sentence(
     text: str,
     index: FactIndex,
@@ -442,7 +402,7 @@ def read_sentence(
         + [(c.start, c.end) for c in (*cues, *found.pair_phrases)]
         + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
         + _value_names(text, index)  # "to Stralsund": a destination, no unknown subject
-        + _name_modifiers(text, named)  # "the Denver Nuggets": one name, its head last
+        + name_modifiers(text, named)  # "the Denver Nuggets": one name, its head last
     )
     structure = read_structure(text, known)
     mentions = [*carried, *_with_references(sorted([*named, *nameless]), structure)]
