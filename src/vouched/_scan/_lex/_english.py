@@ -125,6 +125,12 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "lower",
     ),
     "level_links": ("to", "from"),
+    # Nouns of what is known about a value: a value phrase before one ("no delay
+    # information", "no delay data yet") says what is not known, not the value.
+    "information_nouns": (
+        "information", "info", "data", "details", "detail", "update", "updates", "news",
+        "estimate", "estimates", "report", "reports", "status", "feed",
+    ),
     "fall_hedges": ("just", "some", "about", "nearly"),
     "fall_chain": ("down", "fell", "lost", "dropped", "declined", "slipped", "shed", "gave up"),
     "cents": ("cent", "cents", "pence"),

@@ -42,6 +42,7 @@ __all__ = [
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "INFORMATION_AFTER",
     "LATER_OPPONENT",
     "LEVEL_LINK",
     "LINKING",
@@ -161,6 +162,7 @@ AT_MOST = _set("at_most")
 AT_LEAST = _set("at_least")
 # Sign words a reader applies to a number: "1.15% lower", "3 degrees below zero", "gave up $2".
 MOVE_WORDS = _set("move_words")
+INFORMATION_AFTER = re.compile(rf"\s+(?:{_any('information_nouns')})\b", re.I)
 # "to" / "from" (a currency sign allowed) right before a number: the level a move reached
 LEVEL_LINK = re.compile(rf"\b(?:{_any('level_links')})\s+(?:US\$|[$€£¥₹]\s?)?$", re.I)
 FALL_AFTER = re.compile(rf"\s*(?:{_any('fall_after')})\b", re.I)

@@ -32,7 +32,7 @@ from vouched._scan._facts._lexicon import (
 from vouched._scan._facts._shortnames import short_names
 from vouched._scan._facts._wordmatch import WordFacts, word_matcher
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._lex._vocabulary import LINKING, words_between
+from vouched._scan._lex._vocabulary import INFORMATION_AFTER, LINKING, words_between
 from vouched._scan._read._mentions import (
     Mention,
     MentionKind,
@@ -291,7 +291,11 @@ def find_all(
         subjects,
         [Cue(s, e, n) for s, e, n in matchers.pairs.find(text, lowered, tokens)],
         matchers.pair_table,
-        [Cue(s, e, n) for s, e, n in matchers.values.find(text, lowered, tokens)]
+        [
+            Cue(s, e, n)
+            for s, e, n in matchers.values.find(text, lowered, tokens)
+            if INFORMATION_AFTER.match(text, e) is None  # "no delay information"
+        ]
         if matchers.values is not None
         else [],
         [(s, e) for s, e, _ in matchers.digit_names.find(text, lowered, tokens)]
