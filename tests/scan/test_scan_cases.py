@@ -73,6 +73,7 @@ def test_suite_is_large_and_covers_every_kind() -> None:
         "basketball",
         "football",
         "roster",
+        "current",
     }
 
 

@@ -480,6 +480,13 @@ class FactIndex:
             return None
         return next(iter(attributes))
 
+    def attributes_for_unit(self, subject: str, unit: str | None) -> tuple[str, ...]:
+        """Every attribute of ``subject`` stated in exactly ``unit``, sorted ("temperature"
+        and "apparent_temperature" in degC)."""
+        if unit is None:
+            return ()
+        return tuple(sorted(self._units_for(subject).get(unit, ())))
+
     @property
     def _known_pairs(self) -> dict[str, set[str]]:
         """Attribute -> subjects with a grounded, silent or rejected fact for it."""

@@ -188,13 +188,19 @@ def unit_guess(
     ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]
 ) -> list[tuple[float, tuple[str, ...], bool]]:
     """The attribute a unit names: clear when one attribute of the subjects named
-    in the sentence is stated in it ("Berlin is 21 °C"); a guess otherwise."""
+    in the sentence is stated in it ("Berlin is 21 °C"); when the subject named in the
+    quantity's clause states several in it, one of those ("Munich is 5.9 °C": its
+    temperature or its feels-like, and neither is 5.9); a guess otherwise."""
     index = ctx.facts
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, sentence[1])
     here = bisect_left(ctx.mention_starts, quantity.start, low, high)
+    clause = ctx.structure.clause(quantity.start)
+    # a sentence naming no attribute at all: a bare value is one of its subject's own
+    bare = bisect_left(ctx.cue_starts, sentence[0]) == bisect_left(ctx.cue_starts, sentence[1])
     names: set[str] = set()
     seen: set[str] = set()
+    several: set[str] = set()  # a subject's attributes sharing the unit
     for i in range(max(low, here - WINDOW), min(high, here + WINDOW)):
         for subject in names_of(ctx, i)[:1]:
             if subject in seen:
@@ -203,8 +209,13 @@ def unit_guess(
             name = index.attribute_for_unit(subject, quantity.unit)
             if name is not None:
                 names.add(name)
-    if len(names) == 1:
+            elif bare and clause[0] <= ctx.mentions[i].start < clause[1]:
+                several.update(index.attributes_for_unit(subject, quantity.unit))
+    if len(names) == 1 and not several:
         return [(0.3, tuple(names), True)]
+    if not names and several:
+        # "Munich is 5.9 °C": its temperature or its feels-like; one of them must hold
+        return [(0.6, tuple(sorted(several)), True)]
     if not names:
         name = index.attribute_for_unit(None, quantity.unit)
         if name is not None:
