@@ -9,6 +9,7 @@ what they share with comparisons (operands, subjects) is in :mod:`._relation`.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from vouched._scan._facts._counts import MAX_MEMBERS, Count, unmet
@@ -17,7 +18,7 @@ from vouched._scan._facts._lexrelations import Superlative, Threshold
 from vouched._scan._facts._wordmatch import RELATION, STRING
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._units import canonical_unit, in_base_unit
-from vouched._scan._lex._vocabulary import ORDINAL_BEFORE, words_between
+from vouched._scan._lex._vocabulary import GROUP_OPENS, ORDINAL_BEFORE, words_between
 from vouched._scan._rules._relation import (
     Operand,
     checked,
@@ -69,7 +70,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
         known, own_value = ctx.facts.word_value(subject, name)
         if known and own_value is not None and not same_word(own_value, value):
             return word_finding(
-                said,
+                _part(said, group=True),
                 _K.RELATION_MISMATCH,
                 f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
                 subject,
@@ -81,15 +82,78 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
+    where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
+    if relation.place != 1:
+        return _placed(
+            said,
+            ctx,
+            relation,
+            subject=subject,
+            attribute=attribute,
+            own=own,
+            peers=peers,
+            where=where,
+        )
     best = max(peers) if relation.rank == "max" else min(peers)
     if own.value == best:
         return PASSED
-    where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
     return word_finding(
-        said,
+        _part(said, group=False),
         _K.RELATION_MISMATCH,
         f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
         f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
+        subject,
+        attribute,
+    )
+
+
+def _part(said: Said, *, group: bool) -> Said:
+    """The words of a rank phrase a reader marks: the group it names ("the second unit"
+    of "led the second unit") when the subject is not of that group, the verb ("led")
+    when the subject does not rank first in it; the whole phrase when it does not split
+    ("team-high", "were led by")."""
+    split = GROUP_OPENS.search(said.text)
+    if split is None:
+        return said
+    if group:
+        start, end = said.start + split.end(), said.end
+    else:
+        start, end = said.start, said.start + split.start()
+    return Said(start, end, said.text[start - said.start : end - said.start], said.tags)
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _placed(
+    said: Said,
+    ctx: WordContext,
+    relation: Superlative,
+    *,
+    subject: str,
+    attribute: str,
+    own: Operand,
+    peers: list[Decimal],
+    where: str,
+) -> Outcome:
+    """ "X was second on the team": X's place is one more than the number of the group
+    who rank strictly before X (ties share a place: two tied at the top are both first,
+    and the next is third)."""
+    before = sum(1 for v in peers if (v > own.value if relation.rank == "max" else v < own.value))
+    if before + 1 == relation.place:
+        return PASSED
+    place = before + 1
+    said_place = _ORDINALS[relation.place - 1] if relation.place <= len(_ORDINALS) else ""
+    # on the ordinal, the word a reader corrects ("second" of "was second on the team")
+    word = re.search(rf"\b{said_place}\b", said.text, re.IGNORECASE) if said_place else None
+    if word is not None:
+        said = Said(said.start + word.start(), said.start + word.end(), word.group(), said.tags)
+    return word_finding(
+        said,
+        _K.VALUE_MISMATCH,
+        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}: "
+        f"{_ORDINALS[place - 1] if place <= len(_ORDINALS) else f'{place}th'}{where}, "
+        f"not {said_place or relation.place}",
         subject,
         attribute,
     )
