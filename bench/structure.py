@@ -122,7 +122,7 @@ def _static(src: Path) -> dict[str, object]:
         "conductor's scanner imports (types only)": len(types),
         "conductor's lines": len(conductor.read_text(encoding="utf-8").splitlines()),
         "runner entry points": len(runners),
-        "reader names imported by _rules/": len(readers) if (scan / "_rules").is_dir() else None,
+        "reader names imported by _rules/": len(readers) if (scan / "_read").is_dir() else None,
     }
     try:
         from radon.complexity import cc_visit  # noqa: PLC0415 - the lint extra
