@@ -190,7 +190,8 @@ def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, in
 def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     """A name whose numbers another subject explains with fewer changes (see the module's
     cost model) is one ``subject_mismatch`` on the name; the numbers that subject's facts
-    vouch for pass, the others stay wrong."""
+    vouch for pass, the others stay wrong. Not when the sentence names that subject apart
+    (its own numbers are said there): then the numbers are wrong, each its own finding."""
     if sum(1 for item in stated if item.outcome is not PASSED) < 2:
         return stated  # a new name must make two wrong statements right
     sentence = ctx.sentence
@@ -205,6 +206,8 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if found is None or span is None:
             continue
         other, fits = found
+        if _named_apart(sentence, other, span):
+            continue  # "X went 42 percent ..., while Y went 42 percent": Y's own are said
         text = sentence.text[span[0] : span[1]]
         swap = Finding(
             _K.SUBJECT_MISMATCH,
@@ -229,6 +232,20 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     if not replaced:
         return stated
     return [new for item in stated for new in replaced.get(id(item), [item])]
+
+
+def _named_apart(sentence: SentenceRead, other: str, span: tuple[int, int]) -> bool:
+    """Does the sentence name ``other`` itself, by a mention of its own away from the name
+    at ``span``? Then its numbers are said for it there ("the Warriors went 42 percent,
+    while the Clippers went 42 percent"), and a name changed into it would say them
+    twice: the numbers of the first clause are wrong, not its name."""
+    return any(
+        m.kind == MentionKind.NAMED
+        and m.start >= 0
+        and m.names[:1] == (other,)
+        and not (m.start < span[1] and span[0] < m.end)
+        for m in sentence.mentions
+    )
 
 
 def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
