@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._spans import Spans
 from vouched._scan._read._sentence import Cue, SentenceRead
+from vouched._scan._read._times import Segment, SentenceTime
 
 if TYPE_CHECKING:
     from vouched._scan._read._wordreading import WordReading
@@ -25,6 +26,7 @@ __all__ = [
     "Forced",
     "Reading",
     "Structures",
+    "Timed",
     "Weigh",
     "dedupe",
 ]
@@ -140,3 +142,14 @@ class Evidence(NamedTuple):
     readings: Mapping[tuple[int, int], WordReading]  # each word's reading, by its span
     denied: Denied  # is the word at a span denied or hedged (so not stated)?
     weigh: Weigh  # a claim's evidence beside its binding, over the claims vouched before it
+
+
+class Timed(NamedTuple):
+    """What one sentence says about time, read once (facts valid for periods): its
+    time expressions and the weekdays that contradict their dates (``timing``), which
+    time governs each stretch (``segments``), and the spans whose digits name a period
+    rather than state a value (``masks``: "the 4th", "January 9", a slot's start)."""
+
+    timing: SentenceTime
+    segments: list[Segment]
+    masks: tuple[tuple[int, int], ...]

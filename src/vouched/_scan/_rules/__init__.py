@@ -9,7 +9,8 @@ sentence's frozen :class:`~vouched._scan._read._values.Evidence` and its judgeme
 (:class:`~vouched._scan._rules._context.Judged`) and returns the findings it adds. The
 text family runs over a whole batch of text, the quote family on a sentence's quotes
 before it is read, the time family over the periods a sentence speaks of (with facts
-valid for periods, duration .. occasion run once per period view), the echo family in
+valid for periods, duration .. occasion run on the Evidence of each period, which holds
+the quantities and words of the stretches that period governs), the echo family in
 the answer stage.
 
 =============  ===============  ===================================================
@@ -58,8 +59,10 @@ its place in the order, and an :class:`Entry` in :data:`REGISTRY`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._read._values import Binding, Evidence
@@ -73,7 +76,7 @@ from vouched._scan._rules._quantity import DURATION_RULES, QUANTITY_RULES, first
 from vouched._scan._rules._revision import REVISIONS, revise
 from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided, ran
 from vouched._scan._rules._text import QUOTE_RULES, TEXT_RULES, QuoteView, TextView
-from vouched._scan._rules._time import TIME_RULES, run_time_rule
+from vouched._scan._rules._time import TIME_RULES, InView, run_periods, run_time_rule
 from vouched._scan._rules._words import WORD_RULES
 
 __all__ = [
@@ -81,6 +84,7 @@ __all__ = [
     "REGISTRY",
     "Carry",
     "Entry",
+    "InView",
     "Judged",
     "QuoteView",
     "SentenceContext",
@@ -90,6 +94,7 @@ __all__ = [
     "judge_quotes",
     "judge_sentence",
     "judge_text",
+    "run_periods",
     "run_time",
 ]
 
@@ -128,9 +133,19 @@ runners over the case suite and holds them to it)."""
 _SENTENCE = tuple((e.family, e.run, e.yields) for e in REGISTRY if e.run is not None)
 
 
-def judge_sentence(evidence: Evidence, so_far: Judged) -> Judged:
+def judge_sentence(
+    evidence: Evidence, carry: Carry, facts: WordFacts, named: AbstractSet[str], occasions: str
+) -> Judged:
     """The families of one sentence read on one view of the facts (duration ..
-    occasion), in the registry's order, each reading what the ones before decided."""
+    occasion), in the registry's order, each reading what the ones before decided
+    (``carry``: what earlier sentences left to the restatements; ``facts``: the view's
+    facts as words read them; ``named``: the subjects earlier sentences named;
+    ``occasions``: the policy on other occasions)."""
+    sentence = evidence.sentence
+    ctx = SentenceContext(
+        sentence, evidence.structures, sentence.facts, carry, evidence.denied, occasions=occasions
+    )
+    so_far = Judged(ctx, facts, named)
     for family, run, yields in _SENTENCE:
         ran(family)
         found = run(evidence, so_far)
