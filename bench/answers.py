@@ -14,8 +14,8 @@ many planted mistakes got a finding overlapping their span ("caught on their
 words"; "kind" counts those whose overlapping finding has the expected kind),
 beside the same corpus scored by the baseline commit (main when this round began,
 extracted with ``git archive`` and run in a child process with the same facts and
-lexicon files; a shipped lexicon as that commit shipped it). Then it lists every flagged clean answer and missed mistake with
-its findings.
+lexicon files; a shipped lexicon as that commit shipped it). Then it lists every
+flagged clean answer and missed mistake with its findings.
 
     python bench/answers.py                  # this checkout beside the baseline
     python bench/answers.py --no-baseline    # this checkout only

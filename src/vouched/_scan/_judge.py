@@ -30,21 +30,11 @@ from vouched._scan._findings import (
     shifted,
 )
 from vouched._scan._lex._quotes import find_quotes
-from vouched._scan._read._evidence import Handed, Periods, Reader, read_batch
-from vouched._scan._rules import (
-    Carry,
-    InView,
-    QuoteView,
-    TextView,
-    judge_quotes,
-    judge_sentence,
-    judge_text,
-    run_periods,
-)
+from vouched._scan._read._evidence import Handed, Reader, read_batch
+from vouched._scan._rules import Judging, TextView, judge_read, judge_text
 
 if TYPE_CHECKING:  # types only
     from vouched._scan._read._sentence import Found
-    from vouched._scan._read._values import Evidence
 
 __all__ = ["TextReading"]
 
@@ -56,13 +46,13 @@ class TextReading:
     caller that writes them out as they come needs only :meth:`tally`)."""
 
     __slots__ = (
-        "_carries",
         "_claims",
         "_compiled",
         "_computes",
         "_counted",
         "_findings",
         "_handed",
+        "_judging",
         "_reader",
     )
 
@@ -70,7 +60,10 @@ class TextReading:
         self._compiled = compiled
         self._reader = Reader(compiled.index, compiled.lexicon, compiled.asked, compiled.periods)
         self._handed = Handed()  # the subjects named last, every one named, the time
-        self._carries: dict[int, Carry] = {}  # restatements compare within one view's facts
+        comparisons = compiled.lexicon.comparisons
+        self._judging = Judging(
+            compiled.words, compiled.periods, compiled.corpus, comparisons, self._handed.named
+        )
         self._claims = 0
         self._findings: list[Finding] | None = [] if keep else None
         self._counted = [0, 0]  # findings read, the distinct spans they stand on
@@ -125,35 +118,15 @@ class TextReading:
         """One sentence ``part`` (findings of the text checks at ``low`` in the batch)."""
         if not part.strip():
             return []
-        compiled = self._compiled
         findings = [shifted(f, -low) for f in checks]
         quotes = find_quotes(part)
-        findings.extend(judge_quotes(QuoteView(quotes, compiled.corpus)))
         spans = [(f.start, f.end) for f in findings if f.kind is FindingKind.PLACEHOLDER]
         spans += [(q.start, q.end) for q in quotes]
         read = self._reader.read(part, found, spans, self._handed, self._computes)
-        judged = [(periods, *self._judge(periods, evidence)) for periods, evidence in read.views]
-        checked = sum(count for *_, count in judged)
-        views = compiled.periods
-        if read.timed is None or views is None:
-            _, said, words, _ = judged[0]
-        else:  # time binds: each stretch is judged on the facts of the period it speaks of
-            comparisons = compiled.lexicon.comparisons
-            in_views: list[InView] = [(p, numbers, words) for p, numbers, words, _ in judged]
-            time_words, said, words = run_periods(
-                part, found.quantities, read.timed, views, comparisons, in_views
-            )
-            findings.extend(time_words)
+        before, said, words, checked = judge_read(
+            part, quotes, found.quantities, read, self._judging
+        )
+        findings.extend(before)
         self._claims += checked + len(findings)
         self._handed.hand_on(read.sentence)
         return once_per_span([*findings, *said], finding_key, yielding=words)
-
-    def _judge(self, periods: Periods, read: Evidence) -> tuple[list[Finding], list[Finding], int]:
-        """One sentence's Evidence judged on the facts of ``periods`` (``None``: every
-        fact): the findings of numbers, of words, and how many claims were checked."""
-        compiled = self._compiled
-        views = compiled.periods
-        facts = compiled.words if views is None else views.view(periods)[1]
-        carry = self._carries.setdefault(id(read.sentence.facts), Carry())
-        judged = judge_sentence(read, carry, facts, self._handed.named, compiled.words.occasions)
-        return judged.numbers(), judged.words, judged.checked

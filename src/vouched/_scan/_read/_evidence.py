@@ -51,7 +51,7 @@ from vouched._scan._read._sentence import (
 )
 from vouched._scan._read._structures import read_structures
 from vouched._scan._read._times import Period, governing, read_times
-from vouched._scan._read._values import Binding, Evidence, Structures, Timed
+from vouched._scan._read._values import Binding, Evidence, Periods, Read, Structures, Timed
 from vouched._scan._read._wordreading import WordReading, denied
 
 __all__ = [
@@ -59,8 +59,6 @@ __all__ = [
     "DURATIONS",
     "Batch",
     "Handed",
-    "Periods",
-    "Read",
     "Reader",
     "Weigher",
     "read_batch",
@@ -188,9 +186,6 @@ def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
     return _bound(sentence, structures, masks, found, spans, asked, may_compute)
 
 
-Periods = tuple[Period, ...] | None
-
-
 def read_in_time(  # noqa: PLR0917 - read_evidence's inputs, the time read and the views
     part: str,
     found: Found,
@@ -303,16 +298,6 @@ def _is_claim(read: Quantity, masks: Spans, asked: frozenset[tuple[QuantityKind,
     if asked and any((read.kind, v) in asked for v in read.values):
         return False
     return not (read.unit in CURRENCY_UNITS and read.value == 1 and not read.alternatives)
-
-
-class Read(NamedTuple):
-    """One sentence read: what it says about time (``None``: no fact has a period), an
-    Evidence per period it speaks of (one, on every fact, when no fact has a period),
-    and its reading (what it hands on)."""
-
-    timed: Timed | None
-    views: list[tuple[Periods, Evidence]]
-    sentence: SentenceRead
 
 
 class Reader:

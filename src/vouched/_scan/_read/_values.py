@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._spans import Spans
 from vouched._scan._read._sentence import Cue, SentenceRead
-from vouched._scan._read._times import Segment, SentenceTime
+from vouched._scan._read._times import Period, Segment, SentenceTime
 
 if TYPE_CHECKING:
     from vouched._scan._read._wordreading import WordReading
@@ -24,6 +24,8 @@ __all__ = [
     "Derived",
     "Evidence",
     "Forced",
+    "Periods",
+    "Read",
     "Reading",
     "Structures",
     "Timed",
@@ -153,3 +155,17 @@ class Timed(NamedTuple):
     timing: SentenceTime
     segments: list[Segment]
     masks: tuple[tuple[int, int], ...]
+
+
+Periods = tuple[Period, ...] | None
+"""The periods a stretch of a sentence speaks of (``None``: every fact)."""
+
+
+class Read(NamedTuple):
+    """One sentence read: what it says about time (``None``: no fact has a period), an
+    Evidence per period it speaks of (one, on every fact, when no fact has a period),
+    and its reading (what it hands on)."""
+
+    timed: Timed | None
+    views: list[tuple[Periods, Evidence]]
+    sentence: SentenceRead

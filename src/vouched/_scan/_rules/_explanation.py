@@ -20,7 +20,8 @@ The cost model (what a change costs, what a coincidence is worth):
   in several places under either name is a line of wrong numbers.
 - A coincidence is worth nothing: when two or more subjects reach the same lowest
   cost, the numbers point at no one (small counts fit many rows of a box score) and
-  the text's reading is kept.
+  the text's reading is kept; so too when every statement the new subject explains
+  fits more than :data:`MAX_SHARED` subjects ("one steal and one block").
 
 Under the chosen explanation the name is one ``subject_mismatch`` (on the name), each
 number still wrong for the new subject a ``value_mismatch``, and every other number
@@ -166,7 +167,36 @@ def _best_other(
             best.append(subject)
     if len(best) != 1:
         return None  # no cheaper reading, or a coincidence shared by several subjects
+    if not _distinctive(group, statements, best[0], ctx):
+        return None  # "one steal and one block": counts half the roster shares
     return best[0], table[best[0]]
+
+
+MAX_SHARED = 2
+"""The most subjects a value may fit and still say whose line it is: a small count (one
+steal, two blocks) fits many rows of a box score and names no one."""
+
+
+def _distinctive(
+    group: list[Stated], statements: list[list[int]], subject: str, ctx: SentenceContext
+) -> bool:
+    """Does some statement the new subject's facts vouch for fit few subjects (at most
+    :data:`MAX_SHARED`)? A swap that rests only on values many subjects share is a
+    coincidence, not a name."""
+    index = ctx.index
+    for statement in statements:
+        if not all(_fits(index, group[i], subject) for i in statement):
+            continue
+        attribute = group[statement[0]].binding.readings[0].attribute
+        shared = 0
+        for other in index.subjects_of(attribute)[:MAX_SUBJECTS]:
+            if all(_fits(index, group[i], other) for i in statement):
+                shared += 1
+                if shared > MAX_SHARED:
+                    break
+        if shared <= MAX_SHARED:
+            return True
+    return False
 
 
 def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, int] | None:
@@ -190,7 +220,8 @@ def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, in
 def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     """A name whose numbers another subject explains with fewer changes (see the module's
     cost model) is one ``subject_mismatch`` on the name; the numbers that subject's facts
-    vouch for pass, the others stay wrong."""
+    vouch for pass, the others stay wrong. Not when the sentence names that subject apart
+    (its own numbers are said there): then the numbers are wrong, each its own finding."""
     if sum(1 for item in stated if item.outcome is not PASSED) < 2:
         return stated  # a new name must make two wrong statements right
     sentence = ctx.sentence
@@ -205,6 +236,8 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if found is None or span is None:
             continue
         other, fits = found
+        if _named_apart(sentence, other, span):
+            continue  # "X went 42 percent ..., while Y went 42 percent": Y's own are said
         text = sentence.text[span[0] : span[1]]
         swap = Finding(
             _K.SUBJECT_MISMATCH,
@@ -229,6 +262,20 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     if not replaced:
         return stated
     return [new for item in stated for new in replaced.get(id(item), [item])]
+
+
+def _named_apart(sentence: SentenceRead, other: str, span: tuple[int, int]) -> bool:
+    """Does the sentence name ``other`` itself, by a mention of its own away from the name
+    at ``span``? Then its numbers are said for it there ("the Warriors went 42 percent,
+    while the Clippers went 42 percent"), and a name changed into it would say them
+    twice: the numbers of the first clause are wrong, not its name."""
+    return any(
+        m.kind == MentionKind.NAMED
+        and m.start >= 0
+        and m.names[:1] == (other,)
+        and not (m.start < span[1] and span[0] < m.end)
+        for m in sentence.mentions
+    )
 
 
 def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:

@@ -95,7 +95,9 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
             where=where,
         )
     best = max(peers) if relation.rank == "max" else min(peers)
-    if own.value == best:
+    if own.value == best or _shared_lead(
+        ctx, said, relation, subject=subject, attribute=attribute, peers=peers
+    ):
         return PASSED
     return word_finding(
         _part(said, group=False),
@@ -105,6 +107,51 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
         subject,
         attribute,
     )
+
+
+def _shared_lead(
+    ctx: WordContext,
+    said: Said,
+    relation: Superlative,
+    *,
+    subject: str,
+    attribute: str,
+    peers: list[Decimal],
+) -> bool:
+    """ "were led by the duo of X and Y", "X and Y led the way": names joined by "and" at
+    the subject's place share the rank; it holds when each of them ranks among the first
+    as many as they are (no one outside them ranks before the last of them)."""
+    names = _conjoined(ctx, said, subject)
+    if len(names) < 2:  # a shared lead needs two names
+        return False
+    values = []
+    for name in names:
+        value = operand_of(ctx, name, attribute)
+        if not isinstance(value, Operand):
+            return False
+        values.append(value.value)
+    ranked = sorted(peers, reverse=relation.rank == "max")
+    cut = ranked[min(len(names), len(ranked)) - 1]
+    return all((v >= cut if relation.rank == "max" else v <= cut) for v in values)
+
+
+def _conjoined(ctx: WordContext, said: Said, subject: str) -> list[str]:
+    """The subject and the names joined to it by "and" in the phrase's sentence ("the
+    duo of X and Y"): the mention of ``subject`` nearest the phrase, and its neighbours
+    with only "and" between."""
+    text = ctx.sentence.text
+    named = [m for m in ctx.sentence.named if m.start >= 0 and m.names]
+    near = [i for i, m in enumerate(named) if m.names[0] == subject]
+    if not near:
+        return [subject]
+    i = min(near, key=lambda k: abs(named[k].start - said.start))
+    found = [subject]
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(named):
+            left, right = (named[j], named[i]) if j < i else (named[i], named[j])
+            if words_between(text, left.end, right.start) == ["and"]:
+                found.append(named[j].names[0])
+    return found
 
 
 def _part(said: Said, *, group: bool) -> Said:
