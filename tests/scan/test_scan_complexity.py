@@ -24,7 +24,6 @@ KNOWN = {
     "_lex/_numbers.py:_parse_digits": 28,
     "_lex/_numbers.py:_finish": 25,
     "_rules/_ranks.py:stated_threshold": 25,
-    "_facts/_counts.py:counts_of": 21,
 }
 
 

@@ -48,6 +48,7 @@ class Count:
     among: tuple[tuple[str, str | bool], ...] = ()
     others: int | None = None
     every: bool = False
+    counted: bool = False  # "six players in double figures": the number before says how many
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -69,10 +70,11 @@ def counts_of(section: Any, where: str = "counts") -> Mapping[str, Count]:
         at = f"{where}.{phrase}"
         if not isinstance(spec, Mapping):
             raise InputError("must be an object", field=at)
-        unknown = sorted(set(spec) - {"within", "among", "others", "every"})
+        unknown = sorted(set(spec) - {"within", "among", "others", "every", "counted"})
         if unknown:
             raise InputError(
-                "unknown key (expected within, among, others, every)", field=f"{at}.{unknown[0]}"
+                "unknown key (expected within, among, others, every, counted)",
+                field=f"{at}.{unknown[0]}",
             )
         within = spec.get("within", ())
         if isinstance(within, str):
@@ -88,19 +90,28 @@ def counts_of(section: Any, where: str = "counts") -> Mapping[str, Count]:
             raise InputError(
                 "must be an object of attribute -> string or boolean", field=f"{at}.among"
             )
-        others, every = spec.get("others"), spec.get("every", False)
-        if others is not None and (
-            isinstance(others, bool) or not isinstance(others, int) or others < 0
-        ):
-            raise InputError("must be a whole number, 0 or more", field=f"{at}.others")
-        if not isinstance(every, bool):
-            raise InputError("must be true or false", field=f"{at}.every")
-        if (others is None) == (not every):
-            raise InputError("needs exactly one of others and every", field=at)
+        others, every, counted = _how_many(spec, at)
         found[" ".join(phrase.split())] = Count(
-            tuple(within), tuple(sorted(among.items())), others, every
+            tuple(within), tuple(sorted(among.items())), others, every, counted
         )
     return MappingProxyType(found)
+
+
+def _how_many(spec: Mapping[str, Any], at: str) -> tuple[int | None, bool, bool]:
+    """A count's one way of saying how many: ``others`` (that many more), ``every`` or
+    ``counted`` (the number before the phrase says)."""
+    others, every = spec.get("others"), spec.get("every", False)
+    if others is not None and (
+        isinstance(others, bool) or not isinstance(others, int) or others < 0
+    ):
+        raise InputError("must be a whole number, 0 or more", field=f"{at}.others")
+    counted = spec.get("counted", False)
+    for name, flag in (("every", every), ("counted", counted)):
+        if not isinstance(flag, bool):
+            raise InputError("must be true or false", field=f"{at}.{name}")
+    if [others is not None, every, counted].count(True) != 1:
+        raise InputError("needs exactly one of others, every and counted", field=at)
+    return others, every, counted
 
 
 def count_json(count: Count) -> dict[str, Any]:
@@ -112,6 +123,8 @@ def count_json(count: Count) -> dict[str, Any]:
         data["among"] = dict(count.among)
     if count.every:
         data["every"] = True
+    elif count.counted:
+        data["counted"] = True
     else:
         data["others"] = count.others
     return data
