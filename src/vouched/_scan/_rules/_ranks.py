@@ -64,6 +64,8 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
         if not isinstance(found, str):
             return found
         subject = found
+    if _renamed(ctx, subject):
+        return None  # the line is another player's: the name is the word that is wrong
     group = _named_group(said, ctx, subject, relation.within)
     if group is not None:
         return group
@@ -153,6 +155,18 @@ def _conjoined(ctx: WordContext, said: Said, subject: str) -> list[str]:
             if words_between(text, left.end, right.start) == ["and"]:
                 found.append(named[j].names[0])
     return found
+
+
+def _renamed(ctx: WordContext, subject: str) -> bool:
+    """Did the sentence's numbers already say ``subject`` is the wrong name (a
+    ``subject_mismatch`` on it: the line is another's)? Then its rank phrase and the
+    group it names are that other's, and judging them for ``subject`` says it twice."""
+    return any(
+        isinstance(item.outcome, Finding)
+        and item.outcome.kind is _K.SUBJECT_MISMATCH
+        and item.outcome.subject == subject
+        for item in ctx.stated
+    )
 
 
 def _part(said: Said, *, group: bool) -> Said:
