@@ -176,6 +176,8 @@ def _against(ref: str, out: Path) -> bool:
 
 
 def _compare(before: dict[str, Any], reports: dict[str, Any], name: str) -> int:
+    # as the dump reads back: a fact's exact value (a Decimal) as its text
+    reports = json.loads(json.dumps(reports, default=str))
     keys = before.keys() | reports.keys()
     changed = sorted(k for k in keys if before.get(k) != reports.get(k))
     print(f"against {name} (digest {digest(before)}): {len(changed)} changed")

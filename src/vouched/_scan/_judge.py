@@ -43,42 +43,26 @@ from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._lex._quotes import find_quotes
 from vouched._scan._lex._splitter import SentenceSplitter
 from vouched._scan._lex._vocabulary import may_compute
-from vouched._scan._read._binding import evidence
-from vouched._scan._read._derived import computed_words
-from vouched._scan._read._evidence import Evidence, read_evidence
+from vouched._scan._read._evidence import read_evidence
 from vouched._scan._read._mentions import Mention, MentionKind
-from vouched._scan._read._sentence import (
-    NO_COMPUTES,
-    Computes,
-    Found,
-    SentenceRead,
-    find_all,
-)
+from vouched._scan._read._sentence import Found, SentenceRead, find_all
 from vouched._scan._read._times import Period, Segment, SentenceTime, governing, read_times
 from vouched._scan._rules import (
-    PASSED,
     Carry,
-    OccasionView,
+    Judged,
     QuoteView,
     SentenceContext,
-    Stated,
     TextView,
-    WordContext,
-    judge,
-    judge_clauses,
-    judge_duration,
-    judge_occasions,
     judge_quotes,
+    judge_sentence,
     judge_text,
     run_time,
-    run_words,
 )
 from vouched._scan._rules._echo import Echo
 
 __all__ = ["TextReading", "compile_echoes", "read_text"]
 
 _K = FindingKind
-_DURATIONS = frozenset({"h", "min", "s", "ms", "d"})
 CARRIED = 6
 """How many subject mentions a sentence hands on to the next (the topic, pronouns)."""
 
@@ -245,28 +229,28 @@ class TextReading:
         the word findings, how many claims were checked, the sentence's reading."""
         compiled = self._compiled
         read = read_evidence(
-            part, found, spans, index, compiled.lexicon, self._carried, compiled.asked
+            part,
+            found,
+            spans,
+            index,
+            compiled.lexicon,
+            self._carried,
+            compiled.asked,
+            may_compute=self._may_compute,
         )
-        sentence = read.sentence
-        number_findings, checked, stated = self._numbers(read)
-        word_findings: list[Finding] = []
-        if read.words:
-            context = WordContext(
-                sentence,
-                words_facts,
-                compiled.lexicon,
-                stated,
-                list(read.words),
-                self._named,
-                read.readings,
-            )
-            word_findings, said = run_words(context)
-            checked += said
-        judged = [*number_findings, *word_findings]
-        occasion = judge_occasions(OccasionView(sentence, words_facts, judged))
-        word_findings.extend(occasion)
-        checked += len(occasion)
-        return number_findings, word_findings, checked, sentence
+        carry = self._carry
+        if index is not compiled.index:  # restatements compare within one period
+            carry = self._carries.setdefault(id(index), Carry())
+        ctx = SentenceContext(
+            read.sentence,
+            read.structures,
+            index,
+            carry,
+            read.denied,
+            occasions=compiled.words.occasions,
+        )
+        judged = judge_sentence(read, Judged(ctx, words_facts, self._named))
+        return judged.numbers(), judged.words, judged.checked, read.sentence
 
     def _judge_in_time(
         self,
@@ -368,34 +352,3 @@ class TextReading:
             Mention(-2 * (count - i), -2 * (count - i) + 1, m.names, m.kind)
             for i, m in enumerate(named)
         ]
-
-    def _numbers(self, read: Evidence) -> tuple[list[Finding], int, list[Stated]]:
-        """The durations no cue binds, then every stated quantity that is a claim (its
-        evidence, then the rule registry); the findings, how many quantities were
-        checked, and each checked one with its outcome."""
-        sentence, structures = read.sentence, read.structures
-        index = sentence.facts
-        carry = self._carry
-        if index is not self._compiled.index:  # restatements compare within one period
-            carry = self._carries.setdefault(id(index), Carry())
-        occasions = self._compiled.words.occasions
-        ctx = SentenceContext(sentence, structures, index, carry, occasions=occasions)
-        findings: list[Finding] = []
-        for quantity, binding in read.durations:
-            duration = judge_duration(quantity, binding, ctx)
-            if duration is not None:
-                findings.append(duration)
-        # the sentence's words of a computed value: searched when its first number asks
-        gates: Computes | None = None if self._may_compute else NO_COMPUTES
-        stated: list[Stated] = []
-        for quantity, bound in read.claims:
-            if gates is None:
-                gates = computed_words(sentence.text)
-            binding = evidence(sentence, structures, quantity, bound, ctx.passed, gates)
-            outcome = judge(quantity, binding, ctx)
-            if outcome is PASSED:
-                ctx.passed.append(quantity)
-            stated.append(Stated(quantity, binding, outcome))
-        stated = judge_clauses(stated, ctx)
-        findings.extend(s.outcome for s in stated if isinstance(s.outcome, Finding))
-        return findings, len(stated), stated

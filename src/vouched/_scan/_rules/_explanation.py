@@ -46,7 +46,8 @@ from vouched._scan._lex._units import units_compatible
 from vouched._scan._lex._vocabulary import words_between
 from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import SentenceRead
-from vouched._scan._rules._context import SentenceContext, Stated
+from vouched._scan._read._values import Evidence
+from vouched._scan._rules._context import Judged, SentenceContext, Stated, sharpened
 from vouched._scan._rules._occasions import span_numbers
 from vouched._scan._rules._rule import PASSED, Rule
 
@@ -57,6 +58,7 @@ __all__ = [
     "ExplanationCheck",
     "ExplanationRule",
     "explained_names",
+    "run",
     "self_compared",
 ]
 
@@ -356,3 +358,10 @@ EXPLANATION_RULES: tuple[ExplanationRule, ...] = (
 )
 """In order, after the clause rules: numbers about other occasions first (they are no
 statement about the facts' occasion, so no name is weighed by them), then the names."""
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The explanation family over the sentence's statements, after the clause family:
+    their outcomes sharpened in ``so_far.stated``, none returned."""
+    so_far.stated = sharpened(EXPLANATION_RULES, so_far.stated, so_far.ctx)
+    return []

@@ -34,9 +34,9 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._vocabulary import LATER_OCCASION
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
-from vouched._scan._read._wordreading import denied
-from vouched._scan._rules._context import SentenceContext, Stated
-from vouched._scan._rules._rule import PASSED, Rule
+from vouched._scan._read._values import Denied, Evidence
+from vouched._scan._rules._context import Judged, SentenceContext, Stated
+from vouched._scan._rules._rule import PASSED, Rule, decided
 
 __all__ = [
     "FLAG",
@@ -47,6 +47,7 @@ __all__ = [
     "OccasionRule",
     "OccasionView",
     "later_names",
+    "run",
     "span_numbers",
     "span_words",
 ]
@@ -62,6 +63,7 @@ class OccasionView(NamedTuple):
 
     sentence: SentenceRead
     facts: WordFacts
+    denied: Denied  # is the word at a span denied or hedged (the Evidence's)?
     judged: Sequence[Finding] = ()
 
 
@@ -115,7 +117,7 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if not SPAN_WORDS.search(sentence.text, start, end):
             out.append(item)
             continue
-        if denied(sentence, quantity.start, quantity.end):
+        if ctx.denied(quantity.start, quantity.end):
             out.append(item._replace(outcome=PASSED))  # "has not averaged 20": not said
             continue
         outcome = (
@@ -147,7 +149,7 @@ def span_words(view: OccasionView) -> list[Finding]:
     findings: list[Finding] = []
     for match in _COUNTED.finditer(text):
         start, end = match.span()
-        if denied(sentence, start, end) or _after_finding(sentence, start, judged):
+        if view.denied(start, end) or _after_finding(sentence, start, judged):
             continue
         count = _COUNT_BEFORE.search(text, max(0, start - _COUNT_REACH), start)
         if count is not None and not count.group().lstrip()[:1].isdigit():
@@ -190,7 +192,7 @@ def later_names(view: OccasionView) -> list[Finding]:
         low = sentence.structure.sentence(mention.start)[0]
         if not LATER_OCCASION.search(text, low, mention.start):
             continue
-        if denied(sentence, mention.start, mention.end):
+        if view.denied(mention.start, mention.end):
             continue
         findings.append(
             Finding(
@@ -211,3 +213,18 @@ OCCASION_RULES: tuple[OccasionRule, ...] = (
 """Over each sentence's words, after the word rules; the numbers of a span of occasions
 are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES
 <vouched._scan._rules._explanation.EXPLANATION_RULES>`)."""
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The occasion family over the sentence's words, each rule seeing every finding of
+    the sentence made before it (numbers, words, the occasion rules before it); each
+    finding counts as a claim checked."""
+    judged = [*so_far.numbers(), *so_far.words]
+    view = OccasionView(evidence.sentence, so_far.facts, evidence.denied, judged)
+    found: list[Finding] = []
+    for rule in OCCASION_RULES:
+        for finding in rule.check(view._replace(judged=[*view.judged, *found])):
+            decided(rule, finding)
+            found.append(finding)
+    so_far.checked += len(found)
+    return found
