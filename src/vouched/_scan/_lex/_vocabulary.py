@@ -33,6 +33,7 @@ __all__ = [
     "DIFFERENCE_BEFORE",
     "DIFFERENCE_BEFORE_KEYS",
     "DIGIT",
+    "EXTREME_BEFORE",
     "FALL_AFTER",
     "FALL_BEFORE",
     "FALL_CHAIN",
@@ -152,6 +153,12 @@ DIFFERENCE_BEFORE = re.compile(
     re.I,
 )
 COMPARISON = re.compile(rf"\b(?P<op>{_any('comparisons')})\s+$", re.I)
+EXTREME_BEFORE = (
+    ("_max", re.compile(rf"\b(?:{_any('highest_before')})\s*$", re.I)),
+    ("_min", re.compile(rf"\b(?:{_any('lowest_before')})\s*$", re.I)),
+)
+"""Words right before a number that name a period's maximum or minimum, with the
+suffix of the attribute they read ("gusts of up to 12 m/s": ``wind_gust_max``)."""
 BELOW = _set("below")
 AT_MOST = _set("at_most")
 AT_LEAST = _set("at_least")

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._vocabulary import (
+    EXTREME_BEFORE,
     FILLER_AFTER,
     GAP_WORDS,
     LINK_MARKS,
@@ -71,7 +72,30 @@ def attribute_readings(
         found.extend((*g, None) for g in unit_guess(ctx, quantity, sentence))
     if not found:
         found.extend(_nearest_phrase(ctx, st, quantity, sentence))
-    return _chosen(found)
+    readings, span = _chosen(found)
+    return _extreme_named(ctx, quantity, readings), span
+
+
+_EXTREME_REACH = 32  # characters before a number where its extreme words are read
+
+
+def _extreme_named(
+    ctx: SentenceRead, quantity: Quantity, readings: list[AttributeReading]
+) -> list[AttributeReading]:
+    """ "gusts of up to 12 m/s", "temperatures climbing to 9 °C": words right before the
+    number that name the period's maximum (minimum) keep, of each reading's attributes,
+    the period's extremes (``wind_gust_max``), when it has them: one slot's value does
+    not vouch for the period's highest."""
+    if not readings:
+        return readings
+    before = ctx.text[max(0, quantity.start - _EXTREME_REACH) : quantity.start]
+    for suffix, pattern in EXTREME_BEFORE:
+        if pattern.search(before):
+            return [
+                (cost, tuple(n for n in names if n.endswith(suffix)) or names, clear)
+                for cost, names, clear in readings
+            ]
+    return readings
 
 
 def _chosen(found: list[_Found]) -> tuple[list[AttributeReading], tuple[int, int] | None]:
