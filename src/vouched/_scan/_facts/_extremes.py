@@ -82,6 +82,8 @@ def wrong_extremes(
     lowered = part.lower()
     found: list[Finding] = []
     for extreme in extremes:
+        if extreme.phrase not in lowered:  # an exact gate: every match holds the phrase
+            continue
         for match in re.finditer(rf"\b{re.escape(extreme.phrase)}\b", lowered):
             start, end = match.span()
             if _NOT.search(lowered[max(0, start - 24) : start]):

@@ -17,13 +17,13 @@ from collections.abc import Sequence
 
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._vocabulary import (
-    EXTREME_BEFORE,
     FILLER_AFTER,
     GAP_WORDS,
     LINK_MARKS,
     LINKING,
     WHEN_AFTER,
     WORD_AFTER,
+    extreme_before,
 )
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import Cue, SentenceRead, words_between
@@ -88,14 +88,13 @@ def _extreme_named(
     not vouch for the period's highest."""
     if not readings:
         return readings
-    before = ctx.text[max(0, quantity.start - _EXTREME_REACH) : quantity.start]
-    for suffix, pattern in EXTREME_BEFORE:
-        if pattern.search(before):
-            return [
-                (cost, tuple(n for n in names if n.endswith(suffix)) or names, clear)
-                for cost, names, clear in readings
-            ]
-    return readings
+    suffix = extreme_before(ctx.text[max(0, quantity.start - _EXTREME_REACH) : quantity.start])
+    if suffix is None:
+        return readings
+    return [
+        (cost, tuple(n for n in names if n.endswith(suffix)) or names, clear)
+        for cost, names, clear in readings
+    ]
 
 
 def _chosen(found: list[_Found]) -> tuple[list[AttributeReading], tuple[int, int] | None]:

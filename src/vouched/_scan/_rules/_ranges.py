@@ -19,7 +19,7 @@ from vouched._scan._facts._factindex import rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import canonical_unit, units_compatible
-from vouched._scan._lex._vocabulary import EXTREME_BEFORE
+from vouched._scan._lex._vocabulary import extreme_before
 
 __all__ = ["Stretch", "wrong_extreme_values", "wrong_ranges"]
 
@@ -117,8 +117,7 @@ def wrong_extreme_values(
     for quantity in quantities:
         if quantity.kind is not QuantityKind.NUMBER or quantity.unit is None:
             continue
-        before = part[max(0, quantity.start - _EXTREME_REACH) : quantity.start]
-        rank = next((suffix for suffix, words in EXTREME_BEFORE if words.search(before)), None)
+        rank = extreme_before(part[max(0, quantity.start - _EXTREME_REACH) : quantity.start])
         if rank is None or any(f.start < quantity.end and quantity.start < f.end for f in flagged):
             continue
         facts = next((f for a, b, f in stretches if a <= quantity.start < b), ())
