@@ -10,7 +10,7 @@ DEMO_STAMP := $(VENV)/.installed-demo
 TEST_STAMP := $(VENV)/.installed-test
 DECLARED := pyproject.toml $(wildcard adapters/pyproject.toml)
 # Every extra the suite and the docs build import.
-TEST_EXTRAS := test,lint,docs,chart,prometheus,redis,postgres,ray,server,otel,testing
+TEST_EXTRAS := test,lint,docs,chart,prometheus,redis,postgres,ray,server,otel,testing,fastjson
 
 .PHONY: demo test lint docs compiled compiled-check bench clean
 

@@ -12,14 +12,18 @@ without reading the scanner's code; see bench/answers/README.md.
 Per domain and overall it prints how many clean answers got any finding, and how
 many planted mistakes got a finding overlapping their span ("caught on their
 words"; "kind" counts those whose overlapping finding has the expected kind),
-beside the same corpus scored by the baseline commit (the commit before issue 37,
+beside the same corpus scored by the baseline commit (main when this round began,
 extracted with ``git archive`` and run in a child process with the same facts and
-lexicon data). Then it lists every flagged clean answer and missed mistake with
-its findings.
+lexicon files; a shipped lexicon as that commit shipped it). Then it lists every
+flagged clean answer and missed mistake with its findings.
 
     python bench/answers.py                  # this checkout beside the baseline
     python bench/answers.py --no-baseline    # this checkout only
     python bench/answers.py --check          # validate the corpus only
+
+``bench/answers/unseen/`` is a second, smaller set in the same format, written at the
+start of issue 37's second round before any of its rule changes and without reading
+the scanner; it is printed as its own table so it stays an unseen check.
 """
 
 from __future__ import annotations
@@ -39,8 +43,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "bench" / "answers"
+UNSEEN = CORPUS / "unseen"  # the second round's own check, written before its rule changes
 SHIPPED = ROOT / "src" / "vouched" / "_data" / "lexicons"
-BASELINE = "371a6ef"  # main when issue 37 was taken up
+BASELINE = "da5241b"  # main when this round took issue 37 up again (371a6ef the round before)
 KINDS = frozenset(
     {
         "ungrounded_number",
@@ -82,6 +87,7 @@ class Domain:
     facts: Path
     lexicon: dict[str, Any]
     answers: tuple[Answer, ...]
+    shipped: str | None = None  # the shipped lexicon's name, when the corpus names one
 
 
 def _lexicon(path: Path, ref: object, subjects: object) -> dict[str, Any]:
@@ -153,7 +159,9 @@ def load_domain(path: Path) -> Domain:
     if not answers or abs(2 * clean - len(answers)) > 1:
         raise CorpusError(f"{path}: answer: half clean, half planted ({clean} of {len(answers)})")
     lexicon = _lexicon(path, data["lexicon"], data.get("subjects"))
-    return Domain(data["domain"], data["now"], facts, lexicon, answers)
+    ref = data["lexicon"]
+    shipped = None if ref.endswith(".json") else ref
+    return Domain(data["domain"], data["now"], facts, lexicon, answers, shipped)
 
 
 def load_corpus(directory: Path = CORPUS) -> list[Domain]:
@@ -170,7 +178,7 @@ def findings(domains: Sequence[Domain]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for domain in domains:
         gated = partition(load_facts(domain.facts), Policy(), _instant(domain.now))
-        lexicon = Lexicon.from_json(domain.lexicon)
+        lexicon = _read_lexicon(domain, Lexicon)
         for answer in domain.answers:
             report = scan(answer.text, gated, lexicon, question=answer.question)
             out[answer.id] = [
@@ -184,6 +192,18 @@ def findings(domains: Sequence[Domain]) -> dict[str, list[dict[str, Any]]]:
                 for f in report.findings
             ]
     return out
+
+
+def _read_lexicon(domain: Domain, lexicon_type: Any) -> Any:
+    """The domain's lexicon as the running library reads it. A baseline commit scores a
+    shipped lexicon as it shipped then (its own data, in its own format), so a key this
+    checkout's data added cannot break the older reader; a lexicon file is the same for both."""
+    names = getattr(lexicon_type, "shipped_names", tuple)()  # none before lexicons shipped
+    if domain.shipped is not None and domain.shipped in names:
+        own = lexicon_type.shipped(domain.shipped).to_json()
+        subjects = {**own.get("subjects", {}), **domain.lexicon.get("subjects", {})}
+        return lexicon_type.from_json({**own, "subjects": subjects})
+    return lexicon_type.from_json(domain.lexicon)
 
 
 def _instant(text: str) -> Any:
@@ -293,20 +313,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         domains = load_corpus()
+        unseen = load_corpus(UNSEEN) if UNSEEN.is_dir() else []
     except CorpusError as error:
         print(f"bench/answers.py: {error}", file=sys.stderr)
         return 2
     if args.findings_json:
-        print(json.dumps(findings(domains)))
+        print(json.dumps(findings([*domains, *unseen])))
         return 0
-    answers = sum(len(d.answers) for d in domains)
     if args.check:
-        print(f"corpus ok: {len(domains)} domains, {answers} answers")
+        for name, group in (("corpus", domains), ("unseen", unseen)):
+            answers = sum(len(d.answers) for d in group)
+            print(f"{name} ok: {len(group)} domains, {answers} answers")
         return 0
-    now = findings(domains)
+    now = findings([*domains, *unseen])
     before = None if args.no_baseline else baseline_findings(args.baseline)
+    _table("answers", domains, now, before, args)
+    if unseen:
+        print()
+        _table("unseen", unseen, now, before, args)
+    return 0
+
+
+def _table(
+    name: str,
+    domains: Sequence[Domain],
+    now: Mapping[str, Sequence[Mapping[str, Any]]],
+    before: Mapping[str, Sequence[Mapping[str, Any]]] | None,
+    args: argparse.Namespace,
+) -> None:
+    answers = sum(len(d.answers) for d in domains)
     print(
-        f"answers: {len(domains)} domains, {answers} answers"
+        f"{name}: {len(domains)} domains, {answers} answers"
         + ("" if before is None else f" (baseline {args.baseline} | this checkout)")
     )
     totals, base_totals = Score(), Score()
@@ -327,9 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for domain in domains:
             lines = list(failures(domain, now))
             if lines:
-                print(f"\n{domain.name}:")
+                print(f"\n{name} {domain.name}:")
                 print("\n".join(lines))
-    return 0
 
 
 if __name__ == "__main__":

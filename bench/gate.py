@@ -7,16 +7,27 @@ violations), alternating, best of 5. Also: the cost of building a Fact from
 JSON, and ``partition`` over 1,000,000 facts (seconds, peak memory, measured in
 a child process so one figure does not disturb the other).
 
-    python bench/gate.py            # the issue's sizes
-    python bench/gate.py --quick    # a smaller run for a smoke check
+    python bench/gate.py                 # the issue's sizes
+    python bench/gate.py --quick         # a smaller run for a smoke check
+    python bench/gate.py --instructions  # also count instructions (valgrind callgrind)
+
+Wall clock on a shared machine moves by tens of percent from one run to the next;
+callgrind's counts do not. ``--instructions`` counts what one pass over 5,000
+facts costs each side (a run with two more passes minus a run without, halved,
+so imports, building the facts and warm-up cancel; hash seed fixed). Counts leave
+out cache misses: vouched's facts are pydantic models, larger than the port's
+dicts, which the wall clock pays for and the count does not show.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -192,13 +203,70 @@ def partition_child(n: int) -> None:
     )
 
 
+COUNTED = 5_000
+CALLGRIND = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+
+
+def count_child(which: str, passes: int) -> None:
+    """Run in a child under callgrind: one warm-up pass and ``passes`` more of one side."""
+    raw = make_json_facts(COUNTED)
+    facts = [Fact.model_validate(item) for item in raw]
+    dicts = [to_reference_dict(item) for item in raw]
+    policy = Policy()
+    sides = {
+        "classify": lambda: [classify(fact, policy, NOW) for fact in facts],
+        "classify-port": lambda: [reference_classify_design(fact, NOW_MS) for fact in dicts],
+        "partition": lambda: partition(facts, policy, NOW),
+        "partition-port": lambda: reference_partition_design(dicts, NOW_MS),
+    }
+    for _ in range(passes + 1):
+        sides[which]()
+
+
+def instructions(which: str) -> float:
+    """Instructions per fact of one side (two more passes minus none, halved)."""
+    counts = []
+    for passes in (0, 2):
+        child = subprocess.run(
+            [*CALLGRIND, sys.executable, __file__, "--count-child", which, str(passes)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        found = re.search(r"Collected : (\d+)", child.stderr)
+        assert found, child.stderr[-500:]
+        counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / 2 / COUNTED
+
+
+def print_instructions() -> None:
+    if shutil.which("valgrind") is None:
+        print("instructions: valgrind is not installed")
+        return
+    print(f"instructions per fact (callgrind, {COUNTED:,} facts, 2 passes minus 0, halved)")
+    for name in ("classify", "partition"):
+        ours, port = instructions(name), instructions(f"{name}-port")
+        print(
+            f"  {name:<9}: vouched {ours:6.0f}, same-rules dict port {port:6.0f}, "
+            f"ratio port/vouched {port / ours:5.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes for a smoke run")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions (callgrind)"
+    )
     parser.add_argument("--partition-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--count-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.partition_child:
         partition_child(args.partition_child)
+        return
+    if args.count_child:
+        count_child(args.count_child[0], int(args.count_child[1]))
         return
 
     n = 30_000 if args.quick else 300_000
@@ -262,6 +330,8 @@ def main() -> None:
         f"peak RSS {figures['peak_mb']:.0f} MB (facts already in memory; "
         f"partition adds {figures['extra_mb']:.0f} MB)"
     )
+    if args.instructions:
+        print_instructions()
 
 
 if __name__ == "__main__":

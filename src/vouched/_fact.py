@@ -38,6 +38,7 @@ from vouched._time import (
 )
 
 __all__ = [
+    "GATE_OBSERVED",
     "Fact",
     "FactValue",
     "FactValueLike",
@@ -69,6 +70,9 @@ class SilenceReason(enum.StrEnum):
     DEMOTED = "demoted"
     STORE_UNAVAILABLE = "store_unavailable"  # the fleet's last good store cannot answer
 
+
+# The key, in a fact's __dict__, of the instant the gate's short way reads (Fact._derive).
+GATE_OBSERVED = "gate_observed_at"
 
 _REASONS = {member.value: member for member in SilenceReason}
 
@@ -224,8 +228,15 @@ class Fact(BaseModel):
         # keeps its value, without its __get__ (which takes a lock on Python
         # 3.11: ~3.5 us a fact, more than the gate then saves).
         observed, ttl = self.observed_at, self.ttl
-        self.__dict__["expires_at"] = (
-            None if observed is None or ttl is None else later_by(observed, ttl)
+        derived = self.__dict__
+        derived["expires_at"] = None if observed is None or ttl is None else later_by(observed, ttl)
+        # observed_at when the fact's own fields pass the gate's rules 1, 3 and 4 (no
+        # silent_reason, a value, a source, an observed_at), else None: the gate then
+        # takes its short way, three dict reads fewer (bench/gate.py).
+        derived[GATE_OBSERVED] = (
+            observed
+            if self.silent_reason is None and self.value is not None and self.source
+            else None
         )
 
     # -- serialisation --------------------------------------------------------

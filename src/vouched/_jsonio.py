@@ -6,17 +6,28 @@ key (:class:`DuplicateKeyError`): "the last one wins" would let
 ``{"value": 99, "value": 27.5}`` be read as either. ``dumps`` writes Decimals back as
 JSON numbers exactly as they were written, and datetimes as UTC ``...Z``.
 Output is canonical when ``canonical=True``: sorted keys, no spaces, UTF-8.
+
+Canonical text (every snapshot is written and hashed as such) is written by orjson
+when it is installed (``pip install 'vouched[fastjson]'``), and only where its
+bytes are the pure emitter's: anything orjson would write differently (a float
+that Python writes with an exponent, an integer past 64 bits, a key that is not a
+``str``, a lone surrogate) falls back to the pure emitter, which stays the
+reference. tests/core/test_json_emitters.py holds the two to the same bytes.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
+import importlib
 import json
 import math
+import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
 from json.encoder import encode_basestring, encode_basestring_ascii
+from types import ModuleType
 from typing import Any, Final
 
 from vouched._exceptions import shown
@@ -30,7 +41,9 @@ __all__ = [
     "NumberBoundsError",
     "bounded_decimal",
     "bounded_int",
+    "canonical_by_orjson",
     "dumps",
+    "dumps_pure",
     "loads",
     "object_without_repeats",
     "seconds_number",
@@ -154,6 +167,89 @@ def _decimal_text(value: Decimal) -> str:
 def dumps(obj: Any, *, canonical: bool = False, ensure_ascii: bool = False) -> str:
     """Serialise plain data (dicts, lists, str, int, Decimal, float, bool, None,
     datetimes, timedeltas, enums) to JSON text."""
+    if canonical and not ensure_ascii:
+        text = canonical_by_orjson(obj)
+        if text is not None:
+            return text
+    return dumps_pure(obj, canonical=canonical, ensure_ascii=ensure_ascii)
+
+
+@functools.cache
+def _orjson() -> ModuleType | None:
+    """orjson when installed (the ``fastjson`` extra), else None; imported at first use."""
+    try:
+        module = importlib.import_module("orjson")
+    except ImportError:
+        return None
+    return module if hasattr(module, "Fragment") else None  # raw numbers: orjson >= 3.9
+
+
+# Where Python writes a float with an exponent ("1e-05", "1.5e-08"), orjson may
+# write it otherwise ("0.00001", "1.5e-8"); a version could also write a large one
+# plainly. So text holding a number token that starts "0.0000", holds an "e" or has
+# 17 digits in a row goes to the pure emitter. Each test is a C-speed search (a
+# literal, or a translated copy); a hit inside a string or a Decimal only costs the
+# fall-back.
+_EXPONENT: Final = re.compile(rb"e[-+0-9]")
+_SMALL: Final = re.compile(rb"0\.0000")
+_NUMBER_START: Final = frozenset(b":,[-")
+_NUMBER_BODY: Final = frozenset(b"0123456789.")
+_DIGITS_AS_ZERO: Final = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _maybe_written_otherwise(raw: bytes) -> bool:
+    """Whether ``raw`` (orjson's text) may hold a float Python writes otherwise."""
+    if b"0" * 17 in raw.translate(_DIGITS_AS_ZERO):
+        return True
+    for found in _SMALL.finditer(raw):  # "0.0000" starting a number token
+        if found.start() == 0 or raw[found.start() - 1] in _NUMBER_START:
+            return True
+    for found in _EXPONENT.finditer(raw):  # "e" after a number token's digits
+        i = found.start() - 1
+        while i >= 0 and raw[i] in _NUMBER_BODY:
+            i -= 1
+        if i < found.start() - 1 and (i < 0 or raw[i] in _NUMBER_START):
+            return True
+    return False
+
+
+def canonical_by_orjson(obj: Any) -> str | None:
+    """``dumps(obj, canonical=True)`` written by orjson, or None when orjson is not
+    installed or might write it differently (the caller then uses the pure emitter).
+
+    Finite floats only: orjson writes NaN as ``null`` where the pure emitter
+    refuses it; vouched's snapshots hold validated numbers and measured times."""
+    orjson = _orjson()
+    if orjson is None:
+        return None
+    try:
+        raw: bytes = orjson.dumps(
+            obj,
+            default=_orjson_default,
+            option=orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME,
+        )
+    except TypeError:  # orjson.JSONEncodeError: a type, key or integer it cannot write alike
+        return None
+    if _maybe_written_otherwise(raw):
+        return None
+    return raw.decode()
+
+
+def _orjson_default(value: Any) -> Any:
+    """What the pure emitter writes for the types orjson does not know."""
+    if isinstance(value, Decimal):
+        return _orjson().Fragment(_decimal_text(value))  # type: ignore[union-attr]  # set when called
+    if isinstance(value, datetime):
+        return format_instant(value)
+    if isinstance(value, timedelta):
+        return seconds_number(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(type(value).__name__)
+
+
+def dumps_pure(obj: Any, *, canonical: bool = False, ensure_ascii: bool = False) -> str:
+    """:func:`dumps` in pure Python: the reference emitter."""
     parts: list[str] = []
     encode = encode_basestring_ascii if ensure_ascii else encode_basestring
     item_sep, key_sep = (",", ":") if canonical else (", ", ": ")

@@ -65,6 +65,9 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "comparing_verbs": ("is", "are", "was", "feels", "looks"),
     # "a steal", "a pair of steals": what an article counts.
     "articles": ("a", "an", "a pair of", "a couple of", "a single"),
+    # Words that open the group a rank phrase names ("led the way", "led all scorers",
+    # "paced his team"): the words before are the claim of rank, those after the group.
+    "group_determiners": ("the", "all", "his", "her", "their", "its"),
     # A difference a number states, after it ("a 12-point win", "3 degrees warmer").
     "difference_after": (
         "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
@@ -126,6 +129,22 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "eased", "eases", "retreated", "minus",
     ),
     "fall_by": ("by",),
+    # Words of a move ("fell 1.36% to $418.32", "down from $424.10"): a number after the
+    # move and "to" or "from" is the level reached or left, not the size of the move.
+    "move_words": (
+        "rose", "rises", "risen", "rising", "climbed", "climbs", "gained", "gains", "jumped",
+        "jumps", "surged", "rallied", "advanced", "added", "up", "higher", "fell", "falls",
+        "fallen", "falling", "dropped", "drops", "slipped", "slips", "slid", "declined",
+        "declines", "lost", "loses", "shed", "sank", "tumbled", "eased", "retreated", "down",
+        "lower",
+    ),
+    "level_links": ("to", "from"),
+    # Nouns of what is known about a value: a value phrase before one ("no delay
+    # information", "no delay data yet") says what is not known, not the value.
+    "information_nouns": (
+        "information", "info", "data", "details", "detail", "update", "updates", "news",
+        "estimate", "estimates", "report", "reports", "status", "feed",
+    ),
     "fall_hedges": ("just", "some", "about", "nearly"),
     "fall_chain": ("down", "fell", "lost", "dropped", "declined", "slipped", "shed", "gave up"),
     "cents": ("cent", "cents", "pence"),
@@ -172,6 +191,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "will", "shall", "next", "upcoming", "again", "await", "awaits", "on deck",
         "going to", "look to", "looks to", "set to", "slated", "head back", "head home",
         "heads back", "heads home", "travel to", "travels to", "return home", "returns home",
+        "head to", "heads to", "remain home", "remains home", "stay home", "stays home",
+    ),
+    # Words that name the opponent of a later occasion right before it ("will host the
+    # Suns", "travel to Phoenix to take on the Suns", "a road matchup against X").
+    "later_opponent": (
+        "against", "face", "faces", "facing", "face off with", "faces off with", "take on",
+        "takes on", "host", "hosts", "hosting", "host to", "play", "plays", "visit",
+        "visits", "welcome", "welcomes", "await", "awaits", "meet", "meets", "travel to",
+        "travels to", "head to", "heads to", "tangle with", "battle", "vs.", "versus",
     ),
     # Verbs and nouns whose manner a value word may describe ("book the class online").
     "manner_of": (
@@ -226,6 +254,19 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "thanks", "what", "which", "where", "why", "how", "who", "whose", "is", "are",
         "was", "were", "will", "would", "could", "should", "can", "might", "do", "does",
         "did", "has", "have", "had",
+    ),
+    # Generational suffixes after a person's name ("Michael Porter Jr."): not its surname.
+    "name_suffixes": ("jr.", "sr.", "ii", "iii", "iv"),
+    # Words of a place's or a club's name, never a person's: a two-word subject with one
+    # ("New York", "Mexico City", "Real Madrid") gets no short names (neither word alone).
+    "place_name_words": (
+        "new", "san", "santa", "los", "las", "saint", "st.", "fort", "port", "mount",
+        "lake", "north", "south", "east", "west", "upper", "lower", "great", "little",
+        "old", "el", "la", "le", "den", "bad", "cape", "city", "town", "island", "islands",
+        "beach", "springs", "falls", "heights", "park", "valley", "bay", "harbour",
+        "harbor", "airport", "station", "centre", "center", "county", "state", "united",
+        "real", "inter", "sporting",
+        "athletic", "club", "fc", "sc", "hbf", "inc.", "ltd.", "ag", "se", "co.", "corp.",
     ),
     # Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
     "subject_verbs": (

@@ -39,13 +39,18 @@ __all__ = [
     "FALL_CHAIN",
     "FILLER_AFTER",
     "GAP_WORDS",
+    "GROUP_OPENS",
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "INFORMATION_AFTER",
+    "LATER_OPPONENT",
+    "LEVEL_LINK",
     "LINKING",
     "LINK_MARKS",
     "MARGIN_NOUN",
     "MINUS_MARK",
+    "MOVE_WORDS",
     "NEGATION",
     "ORDINAL_BEFORE",
     "PAIR_GAP",
@@ -179,6 +184,10 @@ BELOW = _set("below")
 AT_MOST = _set("at_most")
 AT_LEAST = _set("at_least")
 # Sign words a reader applies to a number: "1.15% lower", "3 degrees below zero", "gave up $2".
+MOVE_WORDS = _set("move_words")
+INFORMATION_AFTER = re.compile(rf"\s+(?:{_any('information_nouns')})\b", re.I)
+# "to" / "from" (a currency sign allowed) right before a number: the level a move reached
+LEVEL_LINK = re.compile(rf"\b(?:{_any('level_links')})\s+(?:US\$|[$€£¥₹]\s?)?$", re.I)
 FALL_AFTER = re.compile(rf"\s*(?:{_any('fall_after')})\b", re.I)
 FALL_BEFORE = re.compile(
     rf"\b(?:{_any('fall_before')})"
@@ -283,9 +292,18 @@ LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
 
+LATER_OPPONENT = re.compile(rf"\b(?:{_any('later_opponent')})\s+(?:the\s+)?$", re.IGNORECASE)
+"""The words right before the opponent (or the place) of a later occasion ("will host
+the", "travel to"): matched against the text that ends where the name starts."""
+
 MANNER_OF = re.compile(rf"\b(?:{_any('manner_of')})\b", re.IGNORECASE)
 """Verbs and nouns whose manner a value word may describe instead of its subject: "book
 the pottery class online" says how to book, not where the class is held."""
+
+GROUP_OPENS = re.compile(rf"\s+(?:{_any('group_determiners')})\s+", re.IGNORECASE)
+"""Where a rank phrase turns from its verb to the group it ranks in ("led | the second
+unit", "led | all scorers"): a reader marks the verb when the rank is wrong, the group
+when the subject is not of it."""
 
 ORDINAL_BEFORE = re.compile(
     rf"\b(?:{_any('ordinals')}|\d+(?:{_any('ordinal_suffixes')}))\s+$", re.IGNORECASE

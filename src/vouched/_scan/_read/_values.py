@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._spans import Spans
 from vouched._scan._read._sentence import Cue, SentenceRead
+from vouched._scan._read._times import Period, Segment, SentenceTime
 
 if TYPE_CHECKING:
     from vouched._scan._read._wordreading import WordReading
@@ -23,8 +24,11 @@ __all__ = [
     "Derived",
     "Evidence",
     "Forced",
+    "Periods",
+    "Read",
     "Reading",
     "Structures",
+    "Timed",
     "Weigh",
     "dedupe",
 ]
@@ -140,3 +144,28 @@ class Evidence(NamedTuple):
     readings: Mapping[tuple[int, int], WordReading]  # each word's reading, by its span
     denied: Denied  # is the word at a span denied or hedged (so not stated)?
     weigh: Weigh  # a claim's evidence beside its binding, over the claims vouched before it
+
+
+class Timed(NamedTuple):
+    """What one sentence says about time, read once (facts valid for periods): its
+    time expressions and the weekdays that contradict their dates (``timing``), which
+    time governs each stretch (``segments``), and the spans whose digits name a period
+    rather than state a value (``masks``: "the 4th", "January 9", a slot's start)."""
+
+    timing: SentenceTime
+    segments: list[Segment]
+    masks: tuple[tuple[int, int], ...]
+
+
+Periods = tuple[Period, ...] | None
+"""The periods a stretch of a sentence speaks of (``None``: every fact)."""
+
+
+class Read(NamedTuple):
+    """One sentence read: what it says about time (``None``: no fact has a period), an
+    Evidence per period it speaks of (one, on every fact, when no fact has a period),
+    and its reading (what it hands on)."""
+
+    timed: Timed | None
+    views: list[tuple[Periods, Evidence]]
+    sentence: SentenceRead

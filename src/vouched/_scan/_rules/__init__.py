@@ -2,15 +2,15 @@
 
 :data:`REGISTRY` lists the families in the order the scanner runs them (a test traces
 the runs over the case suite and holds them to this order), each a module of this
-folder holding its rules in priority order. The families of one sentence read on one
-view of the facts (duration .. occasion) are run by one loop,
-:func:`judge_sentence`: each exports ``run(evidence, so_far)``, which reads the
-sentence's frozen :class:`~vouched._scan._read._values.Evidence` and its judgement so far
-(:class:`~vouched._scan._rules._context.Judged`) and returns the findings it adds. The
-text family runs over a whole batch of text, the quote family on a sentence's quotes
-before it is read, the time family over the periods a sentence speaks of (with facts
-valid for periods, duration .. occasion run once per period view), the echo family in
-the answer stage.
+folder holding its rules in priority order. One sentence is judged by one call,
+:func:`judge_read`: its quotes, then the families of one sentence read on one view of
+the facts (duration .. occasion) in one loop, :func:`judge_sentence`, on the Evidence of
+each period it speaks of (one Evidence without periods), then the time family over the
+whole sentence. Each family of that loop exports ``run(evidence, so_far)``, which reads
+the sentence's frozen :class:`~vouched._scan._read._values.Evidence` and its judgement so
+far (:class:`~vouched._scan._rules._context.Judged`) and returns the findings it adds.
+The text family runs over a whole batch of text (:func:`judge_text`), the echo family
+in the answer stage.
 
 =============  ===============  ===================================================
 family         module           reads, and decides
@@ -57,12 +57,17 @@ its place in the order, and an :class:`Entry` in :data:`REGISTRY`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from vouched._scan._facts._periodviews import PeriodViews
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._read._values import Binding, Evidence
+from vouched._scan._lex._quotes import QuoteSpan
+from vouched._scan._read._values import Binding, Evidence, Read
 from vouched._scan._rules import _clause, _explanation, _occasions, _quantity, _words
 from vouched._scan._rules._clause import CLAUSE_RULES
 from vouched._scan._rules._context import Carry, Judged, SentenceContext, Stated
@@ -73,7 +78,7 @@ from vouched._scan._rules._quantity import DURATION_RULES, QUANTITY_RULES, first
 from vouched._scan._rules._revision import REVISIONS, revise
 from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided, ran
 from vouched._scan._rules._text import QUOTE_RULES, TEXT_RULES, QuoteView, TextView
-from vouched._scan._rules._time import TIME_RULES, run_time_rule
+from vouched._scan._rules._time import TIME_RULES, InView, run_periods, run_time_rule
 from vouched._scan._rules._words import WORD_RULES
 
 __all__ = [
@@ -81,15 +86,19 @@ __all__ = [
     "REGISTRY",
     "Carry",
     "Entry",
+    "InView",
     "Judged",
+    "Judging",
     "QuoteView",
     "SentenceContext",
     "Stated",
     "TextView",
     "judge",
     "judge_quotes",
+    "judge_read",
     "judge_sentence",
     "judge_text",
+    "run_periods",
     "run_time",
 ]
 
@@ -128,9 +137,19 @@ runners over the case suite and holds them to it)."""
 _SENTENCE = tuple((e.family, e.run, e.yields) for e in REGISTRY if e.run is not None)
 
 
-def judge_sentence(evidence: Evidence, so_far: Judged) -> Judged:
+def judge_sentence(
+    evidence: Evidence, carry: Carry, facts: WordFacts, named: AbstractSet[str], occasions: str
+) -> Judged:
     """The families of one sentence read on one view of the facts (duration ..
-    occasion), in the registry's order, each reading what the ones before decided."""
+    occasion), in the registry's order, each reading what the ones before decided
+    (``carry``: what earlier sentences left to the restatements; ``facts``: the view's
+    facts as words read them; ``named``: the subjects earlier sentences named;
+    ``occasions``: the policy on other occasions)."""
+    sentence = evidence.sentence
+    ctx = SentenceContext(
+        sentence, evidence.structures, sentence.facts, carry, evidence.denied, occasions=occasions
+    )
+    so_far = Judged(ctx, facts, named)
     for family, run, yields in _SENTENCE:
         ran(family)
         found = run(evidence, so_far)
@@ -173,3 +192,50 @@ def run_time(name: str, *args: Any) -> list[Finding]:
     """The time rule ``name`` (:func:`~vouched._scan._rules._time.run_time_rule`)."""
     ran(Family.TIME)
     return run_time_rule(name, *args)
+
+
+@dataclass(slots=True)
+class Judging:
+    """What the sentences of one text are judged with, and what they leave each other:
+    the facts as words read them (``words``; by period in ``views`` when some fact has
+    one), the sources' quoted text (``corpus``), the lexicon's comparisons, the subjects
+    the text named so far (``named``, the read stage's, kept up to date there), and the
+    carry of restatements per view of the facts."""
+
+    words: WordFacts
+    views: PeriodViews | None
+    corpus: list[str]
+    comparisons: Mapping[str, Any]
+    named: AbstractSet[str]
+    carries: dict[int, Carry] = field(default_factory=dict)
+
+
+def judge_read(
+    part: str,
+    quotes: list[QuoteSpan],
+    quantities: Sequence[Quantity],
+    read: Read,
+    judging: Judging,
+) -> tuple[list[Finding], list[Finding], list[Finding], int]:
+    """One sentence judged by the families of the registry, in order: its ``quotes``,
+    then duration .. occasion on the Evidence of each period it speaks of, then the
+    time family over the whole (``quantities``: every one the sentence states). The
+    findings of the sentence as a whole (quotes, weekdays), of numbers, of words (which
+    yield a span to the others), and how many claims were checked."""
+    before = judge_quotes(QuoteView(quotes, judging.corpus))
+    views, occasions = judging.views, judging.words.occasions
+    judged: list[InView] = []
+    checked = 0
+    for periods, evidence in read.views:
+        facts = judging.words if views is None else views.view(periods)[1]
+        carry = judging.carries.setdefault(id(evidence.sentence.facts), Carry())
+        so_far = judge_sentence(evidence, carry, facts, judging.named, occasions)
+        judged.append((periods, so_far.numbers(), so_far.words))
+        checked += so_far.checked
+    if read.timed is None or views is None:
+        _, said, words = judged[0]
+        return before, said, words, checked
+    weekdays, said, words = run_periods(
+        part, quantities, read.timed, views, judging.comparisons, judged
+    )
+    return [*before, *weekdays], said, words, checked
