@@ -12,10 +12,10 @@ without reading the scanner's code; see bench/answers/README.md.
 Per domain and overall it prints how many clean answers got any finding, and how
 many planted mistakes got a finding overlapping their span ("caught on their
 words"; "kind" counts those whose overlapping finding has the expected kind),
-beside the same corpus scored by the baseline commit (the commit before issue 37,
+beside the same corpus scored by the baseline commit (main when this round began,
 extracted with ``git archive`` and run in a child process with the same facts and
-lexicon data). Then it lists every flagged clean answer and missed mistake with
-its findings.
+lexicon files; a shipped lexicon as that commit shipped it). Then it lists every
+flagged clean answer and missed mistake with its findings.
 
     python bench/answers.py                  # this checkout beside the baseline
     python bench/answers.py --no-baseline    # this checkout only
@@ -40,7 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "bench" / "answers"
 SHIPPED = ROOT / "src" / "vouched" / "_data" / "lexicons"
-BASELINE = "371a6ef"  # main when issue 37 was taken up
+BASELINE = "da5241b"  # main when this round took issue 37 up again (371a6ef the round before)
 KINDS = frozenset(
     {
         "ungrounded_number",
@@ -82,6 +82,7 @@ class Domain:
     facts: Path
     lexicon: dict[str, Any]
     answers: tuple[Answer, ...]
+    shipped: str | None = None  # the shipped lexicon's name, when the corpus names one
 
 
 def _lexicon(path: Path, ref: object, subjects: object) -> dict[str, Any]:
@@ -153,7 +154,9 @@ def load_domain(path: Path) -> Domain:
     if not answers or abs(2 * clean - len(answers)) > 1:
         raise CorpusError(f"{path}: answer: half clean, half planted ({clean} of {len(answers)})")
     lexicon = _lexicon(path, data["lexicon"], data.get("subjects"))
-    return Domain(data["domain"], data["now"], facts, lexicon, answers)
+    ref = data["lexicon"]
+    shipped = None if ref.endswith(".json") else ref
+    return Domain(data["domain"], data["now"], facts, lexicon, answers, shipped)
 
 
 def load_corpus(directory: Path = CORPUS) -> list[Domain]:
@@ -170,7 +173,7 @@ def findings(domains: Sequence[Domain]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for domain in domains:
         gated = partition(load_facts(domain.facts), Policy(), _instant(domain.now))
-        lexicon = Lexicon.from_json(domain.lexicon)
+        lexicon = _read_lexicon(domain, Lexicon)
         for answer in domain.answers:
             report = scan(answer.text, gated, lexicon, question=answer.question)
             out[answer.id] = [
@@ -184,6 +187,18 @@ def findings(domains: Sequence[Domain]) -> dict[str, list[dict[str, Any]]]:
                 for f in report.findings
             ]
     return out
+
+
+def _read_lexicon(domain: Domain, lexicon_type: Any) -> Any:
+    """The domain's lexicon as the running library reads it. A baseline commit scores a
+    shipped lexicon as it shipped then (its own data, in its own format), so a key this
+    checkout's data added cannot break the older reader; a lexicon file is the same for both."""
+    names = getattr(lexicon_type, "shipped_names", tuple)()  # none before lexicons shipped
+    if domain.shipped is not None and domain.shipped in names:
+        own = lexicon_type.shipped(domain.shipped).to_json()
+        subjects = {**own.get("subjects", {}), **domain.lexicon.get("subjects", {})}
+        return lexicon_type.from_json({**own, "subjects": subjects})
+    return lexicon_type.from_json(domain.lexicon)
 
 
 def _instant(text: str) -> Any:

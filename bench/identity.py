@@ -16,7 +16,8 @@ Corpora: every case of ``tests/scan/cases`` in its world (streamed in words as
 well, which must give the same report); each Rotowire training text with its own
 lexicon and with ``bench/rotowire/lexicon.json`` (through the CLI, as the scorer
 runs it; skipped when the shared data is not there); the weather dev texts
-(``../shared/weather``, each with its own facts, lexicon and instant); the answers of
+(``../shared/weather``, each with its own facts, lexicon and instant, and again with
+facts valid for periods as the forecast adapter writes them); the answers of
 ``bench/scan.py`` and ``bench/stream.py`` (same seeds) and its hostile texts cut
 to 64 KB.
 
@@ -41,7 +42,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from scan import LEXICON, NOW, make_answer, make_facts
+from scan import LEXICON, NOW, forecast_texts, make_answer, make_facts
 from vouched import Fact, Lexicon, Policy, StreamScanner, partition, scan
 from vouched._time import parse_instant
 
@@ -106,6 +107,13 @@ def _weather() -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"weather:{stem}", report.to_json()
 
 
+def _forecasts() -> Iterator[tuple[str, dict[str, Any]]]:
+    """The weather dev texts with facts valid for periods (the forecast adapter's), where
+    time binds; skipped without the shared data or the adapters."""
+    for n, (text, now, periods, lexicon, _, _) in enumerate(forecast_texts()):
+        yield f"forecast:{n}", scan(text, periods, lexicon, now=now).to_json()
+
+
 def _bench() -> Iterator[tuple[str, dict[str, Any]]]:
     rng = random.Random(20261129)  # bench/scan.py's seed and draws
     facts = make_facts(50, rng)
@@ -142,7 +150,7 @@ def _bench() -> Iterator[tuple[str, dict[str, Any]]]:
 def dump() -> dict[str, Any]:
     reports: dict[str, Any] = {}
     counts: dict[str, int] = {}
-    for corpus in (_cases, _rotowire, _weather, _bench):
+    for corpus in (_cases, _rotowire, _weather, _forecasts, _bench):
         for key, report in corpus():
             reports[key] = report
             family = key.split(":", 1)[0]
@@ -176,6 +184,8 @@ def _against(ref: str, out: Path) -> bool:
 
 
 def _compare(before: dict[str, Any], reports: dict[str, Any], name: str) -> int:
+    # as the dump reads back: a fact's exact value (a Decimal) as its text
+    reports = json.loads(json.dumps(reports, default=str))
     keys = before.keys() | reports.keys()
     changed = sorted(k for k in keys if before.get(k) != reports.get(k))
     print(f"against {name} (digest {digest(before)}): {len(changed)} changed")

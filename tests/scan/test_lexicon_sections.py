@@ -75,3 +75,18 @@ def test_a_phrase_is_found_where_lowering_changes_the_length() -> None:
 def test_a_phrase_shared_by_two_names_maps_to_both_in_order() -> None:
     matcher = build_phrase_matcher(iter([("the capital", "Paris"), ("The Capital", "Berlin")]))
     assert matcher.find("In the capital it rains.") == [(3, 14, ("Berlin", "Paris"))]
+
+
+@pytest.mark.parametrize("place", [0, -1, 1.5, "2", True])
+def test_a_superlative_place_must_be_a_whole_number_from_one(place: object) -> None:
+    spec = {"second on the team": {"rank": "max", "attribute": "PTS", "place": place}}
+    with pytest.raises(InputError) as error:
+        Lexicon.from_json({"superlatives": spec})
+    assert "place" in str(error.value)
+
+
+def test_a_superlative_place_round_trips_through_json() -> None:
+    spec = {"second on the team": {"rank": "max", "attribute": "PTS", "place": 2}}
+    lexicon = Lexicon.from_json({"superlatives": spec})
+    assert lexicon.to_json()["superlatives"] == spec
+    assert Lexicon.from_json(lexicon.to_json()) == lexicon

@@ -128,10 +128,9 @@ def test_the_rules_import_no_module_of_the_binding_stage() -> None:
     assert {name: found for name, found in imported.items() if found} == {}
 
 
-# Reader functions the rules still call at spans of their own (the occasion rules ask
-# whether a quantity or a mention is denied): the rest of what they read is the
-# Evidence's (a word's reading, denied included). Only ever shrinks.
-_READERS_LEFT_IN_RULES = {"denied"}
+# Reader functions the rules still call: none; what they read is the Evidence's (a
+# word's reading; whether a word at a span of their own is denied). Only ever shrinks.
+_READERS_LEFT_IN_RULES: set[str] = set()
 
 
 def test_the_rules_call_no_reader_function_but_the_named_ones() -> None:

@@ -34,8 +34,9 @@ from vouched._scan._compiled import Compiled
 from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._findings import Finding, FindingKind, ScanReport, Tally
 from vouched._scan._inputs import as_instant, as_lexicon
-from vouched._scan._judge import compile_echoes, read_text
-from vouched._scan._rules._echo import run_echo
+from vouched._scan._judge import TextReading
+from vouched._scan._lex._splitter import SentenceSplitter
+from vouched._scan._rules._echo import Echo, run_echo
 from vouched._scan._stream import ScannedSentence, StreamScanner, scan_into
 
 __all__ = [
@@ -47,6 +48,25 @@ __all__ = [
     "StreamScanner",
     "scan",
 ]
+
+
+def read_text(compiled: Compiled, text: str) -> ScanReport:
+    """One whole text read with ``compiled``, each sentence once, in order."""
+    reading = TextReading(compiled)
+    reading.sentences(text, SentenceSplitter().ends(text, final=True))
+    return reading.report()
+
+
+def compile_echoes(compiled: Compiled, caller: Iterable[str]) -> tuple[Echo, ...]:
+    """Each caller string read once against the facts that vouch for ``compiled`` (no
+    source, no question: the caller's text vouches for nothing), kept when it has
+    findings (the echo family's input)."""
+    strings = tuple(dict.fromkeys(caller))
+    if not strings:
+        return ()
+    own = Compiled(compiled.grounded, compiled.lexicon, policy=compiled.policy, now=compiled.now)
+    echoes = (Echo(text, read_text(own, text).findings) for text in strings)
+    return tuple(echo for echo in echoes if echo.findings)
 
 
 class Scanner:

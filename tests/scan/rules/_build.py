@@ -15,9 +15,10 @@ from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._lex._quotes import find_quotes
 from vouched._scan._read._binding import evidence
 from vouched._scan._read._derived import computed_words
-from vouched._scan._read._evidence import Evidence, read_evidence
+from vouched._scan._read._evidence import read_evidence
 from vouched._scan._read._sentence import find_all
 from vouched._scan._read._times import SentenceTime, read_times
+from vouched._scan._read._values import Evidence
 from vouched._scan._rules import Carry, QuoteView, SentenceContext, Stated, TextView
 from vouched._scan._rules._occasions import OccasionView
 from vouched._scan._rules._rule import PASSED
@@ -39,7 +40,12 @@ class Built:
         sentence = self.evidence.sentence
         words = self.compiled.words
         return SentenceContext(
-            sentence, self.evidence.structures, sentence.facts, Carry(), occasions=words.occasions
+            sentence,
+            self.evidence.structures,
+            sentence.facts,
+            Carry(),
+            self.evidence.denied,
+            occasions=words.occasions,
         )
 
     def stated(self, ctx: SentenceContext | None = None) -> list[Stated]:
@@ -80,7 +86,7 @@ class Built:
         return read_times(self.text.lower(), views.calendar)
 
     def occasion(self) -> OccasionView:
-        return OccasionView(self.evidence.sentence, self.compiled.words)
+        return OccasionView(self.evidence.sentence, self.compiled.words, self.evidence.denied)
 
     def text_view(self) -> TextView:
         lowered = self.text.lower()

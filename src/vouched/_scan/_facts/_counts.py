@@ -66,41 +66,39 @@ def counts_of(section: Any, where: str = "counts") -> Mapping[str, Count]:
     for phrase, spec in section.items():
         if not isinstance(phrase, str) or not phrase.strip():
             raise InputError("phrases must be non-empty strings", field=where)
-        at = f"{where}.{phrase}"
-        if not isinstance(spec, Mapping):
-            raise InputError("must be an object", field=at)
-        unknown = sorted(set(spec) - {"within", "among", "others", "every"})
-        if unknown:
-            raise InputError(
-                "unknown key (expected within, among, others, every)", field=f"{at}.{unknown[0]}"
-            )
-        within = spec.get("within", ())
-        if isinstance(within, str):
-            within = (within,)
-        if not isinstance(within, list | tuple) or not all(
-            isinstance(w, str) and w.strip() for w in within
-        ):
-            raise InputError("must be an attribute name or a list of them", field=f"{at}.within")
-        among = spec.get("among", {})
-        if not isinstance(among, Mapping) or not all(
-            isinstance(v, str | bool) for v in among.values()
-        ):
-            raise InputError(
-                "must be an object of attribute -> string or boolean", field=f"{at}.among"
-            )
-        others, every = spec.get("others"), spec.get("every", False)
-        if others is not None and (
-            isinstance(others, bool) or not isinstance(others, int) or others < 0
-        ):
-            raise InputError("must be a whole number, 0 or more", field=f"{at}.others")
-        if not isinstance(every, bool):
-            raise InputError("must be true or false", field=f"{at}.every")
-        if (others is None) == (not every):
-            raise InputError("needs exactly one of others and every", field=at)
-        found[" ".join(phrase.split())] = Count(
-            tuple(within), tuple(sorted(among.items())), others, every
-        )
+        found[" ".join(phrase.split())] = _count_of(spec, f"{where}.{phrase}")
     return MappingProxyType(found)
+
+
+def _count_of(spec: Any, at: str) -> Count:
+    """One phrase's count, validated (``at``: where it stands in the file)."""
+    if not isinstance(spec, Mapping):
+        raise InputError("must be an object", field=at)
+    unknown = sorted(set(spec) - {"within", "among", "others", "every"})
+    if unknown:
+        raise InputError(
+            "unknown key (expected within, among, others, every)", field=f"{at}.{unknown[0]}"
+        )
+    within = spec.get("within", ())
+    if isinstance(within, str):
+        within = (within,)
+    if not isinstance(within, list | tuple) or not all(
+        isinstance(w, str) and w.strip() for w in within
+    ):
+        raise InputError("must be an attribute name or a list of them", field=f"{at}.within")
+    among = spec.get("among", {})
+    if not isinstance(among, Mapping) or not all(isinstance(v, str | bool) for v in among.values()):
+        raise InputError("must be an object of attribute -> string or boolean", field=f"{at}.among")
+    others, every = spec.get("others"), spec.get("every", False)
+    if others is not None and (
+        isinstance(others, bool) or not isinstance(others, int) or others < 0
+    ):
+        raise InputError("must be a whole number, 0 or more", field=f"{at}.others")
+    if not isinstance(every, bool):
+        raise InputError("must be true or false", field=f"{at}.every")
+    if (others is None) == (not every):
+        raise InputError("needs exactly one of others and every", field=at)
+    return Count(tuple(within), tuple(sorted(among.items())), others, every)
 
 
 def count_json(count: Count) -> dict[str, Any]:

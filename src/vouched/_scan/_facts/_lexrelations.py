@@ -65,8 +65,9 @@ class Comparison:
 
 @dataclass(frozen=True, slots=True)
 class Superlative:
-    """ "X ... <phrase>": X ranks first (``max`` or ``min``) on an attribute, among the
-    subjects that share X's ``within`` values when they are named. The attribute is the
+    """ "X ... <phrase>": X ranks first (``max`` or ``min``; ``place`` 2 for "second on
+    the team": exactly one subject ranks before X, ties sharing a place) on an attribute,
+    among the subjects that share X's ``within`` values when they are named. The attribute is the
     one of the number the phrase qualifies ("a game-high 30 points", "led the way with
     20 points"), else ``attribute`` (None: only such a number says it)."""
 
@@ -74,6 +75,7 @@ class Superlative:
     rank: str
     within: tuple[str, ...] = ()
     among: tuple[tuple[str, str | bool], ...] = ()  # fixed group values ("the bench")
+    place: int = 1  # "second on the team": one subject of the group ranks before X
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +160,7 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
 def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, Superlative]:
     found: dict[str, Superlative] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attribute", "rank", "within", "among"), at)
+        _known_keys(spec, ("attribute", "rank", "within", "among", "place"), at)
         among = spec.get("among", {})
         if not isinstance(among, Mapping) or not all(
             isinstance(v, str | bool) for v in among.values()
@@ -175,11 +177,15 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
         if not isinstance(within, Iterable):
             raise InputError("must be an attribute name or a list of them", field=f"{at}.within")
         attribute = spec.get("attribute")
+        place = spec.get("place", 1)
+        if not isinstance(place, int) or isinstance(place, bool) or place < 1:
+            raise InputError("must be a whole number from 1 (first)", field=f"{at}.place")
         found[phrase] = Superlative(
             None if attribute is None else _name(attribute, f"{at}.attribute"),
             rank,
             tuple(_name(w, f"{at}.within") for w in within),
             tuple((_name(k, f"{at}.among"), v) for k, v in sorted(among.items())),
+            place,
         )
     return MappingProxyType(found)
 
@@ -234,6 +240,8 @@ def relation_json(relation: Relation) -> dict[str, Any]:
             data["within"] = list(relation.within)
         if relation.among:
             data["among"] = dict(relation.among)
+        if relation.place != 1:
+            data["place"] = relation.place
         return data
     bound = (
         {"at_least": relation.at_least}

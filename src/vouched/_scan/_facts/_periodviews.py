@@ -81,32 +81,13 @@ class PeriodViews:
         self.extremes = extremes
         self._exact = exact
         self._now = now
-        self._flat = (
-            [f for f in grounded if f.valid_from is None],
-            [f for f in silent if f.valid_from is None],
-            [f for f in rejected if f.valid_from is None],
-        )
-        self._timed = (
-            [f for f in grounded if f.valid_from is not None],
-            [f for f in silent if f.valid_from is not None],
-            [f for f in rejected if f.valid_from is not None],
-        )
-        for group in self._timed:
-            group.sort(key=_start)
+        split = [_by_period(group) for group in (grounded, silent, rejected)]
+        self._flat = (split[0][0], split[1][0], split[2][0])
+        self._timed = (split[0][1], split[1][1], split[2][1])
         self._starts = {id(group): [_start(f) for f in group] for group in self._timed}
-        self._longest = max(
-            (span for g in self._timed for f in g if (span := _span(f)) is not None),
-            default=_DAY,
-        )
-        first = next(f for group in self._timed for f in group)
-        start = first.valid_from
-        assert start is not None  # noqa: S101 - chosen for having one
-        offset = start.utcoffset()
-        assert offset is not None  # noqa: S101 - a period keeps its offset
-        anchor = min(max(now if now is not None else start, _FIRST), _LAST)
-        today = anchor.astimezone(start.tzinfo).date()
         timed = [f for group in self._timed for f in group]
-        self.calendar = Calendar(offset, today, _days_of(timed, start))
+        self._longest = max((s for f in timed if (s := _span(f)) is not None), default=_DAY)
+        self.calendar = _calendar_of(timed, now)
         self.slot_starts = _slot_starts(timed)
         """Local clock times (minutes) at which a slot shorter than a day starts: a
         text naming one ("at 14:00") names the slot, a time, not a value."""
@@ -177,6 +158,24 @@ class PeriodViews:
     def covered(self, periods: tuple[Period, ...]) -> bool:
         """Does any fact's period overlap ``periods``?"""
         return any(_overlaps(f, periods) for group in self._timed for f in group)
+
+
+def _by_period(facts: Sequence[Fact]) -> tuple[list[Fact], list[Fact]]:
+    """The facts without a period, and those with one sorted by start."""
+    flat = [f for f in facts if f.valid_from is None]
+    timed = sorted((f for f in facts if f.valid_from is not None), key=_start)
+    return flat, timed
+
+
+def _calendar_of(timed: Sequence[Fact], now: datetime | None) -> Calendar:
+    """The calendar time words resolve on: the offset of the first period, today at
+    ``now`` (held in range; else the first period's day), the days the forecast holds."""
+    start = _start(timed[0])
+    offset = start.utcoffset()
+    assert offset is not None  # noqa: S101 - a period keeps its offset
+    anchor = min(max(now if now is not None else start, _FIRST), _LAST)
+    today = anchor.astimezone(start.tzinfo).date()
+    return Calendar(offset, today, _days_of(timed, start))
 
 
 def _start(fact: Fact) -> datetime:

@@ -65,6 +65,9 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "comparing_verbs": ("is", "are", "was", "feels", "looks"),
     # "a steal", "a pair of steals": what an article counts.
     "articles": ("a", "an", "a pair of", "a couple of", "a single"),
+    # Words that open the group a rank phrase names ("led the way", "led all scorers",
+    # "paced his team"): the words before are the claim of rank, those after the group.
+    "group_determiners": ("the", "all", "his", "her", "their", "its"),
     # A difference a number states, after it ("a 12-point win", "3 degrees warmer").
     "difference_after": (
         "win", "victory", "lead", "margin", "loss", "defeat", "deficit", "edge", "triumph",
@@ -158,6 +161,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "will", "shall", "next", "upcoming", "again", "await", "awaits", "on deck",
         "going to", "look to", "looks to", "set to", "slated", "head back", "head home",
         "heads back", "heads home", "travel to", "travels to", "return home", "returns home",
+        "head to", "heads to", "remain home", "remains home", "stay home", "stays home",
+    ),
+    # Words that name the opponent of a later occasion right before it ("will host the
+    # Suns", "travel to Phoenix to take on the Suns", "a road matchup against X").
+    "later_opponent": (
+        "against", "face", "faces", "facing", "face off with", "faces off with", "take on",
+        "takes on", "host", "hosts", "hosting", "host to", "play", "plays", "visit",
+        "visits", "welcome", "welcomes", "await", "awaits", "meet", "meets", "travel to",
+        "travels to", "head to", "heads to", "tangle with", "battle", "vs.", "versus",
     ),
     # Verbs and nouns whose manner a value word may describe ("book the class online").
     "manner_of": (

@@ -23,7 +23,7 @@ claims. Pure and deterministic.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import NamedTuple
 
 from vouched._scan._lex._numforms import with_forms
@@ -60,6 +60,7 @@ from vouched._scan._lex._quantities import (
     Quantity,
     QuantityKind,
     iso_time,
+    parse_digits,
     read_time_or_date,
 )
 from vouched._scan._lex._skips import (
@@ -99,76 +100,6 @@ def _signals(text: str, tokens: set[str]) -> _Signals:
         fall=folds or not tokens.isdisjoint(FALL_WORDS),
         month=month,
     )
-
-
-_QUANTA = tuple(Decimal(1).scaleb(-places) for places in range(12))
-
-
-def _quantum_of(digits: str) -> Decimal:
-    """The step of the last shown digit of a plain decimal string."""
-    if "." in digits:
-        return Decimal(1).scaleb(-len(digits.split(".", 1)[1]))
-    return ONE
-
-
-EXPONENT_LIMIT = 1000
-"""The largest power of ten a number in scientific notation keeps ("1e999999999" reads as
-1e1000: a number no fact is, without arithmetic on a billion-digit value)."""
-
-
-def _parse_scientific(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]]:
-    """Value and quantum of ``9.9e1``, ``2.14E+01`` (the last digit shown: 21.4's 0.1), its
-    exponent held within :data:`EXPONENT_LIMIT`."""
-    mantissa, _, exponent = raw.lower().partition("e")
-    power = int(exponent[:8]) if len(exponent.lstrip("+-")) <= 6 else None
-    if power is None or abs(power) > EXPONENT_LIMIT:
-        power = EXPONENT_LIMIT if not exponent.startswith("-") else -EXPONENT_LIMIT
-    base = Decimal(mantissa)
-    return base.scaleb(power), _quantum_of(mantissa).scaleb(power), ()
-
-
-def _parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
-    """Value, quantum and alternative readings of a digit string as written."""
-    if "e" in raw or "E" in raw:
-        return _parse_scientific(raw)
-    if raw.isascii():
-        if raw.isdigit():
-            return Decimal(raw), ONE, ()  # the common case: plain digits
-        whole, dot, frac = raw.partition(".")
-        if dot and whole.isdigit() and frac.isdigit() and len(frac) < len(_QUANTA):
-            if len(frac) == 3 and len(whole) <= 3 and whole != "0":
-                # 1.234 may be German 1234
-                return Decimal(raw), _QUANTA[3], (Decimal(whole + frac),)
-            return Decimal(raw), _QUANTA[len(frac)], ()
-    text = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "").replace("'", "")
-    alternatives: list[str] = []
-    if "," in text and "." in text:
-        main = text.replace(",", "") if text.rfind(".") > text.rfind(",") else None
-        if main is None:
-            main = text.replace(".", "").replace(",", ".")
-    elif "," in text:
-        parts = text.split(",")
-        if len(parts) > 2 or (len(parts[1]) == 3 and len(parts[0]) <= 3):
-            main = text.replace(",", "")  # 1,234 (English thousands)
-            if len(parts) == 2:
-                alternatives.append(text.replace(",", "."))
-        else:
-            main = text.replace(",", ".")  # 21,4 (decimal comma)
-    elif text.count(".") > 1:
-        main = text.replace(".", "")  # 1.234.567
-    elif "." in text:
-        whole, frac = text.split(".")
-        main = text
-        if len(frac) == 3 and len(whole) <= 3 and whole != "0":
-            alternatives.append(whole + frac)  # 1.234 may be German 1234
-    else:
-        main = text
-    try:
-        value = Decimal(main)
-        alts = tuple(Decimal(a) for a in alternatives)
-    except InvalidOperation:
-        return None
-    return value, _quantum_of(main), alts
 
 
 _WORD_TOKEN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -309,40 +240,18 @@ def _read_digits(
 ) -> tuple[Quantity | None, int]:
     """The number ``text[start:end]`` (a sign first if ``sign``) the master pattern read."""
     digits = text[start + (1 if sign else 0) : end]
-    if sign in {"-", "+"}:
-        before = text[start - 1] if start else "\n"
-        if before.isalnum() or before in "-/":
-            sign = None  # a hyphen after a word: not a sign
-            start += 1
-        else:
-            prev = _last_visible(text, start)
-            if prev.isdigit() or prev in {"%", "°"}:
-                sign = None  # "10 -12": a range dash, not a minus
-                start += 1
-    parsed = _parse_digits(digits)
+    if sign in {"-", "+"} and not _signs(text, start):
+        sign = None  # a hyphen after a word, a range dash ("10 -12"): not a sign
+        start += 1
+    parsed = parse_digits(digits)
     if parsed is None:
         return None, end
     value, quantum, alternatives = parsed
-    # Letters glued to the digits: "5G", "3D" are identifiers; "12k", "5km", "3rd" are not.
-    # A hyphenated compound that is not a unit ("52-week", "5-star") is a name, too.
     rest = text[end : end + 12]
-    if rest[:1] == "-" and rest[1:2].isalpha() and not UNIT_HYPHEN.match(rest):
-        skip = end + 1
-        while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
-            skip += 1
-        return None, skip
-    if rest and rest[0].isascii() and rest[0].isalpha():  # [A-Za-z]
-        ordinal = SUFFIX_ORDINAL.match(rest)
-        unit_match = UNIT_AFTER.match(text, end)
-        if ordinal and "." not in digits and "," not in digits:
-            stop = end + ordinal.end()
-            raw = text[start:stop]
-            return Quantity(start, stop, raw, QuantityKind.NUMBER, value, ONE, soft=True), stop
-        if not (unit_match and unit_match.end() > end):
-            skip = end
-            while skip < len(text) and (text[skip].isalnum() or text[skip] in "-_"):
-                skip += 1
-            return None, skip
+    if rest[:1] == "-" or (rest and rest[0].isascii() and rest[0].isalpha()):  # [A-Za-z]
+        glued = _glued(text, start, end, digits, value)
+        if glued is not None:
+            return glued
     negative = sign in {"-", "\u2212"}
     if (
         not sign
@@ -362,6 +271,45 @@ def _read_digits(
     # Only a round integer ("about 40") reads as approximate: its last digit is 0.
     approx = signals.approx and digits[-1] == "0"
     return _finish(text, start, end, value, quantum, alternatives, False, approx)
+
+
+def _signs(text: str, start: int) -> bool:
+    """Is the "-" or "+" at ``start`` a sign? Not after a word ("COVID-19", "a/-3") nor
+    after a number ("10 -12": a range dash)."""
+    before = text[start - 1] if start else "\n"
+    if before.isalnum() or before in "-/":
+        return False
+    prev = _last_visible(text, start)
+    return not (prev.isdigit() or prev in {"%", "°"})
+
+
+def _glued(
+    text: str, start: int, end: int, digits: str, value: Decimal
+) -> tuple[Quantity | None, int] | None:
+    """Letters glued to the digits ``text[start:end]``: "5G", "3D" are identifiers, and so
+    is a hyphenated compound that is not a unit ("52-week", "5-star"), read past; "3rd"
+    is an ordinal; "12k", "5km" are a unit's (``None``: read on)."""
+    rest = text[end : end + 12]
+    if rest[:1] == "-":
+        if not rest[1:2].isalpha() or UNIT_HYPHEN.match(rest):
+            return None
+        return None, _past_word(text, end + 1)
+    ordinal = SUFFIX_ORDINAL.match(rest)
+    if ordinal and "." not in digits and "," not in digits:
+        stop = end + ordinal.end()
+        raw = text[start:stop]
+        return Quantity(start, stop, raw, QuantityKind.NUMBER, value, ONE, soft=True), stop
+    unit_match = UNIT_AFTER.match(text, end)
+    if not (unit_match and unit_match.end() > end):
+        return None, _past_word(text, end)
+    return None
+
+
+def _past_word(text: str, position: int) -> int:
+    """The end of the identifier running on from ``position``."""
+    while position < len(text) and (text[position].isalnum() or text[position] in "-_"):
+        position += 1
+    return position
 
 
 def _last_visible(text: str, end: int) -> str:
@@ -398,18 +346,8 @@ def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword pas
     approx: bool = True,
 ) -> tuple[Quantity, int]:
     unit: str | None = None
-    before = None
-    if start >= 1:  # a currency symbol or a capital in the two characters before
-        c = text[start - 1]
-        if (
-            c in CURRENCY_LEAD
-            or c.isupper()
-            or (start >= 2 and (text[start - 2] in CURRENCY_LEAD or text[start - 2].isupper()))
-        ):
-            before = CURRENCY_BEFORE.search(text, max(0, start - 5), start)
-    if before is not None and not (
-        before["code"] and text[before.start() - 1 : before.start()] == "/"
-    ):
+    before = _currency_before(text, start) if start >= 1 else None
+    if before is not None:
         unit = canonical_unit(before["sym"] or before["code"])
         start = before.start()
     after = UNIT_AFTER.match(text, end)
@@ -432,16 +370,39 @@ def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword pas
         and _round_integer(value)
         and APPROX.search(text, max(0, start - 16), start)
     ):
-        zeros = 0
-        whole = abs(int(value))
-        while whole and whole % 10 == 0 and zeros < 6:
-            whole //= 10
-            zeros += 1
-        quantum = Decimal(10) ** zeros
+        quantum = _round_quantum(value)
     raw = text[start:end]
     return Quantity(
         start, end, raw, QuantityKind.NUMBER, value, quantum, unit, alternatives, soft
     ), end
+
+
+def _currency_before(text: str, start: int) -> re.Match[str] | None:
+    """The currency symbol or code written right before the number at ``start`` ("$",
+    "EUR "), looked for only when one of the two characters before is a currency lead or
+    a capital; a code after "/" ("USD/EUR 1.08") is a pair's, not this number's."""
+    c = text[start - 1]
+    if not (
+        c in CURRENCY_LEAD
+        or c.isupper()
+        or (start >= 2 and (text[start - 2] in CURRENCY_LEAD or text[start - 2].isupper()))
+    ):
+        return None
+    before = CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    if before is not None and before["code"] and text[before.start() - 1 : before.start()] == "/":
+        return None
+    return before
+
+
+def _round_quantum(value: Decimal) -> Decimal:
+    """The precision an approximate round integer states: "about 40" to the ten, "about
+    1,200" to the hundred (at most a million)."""
+    zeros = 0
+    whole = abs(int(value))
+    while whole and whole % 10 == 0 and zeros < 6:
+        whole //= 10
+        zeros += 1
+    return Decimal(10) ** zeros
 
 
 def _read_word(text: str, match: re.Match[str]) -> tuple[Quantity | None, int]:

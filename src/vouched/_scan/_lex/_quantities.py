@@ -1,20 +1,23 @@
-"""Quantities read from a text, and the times and dates among them."""
+"""Quantities read from a text, the digit strings they are written in, and the times and
+dates among them."""
 
 from __future__ import annotations
 
 import enum
 import re
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
 from vouched._scan._lex._numwords import MONTHS, ORDINAL_WORDS
 
 __all__ = [
+    "EXPONENT_LIMIT",
     "ONE",
     "Quantity",
     "QuantityKind",
     "date_value",
     "iso_time",
+    "parse_digits",
     "read_time_or_date",
     "twelve_hour",
 ]
@@ -130,3 +133,80 @@ def twelve_hour(hour: int, marker: str) -> int:
     if hour == 12:
         return 12 if pm else 0
     return hour + 12 if pm else hour
+
+
+_QUANTA = tuple(Decimal(1).scaleb(-places) for places in range(12))
+
+
+def _quantum_of(digits: str) -> Decimal:
+    """The step of the last shown digit of a plain decimal string."""
+    if "." in digits:
+        return Decimal(1).scaleb(-len(digits.split(".", 1)[1]))
+    return ONE
+
+
+EXPONENT_LIMIT = 1000
+"""The largest power of ten a number in scientific notation keeps ("1e999999999" reads as
+1e1000: a number no fact is, without arithmetic on a billion-digit value)."""
+
+
+def _parse_scientific(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]]:
+    """Value and quantum of ``9.9e1``, ``2.14E+01`` (the last digit shown: 21.4's 0.1), its
+    exponent held within :data:`EXPONENT_LIMIT`."""
+    mantissa, _, exponent = raw.lower().partition("e")
+    power = int(exponent[:8]) if len(exponent.lstrip("+-")) <= 6 else None
+    if power is None or abs(power) > EXPONENT_LIMIT:
+        power = EXPONENT_LIMIT if not exponent.startswith("-") else -EXPONENT_LIMIT
+    base = Decimal(mantissa)
+    return base.scaleb(power), _quantum_of(mantissa).scaleb(power), ()
+
+
+def parse_digits(raw: str) -> tuple[Decimal, Decimal, tuple[Decimal, ...]] | None:
+    """Value, quantum and alternative readings of a digit string as written."""
+    if "e" in raw or "E" in raw:
+        return _parse_scientific(raw)
+    if raw.isascii():
+        if raw.isdigit():
+            return Decimal(raw), ONE, ()  # the common case: plain digits
+        whole, dot, frac = raw.partition(".")
+        if dot and whole.isdigit() and frac.isdigit() and len(frac) < len(_QUANTA):
+            if len(frac) == 3 and len(whole) <= 3 and whole != "0":
+                # 1.234 may be German 1234
+                return Decimal(raw), _QUANTA[3], (Decimal(whole + frac),)
+            return Decimal(raw), _QUANTA[len(frac)], ()
+    text = raw.replace("\u00a0", "").replace("\u202f", "").replace("\u2009", "").replace("'", "")
+    main, alternatives = _grouped(text)
+    try:
+        value = Decimal(main)
+        alts = tuple(Decimal(a) for a in alternatives)
+    except InvalidOperation:
+        return None
+    return value, _quantum_of(main), alts
+
+
+def _grouped(text: str) -> tuple[str, list[str]]:
+    """A digit string with group separators (commas, dots) as a decimal string, and the
+    other readings its separators allow ("1,234": 1234, or 1.234 read the other way)."""
+    alternatives: list[str] = []
+    if "," in text and "." in text:
+        main = text.replace(",", "") if text.rfind(".") > text.rfind(",") else None
+        if main is None:
+            main = text.replace(".", "").replace(",", ".")
+    elif "," in text:
+        parts = text.split(",")
+        if len(parts) > 2 or (len(parts[1]) == 3 and len(parts[0]) <= 3):
+            main = text.replace(",", "")  # 1,234 (English thousands)
+            if len(parts) == 2:
+                alternatives.append(text.replace(",", "."))
+        else:
+            main = text.replace(",", ".")  # 21,4 (decimal comma)
+    elif text.count(".") > 1:
+        main = text.replace(".", "")  # 1.234.567
+    elif "." in text:
+        whole, frac = text.split(".")
+        main = text
+        if len(frac) == 3 and len(whole) <= 3 and whole != "0":
+            alternatives.append(whole + frac)  # 1.234 may be German 1234
+    else:
+        main = text
+    return main, alternatives

@@ -31,3 +31,8 @@ class Spans:
             return True
         j = bisect_left(self.starts, start)
         return j < len(self.starts) and self.starts[j] < end
+
+    def holds(self, position: int) -> bool:
+        """Does one of the spans hold ``position`` (``start <= position < end``)?"""
+        i = bisect_right(self.starts, position) - 1
+        return i >= 0 and self.ends[i] > position

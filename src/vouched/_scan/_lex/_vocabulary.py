@@ -38,9 +38,11 @@ __all__ = [
     "FALL_CHAIN",
     "FILLER_AFTER",
     "GAP_WORDS",
+    "GROUP_OPENS",
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "LATER_OPPONENT",
     "LINKING",
     "LINK_MARKS",
     "MARGIN_NOUN",
@@ -260,9 +262,18 @@ LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
 
+LATER_OPPONENT = re.compile(rf"\b(?:{_any('later_opponent')})\s+(?:the\s+)?$", re.IGNORECASE)
+"""The words right before the opponent (or the place) of a later occasion ("will host
+the", "travel to"): matched against the text that ends where the name starts."""
+
 MANNER_OF = re.compile(rf"\b(?:{_any('manner_of')})\b", re.IGNORECASE)
 """Verbs and nouns whose manner a value word may describe instead of its subject: "book
 the pottery class online" says how to book, not where the class is held."""
+
+GROUP_OPENS = re.compile(rf"\s+(?:{_any('group_determiners')})\s+", re.IGNORECASE)
+"""Where a rank phrase turns from its verb to the group it ranks in ("led | the second
+unit", "led | all scorers"): a reader marks the verb when the rank is wrong, the group
+when the subject is not of it."""
 
 ORDINAL_BEFORE = re.compile(
     rf"\b(?:{_any('ordinals')}|\d+(?:{_any('ordinal_suffixes')}))\s+$", re.IGNORECASE

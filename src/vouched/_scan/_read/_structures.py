@@ -322,7 +322,7 @@ def _score_words(
         named = _nearest_score_phrase(ctx, sentence[0], left.start)
     if period is None and named is not None:
         period = _cue_before(ctx, left, sentence[0])
-    if period is None and (named is not None or _at_period(ctx, left, right, sentence)):
+    if period is None and _at_period(ctx, left, right, sentence):
         named = _period_sum(ctx, named, sentence) or named  # "led 58-57 at halftime"
     return period, named
 
@@ -343,16 +343,20 @@ def _named_before(ctx: SentenceRead, start: int, end: int) -> list[str]:
 def _at_period(
     ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int]
 ) -> bool:
-    """Is a score with no score word a period's: the period phrase right after it ("58-57
-    at halftime") or opening the sentence ("At halftime, ... 58-57")? A running score
-    elsewhere ("a 10-2 run in the third") is no period's total."""
+    """Is a score a period's: the period phrase right after it ("58-57 at halftime"), or
+    opening the sentence with no number stated before the score ("At halftime, ...
+    58-57")? A period named elsewhere governs another score ("won 2-0 after leading 2-1
+    at the break": the 2-0 is the match's), and a running score ("a 10-2 run in the
+    third") is no period's total."""
     span = period_span(ctx.lexicon.periods, ctx.text, *sentence)
     if span is None:
         return False
     if span[0] >= right.end:
         gap = words_between(ctx.text, right.end, span[0])
         return len(gap) <= 1 and all(w in _PERIOD_LINKS for w in gap)
-    return span[1] <= left.start and not words_between(ctx.text, sentence[0], span[0])
+    if span[1] > left.start or words_between(ctx.text, sentence[0], span[0]):
+        return False
+    return not any(c.isdigit() for c in ctx.text[span[1] : left.start])
 
 
 def _period_sum(ctx: SentenceRead, named: str | None, sentence: tuple[int, int]) -> str | None:

@@ -1,22 +1,35 @@
 """The values the binding stage reads and produces: what structures force, the structures
-of a sentence, readings, derived values, bindings."""
+of a sentence, readings, derived values, bindings; and :class:`Evidence`, one sentence
+as the read stage hands it to the rules
+(:func:`~vouched._scan._read._evidence.read_evidence`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._read._sentence import Cue
+from vouched._scan._lex._spans import Spans
+from vouched._scan._read._sentence import Cue, SentenceRead
+from vouched._scan._read._times import Period, Segment, SentenceTime
+
+if TYPE_CHECKING:
+    from vouched._scan._read._wordreading import WordReading
 
 __all__ = [
     "MARGIN",
     "UNBOUND",
     "Binding",
+    "Denied",
     "Derived",
+    "Evidence",
     "Forced",
+    "Periods",
+    "Read",
     "Reading",
     "Structures",
+    "Timed",
+    "Weigh",
     "dedupe",
 ]
 
@@ -108,3 +121,51 @@ def dedupe(readings: tuple[Reading, ...]) -> tuple[Reading, ...]:
             seen.add(key)
             kept.append(reading)
     return tuple(kept)
+
+
+Denied = Callable[[int, int], bool]
+"""Is the word at ``[start, end)`` denied or hedged, so not stated
+(:func:`~vouched._scan._read._wordreading.denied` over one sentence)?"""
+
+Weigh = Callable[[Quantity, Binding, Iterable[Quantity]], Binding]
+"""A claim's binding with its evidence beside it, over the claims vouched for before it
+(:class:`~vouched._scan._read._evidence.Weigher`)."""
+
+
+class Evidence(NamedTuple):
+    """One sentence read, frozen: what every rule family of a sentence reads."""
+
+    sentence: SentenceRead
+    structures: Structures
+    masks: Spans  # names, placeholders, quotes, relation phrases: nothing in them is a claim
+    durations: tuple[tuple[Quantity, Binding], ...]  # durations no cue binds
+    claims: tuple[tuple[Quantity, Binding], ...]  # the stated quantities that are claims
+    words: tuple[Cue, ...]  # words that state facts, outside placeholders and quotes
+    readings: Mapping[tuple[int, int], WordReading]  # each word's reading, by its span
+    denied: Denied  # is the word at a span denied or hedged (so not stated)?
+    weigh: Weigh  # a claim's evidence beside its binding, over the claims vouched before it
+
+
+class Timed(NamedTuple):
+    """What one sentence says about time, read once (facts valid for periods): its
+    time expressions and the weekdays that contradict their dates (``timing``), which
+    time governs each stretch (``segments``), and the spans whose digits name a period
+    rather than state a value (``masks``: "the 4th", "January 9", a slot's start)."""
+
+    timing: SentenceTime
+    segments: list[Segment]
+    masks: tuple[tuple[int, int], ...]
+
+
+Periods = tuple[Period, ...] | None
+"""The periods a stretch of a sentence speaks of (``None``: every fact)."""
+
+
+class Read(NamedTuple):
+    """One sentence read: what it says about time (``None``: no fact has a period), an
+    Evidence per period it speaks of (one, on every fact, when no fact has a period),
+    and its reading (what it hands on)."""
+
+    timed: Timed | None
+    views: list[tuple[Periods, Evidence]]
+    sentence: SentenceRead

@@ -14,10 +14,11 @@ from vouched._scan._facts._factindex import Reading
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import units_compatible
-from vouched._scan._rules._context import SentenceContext, Stated, any_fits
+from vouched._scan._read._values import Evidence
+from vouched._scan._rules._context import Judged, SentenceContext, Stated, any_fits, sharpened
 from vouched._scan._rules._rule import PASSED, Rule
 
-__all__ = ["CLAUSE_RULES", "DISTINCT_COUNT", "ClauseCheck", "ClauseRule"]
+__all__ = ["CLAUSE_RULES", "DISTINCT_COUNT", "ClauseCheck", "ClauseRule", "run"]
 
 _K = FindingKind
 _NUMBER = QuantityKind.NUMBER
@@ -180,3 +181,10 @@ CLAUSE_RULES: tuple[ClauseRule, ...] = (
 )
 """Applied in order to a sentence's checked quantities, after their own rules; a wrong
 name is the explanation family's (:mod:`vouched._scan._rules._explanation`)."""
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The clause family over the sentence's statements: their outcomes sharpened in
+    ``so_far.stated`` (the explanation family may sharpen them again), none returned."""
+    so_far.stated = sharpened(CLAUSE_RULES, so_far.stated, so_far.ctx)
+    return []

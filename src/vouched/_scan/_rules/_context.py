@@ -2,24 +2,37 @@
 
 :class:`SentenceContext` is one sentence's frozen reading and structures, the fact
 index and what earlier sentences left (:class:`Carry`); :class:`Stated` is one checked
-quantity with its binding (its readings and evidence) and outcome. The helpers say
-when a fact fits a quantity.
+quantity with its binding (its readings and evidence) and outcome; :class:`Judged` is
+one sentence's judgement so far, handed from family to family in the registry's order.
+The helpers say when a fact fits a quantity.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from vouched._scan._facts._factindex import FactIndex, Reading, converts, quantity_matches
+from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._units import units_compatible
 from vouched._scan._read._sentence import SentenceRead
-from vouched._scan._read._values import Binding, Structures
-from vouched._scan._rules._rule import Outcome
+from vouched._scan._read._values import Binding, Denied, Structures
+from vouched._scan._rules._rule import Outcome, Rule, decided
 
-__all__ = ["Carry", "SentenceContext", "Stated", "any_fits", "finding_on", "fits"]
+__all__ = [
+    "Carry",
+    "Judged",
+    "SentenceContext",
+    "Stated",
+    "any_fits",
+    "finding_on",
+    "fits",
+    "sharpened",
+]
 
 
 @dataclass(slots=True)
@@ -39,6 +52,7 @@ class SentenceContext:
     structures: Structures
     index: FactIndex
     carry: Carry
+    denied: Denied  # is the word at a span denied or hedged (the Evidence's)?
     fitted: dict[int, set[str]] = field(default_factory=dict)  # pair halves' vouching subjects
     passed: list[Quantity] = field(default_factory=list)  # quantities vouched for so far
     occasions: str = "flag"  # Policy.other_occasions: "flag" or "leave"
@@ -50,6 +64,33 @@ class Stated(NamedTuple):
     quantity: Quantity
     binding: Binding
     outcome: Outcome
+
+
+@dataclass(slots=True)
+class Judged:
+    """One sentence's judgement so far, handed from family to family (each family's
+    ``run(evidence, so_far)``) in the registry's order.
+
+    Beside the sentence's :class:`~vouched._scan._read._evidence.Evidence` the rules
+    read ``ctx`` (the quantity rules' context: the facts, the carry, what passed),
+    ``facts`` (the facts as words read them) and ``named`` (the subjects earlier
+    sentences named). What the families before decided: ``stated``, each claim and its
+    outcome (which a later family of statements may sharpen); ``found``, the findings
+    no later family revises (durations); ``words``, the findings of words (which yield a
+    span to the findings of numbers); ``checked``, how many claims were checked.
+    """
+
+    ctx: SentenceContext
+    facts: WordFacts
+    named: AbstractSet[str] = frozenset()
+    stated: list[Stated] = field(default_factory=list)
+    found: list[Finding] = field(default_factory=list)
+    words: list[Finding] = field(default_factory=list)
+    checked: int = 0
+
+    def numbers(self) -> list[Finding]:
+        """The findings of numbers: durations, then each statement's outcome."""
+        return [*self.found, *(s.outcome for s in self.stated if isinstance(s.outcome, Finding))]
 
 
 def finding_on(
@@ -81,3 +122,20 @@ def fits(quantity: Quantity, reading: Reading) -> bool:
     if quantity_matches(quantity, reading) and units_compatible(quantity.unit, reading.unit):
         return True
     return converts(quantity, reading)
+
+
+def sharpened(
+    rules: tuple[Rule[Callable[[list[Stated], SentenceContext], list[Stated]]], ...],
+    stated: list[Stated],
+    ctx: SentenceContext,
+) -> list[Stated]:
+    """``rules`` applied in order to a sentence's statements, each seeing the outcomes
+    the one before left (the clause and explanation families); each new finding is
+    reported to :func:`~vouched._scan._rules._rule.decided`."""
+    for rule in rules:
+        before = {id(s.outcome) for s in stated}
+        stated = rule.check(stated, ctx)
+        for item in stated:
+            if isinstance(item.outcome, Finding) and id(item.outcome) not in before:
+                decided(rule, item.outcome)
+    return stated

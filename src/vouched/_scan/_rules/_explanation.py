@@ -20,7 +20,8 @@ The cost model (what a change costs, what a coincidence is worth):
   in several places under either name is a line of wrong numbers.
 - A coincidence is worth nothing: when two or more subjects reach the same lowest
   cost, the numbers point at no one (small counts fit many rows of a box score) and
-  the text's reading is kept.
+  the text's reading is kept; so too when every statement the new subject explains
+  fits more than :data:`MAX_SHARED` subjects ("one steal and one block").
 
 Under the chosen explanation the name is one ``subject_mismatch`` (on the name), each
 number still wrong for the new subject a ``value_mismatch``, and every other number
@@ -46,7 +47,8 @@ from vouched._scan._lex._units import units_compatible
 from vouched._scan._lex._vocabulary import words_between
 from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import SentenceRead
-from vouched._scan._rules._context import SentenceContext, Stated
+from vouched._scan._read._values import Evidence
+from vouched._scan._rules._context import Judged, SentenceContext, Stated, any_fits, sharpened
 from vouched._scan._rules._occasions import span_numbers
 from vouched._scan._rules._rule import PASSED, Rule
 
@@ -57,6 +59,7 @@ __all__ = [
     "ExplanationCheck",
     "ExplanationRule",
     "explained_names",
+    "run",
     "self_compared",
 ]
 
@@ -164,7 +167,36 @@ def _best_other(
             best.append(subject)
     if len(best) != 1:
         return None  # no cheaper reading, or a coincidence shared by several subjects
+    if not _distinctive(group, statements, best[0], ctx):
+        return None  # "one steal and one block": counts half the roster shares
     return best[0], table[best[0]]
+
+
+MAX_SHARED = 2
+"""The most subjects a value may fit and still say whose line it is: a small count (one
+steal, two blocks) fits many rows of a box score and names no one."""
+
+
+def _distinctive(
+    group: list[Stated], statements: list[list[int]], subject: str, ctx: SentenceContext
+) -> bool:
+    """Does some statement the new subject's facts vouch for fit few subjects (at most
+    :data:`MAX_SHARED`)? A swap that rests only on values many subjects share is a
+    coincidence, not a name."""
+    index = ctx.index
+    for statement in statements:
+        if not all(_fits(index, group[i], subject) for i in statement):
+            continue
+        attribute = group[statement[0]].binding.readings[0].attribute
+        shared = 0
+        for other in index.subjects_of(attribute)[:MAX_SUBJECTS]:
+            if all(_fits(index, group[i], other) for i in statement):
+                shared += 1
+                if shared > MAX_SHARED:
+                    break
+        if shared <= MAX_SHARED:
+            return True
+    return False
 
 
 def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, int] | None:
@@ -188,7 +220,8 @@ def _name_mention(ctx: SentenceContext, start: int, named: str) -> tuple[int, in
 def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     """A name whose numbers another subject explains with fewer changes (see the module's
     cost model) is one ``subject_mismatch`` on the name; the numbers that subject's facts
-    vouch for pass, the others stay wrong."""
+    vouch for pass, the others stay wrong. Not when the sentence names that subject apart
+    (its own numbers are said there): then the numbers are wrong, each its own finding."""
     if sum(1 for item in stated if item.outcome is not PASSED) < 2:
         return stated  # a new name must make two wrong statements right
     sentence = ctx.sentence
@@ -203,6 +236,8 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if found is None or span is None:
             continue
         other, fits = found
+        if _named_apart(sentence, other, span):
+            continue  # "X went 42 percent ..., while Y went 42 percent": Y's own are said
         text = sentence.text[span[0] : span[1]]
         swap = Finding(
             _K.SUBJECT_MISMATCH,
@@ -229,13 +264,29 @@ def explained_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     return [new for item in stated for new in replaced.get(id(item), [item])]
 
 
+def _named_apart(sentence: SentenceRead, other: str, span: tuple[int, int]) -> bool:
+    """Does the sentence name ``other`` itself, by a mention of its own away from the name
+    at ``span``? Then its numbers are said for it there ("the Warriors went 42 percent,
+    while the Clippers went 42 percent"), and a name changed into it would say them
+    twice: the numbers of the first clause are wrong, not its name."""
+    return any(
+        m.kind == MentionKind.NAMED
+        and m.start >= 0
+        and m.names[:1] == (other,)
+        and not (m.start < span[1] and span[0] < m.end)
+        for m in sentence.mentions
+    )
+
+
 def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     """A number stated after a name that opens its clause (the nearest named before it
     in its sentence) whose facts have none of its attribute, though they share others
-    with the subject the number was read for (a player with a team and a role but no
-    points: he did not play), is about that name: no fact backs it, and the name is the
-    word that is wrong. One ``ungrounded_claim`` on the name; its numbers make no
-    finding of their own."""
+    with the subject the number was read for, or with a subject that has the stat when
+    it was read for no one (a player with a team and a role but no points: he did not
+    play), is about that name: no fact backs it, and the name is the word that is wrong.
+    One finding on the name: ``subject_mismatch`` naming whose line it is when one other
+    subject's facts vouch for every number (two at least), else ``ungrounded_claim``;
+    its numbers make no finding of their own."""
     sentence = ctx.sentence
     named = [m for m in sentence.mentions if m.start >= 0 and m.kind == MentionKind.NAMED]
     if not named or not stated:
@@ -244,7 +295,7 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     groups: dict[int, list[Stated]] = {}
     for item in stated:
         binding = item.binding
-        if not binding.clear or not binding.readings:
+        if not binding.clear or _attribute(item) is None:
             continue
         i = bisect_left(starts, item.quantity.start) - 1
         if i >= 0 and _unbacked(named[i], item, ctx):
@@ -253,38 +304,85 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         return stated
     replaced: dict[int, list[Stated]] = {}
     for start, group in groups.items():
-        mention = named[starts.index(start)]
-        name = mention.names[0]
-        attributes = sorted({item.binding.readings[0].attribute for item in group})
-        finding = Finding(
-            _K.UNGROUNDED_CLAIM,
-            mention.start,
-            mention.end,
-            sentence.text[mention.start : mention.end],
-            f"no fact of {', '.join(attributes[:3])} for {name}: the numbers stated for "
-            f"{name} are no fact's",
-            name,
-            attributes[0],
-        )
+        finding = _unbacked_finding(named[starts.index(start)], group, ctx)
         for position, item in enumerate(group):
             outcome = finding if position == 0 else PASSED
             replaced[id(item)] = [item._replace(outcome=outcome)]
     return [new for item in stated for new in replaced.get(id(item), [item])]
 
 
+def _unbacked_finding(mention: Mention, group: list[Stated], ctx: SentenceContext) -> Finding:
+    """One finding on the name: ``subject_mismatch`` when one other subject's facts vouch
+    for the whole line (whose line it is), else ``ungrounded_claim``."""
+    name = mention.names[0]
+    attributes = sorted({a for item in group if (a := _attribute(item)) is not None})
+    other = _only_fit(group, name, ctx)
+    return Finding(
+        _K.UNGROUNDED_CLAIM if other is None else _K.SUBJECT_MISMATCH,
+        mention.start,
+        mention.end,
+        ctx.sentence.text[mention.start : mention.end],
+        f"no fact of {', '.join(attributes[:3])} for {name}: the numbers stated for "
+        + (f"{name} are no fact's" if other is None else f"{name} are {other}'s"),
+        name,
+        attributes[0] if other is None else None,
+    )
+
+
+def _attribute(item: Stated) -> str | None:
+    """The attribute a number states: its best reading's, else the one its cue names
+    (a stat no subject of its clause has, "Korver had 12 points" for a player who did
+    not play)."""
+    readings = item.binding.readings
+    return readings[0].attribute if readings else item.binding.attribute
+
+
 def _unbacked(mention: Mention, item: Stated, ctx: SentenceContext) -> bool:
-    """Is ``item`` (read for another subject) about the name ``mention`` that opens its
-    clause, a subject of the same kind with no fact of its attribute?"""
+    """Is ``item`` (read for another subject, or for none) about the name ``mention``
+    that opens its clause, a subject of the same kind with no fact of its attribute?"""
     sentence, index = ctx.sentence, ctx.index
-    name, reading = mention.names[0], item.binding.readings[0]
+    name, attribute = mention.names[0], _attribute(item)
+    if attribute is None:
+        return False
+    readings = item.binding.readings
+    if readings:
+        other = readings[0].subject
+    else:  # read for no one: the name's kind is that of any subject with the stat
+        others = index.subjects_of(attribute)
+        if not others or item.outcome is not PASSED:
+            return False
+        other = others[0]
     return not (
-        name == reading.subject
-        or index.knows(name, reading.attribute)
+        name == other
+        or index.knows(name, attribute)
         or sentence.structure.sentence(mention.start)
         != sentence.structure.sentence(item.quantity.start)
         or not _leads(sentence, mention.start)
-        or not _same_kind(index, name, reading.subject)
+        or not _same_kind(index, name, other)
     )
+
+
+def _only_fit(group: list[Stated], name: str, ctx: SentenceContext) -> str | None:
+    """The one subject (not ``name``) whose facts vouch for every number of the group,
+    at least two numbers: whose line it is. None when no one's, or several subjects'
+    (small counts fit many rows: a coincidence points at no one)."""
+    if len(group) < 2:  # one number is a coincidence, two a line
+        return None
+    index = ctx.index
+    found: list[str] = []
+    first = _attribute(group[0])
+    for subject in index.subjects_of(first) if first is not None else ():
+        if subject == name:
+            continue
+        if all(
+            (a := _attribute(item)) is not None
+            and any_fits(item.quantity, index.pair_readings(subject, a))
+            for item in group
+        ):
+            found.append(subject)
+            if len(found) > 1:
+                return None
+    return found[0] if found else None
 
 
 _LEADING = frozenset({"while", "and", "but", "with", "as", "meanwhile", "also", "the"})
@@ -351,8 +449,15 @@ def self_compared(
 
 EXPLANATION_RULES: tuple[ExplanationRule, ...] = (
     Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM,)),
-    Rule("unbacked_names", unbacked_names, (_K.UNGROUNDED_CLAIM,)),
+    Rule("unbacked_names", unbacked_names, (_K.UNGROUNDED_CLAIM, _K.SUBJECT_MISMATCH)),
     Rule("explained_names", explained_names, (_K.SUBJECT_MISMATCH, _K.VALUE_MISMATCH)),
 )
 """In order, after the clause rules: numbers about other occasions first (they are no
 statement about the facts' occasion, so no name is weighed by them), then the names."""
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The explanation family over the sentence's statements, after the clause family:
+    their outcomes sharpened in ``so_far.stated``, none returned."""
+    so_far.stated = sharpened(EXPLANATION_RULES, so_far.stated, so_far.ctx)
+    return []

@@ -8,11 +8,15 @@ deny it:
   when every date the facts give lies before ``now``: the subject it names that no
   fact is about (the invented opponent, the city it is played in) is an
   ``ungrounded_claim`` on the name. (Weekdays and value words of such a sentence are
-  judged by the word rules, the same way.)
+  judged by the word rules, the same way.) A later occasion against a team of this one
+  is no schedule a writer had: ``ungrounded_claim`` on the name, or ``subject_mismatch``
+  when the team is said to meet itself.
 - **A span of occasions** ("their third straight win", "averaging 21 points on the
-  season", "a season-high 30"), where the facts speak of one: the numbers of the clause
-  are ``ungrounded_claim`` (one game's line cannot back a season's average), and so is
-  the count or the word that states the span ("three straight", "season-high").
+  season", "a season-high 30", "four of their last five games", "seven road wins in 17
+  games", "their eighth home win of the season"), where the facts speak of one: the
+  numbers of the clause are ``ungrounded_claim`` (one game's line cannot back a season's
+  average), and so is the count or the word that states the span ("three straight",
+  "season-high").
 
 ``Policy.other_occasions`` decides: ``"flag"`` (the default: an unvouched schedule or
 season figure is an invention, as any other number no fact backs) or ``"leave"`` (the
@@ -31,12 +35,12 @@ from typing import NamedTuple
 
 from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lex._vocabulary import LATER_OCCASION
+from vouched._scan._lex._vocabulary import LATER_OCCASION, LATER_OPPONENT
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
-from vouched._scan._read._wordreading import denied
-from vouched._scan._rules._context import SentenceContext, Stated
-from vouched._scan._rules._rule import PASSED, Rule
+from vouched._scan._read._values import Denied, Evidence
+from vouched._scan._rules._context import Judged, SentenceContext, Stated
+from vouched._scan._rules._rule import PASSED, Rule, decided
 
 __all__ = [
     "FLAG",
@@ -47,6 +51,8 @@ __all__ = [
     "OccasionRule",
     "OccasionView",
     "later_names",
+    "later_own_subjects",
+    "run",
     "span_numbers",
     "span_words",
 ]
@@ -62,6 +68,7 @@ class OccasionView(NamedTuple):
 
     sentence: SentenceRead
     facts: WordFacts
+    denied: Denied  # is the word at a span denied or hedged (the Evidence's)?
     judged: Sequence[Finding] = ()
 
 
@@ -72,14 +79,18 @@ OccasionRule = Rule[OccasionCheck]
 SPAN_WORDS = re.compile(
     r"\b(?:straight|in\s+a\s+row|consecutive|streak|averag(?:e|es|ed|ing)|per\s+game|"
     r"a\s+game\s+(?:this|on\s+the)\s+season|on\s+the\s+(?:season|year)|this\s+season|"
-    r"so\s+far\s+this|of\s+(?:their|his|its)\s+last|(?:season|career)\s*-?\s*(?:high|low|best))\b",
+    r"so\s+far\s+this|of\s+(?:their|his|its)\s+(?:last|previous)|(?:season|career)\s*-?\s*(?:high|low|best)|"
+    r"(?:wins|losses|victories|defeats)\s+in\s+(?:\d+|their|his|its)|"
+    r"(?:win|loss|victory|defeat)\s+of\s+the\s+(?:season|year))\b",
     re.IGNORECASE,
 )
 """Words that make a clause speak of a span of occasions (a streak, a season, a
 career), where facts about one occasion cannot back it."""
 
 _COUNTED = re.compile(
-    r"\b(?:straight|in\s+a\s+row|consecutive|streak|(?:season|career)\s*-?\s*(?:high|low|best))\b",
+    r"\b(?:straight|in\s+a\s+row|consecutive|streak|(?:season|career)\s*-?\s*(?:high|low|best)|"
+    r"of\s+(?:their|his|its)\s+(?:last|previous)|(?:wins|losses|victories|defeats)\s+in\s+"
+    r"(?:\d+|their|his|its)|(?:win|loss|victory|defeat)\s+of\s+the\s+(?:season|year))\b",
     re.IGNORECASE,
 )
 """The span words that state a count or a record of their own ("three straight", "a
@@ -115,7 +126,7 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         if not SPAN_WORDS.search(sentence.text, start, end):
             out.append(item)
             continue
-        if denied(sentence, quantity.start, quantity.end):
+        if ctx.denied(quantity.start, quantity.end):
             out.append(item._replace(outcome=PASSED))  # "has not averaged 20": not said
             continue
         outcome = (
@@ -147,7 +158,7 @@ def span_words(view: OccasionView) -> list[Finding]:
     findings: list[Finding] = []
     for match in _COUNTED.finditer(text):
         start, end = match.span()
-        if denied(sentence, start, end) or _after_finding(sentence, start, judged):
+        if view.denied(start, end) or _after_finding(sentence, start, judged):
             continue
         count = _COUNT_BEFORE.search(text, max(0, start - _COUNT_REACH), start)
         if count is not None and not count.group().lstrip()[:1].isdigit():
@@ -190,7 +201,7 @@ def later_names(view: OccasionView) -> list[Finding]:
         low = sentence.structure.sentence(mention.start)[0]
         if not LATER_OCCASION.search(text, low, mention.start):
             continue
-        if denied(sentence, mention.start, mention.end):
+        if view.denied(mention.start, mention.end):
             continue
         findings.append(
             Finding(
@@ -204,10 +215,73 @@ def later_names(view: OccasionView) -> list[Finding]:
     return findings
 
 
+def later_own_subjects(view: OccasionView) -> list[Finding]:
+    """A later occasion ("they host the Suns on Friday") against a subject of this one
+    (a team the facts name as a player's team or an opponent), when every date the facts
+    give has passed: the facts are that game's, and its teams' next games are against
+    others (a schedule does not pair the same two teams back to back). A team said to
+    meet itself ("the Suns host the Phoenix Suns") is ``subject_mismatch`` on the second
+    name; this game's opponent met again is ``ungrounded_claim`` on the name."""
+    sentence, facts = view.sentence, view.facts
+    if not facts.past or facts.occasions != FLAG:
+        return []
+    text = sentence.text
+    findings: list[Finding] = []
+    for mention in sentence.mentions:
+        if mention.kind != MentionKind.NAMED or mention.start < 0 or not mention.names:
+            continue
+        name = mention.names[0]
+        if " ".join(name.casefold().split()) not in facts.word_attributes:
+            continue  # not a team of the game (a player, a place)
+        low = sentence.structure.sentence(mention.start)[0]
+        later = LATER_OCCASION.search(text, low, mention.start)
+        if later is None or LATER_OPPONENT.search(text, later.end(), mention.start) is None:
+            continue
+        if view.denied(mention.start, mention.end):
+            continue
+        itself = any(
+            m.kind == MentionKind.NAMED
+            and low <= m.start < mention.start
+            and m.names[:1] == (name,)
+            and LATER_OPPONENT.search(text, low, m.start) is None  # the side, not a venue
+            for m in sentence.mentions
+        )
+        findings.append(
+            Finding(
+                _K.SUBJECT_MISMATCH if itself else _K.UNGROUNDED_CLAIM,
+                mention.start,
+                mention.end,
+                text[mention.start : mention.end],
+                f"{name} is said to meet itself at a later occasion: one name is another team's"
+                if itself
+                else f"a later occasion against {name}, a team of the game the facts speak of",
+                name,
+                None,
+            )
+        )
+    return findings
+
+
 OCCASION_RULES: tuple[OccasionRule, ...] = (
     Rule("later_names", later_names, (_K.UNGROUNDED_CLAIM,)),
+    Rule("later_own_subjects", later_own_subjects, (_K.UNGROUNDED_CLAIM, _K.SUBJECT_MISMATCH)),
     Rule("span_words", span_words, (_K.UNGROUNDED_CLAIM,)),
 )
 """Over each sentence's words, after the word rules; the numbers of a span of occasions
 are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES
 <vouched._scan._rules._explanation.EXPLANATION_RULES>`)."""
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The occasion family over the sentence's words, each rule seeing every finding of
+    the sentence made before it (numbers, words, the occasion rules before it); each
+    finding counts as a claim checked."""
+    judged = [*so_far.numbers(), *so_far.words]
+    view = OccasionView(evidence.sentence, so_far.facts, evidence.denied, judged)
+    found: list[Finding] = []
+    for rule in OCCASION_RULES:
+        for finding in rule.check(view._replace(judged=[*view.judged, *found])):
+            decided(rule, finding)
+            found.append(finding)
+    so_far.checked += len(found)
+    return found

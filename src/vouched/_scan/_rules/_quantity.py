@@ -27,16 +27,27 @@ from vouched._scan._lex._units import (
     units_compatible,
     vouches_in_unit,
 )
-from vouched._scan._read._values import Binding, Derived
-from vouched._scan._rules._context import SentenceContext, any_fits, finding_on, fits
-from vouched._scan._rules._rule import PASSED, Outcome, Rule
+from vouched._scan._read._values import Binding, Derived, Evidence
+from vouched._scan._rules._context import (
+    Judged,
+    SentenceContext,
+    Stated,
+    any_fits,
+    finding_on,
+    fits,
+)
+from vouched._scan._rules._revision import revise
+from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 
 __all__ = [
     "DURATION_RULES",
     "QUANTITY_RULES",
     "QuantityCheck",
     "QuantityRule",
+    "first_opinion",
     "membership",
+    "run",
+    "run_durations",
 ]
 
 _K = FindingKind
@@ -431,3 +442,43 @@ DURATION_RULES: tuple[QuantityRule, ...] = (
     Rule("duration_in_another_unit", duration_in_another_unit, (_K.UNIT_MISMATCH,)),
 )
 """For a duration no cue binds, in place of :data:`QUANTITY_RULES`."""
+
+
+def run_durations(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The duration family: each duration no cue binds, the first rule's finding."""
+    found: list[Finding] = []
+    for quantity, binding in evidence.durations:
+        for rule in DURATION_RULES:
+            outcome = rule.check(quantity, binding, so_far.ctx)
+            if isinstance(outcome, Finding):
+                decided(rule, outcome)
+                found.append(outcome)
+                break
+    return found
+
+
+def first_opinion(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Outcome:
+    """The outcome of the first quantity rule with an opinion (``PASSED`` if none)."""
+    for rule in QUANTITY_RULES:
+        found = rule.check(quantity, binding, ctx)
+        if found is not None:
+            if isinstance(found, Finding):
+                decided(rule, found)
+            return found
+    return PASSED
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The quantity family, item by item: each claim's evidence (over the claims vouched
+    for before it), the first quantity rule with an opinion, then the revision family
+    (:func:`~vouched._scan._rules._revision.revise`). The outcomes go to
+    ``so_far.stated`` (a later family may sharpen them), so no finding is returned."""
+    ctx = so_far.ctx
+    for quantity, bound in evidence.claims:
+        binding = evidence.weigh(quantity, bound, ctx.passed)
+        outcome = revise(Stated(quantity, binding, first_opinion(quantity, binding, ctx)), ctx)
+        if outcome is PASSED:
+            ctx.passed.append(quantity)
+        so_far.stated.append(Stated(quantity, binding, outcome))
+    so_far.checked += len(evidence.claims)
+    return []

@@ -9,6 +9,7 @@ what they share with comparisons (operands, subjects) is in :mod:`._relation`.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from vouched._scan._facts._counts import MAX_MEMBERS, Count, unmet
@@ -17,7 +18,7 @@ from vouched._scan._facts._lexrelations import Superlative, Threshold
 from vouched._scan._facts._wordmatch import RELATION, STRING
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._units import canonical_unit, in_base_unit
-from vouched._scan._lex._vocabulary import ORDINAL_BEFORE, words_between
+from vouched._scan._lex._vocabulary import GROUP_OPENS, ORDINAL_BEFORE, words_between
 from vouched._scan._rules._relation import (
     Operand,
     checked,
@@ -69,7 +70,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
         known, own_value = ctx.facts.word_value(subject, name)
         if known and own_value is not None and not same_word(own_value, value):
             return word_finding(
-                said,
+                _part(said, group=True),
                 _K.RELATION_MISMATCH,
                 f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
                 subject,
@@ -81,15 +82,125 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
-    best = max(peers) if relation.rank == "max" else min(peers)
-    if own.value == best:
-        return PASSED
     where = f" among {subject}'s {'/'.join(relation.within)} peers" if relation.within else ""
+    if relation.place != 1:
+        return _placed(
+            said,
+            ctx,
+            relation,
+            subject=subject,
+            attribute=attribute,
+            own=own,
+            peers=peers,
+            where=where,
+        )
+    best = max(peers) if relation.rank == "max" else min(peers)
+    if own.value == best or _shared_lead(
+        ctx, said, relation, subject=subject, attribute=attribute, peers=peers
+    ):
+        return PASSED
     return word_finding(
-        said,
+        _part(said, group=False),
         _K.RELATION_MISMATCH,
         f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
         f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
+        subject,
+        attribute,
+    )
+
+
+def _shared_lead(
+    ctx: WordContext,
+    said: Said,
+    relation: Superlative,
+    *,
+    subject: str,
+    attribute: str,
+    peers: list[Decimal],
+) -> bool:
+    """ "were led by the duo of X and Y", "X and Y led the way": names joined by "and" at
+    the subject's place share the rank; it holds when each of them ranks among the first
+    as many as they are (no one outside them ranks before the last of them)."""
+    names = _conjoined(ctx, said, subject)
+    if len(names) < 2:  # a shared lead needs two names
+        return False
+    values = []
+    for name in names:
+        value = operand_of(ctx, name, attribute)
+        if not isinstance(value, Operand):
+            return False
+        values.append(value.value)
+    ranked = sorted(peers, reverse=relation.rank == "max")
+    cut = ranked[min(len(names), len(ranked)) - 1]
+    return all((v >= cut if relation.rank == "max" else v <= cut) for v in values)
+
+
+def _conjoined(ctx: WordContext, said: Said, subject: str) -> list[str]:
+    """The subject and the names joined to it by "and" in the phrase's sentence ("the
+    duo of X and Y"): the mention of ``subject`` nearest the phrase, and its neighbours
+    with only "and" between."""
+    text = ctx.sentence.text
+    named = [m for m in ctx.sentence.named if m.start >= 0 and m.names]
+    near = [i for i, m in enumerate(named) if m.names[0] == subject]
+    if not near:
+        return [subject]
+    i = min(near, key=lambda k: abs(named[k].start - said.start))
+    found = [subject]
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(named):
+            left, right = (named[j], named[i]) if j < i else (named[i], named[j])
+            if words_between(text, left.end, right.start) == ["and"]:
+                found.append(named[j].names[0])
+    return found
+
+
+def _part(said: Said, *, group: bool) -> Said:
+    """The words of a rank phrase a reader marks: the group it names ("the second unit"
+    of "led the second unit") when the subject is not of that group, the verb ("led")
+    when the subject does not rank first in it; the whole phrase when it does not split
+    ("team-high", "were led by")."""
+    split = GROUP_OPENS.search(said.text)
+    if split is None:
+        return said
+    if group:
+        start, end = said.start + split.end(), said.end
+    else:
+        start, end = said.start, said.start + split.start()
+    return Said(start, end, said.text[start - said.start : end - said.start], said.tags)
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def _placed(
+    said: Said,
+    ctx: WordContext,
+    relation: Superlative,
+    *,
+    subject: str,
+    attribute: str,
+    own: Operand,
+    peers: list[Decimal],
+    where: str,
+) -> Outcome:
+    """ "X was second on the team": X's place is one more than the number of the group
+    who rank strictly before X (ties share a place: two tied at the top are both first,
+    and the next is third)."""
+    before = sum(1 for v in peers if (v > own.value if relation.rank == "max" else v < own.value))
+    if before + 1 == relation.place:
+        return PASSED
+    place = before + 1
+    said_place = _ORDINALS[relation.place - 1] if relation.place <= len(_ORDINALS) else ""
+    # on the ordinal, the word a reader corrects ("second" of "was second on the team")
+    word = re.search(rf"\b{said_place}\b", said.text, re.IGNORECASE) if said_place else None
+    if word is not None:
+        said = Said(said.start + word.start(), said.start + word.end(), word.group(), said.tags)
+    return word_finding(
+        said,
+        _K.VALUE_MISMATCH,
+        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}: "
+        f"{_ORDINALS[place - 1] if place <= len(_ORDINALS) else f'{place}th'}{where}, "
+        f"not {said_place or relation.place}",
         subject,
         attribute,
     )

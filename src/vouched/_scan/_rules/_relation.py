@@ -163,7 +163,15 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     clause = ctx.sentence.structure.clause(said.start)
     parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
     if left == right:
-        first = first_is_other(ctx.index, left, parts or (attribute,), relation.holds)
+        # which name is the other team's: the period the sentence names decides ("came out
+        # strong in the third quarter, out-scoring the Jazz 29-8"), else the whole game
+        periods = parts or period_parts(
+            ctx.lexicon.periods,
+            attribute,
+            ctx.sentence.text,
+            *ctx.sentence.structure.sentence(said.start),
+        )
+        first = first_is_other(ctx.index, left, periods or (attribute,), relation.holds)
         return self_compared(ctx.sentence, said.start, said.end, left, first=first)
     if parts is not None:
         return _in_period(said, ctx, relation, (left, right), parts)

@@ -14,9 +14,9 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import units_compatible
 from vouched._scan._rules._context import SentenceContext, Stated, any_fits, finding_on
-from vouched._scan._rules._rule import PASSED, Outcome, Rule
+from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided, ran
 
-__all__ = ["REVISIONS", "RevisionCheck", "RevisionRule"]
+__all__ = ["REVISIONS", "RevisionCheck", "RevisionRule", "revise"]
 
 _K = FindingKind
 _NUMBER = QuantityKind.NUMBER
@@ -104,3 +104,17 @@ REVISIONS: tuple[RevisionRule, ...] = (
     Rule("restated", restated, (_K.INCONSISTENCY,)),
 )
 """Applied in order to each quantity's outcome."""
+
+
+def revise(stated: Stated, ctx: SentenceContext) -> Outcome:
+    """The revisions, in order, of one statement's outcome (run per stated item by the
+    quantity family's :func:`~vouched._scan._rules._quantity.run`: what a revision
+    leaves vouched for is what the next claim's evidence reads)."""
+    ran(Family.REVISION)
+    outcome = stated.outcome
+    for revision in REVISIONS:
+        revised = revision.check(stated._replace(outcome=outcome), ctx)
+        if revised is not outcome and isinstance(revised, Finding):
+            decided(revision, revised)
+        outcome = revised
+    return outcome

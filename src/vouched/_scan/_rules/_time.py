@@ -14,17 +14,21 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._scan._facts._conditions import Said, judge_conditions
 from vouched._scan._facts._extremes import Extreme, wrong_comparisons, wrong_extremes
+from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._read._times import Period, SentenceTime
+from vouched._scan._read._values import Timed
 from vouched._scan._rules._ranges import Stretch, wrong_ranges
-from vouched._scan._rules._rule import Rule, decided
+from vouched._scan._rules._rule import Family, Rule, decided, ran
 from vouched._scan._rules._timefindings import joined_ranges, uncovered
 
 __all__ = [
     "TIME_RULES",
+    "InView",
     "TimeRule",
     "compared_periods",
+    "run_periods",
     "run_time_rule",
     "stated_condition",
     "stated_extreme",
@@ -129,3 +133,74 @@ def run_time_rule(name: str, *args: Any) -> list[Finding]:
     for finding in found:
         decided(rule, finding)
     return list(found)
+
+
+InView = tuple["tuple[Period, ...] | None", list[Finding], list[Finding]]
+"""One sentence judged on one period's view: the periods, the findings of numbers and
+of words."""
+
+
+def run_periods(  # noqa: PLR0917 - the sentence, its time, the views and their judgements
+    part: str,
+    quantities: Sequence[Quantity],
+    timed: Timed,
+    views: PeriodViews,
+    comparisons: Mapping[str, Any],
+    judged: list[InView],
+) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    """The time family over one sentence judged on the view of each period it speaks
+    of: weekdays that contradict their dates, each view's findings where its period
+    governs (:func:`_in_periods`), then the rules over the whole sentence
+    (:func:`_whole`). The findings of the sentence's time words, of numbers, and of
+    words (which yield a span to the others)."""
+    ran(Family.TIME)
+    weekdays = run_time_rule("weekday_beside_date", part, timed.timing)
+    kept, kept_words = _in_periods(part, timed, views, judged)
+    return weekdays, _whole(part, quantities, timed, views, comparisons, kept), kept_words
+
+
+def _in_periods(
+    part: str, timed: Timed, views: PeriodViews, judged: list[InView]
+) -> tuple[list[Finding], list[Finding]]:
+    """Each period's findings where that period governs, with the conditions stated
+    for it; a period no fact covers makes its stretch's findings one."""
+    conditions = views.conditions.statements(part.lower())
+    kept: list[Finding] = []
+    kept_words: list[Finding] = []
+    for periods, all_said, all_words in judged:
+        mine = [(a, b) for a, b, p in timed.segments if p == periods]
+        said = [f for f in all_said if any(a <= f.start < b for a, b in mine)]
+        words = [f for f in all_words if any(a <= f.start < b for a, b in mine)]
+        if conditions:  # conditions stated for the period ("light rain on Saturday")
+            present = views.present(periods)
+            said += run_time_rule("stated_condition", part, conditions, present, mine)
+        if (said or words) and periods and not views.covered(periods):
+            said = run_time_rule("uncovered_period", part, timed.timing, periods, [*said, *words])
+            words = []
+        kept.extend(said)
+        kept_words.extend(words)
+    return kept, kept_words
+
+
+def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was kept
+    part: str,
+    quantities: Sequence[Quantity],
+    timed: Timed,
+    views: PeriodViews,
+    comparisons: Mapping[str, Any],
+    kept: list[Finding],
+) -> list[Finding]:
+    """The time rules over the whole sentence: extremes, periods compared, ranges,
+    and findings that belong together."""
+    segments = timed.segments
+    stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+    every = views.whole[0].grounded
+    if views.extremes:  # "the coldest day will be Monday"
+        kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
+    if comparisons:  # "Sunday will be colder than Saturday"
+        mentions = timed.timing.mentions
+        days = [(m.start, m.end, m.periods[0]) for m in mentions if len(m.periods) == 1]
+        kept += run_time_rule("compared_periods", part, comparisons, every, days)
+    kept += run_time_rule("stated_range", part, quantities, stretches, kept)
+    bounds = [(a, b) for a, b, _ in segments]
+    return run_time_rule("together", part, kept, bounds)

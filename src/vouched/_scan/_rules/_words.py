@@ -19,6 +19,8 @@ from vouched._scan._facts._lexicon import Word
 from vouched._scan._facts._wordmatch import DAY, STRING, VALUE, decode_value
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._english import ENGLISH
+from vouched._scan._read._values import Evidence
+from vouched._scan._rules._context import Judged
 from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
 from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
@@ -30,7 +32,7 @@ from vouched._scan._rules._said import (
     word_finding,
 )
 
-__all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words"]
+__all__ = ["WORD_RULES", "Said", "WordCheck", "WordContext", "WordRule", "judge_words", "run"]
 
 _K = FindingKind
 _DAYS = tuple(day.capitalize() for day in ENGLISH["weekdays"])
@@ -209,3 +211,23 @@ def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
                     findings.append(outcome)
                 break
     return findings, checked
+
+
+def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
+    """The words family over the sentence's words that state facts (each checked word
+    counts as a claim checked), reading the statements the number families decided."""
+    if not evidence.words:
+        return []
+    sentence = evidence.sentence
+    ctx = WordContext(
+        sentence,
+        so_far.facts,
+        sentence.lexicon,
+        so_far.stated,
+        list(evidence.words),
+        so_far.named,
+        evidence.readings,
+    )
+    found, checked = judge_words(ctx)
+    so_far.checked += checked
+    return found
