@@ -20,6 +20,10 @@ flagged clean answer and missed mistake with its findings.
     python bench/answers.py                  # this checkout beside the baseline
     python bench/answers.py --no-baseline    # this checkout only
     python bench/answers.py --check          # validate the corpus only
+
+``bench/answers/unseen/`` is a second, smaller set in the same format, written at the
+start of issue 37's second round before any of its rule changes and without reading
+the scanner; it is printed as its own table so it stays an unseen check.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "bench" / "answers"
+UNSEEN = CORPUS / "unseen"  # the second round's own check, written before its rule changes
 SHIPPED = ROOT / "src" / "vouched" / "_data" / "lexicons"
 BASELINE = "da5241b"  # main when this round took issue 37 up again (371a6ef the round before)
 KINDS = frozenset(
@@ -308,20 +313,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         domains = load_corpus()
+        unseen = load_corpus(UNSEEN) if UNSEEN.is_dir() else []
     except CorpusError as error:
         print(f"bench/answers.py: {error}", file=sys.stderr)
         return 2
     if args.findings_json:
-        print(json.dumps(findings(domains)))
+        print(json.dumps(findings([*domains, *unseen])))
         return 0
-    answers = sum(len(d.answers) for d in domains)
     if args.check:
-        print(f"corpus ok: {len(domains)} domains, {answers} answers")
+        for name, group in (("corpus", domains), ("unseen", unseen)):
+            answers = sum(len(d.answers) for d in group)
+            print(f"{name} ok: {len(group)} domains, {answers} answers")
         return 0
-    now = findings(domains)
+    now = findings([*domains, *unseen])
     before = None if args.no_baseline else baseline_findings(args.baseline)
+    _table("answers", domains, now, before, args)
+    if unseen:
+        print()
+        _table("unseen", unseen, now, before, args)
+    return 0
+
+
+def _table(
+    name: str,
+    domains: Sequence[Domain],
+    now: Mapping[str, Sequence[Mapping[str, Any]]],
+    before: Mapping[str, Sequence[Mapping[str, Any]]] | None,
+    args: argparse.Namespace,
+) -> None:
+    answers = sum(len(d.answers) for d in domains)
     print(
-        f"answers: {len(domains)} domains, {answers} answers"
+        f"{name}: {len(domains)} domains, {answers} answers"
         + ("" if before is None else f" (baseline {args.baseline} | this checkout)")
     )
     totals, base_totals = Score(), Score()
@@ -342,9 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for domain in domains:
             lines = list(failures(domain, now))
             if lines:
-                print(f"\n{domain.name}:")
+                print(f"\n{name} {domain.name}:")
                 print("\n".join(lines))
-    return 0
 
 
 if __name__ == "__main__":

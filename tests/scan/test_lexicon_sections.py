@@ -90,3 +90,14 @@ def test_a_superlative_place_round_trips_through_json() -> None:
     lexicon = Lexicon.from_json({"superlatives": spec})
     assert lexicon.to_json()["superlatives"] == spec
     assert Lexicon.from_json(lexicon.to_json()) == lexicon
+
+
+def test_a_counted_count_round_trips_and_excludes_others() -> None:
+    spec = {"players in": {"within": ["TEAM"], "counted": True}}
+    lexicon = Lexicon.from_json({"counts": spec})
+    assert lexicon.to_json()["counts"] == spec
+    with pytest.raises(InputError) as error:
+        Lexicon.from_json(
+            {"counts": {"players": {"within": ["TEAM"], "counted": True, "others": 0}}}
+        )
+    assert "exactly one of others, every and counted" in str(error.value)

@@ -72,6 +72,8 @@ def test_suite_is_large_and_covers_every_kind() -> None:
         "timetable",
         "basketball",
         "football",
+        "roster",
+        "current",
     }
 
 

@@ -4,6 +4,7 @@
 - ``_factindex``: every fact's readings, indexed for vouching a stated quantity.
 - ``_periodviews``: the facts visible to a sentence by the time it speaks of.
 - ``_wordmatch``: what facts stated in words look like (weekdays, value words).
+- ``_shortnames``: a person's surname or given name alone, as a name of that subject.
 - ``_lexicon``: the ``Lexicon``: attribute cues, subject aliases, internal terms, and
   its sections, each parsed by its own module:
 - ``_lexrelations``: comparisons, superlatives and thresholds declared per phrase.

@@ -48,6 +48,7 @@ class Count:
     among: tuple[tuple[str, str | bool], ...] = ()
     others: int | None = None
     every: bool = False
+    counted: bool = False  # "six players in double figures": the number before says how many
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -60,7 +61,7 @@ def counts_of(section: Any, where: str = "counts") -> Mapping[str, Count]:
     """The ``counts`` section, validated; an :class:`InputError` names the bad field."""
     if not isinstance(section, Mapping):
         raise InputError(
-            "must be an object of phrase -> {within, among, others|every}", field=where
+            "must be an object of phrase -> {within, among, others|every|counted}", field=where
         )
     found: dict[str, Count] = {}
     for phrase, spec in section.items():
@@ -74,10 +75,11 @@ def _count_of(spec: Any, at: str) -> Count:
     """One phrase's count, validated (``at``: where it stands in the file)."""
     if not isinstance(spec, Mapping):
         raise InputError("must be an object", field=at)
-    unknown = sorted(set(spec) - {"within", "among", "others", "every"})
+    unknown = sorted(set(spec) - {"within", "among", "others", "every", "counted"})
     if unknown:
         raise InputError(
-            "unknown key (expected within, among, others, every)", field=f"{at}.{unknown[0]}"
+            "unknown key (expected within, among, others, every, counted)",
+            field=f"{at}.{unknown[0]}",
         )
     within = spec.get("within", ())
     if isinstance(within, str):
@@ -94,11 +96,13 @@ def _count_of(spec: Any, at: str) -> Count:
         isinstance(others, bool) or not isinstance(others, int) or others < 0
     ):
         raise InputError("must be a whole number, 0 or more", field=f"{at}.others")
-    if not isinstance(every, bool):
-        raise InputError("must be true or false", field=f"{at}.every")
-    if (others is None) == (not every):
-        raise InputError("needs exactly one of others and every", field=at)
-    return Count(tuple(within), tuple(sorted(among.items())), others, every)
+    counted = spec.get("counted", False)
+    for name, flag in (("every", every), ("counted", counted)):
+        if not isinstance(flag, bool):
+            raise InputError("must be true or false", field=f"{at}.{name}")
+    if [others is not None, every, counted].count(True) != 1:
+        raise InputError("needs exactly one of others, every and counted", field=at)
+    return Count(tuple(within), tuple(sorted(among.items())), others, every, counted)
 
 
 def count_json(count: Count) -> dict[str, Any]:
@@ -110,6 +114,8 @@ def count_json(count: Count) -> dict[str, Any]:
         data["among"] = dict(count.among)
     if count.every:
         data["every"] = True
+    elif count.counted:
+        data["counted"] = True
     else:
         data["others"] = count.others
     return data

@@ -33,6 +33,7 @@ from vouched._scan._lex._units import (
     convertible,
     has_conversion,
     in_base_unit,
+    money_code,
     units_compatible,
 )
 
@@ -57,6 +58,9 @@ _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 _NO_SHAPES: frozenset[tuple[QuantityKind, str | None]] = frozenset()
 _DATE = QuantityKind.DATE
+
+
+_PAIR_NAME = re.compile(r"[A-Z]{3}/[A-Z]{3}")  # a currency pair: "EUR/USD", base first
 
 
 class FactIndex:
@@ -129,6 +133,7 @@ class FactIndex:
         self._in_base: dict[str | None, tuple[list[Decimal], list[Reading]]] | None = None
         self._words_of: dict[str, set[str]] | None = None
         self._value_names: frozenset[str] | None = None
+        self._rates: tuple[tuple[str, str, Decimal], ...] | None = None
 
     @classmethod
     def build(
@@ -475,6 +480,13 @@ class FactIndex:
             return None
         return next(iter(attributes))
 
+    def attributes_for_unit(self, subject: str, unit: str | None) -> tuple[str, ...]:
+        """Every attribute of ``subject`` stated in exactly ``unit``, sorted ("temperature"
+        and "apparent_temperature" in degC)."""
+        if unit is None:
+            return ()
+        return tuple(sorted(self._units_for(subject).get(unit, ())))
+
     @property
     def _known_pairs(self) -> dict[str, set[str]]:
         """Attribute -> subjects with a grounded, silent or rejected fact for it."""
@@ -535,6 +547,30 @@ class FactIndex:
             found = tuple(sorted(self._known_pairs.get(attribute, ())))
             self._sorted_owners[attribute] = found
         return found
+
+    def currency_rates(self) -> tuple[tuple[str, str, Decimal], ...]:
+        """(to, from, rate) of each rate between two currencies ("JPY per EUR" 158.42: a
+        euro buys 158.42 yen; or a pair's value in its quote currency, "EUR/JPY" in
+        "JPY"), "$" read as "USD"; built once, on first use."""
+        rates = self._rates
+        if rates is None:
+            found = []
+            for (name, attribute), facts in self._pair_facts.items():
+                unit = facts[0].unit
+                if not unit:
+                    continue
+                if " per " in unit:
+                    to, _, base = unit.partition(" per ")
+                elif _PAIR_NAME.fullmatch(name) and name[4:] == unit:  # EUR/USD in USD
+                    to, base = unit, name[:3]
+                else:
+                    continue
+                to_code, base_code = money_code(to), money_code(base)
+                value = self.numeric_value(name, attribute)
+                if to_code and base_code and value:
+                    found.append((to_code, base_code, value))
+            rates = self._rates = tuple(found)
+        return rates
 
     def numeric_facts(self, subject: str) -> Sequence[tuple[str, Decimal, str | None]]:
         """(attribute, value, canonical unit) of each single numeric fact of ``subject``,

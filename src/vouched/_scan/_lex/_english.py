@@ -115,6 +115,22 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "eased", "eases", "retreated", "minus",
     ),
     "fall_by": ("by",),
+    # Words of a move ("fell 1.36% to $418.32", "down from $424.10"): a number after the
+    # move and "to" or "from" is the level reached or left, not the size of the move.
+    "move_words": (
+        "rose", "rises", "risen", "rising", "climbed", "climbs", "gained", "gains", "jumped",
+        "jumps", "surged", "rallied", "advanced", "added", "up", "higher", "fell", "falls",
+        "fallen", "falling", "dropped", "drops", "slipped", "slips", "slid", "declined",
+        "declines", "lost", "loses", "shed", "sank", "tumbled", "eased", "retreated", "down",
+        "lower",
+    ),
+    "level_links": ("to", "from"),
+    # Nouns of what is known about a value: a value phrase before one ("no delay
+    # information", "no delay data yet") says what is not known, not the value.
+    "information_nouns": (
+        "information", "info", "data", "details", "detail", "update", "updates", "news",
+        "estimate", "estimates", "report", "reports", "status", "feed",
+    ),
     "fall_hedges": ("just", "some", "about", "nearly"),
     "fall_chain": ("down", "fell", "lost", "dropped", "declined", "slipped", "shed", "gave up"),
     "cents": ("cent", "cents", "pence"),
@@ -224,6 +240,19 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "thanks", "what", "which", "where", "why", "how", "who", "whose", "is", "are",
         "was", "were", "will", "would", "could", "should", "can", "might", "do", "does",
         "did", "has", "have", "had",
+    ),
+    # Generational suffixes after a person's name ("Michael Porter Jr."): not its surname.
+    "name_suffixes": ("jr.", "sr.", "ii", "iii", "iv"),
+    # Words of a place's or a club's name, never a person's: a two-word subject with one
+    # ("New York", "Mexico City", "Real Madrid") gets no short names (neither word alone).
+    "place_name_words": (
+        "new", "san", "santa", "los", "las", "saint", "st.", "fort", "port", "mount",
+        "lake", "north", "south", "east", "west", "upper", "lower", "great", "little",
+        "old", "el", "la", "le", "den", "bad", "cape", "city", "town", "island", "islands",
+        "beach", "springs", "falls", "heights", "park", "valley", "bay", "harbour",
+        "harbor", "airport", "station", "centre", "center", "county", "state", "united",
+        "real", "inter", "sporting",
+        "athletic", "club", "fc", "sc", "hbf", "inc.", "ltd.", "ag", "se", "co.", "corp.",
     ),
     # Words after a sentence-initial capitalised word that make it a subject ("Hamburg is").
     "subject_verbs": (

@@ -20,6 +20,7 @@ __all__ = [
     "from_base_unit",
     "has_conversion",
     "in_base_unit",
+    "money_code",
     "same_dimension",
     "unit_of",
     "units_compatible",
@@ -237,6 +238,14 @@ def canonical_unit(unit: str | None) -> str | None:
     if not text:
         return None
     return _UNIT_ALIASES.get(text.lower(), text)
+
+
+def money_code(unit: str | None) -> str | None:
+    """The currency a unit names ("EUR", "euros" read as "EUR"; "$" as "USD"), else None."""
+    code = canonical_unit(unit)
+    if code == "$":
+        return "USD"
+    return code if code in CURRENCY_UNITS else None
 
 
 def units_compatible(stated: str | None, fact: str | None) -> bool:

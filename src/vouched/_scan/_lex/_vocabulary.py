@@ -42,11 +42,14 @@ __all__ = [
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "INFORMATION_AFTER",
     "LATER_OPPONENT",
+    "LEVEL_LINK",
     "LINKING",
     "LINK_MARKS",
     "MARGIN_NOUN",
     "MINUS_MARK",
+    "MOVE_WORDS",
     "NEGATION",
     "ORDINAL_BEFORE",
     "PAIR_GAP",
@@ -158,6 +161,10 @@ BELOW = _set("below")
 AT_MOST = _set("at_most")
 AT_LEAST = _set("at_least")
 # Sign words a reader applies to a number: "1.15% lower", "3 degrees below zero", "gave up $2".
+MOVE_WORDS = _set("move_words")
+INFORMATION_AFTER = re.compile(rf"\s+(?:{_any('information_nouns')})\b", re.I)
+# "to" / "from" (a currency sign allowed) right before a number: the level a move reached
+LEVEL_LINK = re.compile(rf"\b(?:{_any('level_links')})\s+(?:US\$|[$€£¥₹]\s?)?$", re.I)
 FALL_AFTER = re.compile(rf"\s*(?:{_any('fall_after')})\b", re.I)
 FALL_BEFORE = re.compile(
     rf"\b(?:{_any('fall_before')})"

@@ -21,15 +21,16 @@ read the quantity, its binding and the frozen sentence values, never this module
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from vouched._scan._lex._numbers import Quantity
+from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._read._cues import (
     AttributeReading,
     attribute_readings,
     governed_attributes,
     unit_attributes,
 )
-from vouched._scan._read._derived import comparison, derived
+from vouched._scan._read._derived import comparison, converted, derived
 from vouched._scan._read._sentence import (
     Computes,
     Matchers,
@@ -191,18 +192,18 @@ def evidence(  # noqa: PLR0917 - the reading stage's inputs, in flow order
     binding: Binding,
     passed: Iterable[Quantity],
     gates: Computes,
+    asked: frozenset[tuple[QuantityKind, Any]] = frozenset(),
 ) -> Binding:
     """``binding`` with what the quantity's rules judge beside it: the difference or sum
     the text says it computes (over ``passed``, the sentence's quantities vouched for
-    before it; ``gates``: the sentence's words of a computed value), else the
+    before it; ``gates``: the sentence's words of a computed value), or the conversion
+    of an amount the question holds (``asked``) through a rate fact, else the
     comparison a bound is stated with."""
     # a half of a score line ("the 118-111 win") is a team's value, not a margin
     two_sided = quantity.start in st.partners or quantity.start in st.partners.values()
-    found = (
-        None
-        if two_sided
-        else derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
-    )
+    found = None if two_sided else converted(ctx, quantity, st.quantities, asked)
+    if found is None and not two_sided:
+        found = derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
     if found is not None:
         return binding._replace(derived=found)
     if binding.readings:

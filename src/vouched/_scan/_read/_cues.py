@@ -19,8 +19,10 @@ from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._vocabulary import (
     FILLER_AFTER,
     GAP_WORDS,
+    LEVEL_LINK,
     LINK_MARKS,
     LINKING,
+    MOVE_WORDS,
     WHEN_AFTER,
     WORD_AFTER,
 )
@@ -128,6 +130,8 @@ def _cue_before(
             continue
         if claimed_between(st, cue.end, quantity) or cue.start in st.taken:
             return []  # "one steal and one block": "steal" has its own number
+        if _level_after_move(ctx.text, cue, quantity):
+            return []  # "fell 1.36% to $418.32", "down from $424.10": a level, not the move
         gap = [w for w in gap_words(ctx, cue.end, quantity.start) if w not in LINK_MARKS]
         odd = sum(w not in LINKING for w in gap)
         if len(gap) <= 6 and odd <= 2 and all(w.isalpha() for w in gap):
@@ -137,6 +141,15 @@ def _cue_before(
     return []
 
 
+def _level_after_move(text: str, cue: Cue, quantity: Quantity) -> bool:
+    """Is ``quantity`` the level a move reached or left: the cue is a word of a move and
+    "to" or "from" stands right before the number ("fell 1.36% to $418.32", "down from
+    $424.10")? The move's own size is the number right after the move word."""
+    if " ".join(text[cue.start : cue.end].lower().split()) not in MOVE_WORDS:
+        return False
+    return LEVEL_LINK.search(text, max(cue.end, quantity.start - 12), quantity.start) is not None
+
+
 def _cue_later(
     ctx: SentenceRead, st: Structures, quantity: Quantity, clause: tuple[int, int]
 ) -> list[_Found]:
@@ -144,6 +157,8 @@ def _cue_later(
     later = cue_after(ctx, quantity, clause[1], linking=3)
     if later is None or later is st.adjacent.get(quantity.start):
         return []
+    if leads_on(ctx, st.quantity_starts, later):
+        return []  # "$418.32, a drop of $5.78": the cue has its own number after it
     names = _stated(ctx, later, quantity)
     return [(0.6, names, True, (later.start, later.end))] if names else []
 
@@ -173,13 +188,19 @@ def unit_guess(
     ctx: SentenceRead, quantity: Quantity, sentence: tuple[int, int]
 ) -> list[tuple[float, tuple[str, ...], bool]]:
     """The attribute a unit names: clear when one attribute of the subjects named
-    in the sentence is stated in it ("Berlin is 21 °C"); a guess otherwise."""
+    in the sentence is stated in it ("Berlin is 21 °C"); when the subject named in the
+    quantity's clause states several in it, one of those ("Munich is 5.9 °C": its
+    temperature or its feels-like, and neither is 5.9); a guess otherwise."""
     index = ctx.facts
     low = bisect_left(ctx.mention_starts, sentence[0])
     high = bisect_left(ctx.mention_starts, sentence[1])
     here = bisect_left(ctx.mention_starts, quantity.start, low, high)
+    clause = ctx.structure.clause(quantity.start)
+    # a sentence naming no attribute at all: a bare value is one of its subject's own
+    bare = bisect_left(ctx.cue_starts, sentence[0]) == bisect_left(ctx.cue_starts, sentence[1])
     names: set[str] = set()
     seen: set[str] = set()
+    several: set[str] = set()  # a subject's attributes sharing the unit
     for i in range(max(low, here - WINDOW), min(high, here + WINDOW)):
         for subject in names_of(ctx, i)[:1]:
             if subject in seen:
@@ -188,8 +209,13 @@ def unit_guess(
             name = index.attribute_for_unit(subject, quantity.unit)
             if name is not None:
                 names.add(name)
-    if len(names) == 1:
+            elif bare and clause[0] <= ctx.mentions[i].start < clause[1]:
+                several.update(index.attributes_for_unit(subject, quantity.unit))
+    if len(names) == 1 and not several:
         return [(0.3, tuple(names), True)]
+    if not names and several:
+        # "Munich is 5.9 °C": its temperature or its feels-like; one of them must hold
+        return [(0.6, tuple(sorted(several)), True)]
     if not names:
         name = index.attribute_for_unit(None, quantity.unit)
         if name is not None:

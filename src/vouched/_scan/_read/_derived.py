@@ -12,10 +12,11 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from decimal import Decimal
+from typing import Any
 
 from vouched._scan._facts._factindex import rounds_to
 from vouched._scan._lex._numbers import Quantity, QuantityKind
-from vouched._scan._lex._units import units_compatible
+from vouched._scan._lex._units import money_code, units_compatible
 from vouched._scan._lex._vocabulary import (
     AT_LEAST,
     AT_MOST,
@@ -41,6 +42,7 @@ from vouched._scan._read._values import Derived
 __all__ = [
     "comparison",
     "computed_words",
+    "converted",
     "derived",
     "difference",
     "sign_spans",
@@ -85,6 +87,47 @@ def signed(ctx: SentenceRead, quantity: Quantity) -> Quantity:
     if not negative:
         return quantity  # "fell 0": zero has no sign
     return quantity._replace(value=negative[0], alternatives=tuple(negative[1:]))
+
+
+def converted(
+    ctx: SentenceRead,
+    quantity: Quantity,
+    quantities: Iterable[Quantity],
+    asked: frozenset[tuple[QuantityKind, Any]],
+) -> Derived | None:
+    """An amount the user asked about, converted through a rate fact: asked for 100
+    euros, "100 euros is roughly 15,842 yen" with EUR/JPY at 158.42 (unit "JPY per EUR")
+    is 100 x 158.42; "15,842 yen is about 100 euros" the same rate divided. The amount is
+    a sum of money stated before it in the sentence (``quantities``) in the rate's other
+    currency whose value the question holds (``asked``): an amount nobody asked about
+    converts to an invented number. The result holds when it rounds to the precision
+    shown. None when no asked amount and rate join two stated currencies."""
+    unit = money_code(quantity.unit)
+    if unit is None or quantity.kind is not QuantityKind.NUMBER:
+        return None
+    rates = ctx.facts.currency_rates()
+    if not rates or not asked:
+        return None
+    results: list[tuple[Decimal, str]] = []
+    for amount in quantities:
+        if amount.end > quantity.start:
+            break
+        base = money_code(amount.unit)
+        if base is None or base == unit or amount.kind is not QuantityKind.NUMBER:
+            continue
+        if not any((amount.kind, v) in asked for v in amount.values):
+            continue
+        for to, frm, rate in rates:
+            if (to, frm) == (unit, base):
+                results.append((amount.value * rate, f"{amount.text} x {rate}"))
+            elif (to, frm) == (base, unit):
+                results.append((amount.value / rate, f"{amount.text} / {rate}"))
+    if not results:
+        return None
+    if any(_rounds(value, quantity) for value, _ in results):
+        return Derived("conversion", True, "")
+    value, how = results[0]
+    return Derived("conversion", False, f"{how} is {value.normalize():f} {unit}")
 
 
 def sign_spans(ctx: SentenceRead) -> list[tuple[int, int]]:

@@ -142,18 +142,27 @@ class Weigher:
     is stated with. The sentence's words of a computed value are searched when the first
     claim asks, and only when the batch may state one at all."""
 
-    __slots__ = ("_gates", "_sentence", "_structures")
+    __slots__ = ("_asked", "_gates", "_sentence", "_structures")
 
-    def __init__(self, sentence: SentenceRead, structures: Structures, may_compute: bool) -> None:
+    def __init__(
+        self,
+        sentence: SentenceRead,
+        structures: Structures,
+        may_compute: bool,
+        asked: frozenset[tuple[QuantityKind, Any]] = frozenset(),
+    ) -> None:
         self._sentence = sentence
         self._structures = structures
         self._gates: Computes | None = None if may_compute else NO_COMPUTES
+        self._asked = asked
 
     def __call__(self, quantity: Quantity, bound: Binding, passed: Iterable[Quantity]) -> Binding:
         gates = self._gates
         if gates is None:
             gates = self._gates = computed_words(self._sentence.text)
-        return evidence(self._sentence, self._structures, quantity, bound, passed, gates)
+        return evidence(
+            self._sentence, self._structures, quantity, bound, passed, gates, self._asked
+        )
 
 
 def read_evidence(  # noqa: PLR0917 - the sentence and what was compiled for it
@@ -262,7 +271,7 @@ def _bound(  # noqa: PLR0917 - the sentence read, and what its claims are read w
     readings = MappingProxyType(
         {(w.start, w.end): WordReading(sentence, w.start, w.end) for w in words}
     )
-    weigh = Weigher(sentence, structures, may_compute)
+    weigh = Weigher(sentence, structures, may_compute, asked)
     return Evidence(
         sentence,
         structures,

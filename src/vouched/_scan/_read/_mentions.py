@@ -27,7 +27,9 @@ __all__ = [
     "MentionKind",
     "Structure",
     "is_name",
+    "name_modifiers",
     "names_a_subject",
+    "not_short_name",
     "read_structure",
 ]
 
@@ -269,3 +271,44 @@ def spans_between(starts: list[int], low: int, high: int) -> tuple[int, int]:
     """Index range of ``starts`` inside [low, high)."""
     a = bisect_left(starts, low)
     return a, bisect_left(starts, high, a)
+
+
+# one or two capitalised words and a space, right before a name ("the Denver Nuggets")
+_NAME_MODIFIER = re.compile(r"(?:[^\W\d_a-z][^\W\d_]*\s){1,2}$")
+
+
+def name_modifiers(text: str, named: Sequence[Mention]) -> list[tuple[int, int]]:
+    """Capitalised words right before a subject's own name (not an alias) are part of
+    that name, not a subject of their own: the head of an English name comes last ("the
+    Denver Nuggets", "the Phoenix Suns"). Before an alias they are not: "Eric Dragic"
+    is no name of Goran Dragic's."""
+    spans = []
+    for mention in named:
+        if text[mention.start : mention.end].casefold() not in {
+            n.casefold() for n in mention.names
+        }:
+            continue
+        found = _NAME_MODIFIER.search(text, max(0, mention.start - 40), mention.start)
+        if found is not None:
+            spans.append((found.start(), mention.start))
+    return spans
+
+
+# a capitalised word and a space right before a position ("Eric Curry")
+_FIRST_NAME_BEFORE = re.compile(r"([^\W\d_a-z][^\W\d_]*)\s$")
+
+
+def not_short_name(
+    text: str, lowered: str, hit: tuple[int, int, tuple[str, ...]], short: frozenset[str]
+) -> bool:
+    """Is a match of a surname or given name alone (``short``) no name: "green" in lower
+    case, or a surname after another first name ("Eric Curry" is not Stephen Curry)?"""
+    start, end, _ = hit
+    if lowered[start:end] not in short:
+        return False
+    if text[start].islower():
+        return True
+    before = _FIRST_NAME_BEFORE.search(text, max(0, start - 30), start)
+    if before is None or before.group(1).isupper():
+        return False  # "MVP Jokic": a title, not a first name
+    return is_name(before.group(1))

@@ -29,14 +29,17 @@ from vouched._scan._facts._lexicon import (
     build_phrase_matcher,
     phrase_matcher,
 )
+from vouched._scan._facts._shortnames import short_names
 from vouched._scan._facts._wordmatch import WordFacts, word_matcher
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._lex._vocabulary import LINKING, words_between
+from vouched._scan._lex._vocabulary import INFORMATION_AFTER, LINKING, words_between
 from vouched._scan._read._mentions import (
     Mention,
     MentionKind,
     Structure,
     conjunction_before,
+    name_modifiers,
+    not_short_name,
     read_structure,
 )
 
@@ -148,7 +151,17 @@ def _subject_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
         for subject, aliases in lexicon.subjects.items()
         for phrase in (subject, *aliases)
     )
-    return build_phrase_matcher(itertools.chain(pairs, ((s, s) for s in known)))
+    short = (
+        (phrase, subject)
+        for phrase, subjects in _short_names(lexicon, known).items()
+        for subject in subjects
+    )
+    return build_phrase_matcher(itertools.chain(pairs, ((s, s) for s in known), short))
+
+
+@lru_cache(maxsize=128)
+def _short_names(lexicon: Lexicon, known: frozenset[str]) -> Mapping[str, tuple[str, ...]]:
+    return short_names(lexicon.subjects, known)
 
 
 @lru_cache(maxsize=128)
@@ -181,6 +194,7 @@ class Matchers(NamedTuple):
     values: PhraseMatcher | None
     digit_names: PhraseMatcher | None
     words: PhraseMatcher | None  # facts stated in words (vouched._scan._read._wordreading)
+    short: frozenset[str] = frozenset()  # surnames and given names: read only capitalised
 
 
 def compile_matchers(
@@ -189,14 +203,16 @@ def compile_matchers(
     attributes = frozenset(index.attributes)
     pairs, pair_table = _pair_matcher(lexicon, attributes)
     with_digits = index.strings_with_digits
+    known = frozenset(index.subjects)
     return Matchers(
         _attribute_matcher(lexicon, attributes),
-        _subject_matcher(lexicon, frozenset(index.subjects)),
+        _subject_matcher(lexicon, known),
         pairs,
         pair_table,
         _value_matcher(lexicon, attributes) if lexicon.values else None,
         phrase_matcher(tuple((n, n) for n in with_digits)) if with_digits else None,
         word_matcher(lexicon, words or WordFacts(index)),
+        frozenset(_short_names(lexicon, known)),
     )
 
 
@@ -267,12 +283,19 @@ def find_all(
     quantities: list[Quantity],
 ) -> Found:
     """Every phrase the matchers know in ``text``, with its ``quantities``: one pass each."""
+    subjects = matchers.subjects.find(text, lowered, tokens)
+    if matchers.short:
+        subjects = [h for h in subjects if not not_short_name(text, lowered, h, matchers.short)]
     return Found(
         [Cue(s, e, n) for s, e, n in matchers.attributes.find(text, lowered, tokens)],
-        matchers.subjects.find(text, lowered, tokens),
+        subjects,
         [Cue(s, e, n) for s, e, n in matchers.pairs.find(text, lowered, tokens)],
         matchers.pair_table,
-        [Cue(s, e, n) for s, e, n in matchers.values.find(text, lowered, tokens)]
+        [
+            Cue(s, e, n)
+            for s, e, n in matchers.values.find(text, lowered, tokens)
+            if INFORMATION_AFTER.match(text, e) is None  # "no delay information"
+        ]
         if matchers.values is not None
         else [],
         [(s, e) for s, e, _ in matchers.digit_names.find(text, lowered, tokens)]
@@ -383,6 +406,7 @@ def read_sentence(
         + [(c.start, c.end) for c in (*cues, *found.pair_phrases)]
         + [(q.start, q.end) for q in found.quantities]  # "°C", "USD" are units, not names
         + _value_names(text, index)  # "to Stralsund": a destination, no unknown subject
+        + name_modifiers(text, named)  # "the Denver Nuggets": one name, its head last
     )
     structure = read_structure(text, known)
     mentions = [*carried, *_with_references(sorted([*named, *nameless]), structure)]

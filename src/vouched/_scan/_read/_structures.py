@@ -215,6 +215,8 @@ def read_pairs(
             continue
         if PAIR_GAP.fullmatch(text, left.end, right.start) is None:
             continue
+        if left.unit != right.unit and None not in (left.unit, right.unit):
+            continue  # "fell 1.36% to $418.32": a pair's halves are of one unit
         sentence = ctx.structure.sentence(left.start)
         near = pair_phrase_near(ctx, left, right, sentence) if pairs else None
         pair = near[0] if near is not None else None

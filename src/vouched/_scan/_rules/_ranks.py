@@ -17,6 +17,7 @@ from vouched._scan._facts._lexicon import Word
 from vouched._scan._facts._lexrelations import Superlative, Threshold
 from vouched._scan._facts._wordmatch import RELATION, STRING
 from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._lex._numwords import word_number
 from vouched._scan._lex._units import canonical_unit, in_base_unit
 from vouched._scan._lex._vocabulary import GROUP_OPENS, ORDINAL_BEFORE, words_between
 from vouched._scan._rules._relation import (
@@ -63,6 +64,8 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
         if not isinstance(found, str):
             return found
         subject = found
+    if _renamed(ctx, subject):
+        return None  # the line is another player's: the name is the word that is wrong
     group = _named_group(said, ctx, subject, relation.within)
     if group is not None:
         return group
@@ -152,6 +155,18 @@ def _conjoined(ctx: WordContext, said: Said, subject: str) -> list[str]:
             if words_between(text, left.end, right.start) == ["and"]:
                 found.append(named[j].names[0])
     return found
+
+
+def _renamed(ctx: WordContext, subject: str) -> bool:
+    """Did the sentence's numbers already say ``subject`` is the wrong name (a
+    ``subject_mismatch`` on it: the line is another's)? Then its rank phrase and the
+    group it names are that other's, and judging them for ``subject`` says it twice."""
+    return any(
+        isinstance(item.outcome, Finding)
+        and item.outcome.kind is _K.SUBJECT_MISMATCH
+        and item.outcome.subject == subject
+        for item in ctx.stated
+    )
 
 
 def _part(said: Said, *, group: bool) -> Said:
@@ -372,6 +387,8 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
     threshold = _threshold_after(said, ctx)
     if threshold is None:
         return None
+    if count.counted:
+        return _counted(said, ctx, count, threshold)
     subject = subject_with(ctx, said, threshold.attributes)
     if not isinstance(subject, str):
         return None  # the threshold's own rule judges a subject no fact is about
@@ -396,6 +413,61 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
     if why is None:
         return PASSED
     return word_finding(said, _K.RELATION_MISMATCH, why, subject, threshold.attributes[0])
+
+
+def _counted(said: Said, ctx: WordContext, count: Count, threshold: Threshold) -> Outcome | None:
+    """ "The Jazz had six players in double figures": the number right before the phrase
+    counts the members of the group the sentence's named team is (players whose ``within``
+    value is that team) that meet the threshold; another count is ``value_mismatch`` on
+    the number. None when no number or no team is read."""
+    text = ctx.sentence.text
+    words = text[max(0, said.start - _COUNT_REACH) : said.start].lower().split()
+    if not words:
+        return None
+    read = word_number(words[-1:]) if not words[-1].isdigit() else (int(words[-1]), 1)
+    if read is None:
+        return None
+    stated = read[0]
+    word_start = text.lower().rfind(words[-1], 0, said.start)
+    team = next(
+        (
+            m.names[0]
+            for m in ctx.sentence.named
+            if m.start >= 0
+            and m.names
+            and " ".join(m.names[0].casefold().split()) in ctx.facts.word_attributes
+        ),
+        None,
+    )
+    if team is None or len(count.within) != 1:
+        return None
+    members = [
+        other
+        for other in ctx.index.subjects_of(threshold.attributes[0])[:MAX_MEMBERS]
+        if same_value(ctx.facts.word_value(other, count.within[0])[1], team)
+        and all(same_value(ctx.facts.word_value(other, n)[1], v) for n, v in count.among)
+    ]
+    if not members:
+        return None
+    meeting = sum(1 for m in members if _meets(ctx, m, threshold))
+    if meeting == stated:
+        return PASSED
+    number = Said(
+        word_start,
+        word_start + len(words[-1]),
+        text[word_start : word_start + len(words[-1])],
+        said.tags,
+    )
+    return word_finding(
+        number,
+        _K.VALUE_MISMATCH,
+        f"{meeting} of {team}'s {count.within[0]} group meet it, not {stated}",
+        team,
+        threshold.attributes[0],
+    )
+
+
+_COUNT_REACH = 24  # characters before a counted phrase where its number is read
 
 
 def _threshold_after(said: Said, ctx: WordContext) -> Threshold | None:

@@ -183,7 +183,7 @@ WORD_RULES: tuple[WordRule, ...] = (
         stated_rank,
         (_K.RELATION_MISMATCH, _K.UNGROUNDED_CLAIM, _K.SILENT_SPOKEN, _K.VALUE_MISMATCH),
     ),
-    Rule("stated_count", stated_count, (_K.RELATION_MISMATCH,)),
+    Rule("stated_count", stated_count, (_K.RELATION_MISMATCH, _K.VALUE_MISMATCH)),
     Rule(
         "stated_threshold",
         stated_threshold,
