@@ -11,8 +11,8 @@ every queued snapshot, then exits. The line
 socket is bound. Nothing of a request is logged unless ``--log-requests``
 (or ``log_requests = true``), and then only method, path, status and time.
 
-``--processes N`` (N > 1) forks N server processes after the socket is bound;
-they accept on the one socket, each with its own event loop, CPU pool, upstream
+``--processes N`` (or ``server.processes``; N > 1) forks N server processes after
+the socket is bound; they accept on the one socket, each with its own event loop, CPU pool, upstream
 clients and snapshot queue. The first process only supervises: SIGTERM or SIGINT
 is passed to every server process and it waits for them; a process that dies is
 replaced, unless processes die faster than one a second on average over the last
@@ -51,9 +51,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--processes",
         type=int,
-        default=1,
         metavar="N",
-        help="server processes accepting on the one socket (default 1; see the gateway guide)",
+        help="server processes accepting on the one socket (default: the config's "
+        "server.processes, or 1; see the gateway guide)",
     )
     parser.add_argument(
         "--log-requests", action="store_true", help="log method, path, status and time per request"
@@ -85,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
         changes["port"] = args.port
     if args.log_requests:
         changes["log_requests"] = True
-    if not 1 <= args.processes <= 64:
-        raise InputError("must be between 1 and 64", field="--processes")
+    if args.processes is not None:
+        if not 1 <= args.processes <= 64:
+            raise InputError("must be between 1 and 64", field="--processes")
+        changes["processes"] = args.processes
     config = replace(config, **changes)
     if args.host is not None:
         config_module.check_binding(config, where="--host")
@@ -132,9 +134,9 @@ def run(args: argparse.Namespace) -> int:
         server.run(sockets=[sock])
         return 0
 
-    if args.processes == 1:
+    if config.processes == 1:
         return serve_here()
-    return _supervise(args.processes, serve_here)
+    return _supervise(config.processes, serve_here)
 
 
 def _supervise(count: int, serve_here: Callable[[], int]) -> int:
