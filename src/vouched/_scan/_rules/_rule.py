@@ -27,6 +27,7 @@ __all__ = [
     "Undeclared",
     "audited",
     "decided",
+    "decisions",
     "ran",
     "traced",
 ]
@@ -80,13 +81,33 @@ class Undeclared(NamedTuple):
 _AUDIT: ContextVar[list[Undeclared] | None] = ContextVar("vouched_rule_audit", default=None)
 
 
+_DECISIONS: ContextVar[list[str] | None] = ContextVar("vouched_rule_decisions", default=None)
+
+
 def decided(rule: Rule[Any], finding: Finding) -> None:
     """Called by a runner for each finding a rule returns: one of an undeclared kind is
-    reported to the audit in progress (and costs one tuple lookup otherwise)."""
+    reported to the audit in progress, and the rule's name to the record of decisions
+    in progress (each costs one lookup otherwise)."""
     if finding.kind not in rule.kinds:
         audit = _AUDIT.get()
         if audit is not None:
             audit.append(Undeclared(rule.name, finding.kind, rule.kinds))
+    record = _DECISIONS.get()
+    if record is not None:
+        record.append(rule.name)
+
+
+@contextmanager
+def decisions() -> Iterator[list[str]]:
+    """Record the name of the rule behind every finding made inside the block, in order
+    (tests: the decisions follow the registry's order)."""
+    token = _DECISIONS.set([])
+    try:
+        found = _DECISIONS.get()
+        assert found is not None  # noqa: S101 - set on the line above
+        yield found
+    finally:
+        _DECISIONS.reset(token)
 
 
 @contextmanager
