@@ -17,8 +17,10 @@ Each team (subject: its name):
 - the statistics block: ``shots``, ``shots_on_target``, ``possession`` (%),
   ``corners``, ``fouls``, ``offsides``, ``saves``;
 - ``goal_minute`` (unit ``min``): each goal it scored, own goals it was given included
-  (a team's changes and cards keep their minutes on the players: "the 65th minute"
-  stated for a team is its goal's);
+  (its cards keep their minutes on the players: "the 65th minute" stated for a team is
+  its goal's); ``substitution_minute``: each of its changes, which the lexicon names
+  only by words of a change ("Rovers made changes at 61' and 65'"), so a change's
+  minute said to be a goal's is still wrong;
 - the occasion: ``date`` (ISO, UTC), ``venue``, ``referee``, ``league``.
 
 Each player named in an event (subject: the name as the body gives it): ``team``;
@@ -283,11 +285,11 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
             team_of.setdefault(player, team)
         if event.get("type") == "subst":
             _minute_fact(minutes, player, "subbed_off_minute", minute)
+            _minute_fact(minutes, team, "substitution_minute", minute)  # "changes at 61', 65'"
             if helper is not None:
                 counts.setdefault(helper, Counter())
                 team_of.setdefault(helper, team)
                 _minute_fact(minutes, helper, "subbed_on_minute", minute)
-
             continue
         if _is_shootout(event) or event.get("type") == "Var":
             continue
