@@ -129,3 +129,10 @@ def test_a_report_of_the_match_passes_with_the_football_lexicon(facts: list[Fact
         now=KICKOFF,
     )
     assert report.passed, report.findings
+
+
+def test_the_match_counts_both_teams_cards_and_changes_together(facts: list[Fact]) -> None:
+    match = "Harbour Town v Millbrook Rovers"
+    assert _values(facts, match, "match_yellow_cards") == [1]
+    assert _values(facts, match, "match_red_cards") == [1]
+    assert _values(facts, match, "match_substitutions") == [2]
