@@ -11,7 +11,7 @@ from vouched._scan import _findings
 from vouched._scan._findings import finding_key, once_per_span
 from vouched._scan._lex._splitter import sentence_spans
 from vouched._scan._rules import REGISTRY
-from vouched._scan._rules._rule import Family, Rule, audited, decided, traced
+from vouched._scan._rules._rule import Family, Rule, audited, decided, decisions, traced
 
 from ._cases import load_cases, world
 
@@ -106,6 +106,27 @@ def test_the_runners_run_the_families_in_the_registrys_order() -> None:
     assert sum(len(t) for t in traces.values()) > 0, "the trace must record the runners"
     assert {Family.TIME, Family.WORDS, Family.QUOTE} <= {f for t in traces.values() for f in t}
     assert {key: _out_of_order(t) for key, t in traces.items() if _out_of_order(t)} == {}
+
+
+_FAMILY_OF = {rule.name: entry.family for entry in REGISTRY for rule in entry.rules}
+
+
+def test_every_decision_is_made_in_the_registrys_order() -> None:
+    """The rule behind each finding, in the order the findings were made, belongs to
+    the families in the registry's order (a family's decisions never come after a later
+    family's, but for the next period view's reading)."""
+    made = {}
+    for case in load_cases():
+        w = world(case.world)
+        lexicon = w.lexicon if case.lexicon else None
+        scanner = Scanner(w.gated, lexicon, w.sources, case.question, w.policy)
+        for start, end in sentence_spans(case.text):
+            with decisions() as names:
+                scanner.scan(case.text[start:end])
+            made[case.name, start] = [_FAMILY_OF[name] for name in names]
+    families = {f for found in made.values() for f in found}
+    assert {Family.QUANTITY, Family.WORDS, Family.TIME, Family.EXPLANATION} <= families
+    assert {key: _out_of_order(f) for key, f in made.items() if _out_of_order(f)} == {}
 
 
 def test_the_trace_reports_a_family_run_out_of_the_registrys_order() -> None:

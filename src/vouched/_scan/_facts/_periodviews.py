@@ -50,6 +50,7 @@ class PeriodViews:
 
     __slots__ = (
         "_cache",
+        "_covered",
         "_exact",
         "_flat",
         "_longest",
@@ -93,6 +94,7 @@ class PeriodViews:
         text naming one ("at 14:00") names the slot, a time, not a value."""
         self._cache: dict[tuple[Period, ...], tuple[FactIndex, WordFacts]] = {}
         self._present: dict[tuple[Period, ...] | None, frozenset[str]] = {}
+        self._covered: dict[tuple[Period, ...], bool] = {}
         self.conditions = Conditions(families, whole[0].grounded)
 
     @classmethod
@@ -156,8 +158,14 @@ class PeriodViews:
         return found
 
     def covered(self, periods: tuple[Period, ...]) -> bool:
-        """Does any fact's period overlap ``periods``?"""
-        return any(_overlaps(f, periods) for group in self._timed for f in group)
+        """Does any fact's period overlap ``periods``? (Kept per periods, as the views
+        are: a pass over every fact with a period.)"""
+        found = self._covered.get(periods)
+        if found is None:
+            found = any(_overlaps(f, periods) for group in self._timed for f in group)
+            if len(self._covered) < MAX_VIEWS:
+                self._covered[periods] = found
+        return found
 
 
 def _by_period(facts: Sequence[Fact]) -> tuple[list[Fact], list[Fact]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -27,6 +27,7 @@ __all__ = [
     "Undeclared",
     "audited",
     "decided",
+    "decisions",
     "ran",
     "traced",
 ]
@@ -42,6 +43,7 @@ PASSED = Passed.PASSED
 Outcome = Finding | Passed
 
 C = TypeVar("C", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 class Family(enum.StrEnum):
@@ -80,25 +82,42 @@ class Undeclared(NamedTuple):
 _AUDIT: ContextVar[list[Undeclared] | None] = ContextVar("vouched_rule_audit", default=None)
 
 
+_DECISIONS: ContextVar[list[str] | None] = ContextVar("vouched_rule_decisions", default=None)
+
+
 def decided(rule: Rule[Any], finding: Finding) -> None:
     """Called by a runner for each finding a rule returns: one of an undeclared kind is
-    reported to the audit in progress (and costs one tuple lookup otherwise)."""
+    reported to the audit in progress, and the rule's name to the record of decisions
+    in progress (each costs one lookup otherwise)."""
     if finding.kind not in rule.kinds:
         audit = _AUDIT.get()
         if audit is not None:
             audit.append(Undeclared(rule.name, finding.kind, rule.kinds))
+    record = _DECISIONS.get()
+    if record is not None:
+        record.append(rule.name)
 
 
 @contextmanager
-def audited() -> Iterator[list[Undeclared]]:
-    """Collect every finding of an undeclared kind made inside the block (tests)."""
-    token = _AUDIT.set([])
+def _recording(var: ContextVar[list[T] | None]) -> Iterator[list[T]]:
+    """A fresh list in ``var`` for the block (what the hooks append to), then the old one."""
+    found: list[T] = []
+    token = var.set(found)
     try:
-        found = _AUDIT.get()
-        assert found is not None  # noqa: S101 - set on the line above
         yield found
     finally:
-        _AUDIT.reset(token)
+        var.reset(token)
+
+
+def decisions() -> AbstractContextManager[list[str]]:
+    """Record the name of the rule behind every finding made inside the block, in order
+    (tests: the decisions follow the registry's order)."""
+    return _recording(_DECISIONS)
+
+
+def audited() -> AbstractContextManager[list[Undeclared]]:
+    """Collect every finding of an undeclared kind made inside the block (tests)."""
+    return _recording(_AUDIT)
 
 
 _TRACE: ContextVar[list[Family] | None] = ContextVar("vouched_rule_trace", default=None)
@@ -112,13 +131,6 @@ def ran(family: Family) -> None:
         trace.append(family)
 
 
-@contextmanager
-def traced() -> Iterator[list[Family]]:
+def traced() -> AbstractContextManager[list[Family]]:
     """Record the family of every runner call made inside the block, in order (tests)."""
-    token = _TRACE.set([])
-    try:
-        found = _TRACE.get()
-        assert found is not None  # noqa: S101 - set on the line above
-        yield found
-    finally:
-        _TRACE.reset(token)
+    return _recording(_TRACE)
