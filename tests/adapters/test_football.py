@@ -44,6 +44,12 @@ def test_in_a_substitution_the_player_leaves_and_the_assist_comes_on(facts: list
     assert _values(facts, "Harbour Town", "substitutions") == [1]
 
 
+def test_a_teams_changes_keep_their_minutes_apart_from_its_goals(facts: list[Fact]) -> None:
+    assert _values(facts, "Harbour Town", "substitution_minute") == [46]
+    assert _values(facts, "Millbrook Rovers", "substitution_minute") == [64]
+    assert 46 not in _values(facts, "Harbour Town", "goal_minute")
+
+
 def test_an_own_goal_counts_for_the_other_team_and_its_scorer_keeps_his_team(
     facts: list[Fact],
 ) -> None:
@@ -123,3 +129,10 @@ def test_a_report_of_the_match_passes_with_the_football_lexicon(facts: list[Fact
         now=KICKOFF,
     )
     assert report.passed, report.findings
+
+
+def test_the_match_counts_both_teams_cards_and_changes_together(facts: list[Fact]) -> None:
+    match = "Harbour Town v Millbrook Rovers"
+    assert _values(facts, match, "match_yellow_cards") == [1]
+    assert _values(facts, match, "match_red_cards") == [1]
+    assert _values(facts, match, "match_substitutions") == [2]

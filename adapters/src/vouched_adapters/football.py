@@ -17,8 +17,10 @@ Each team (subject: its name):
 - the statistics block: ``shots``, ``shots_on_target``, ``possession`` (%),
   ``corners``, ``fouls``, ``offsides``, ``saves``;
 - ``goal_minute`` (unit ``min``): each goal it scored, own goals it was given included
-  (a team's changes and cards keep their minutes on the players: "the 65th minute"
-  stated for a team is its goal's);
+  (its cards keep their minutes on the players: "the 65th minute" stated for a team is
+  its goal's); ``substitution_minute``: each of its changes, which the lexicon names
+  only by words of a change ("Rovers made changes at 61' and 65'"), so a change's
+  minute said to be a goal's is still wrong;
 - the occasion: ``date`` (ISO, UTC), ``venue``, ``referee``, ``league``.
 
 Each player named in an event (subject: the name as the body gives it): ``team``;
@@ -35,7 +37,9 @@ match"): ``final_score`` and ``halftime_score`` ("3-1", and "1-3": either way ro
 team has them too),
 ``regulation_minutes`` (``status.elapsed``, 90), ``added_time`` (the minutes added,
 ``status.extra``), ``match_minutes`` (how long it lasted: the two together),
-``date``, ``venue``, ``referee``, ``round``.
+``date``, ``venue``, ``referee``, ``round``; and both teams' counts together,
+``match_yellow_cards``, ``match_red_cards``, ``match_substitutions`` ("the game saw
+eight cautions", "nine changes between them").
 
 How API-Football writes events:
 
@@ -50,7 +54,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -83,7 +87,14 @@ _MINUTE_OF = {
 _SCORED = {("Goal", "Normal Goal"), ("Goal", "Penalty"), ("Goal", "Own Goal")}
 _PLAYER_COUNTS = ("goals", "assists", "yellow_cards", "red_cards")
 _PLAYER_COUNTS_IF_ANY = ("penalty_goals", "own_goals", "missed_penalties")
-_MATCH_WORDS = ("the match", "the game", "the fixture", "the contest", "the encounter")
+_MATCH_WORDS = (
+    "the match",
+    "the game",
+    "the fixture",
+    "the contest",
+    "the encounter",
+)
+_MATCH_TOTALS = ("yellow_cards", "red_cards", "substitutions")
 _INITIAL = re.compile(r"^(?:\w\.\s*)+", re.UNICODE)
 
 
@@ -107,6 +118,7 @@ def match_facts(
     for side in _SIDES:
         _team_facts(out, game, names, side, kickoff)
     _match_facts(out, game, match_name(game), kickoff)
+    _match_totals(out, match_name(game), names.values())
     _statistics(out, game.get("statistics"), names)
     _player_facts(out, events, names)
     return out.facts
@@ -247,6 +259,20 @@ def _match_facts(out: _Facts, game: Mapping[str, Any], match: str, kickoff: date
     out.add(match, "round", _text(_sub(game, "league").get("round")))
 
 
+def _match_totals(out: _Facts, match: str, teams: Iterable[str]) -> None:
+    """Counts of the match as a whole ("the game saw eight cautions", "nine changes
+    between them"): both teams' together."""
+    sides = set(teams)
+    for attribute in _MATCH_TOTALS:
+        values = [
+            f.value
+            for f in out.facts
+            if f.subject in sides and f.attribute == attribute and type(f.value) is int
+        ]
+        if len(values) == len(sides):  # a name of its own: the match is no team or player
+            out.add(match, f"match_{attribute}", sum(v for v in values if type(v) is int))
+
+
 def _statistics(out: _Facts, block: object, names: Mapping[str, str]) -> None:
     if not isinstance(block, Sequence) or isinstance(block, str):
         return
@@ -283,11 +309,11 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
             team_of.setdefault(player, team)
         if event.get("type") == "subst":
             _minute_fact(minutes, player, "subbed_off_minute", minute)
+            _minute_fact(minutes, team, "substitution_minute", minute)  # "changes at 61', 65'"
             if helper is not None:
                 counts.setdefault(helper, Counter())
                 team_of.setdefault(helper, team)
                 _minute_fact(minutes, helper, "subbed_on_minute", minute)
-
             continue
         if _is_shootout(event) or event.get("type") == "Var":
             continue

@@ -47,6 +47,7 @@ from vouched._scan._lex._patterns import (
     MAGNITUDES,
     MINUS_WORD_BEFORE,
     MINUS_WORDS,
+    MINUTE_PLUS,
     PLAIN_WORD_STARTS,
     SIGNAL_WORDS,
     SIGNED_WORD,
@@ -298,7 +299,8 @@ def _glued(
     if ordinal and "." not in digits and "," not in digits:
         stop = end + ordinal.end()
         raw = text[start:stop]
-        return Quantity(start, stop, raw, QuantityKind.NUMBER, value, ONE, soft=True), stop
+        unit = "min" if MINUTE_PLUS.match(text, stop) else None  # "the 90th +6 minute"
+        return Quantity(start, stop, raw, QuantityKind.NUMBER, value, ONE, unit, soft=True), stop
     unit_match = UNIT_AFTER.match(text, end)
     if not (unit_match and unit_match.end() > end):
         return None, _past_word(text, end)
@@ -364,6 +366,8 @@ def _finish(  # noqa: PLR0917 - positional on the reader's hot path (keyword pas
             if unit is None or spelled_unit in KNOWN_UNITS:
                 unit = spelled_unit
         end = after.end()
+    elif unit is None and MINUTE_PLUS.match(text, end):  # "in the 90+3 minute"
+        unit = "min"
     if (
         approx
         and quantum == ONE

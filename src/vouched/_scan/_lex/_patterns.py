@@ -189,6 +189,11 @@ UNIT_AFTER = re.compile(
     r"|['\u2019\u2032](?![\w'\u2019])"  # a match minute right after its digits: "61'"
     r")?"
 )
+# A match minute before its added time, "90+3 minute", "90th +6 minute", "(90+2')": the
+# 90 is a minute too (the minutes added follow it, with the minute word or prime).
+MINUTE_PLUS = re.compile(
+    r"\s?\+\s?\d{1,2}(?:\s?['\u2019\u2032]|(?:st|nd|rd|th)?\s?(?i:min(?:ute)?s?\b|-minute))"
+)
 UNIT_HYPHEN = re.compile(
     r"-(?i:minute|min|hour|hr|day|year|km|kilomet(?:re|er)|metre|meter|mile|second|degree"
     r"|percent)s?\b"

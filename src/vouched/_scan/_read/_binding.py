@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from vouched._scan._facts._gameparts import period_parts
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._read._cues import (
     AttributeReading,
@@ -79,7 +80,8 @@ def bind(ctx: SentenceRead, st: Structures, quantity: Quantity) -> Binding:
         return UNBOUND if cue is None else UNBOUND._replace(cue=cue)
     if isinstance(candidates, Binding):  # a name no fact is about governs it
         return candidates if cue is None else candidates._replace(cue=cue)
-    return _readings(ctx, quantity, sentence, candidates, cue)
+    two_sided = quantity.start in st.partners or quantity.start in st.partners.values()
+    return _readings(ctx, quantity, sentence, candidates, cue, in_period=not two_sided)
 
 
 def _readings(
@@ -88,6 +90,8 @@ def _readings(
     sentence: tuple[int, int],
     candidates: _Candidates,
     cue: tuple[int, int] | None,
+    *,
+    in_period: bool = True,
 ) -> Binding:
     attributes, subjects, governed = candidates
     readings, mention_of = _pairings(ctx, attributes, subjects)
@@ -102,6 +106,8 @@ def _readings(
     plausible = tuple(r for r in readings if r.cost <= best + MARGIN)
     clear = next(c for a, names, c in attributes if plausible[0].attribute in names)
     firm = clear and len({r.subject for r in plausible}) == 1 and best <= 1.0
+    if in_period and ctx.lexicon.periods:
+        plausible = tuple(_period_reading(ctx, r, sentence) for r in plausible)
     return Binding(
         dedupe(plausible),
         plausible[0].attribute,
@@ -162,6 +168,17 @@ def _pairings(
                     readings.append(Reading(a_cost + s_cost, subject, name))
                     mention_of.setdefault(subject, at)
     return readings, mention_of
+
+
+def _period_reading(ctx: SentenceRead, reading: Reading, sentence: tuple[int, int]) -> Reading:
+    """A count in a sentence that names a period ("Harbour Town scored twice in the second
+    half", "In the second half, Rovers added three more goals") is that period's column
+    when the subject has one: the second half's goals, not the match's. A score pair is
+    read as a whole elsewhere (a period named later governs no final score)."""
+    parts = period_parts(ctx.lexicon.periods, reading.attribute, ctx.text, *sentence)
+    if parts is None or len(parts) != 1 or not ctx.facts.knows(reading.subject, parts[0]):
+        return reading
+    return reading._replace(attribute=parts[0])
 
 
 def _sole_owner(

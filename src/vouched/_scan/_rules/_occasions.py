@@ -198,6 +198,8 @@ def later_names(view: OccasionView) -> list[Finding]:
     for mention in sentence.mentions:
         if mention.kind != MentionKind.UNKNOWN or mention.start < 0:
             continue
+        if mention.end - mention.start == 1:
+            continue  # a lone capital: an initial the sentence was cut after ("through J.")
         low = sentence.structure.sentence(mention.start)[0]
         if not LATER_OCCASION.search(text, low, mention.start):
             continue
