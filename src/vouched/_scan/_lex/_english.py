@@ -54,10 +54,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "value_places": ("in", "at", "for"),
     # Words after a number that say when, not what ("1.0842 today", "7 °C right now").
     "times_after": (
-        "as of today", "as of now", "today", "tonight", "tomorrow", "yesterday", "right now",
-        "now", "currently", "at the moment", "at present", "at the present", "at the minute",
-        "so far", "this morning", "this afternoon", "this evening", "this week",
-        "this month", "this year",
+        "as of", "at the close", "at close", "earlier today", "today", "tonight", "tomorrow",
+        "yesterday", "right now", "now", "currently", "at the moment", "at present",
+        "at the present", "at the minute", "so far", "this morning", "this afternoon",
+        "this evening", "this week", "this month", "this year",
     ),
     "pair_words": ("for", "of"),
     "value_joins": ("and", "&", "versus", "vs.", "against"),
