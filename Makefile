@@ -36,9 +36,9 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench examples adapters docs
 	$(BIN)/ruff format --check src tests bench examples adapters docs/hooks.py docs/examples
 	$(BIN)/mypy
-	@# radon counts what mccabe does not (each and/or, comprehension filters): the scanner's
-	@# ceiling, with tests/scan/test_scan_complexity.py holding the bar of 21 (STYLE 35)
-	$(BIN)/xenon --max-absolute E src/vouched/_scan
+	@# radon counts what mccabe does not (each and/or, comprehension filters): rank C
+	@# (below 21) is the scanner's ceiling, as tests/scan/test_scan_complexity.py holds (STYLE 35)
+	$(BIN)/xenon --max-absolute C src/vouched/_scan
 
 # The documentation site, strictly: a broken link, a missing page or include fails.
 docs: $(TEST_STAMP)

@@ -56,6 +56,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scan"))
 
 HOSTILE_CHARS = 64 * 1024
+# A report an older commit (--against) could not make: its reader refuses an input this
+# checkout's data grew (a lexicon key added since). Counted apart, never as changed.
+UNREADABLE = "unreadable"
 
 
 def _cases() -> Iterator[tuple[str, dict[str, Any]]]:
@@ -87,7 +90,11 @@ def _rotowire() -> Iterator[tuple[str, dict[str, Any]]]:
     with tempfile.TemporaryDirectory(prefix="identity-") as tmp:
         for tid in score.text_ids("train"):
             for name, lexicon in (("own", None), ("bench", rotowire.LEXICON)):
-                found = rotowire._scan_in_process(score, tid, lexicon, Path(tmp))
+                try:
+                    found = rotowire._scan_in_process(score, tid, lexicon, Path(tmp))
+                except RuntimeError as error:  # an older commit refusing a newer lexicon
+                    yield f"rotowire:{name}:{tid}", {UNREADABLE: str(error)}
+                    continue
                 yield f"rotowire:{name}:{tid}", {"findings": found}
 
 
@@ -187,8 +194,14 @@ def _compare(before: dict[str, Any], reports: dict[str, Any], name: str) -> int:
     # as the dump reads back: a fact's exact value (a Decimal) as its text
     reports = json.loads(json.dumps(reports, default=str))
     keys = before.keys() | reports.keys()
-    changed = sorted(k for k in keys if before.get(k) != reports.get(k))
+    unreadable = {k for k in keys if UNREADABLE in (before.get(k) or {})}
+    changed = sorted(k for k in keys - unreadable if before.get(k) != reports.get(k))
     print(f"against {name} (digest {digest(before)}): {len(changed)} changed")
+    if unreadable:
+        print(
+            f"  not compared: {len(unreadable)} ({name} cannot read their input, e.g. "
+            f"{before[min(unreadable)][UNREADABLE][:120]})"
+        )
     families = Counter(k.split(":", 1)[0] for k in changed)
     if families:
         print("  changed per corpus: " + ", ".join(f"{k} {v}" for k, v in families.items()))

@@ -26,7 +26,10 @@ baseline. This process is the load generator (httpx).
    scans (target: beside <= 1.5x alone).
 
 ``--against REF`` builds the baseline from another ref than ``main`` (the
-commit a branch started from, say).
+commit a branch started from, say). ``--processes N`` adds a row: the branch's
+gateway under ``vouched serve --processes N``. CPU per answer counts the service's
+server processes too. ``--snapshots`` has the gateway keep a snapshot of every
+answer in SQLite, as a deployment would.
 
 Figures on a shared 2-core machine are noisy: read the ratios.
 """
@@ -87,13 +90,14 @@ class Service:
     # the branch's name in the tables
     HERE = "branch"
 
-    def __init__(self, name: str, config: Path, source: Path | None) -> None:
+    def __init__(self, name: str, config: Path, source: Path | None, *extra: str) -> None:
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
         if source is not None:
             env["PYTHONPATH"] = str(source / "src")
         self.name = name
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "vouched", "serve", "--config", str(config), "--port", "0"],
+            [sys.executable, "-m", "vouched", "serve", "--config", str(config), "--port", "0",
+             *extra],
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env,
         )  # fmt: skip
         assert self.process.stderr is not None
@@ -106,8 +110,15 @@ class Service:
     def cpu_seconds(self) -> float:
         """The CPU time the service process has used (user + system): a figure
         a busy machine slows down far less than wall-clock latency."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):  # the service and its server processes
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if self.process.pid in (int(stat.parent.name), int(fields[1])):
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> int:
         if self.process.poll() is None:
@@ -482,7 +493,7 @@ def gateway_answer() -> str:
     return " ".join(said)
 
 
-def gateway_folder(upstream: str) -> Path:
+def gateway_folder(upstream: str, snapshots: bool = False) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="vouched-gateway-"))
     for file in ("lexicon.json", "catalog.csv", "contract.toml"):
         (folder / file).write_bytes((EXAMPLES / file).read_bytes())
@@ -493,6 +504,8 @@ def gateway_folder(upstream: str) -> Path:
     text = (EXAMPLES / "serve.toml").read_text(encoding="utf-8")
     phraser = f'kind = "openai"\nbase_url = "{upstream}/v1"\nmodel = "upstream-3ms"'
     text = text.replace('kind = "template"', phraser)
+    if snapshots:  # a fresh SQLite file for each service (they run one after the other)
+        text = text.replace('on_fail = "retry"', 'on_fail = "retry"\nstore = "snapshots.db"')
     (folder / "serve.toml").write_text(text, encoding="utf-8")
     return folder
 
@@ -562,21 +575,29 @@ def gateway_overhead(url: str, upstream: str, count: int) -> tuple[float, float]
     return results[0], results[1]
 
 
-def bench_gateway(source: Path, seconds: float) -> None:
+def bench_gateway(
+    source: Path, seconds: float, processes: int = 1, snapshots: bool = False
+) -> None:
     answer = gateway_answer()
     upstream_process = subprocess.Popen([sys.executable, "-c", UPSTREAM, answer],
                                         stdout=subprocess.PIPE, text=True)  # fmt: skip
     assert upstream_process.stdout is not None
     upstream = f"http://127.0.0.1:{upstream_process.stdout.readline().strip()}"
-    folder = gateway_folder(upstream)
+    folder = gateway_folder(upstream, snapshots)
     print(f"\n5. gateway: /v1/chat/completions in front of an upstream answering "
           f"{len(answer)} characters in 3 ms (20 connections, {seconds:g} s)")  # fmt: skip
     print("   targets: >= 300 answers/s, p99 < 150 ms, /healthz p99 < 20 ms, overhead p50 <= 3 ms")
     print(f"  {'service':8} {'answers':>7} {'ans/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'not ok':>6} "
           f"{'healthz p99':>11} {'direct p50':>10} {'gw p50':>8} {'overhead':>8}")  # fmt: skip
     try:
-        for name, where in (("main", source), (Service.HERE, None)):
-            service = Service(name, folder / "serve.toml", where)
+        rows: list[tuple[str, Path | None, tuple[str, ...]]] = [
+            ("main", source, ()), (Service.HERE, None, ())]  # fmt: skip
+        if processes > 1:
+            rows.append((f"x{processes}", None, ("--processes", str(processes))))
+        for name, where, extra in rows:
+            for leftover in folder.glob("snapshots.db*"):
+                leftover.unlink()
+            service = Service(name, folder / "serve.toml", where, *extra)
             try:
                 asyncio.run(gateway_load(service.url, 1.0, 4))  # warm up
                 cpu = service.cpu_seconds()
@@ -603,11 +624,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--gateway", action="store_true", help="only the gateway section (5)")
     parser.add_argument("--against", default="main", metavar="REF",
                         help="the git ref of the baseline service (default: main)")  # fmt: skip
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="also run the branch's gateway with serve --processes N")  # fmt: skip
+    parser.add_argument("--snapshots", action="store_true",
+                        help="the gateway keeps a snapshot of every answer (SQLite)")  # fmt: skip
     args = parser.parse_args(argv)
     count, budget, seconds = (3000, 15.0, 10.0) if args.full else (600, 4.0, 4.0)
     source = main_source(args.against)
     if args.gateway:
-        bench_gateway(source, seconds * 2)
+        bench_gateway(source, seconds * 2, args.processes, args.snapshots)
         return 0
     services = [Service("main", EXAMPLES / "serve.toml", source),
                 Service(Service.HERE, EXAMPLES / "serve.toml", None)]  # fmt: skip
@@ -619,7 +644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for service in services:
             service.stop()
-    bench_gateway(source, seconds * 2)
+    bench_gateway(source, seconds * 2, args.processes, args.snapshots)
     return 0
 
 

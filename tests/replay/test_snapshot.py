@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from replay.population import T0, SnapshotFactory, weather_facts
 from vouched import Fact, InputError, Policy, Snapshot
-from vouched._jsonio import dumps, loads
+from vouched._jsonio import canonical_by_orjson, dumps, dumps_pure, loads
 
 
 def test_same_generation_built_twice_is_one_id(make_snapshot: SnapshotFactory) -> None:
@@ -260,3 +260,15 @@ def test_redaction_matches_beyond_ascii_case(make_snapshot: SnapshotFactory) -> 
     text = snapshot.canonical_json().casefold()
     assert "jürgen" not in text
     assert "strasse" not in text  # casefold turns ß into ss: covers both spellings
+
+
+def test_a_snapshot_with_times_under_a_tenth_of_a_millisecond_is_written_by_orjson(
+    make_snapshot: SnapshotFactory,
+) -> None:
+    # Python writes 1e-05 with an exponent, orjson not: a float like it would send the
+    # snapshot to the pure emitter; the snapshot holds it as the Decimal it reads back.
+    snapshot = make_snapshot(timings={"total": 0.00001, "gate": 3.2e-05})
+    text = snapshot.canonical_json()
+    assert '"timings":{"gate":0.000032,"total":0.00001}' in text
+    assert canonical_by_orjson(snapshot.to_json()) == text
+    assert dumps_pure(snapshot.to_json(), canonical=True) == text

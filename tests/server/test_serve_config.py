@@ -248,3 +248,11 @@ def test_a_wrong_tracing_setting_is_named(tmp_path: Path) -> None:
     assert "tracing.sample: unknown key (expected enabled)" in _error(
         tmp_path, "[tracing]\nsample = 0.5\n"
     )
+
+
+def test_server_processes_is_read_and_bounded(tmp_path: Path) -> None:
+    assert load_config(EXAMPLES / "serve.toml").processes == 1
+    assert load_config(_write(tmp_path, "[server]\nprocesses = 3\n")).processes == 3
+    assert _error(tmp_path, "[server]\nprocesses = 65\n").endswith(
+        "server.processes: must be between 1 and 64"
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +72,45 @@ def test_an_empty_host_on_the_command_line_is_exit_2_not_every_interface() -> No
     assert run.stderr == (
         "vouched serve: --host: must name an address: an empty host would bind every interface\n"
     )
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def test_processes_serve_one_socket_and_a_dead_one_is_replaced() -> None:
+    process = _serve("--config", str(EXAMPLES / "serve.toml"), "--port", "0", "--processes", "2")
+    try:
+        assert process.stderr is not None
+        url = process.stderr.readline().split(" on ", 1)[1].strip()
+        for _ in range(6):  # a new connection each time: either process may take it
+            assert httpx.get(f"{url}/healthz", timeout=30).json()["status"] == "ok"
+        servers = _children(process.pid)
+        assert len(servers) == 2
+        victim = min(servers)
+        os.kill(victim, signal.SIGKILL)
+        line = process.stderr.readline()  # written once the replacement is forked
+        assert line.startswith(f"vouched serve: server process {victim} ended (-9); ")
+        replacement = int(line.split("; ", 1)[1].split()[0])
+        assert _children(process.pid) == (servers - {victim}) | {replacement}
+        assert httpx.get(f"{url}/healthz", timeout=30).json()["status"] == "ok"
+    finally:
+        process.terminate()  # passed on to every server process, which drain and exit
+        assert process.wait(timeout=60) == 0
+        if process.stderr is not None:
+            process.stderr.close()
+    assert not _children(process.pid)
+
+
+def test_processes_outside_1_to_64_are_exit_2() -> None:
+    run = run_cli(["serve", "--config", str(EXAMPLES / "serve.toml"), "--processes", "0"])
+    assert run.returncode == 2
+    assert run.stderr == "vouched serve: --processes: must be between 1 and 64\n"

@@ -1,4 +1,4 @@
-"""``vouched serve --config SERVE.toml [--host H] [--port P] [--log-requests]``.
+"""``vouched serve --config SERVE.toml [--host H] [--port P] [--processes N] [--log-requests]``.
 
 Loads the config and every catalog, lexicon and facts file it names once, then
 serves the HTTP API under uvicorn (``vouched[server]``). A bad config stops
@@ -10,14 +10,26 @@ every queued snapshot, then exits. The line
 ``vouched serve: listening on http://HOST:PORT`` goes to stderr once the
 socket is bound. Nothing of a request is logged unless ``--log-requests``
 (or ``log_requests = true``), and then only method, path, status and time.
+
+``--processes N`` (or ``server.processes``; N > 1) forks N server processes after
+the socket is bound; they accept on the one socket, each with its own event loop, CPU pool, upstream
+clients and snapshot queue. The first process only supervises: SIGTERM or SIGINT
+is passed to every server process and it waits for them; a process that dies is
+replaced, unless processes die faster than one a second on average over the last
+N deaths (a start that cannot succeed), which stops them all with exit 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import socket
 import sys
+import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -36,6 +48,13 @@ def register(commands: Any) -> None:
     parser.add_argument("--config", required=True, metavar="SERVE.toml", help="the config file")
     parser.add_argument("--host", help="address to bind (default: the config's, or 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to bind (default: the config's, or 8787)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        metavar="N",
+        help="server processes accepting on the one socket (default: the config's "
+        "server.processes, or 1; see the gateway guide)",
+    )
     parser.add_argument(
         "--log-requests", action="store_true", help="log method, path, status and time per request"
     )
@@ -66,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
         changes["port"] = args.port
     if args.log_requests:
         changes["log_requests"] = True
+    if args.processes is not None:
+        if not 1 <= args.processes <= 64:
+            raise InputError("must be between 1 and 64", field="--processes")
+        changes["processes"] = args.processes
     config = replace(config, **changes)
     if args.host is not None:
         config_module.check_binding(config, where="--host")
@@ -90,21 +113,77 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     sys.stderr.write(f"vouched serve: listening on http://{shown}:{port}\n")
     sys.stderr.flush()
-    # The event loop shares the GIL with the pool's scanning threads; at the
-    # default 5 ms switch interval a cheap /v1/gate waits behind them once per
-    # syscall. 1 ms: bench/serve.py (gate p99 while 8 clients scan 32 KB).
-    sys.setswitchinterval(0.001)
-    app = create_app(config)
 
-    class Server(uvicorn.Server):  # type: ignore[misc,name-defined]  # uvicorn: Any here
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            # From SIGTERM on, the service drains: new requests are 503, a stream cut
-            # off at the grace is recorded with the reason shutdown, and the grace
-            # counts from the signal.
-            app.service.draining = True
-            app.service.stop_asked()
-            super().handle_exit(sig, frame)
+    def serve_here() -> int:
+        # The event loop shares the GIL with the pool's scanning threads; at the
+        # default 5 ms switch interval a cheap /v1/gate waits behind them once per
+        # syscall. 1 ms: bench/serve.py (gate p99 while 8 clients scan 32 KB).
+        sys.setswitchinterval(0.001)
+        app = create_app(config)
 
-    server = Server(uvicorn.Config(app, **uvicorn_settings(config)))
-    server.run(sockets=[sock])
-    return 0
+        class Server(uvicorn.Server):  # type: ignore[misc,name-defined]  # uvicorn: Any here
+            def handle_exit(self, sig: int, frame: Any) -> None:
+                # From SIGTERM on, the service drains: new requests are 503, a stream
+                # cut off at the grace is recorded with the reason shutdown, and the
+                # grace counts from the signal.
+                app.service.draining = True
+                app.service.stop_asked()
+                super().handle_exit(sig, frame)
+
+        server = Server(uvicorn.Config(app, **uvicorn_settings(config)))
+        server.run(sockets=[sock])
+        return 0
+
+    if config.processes == 1:
+        return serve_here()
+    return _supervise(config.processes, serve_here)
+
+
+def _supervise(count: int, serve_here: Callable[[], int]) -> int:
+    """Fork ``count`` server processes and wait for them (see the module's docstring)."""
+    children: set[int] = set()
+    deaths: deque[float] = deque(maxlen=count)
+    stopping = False
+
+    def start() -> int:
+        pid = os.fork()
+        if pid == 0:  # the server process: never returns into the supervisor's code
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # uvicorn sets its own
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = 1
+            try:
+                code = serve_here()
+            finally:
+                sys.stderr.flush()
+                os._exit(code)
+        children.add(pid)
+        return pid
+
+    def stop(sig: int, frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in children:  # SIGTERM either way: a second SIGINT makes uvicorn quit at once
+            os.kill(pid, signal.SIGTERM)
+
+    for _ in range(count):
+        start()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    status = 0
+    while children:
+        pid, wait_status = os.wait()  # retried by Python after a signal (PEP 475)
+        children.discard(pid)
+        code = os.waitstatus_to_exitcode(wait_status)
+        if stopping:
+            status = max(status, code if code > 0 else 0)
+            continue
+        deaths.append(time.monotonic())
+        if len(deaths) == count and deaths[-1] - deaths[0] < count:
+            sys.stderr.write("vouched serve: server processes keep dying; stopping\n")
+            stop(signal.SIGTERM, None)
+            status = 1
+            continue
+        started = start()
+        sys.stderr.write(f"vouched serve: server process {pid} ended ({code}); {started} started\n")
+        sys.stderr.flush()
+    return status

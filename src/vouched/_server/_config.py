@@ -12,6 +12,7 @@
     max_body_bytes = 1048576   # a larger request body is answered 413
     request_timeout = 10.0     # seconds per request (body read included); past it, 504
     workers = 2                # threads of the CPU pool (scans, verification, big bodies)
+    processes = 1              # server processes on the one socket (1 to 64; --processes)
     queue_limit = 64           # requests waiting for the pool; past it, 503
     max_connections = 1000     # open connections (keep it below ulimit -n); past it, the
                                # longest idle one is closed to make room
@@ -148,6 +149,7 @@ _SERVER_KEYS = (
     "max_body_bytes",
     "request_timeout",
     "workers",
+    "processes",
     "queue_limit",
     "max_connections",
     "keep_alive_timeout",
@@ -209,6 +211,7 @@ class ServeConfig:
     max_body_bytes: int = 1024 * 1024
     request_timeout: float = 10.0
     workers: int = 2
+    processes: int = 1
     queue_limit: int = 64
     max_connections: int = 1000
     keep_alive_timeout: float = 5.0
@@ -417,6 +420,7 @@ def _server(read: _Reader, server: Mapping[str, Any], env: Mapping[str, str]) ->
         ("max_body_bytes", int, 1024 * 1024),
         ("request_timeout", float, 10.0),
         ("workers", int, 2),
+        ("processes", int, 1),
         ("queue_limit", int, 64),
         ("max_connections", int, 1000),
         ("keep_alive_timeout", float, 5.0),
@@ -424,6 +428,8 @@ def _server(read: _Reader, server: Mapping[str, Any], env: Mapping[str, str]) ->
         ("shutdown_grace", float, 10.0),
     ):
         settings[key] = read.typed(server, key, kind, default, "server")
+    if not 1 <= settings["processes"] <= 64:
+        raise read.error("must be between 1 and 64", "server.processes")
     try:
         check_binding(ServeConfig(host=settings["host"], token=token))
     except InputError as error:

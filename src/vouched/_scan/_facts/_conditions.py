@@ -8,8 +8,15 @@ The lexicon's ``conditions`` section names families of weather words::
                    "overcast": ["overcast", "overcast skies"]}
 
 A string fact belongs to a family when one of the family's phrases occurs in its
-value ("light rain" is rain; "overcast clouds" is overcast). A family stated for a
-period in which no fact belongs to it is ``value_mismatch``; stated with a negation
+value ("light rain" is rain; "overcast clouds" is overcast). A family of plain words
+may name, under ``also``, the families whose facts vouch for it too: the plain
+English a forecast reader uses for a sky code is an approximation of several codes
+("mostly cloudy" is said of broken clouds and of overcast)::
+
+    "mostly cloudy": {"phrases": ["mostly cloudy"], "also": ["broken clouds", "overcast"]}
+
+A family stated for a period in which no fact belongs to it (nor to a family it
+names under ``also``) is ``value_mismatch``; stated with a negation
 ("no rain", "without showers") or by an opposite ("dry"), when some fact in the
 period belongs to it. A hedged statement ("a chance of showers", "rain is
 possible") says nothing certain: it is not checked. Families no fact of the whole
@@ -47,11 +54,13 @@ _HEDGE_WINDOW = 40
 
 @dataclass(frozen=True)
 class ConditionWords:
-    """A family's phrases (say it holds) and opposites (say it does not)."""
+    """A family's phrases (say it holds), opposites (say it does not) and the other
+    families whose facts also vouch for a statement of it (``also``)."""
 
     name: str
     phrases: tuple[str, ...]
     opposites: tuple[str, ...] = ()
+    also: tuple[str, ...] = ()
 
     def holds_for(self, value: str) -> bool:
         words = f" {' '.join(value.casefold().split())} "
@@ -63,17 +72,34 @@ def conditions_of(section: Mapping[str, Any]) -> tuple[ConditionWords, ...]:
     families: list[ConditionWords] = []
     for name, declared in section.items():
         at = f"conditions.{name}"
+        also: Any = ()
         if isinstance(declared, Mapping):
-            unknown = sorted(set(declared) - {"phrases", "opposites"})
+            unknown = sorted(set(declared) - {"phrases", "opposites", "also"})
             if unknown:
                 raise InputError(
-                    "unknown key (expected phrases, opposites)", field=f"{at}.{unknown[0]}"
+                    "unknown key (expected phrases, opposites, also)", field=f"{at}.{unknown[0]}"
                 )
             phrases, opposites = declared.get("phrases", ()), declared.get("opposites", ())
+            also = declared.get("also", ())
         else:
             phrases, opposites = declared, ()
-        families.append(ConditionWords(name, _phrases(phrases, at), _phrases(opposites, at)))
+        families.append(
+            ConditionWords(
+                name, _phrases(phrases, at), _phrases(opposites, at), _also(also, section, at)
+            )
+        )
     return tuple(families)
+
+
+def _also(values: Any, section: Mapping[str, Any], at: str) -> tuple[str, ...]:
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise InputError("must be a list of family names", field=f"{at}.also")
+    out = []
+    for value in values:
+        if not isinstance(value, str) or value not in section:
+            raise InputError(f"{value!r} is no family of this section", field=f"{at}.also")
+        out.append(value)
+    return tuple(out)
 
 
 def _phrases(values: Any, at: str) -> tuple[str, ...]:
@@ -173,8 +199,12 @@ def judge_conditions(
     for one in said:
         if not any(a <= one.start < b for a, b in within):
             continue
-        holds = any(c.name in present for c in one.families)
-        wrong = holds if one.denied else not holds
+        if one.denied:  # "no rain": only the family itself contradicts it
+            wrong = any(c.name in present for c in one.families)
+        else:
+            wrong = not any(
+                c.name in present or not present.isdisjoint(c.also) for c in one.families
+            )
         if wrong:
             name = one.families[0].name
             detail = (

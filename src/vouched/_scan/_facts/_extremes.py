@@ -11,13 +11,15 @@ period's value of the attribute is the lowest (``min``) or highest (``max``) of
 every period the facts give it for, ties included. It is checked per subject,
 never over subjects pooled: over the subjects the sentence names ("the coldest day
 in Vienna"), else every subject with such facts, and wrong only when it holds for
-none of them; for one subject, over facts whose periods are of one length (the days
-of a forecast), and only when the period has such a fact. Negated or hedged phrases
+none of them; for one subject, over facts whose periods form one series, none
+overlapping another (the days of a forecast, a first or last day it covers only in
+part included), and only when the period has such a fact. Negated or hedged phrases
 ("not the coldest", "one of the coldest") are not checked.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -80,6 +82,8 @@ def wrong_extremes(
     lowered = part.lower()
     found: list[Finding] = []
     for extreme in extremes:
+        if extreme.phrase not in lowered:  # an exact gate: every match holds the phrase
+            continue
         for match in re.finditer(rf"\b{re.escape(extreme.phrase)}\b", lowered):
             start, end = match.span()
             if _NOT.search(lowered[max(0, start - 24) : start]):
@@ -125,14 +129,22 @@ def _holds(
     extreme: Extreme, values: dict[tuple[Any, ...], Decimal], periods: tuple[Period, ...]
 ) -> tuple[bool, Decimal] | None:
     """Does one subject's period hold the extreme (and its extreme value)? None when
-    its facts cannot say (periods of several lengths, none in the period named)."""
-    if len({key[2] - key[1] for key in values}) != 1:
+    its facts cannot say (periods that overlap, none in the period named)."""
+    if not _one_per_stretch(values):
         return None
     named = [v for key, v in values.items() if any(key[1] < e and s < key[2] for s, e in periods)]
     if not named:
         return None
     best = min(values.values()) if extreme.rank == "min" else max(values.values())
     return best in named, best
+
+
+def _one_per_stretch(values: dict[tuple[Any, ...], Decimal]) -> bool:
+    """Whether the periods are one series (the days of a forecast, a first and last day
+    the forecast covers only in part included): none overlaps another. A day's value
+    beside its slots' values would compare a day with its own hours."""
+    spans = sorted((key[1], key[2]) for key in values)
+    return all(end <= start for (_, end), (start, _) in itertools.pairwise(spans))
 
 
 _HOLDS = {

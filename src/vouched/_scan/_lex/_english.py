@@ -98,6 +98,20 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "in excess of", "exceeding", "beyond", "under", "below", "less than", "fewer than",
         "lower than", "at most", "no more than",
     ),
+    # Words right before a number that state a period's extreme: "gusts of up to 12 m/s",
+    # "temperatures climbing to 9 °C", "lows dipping to -3 °C" speak of the maximum
+    # (minimum), never of one slot's value.
+    "highest_before": (
+        "up to", "as high as", "as much as", "a maximum of", "maximum of", "a peak of",
+        "peaking at", "peak at", "topping out at", "top out at", "climbing to", "climb to",
+        "climbs to", "rising to", "rise to", "rises to", "reaching a maximum of",
+        "reaching a high of",
+    ),
+    "lowest_before": (
+        "as low as", "a minimum of", "minimum of", "dropping to", "drop to", "drops to",
+        "dipping to", "dip to", "dips to", "falling to", "fall to", "falls to",
+        "bottoming out at", "down to",
+    ),
     "below": ("under", "below", "less than", "fewer than", "lower than"),
     "at_most": ("at most", "no more than"),
     "at_least": ("at least",),

@@ -33,6 +33,7 @@ __all__ = [
     "DIFFERENCE_BEFORE",
     "DIFFERENCE_BEFORE_KEYS",
     "DIGIT",
+    "EXTREME_BEFORE",
     "FALL_AFTER",
     "FALL_BEFORE",
     "FALL_CHAIN",
@@ -68,6 +69,7 @@ __all__ = [
     "WHEN_AFTER",
     "WORD_AFTER",
     "computes",
+    "extreme_before",
     "folded",
     "holds_key",
     "may_compute",
@@ -157,6 +159,27 @@ DIFFERENCE_BEFORE = re.compile(
     re.I,
 )
 COMPARISON = re.compile(rf"\b(?P<op>{_any('comparisons')})\s+$", re.I)
+EXTREME_BEFORE = (
+    ("_max", re.compile(rf"\b(?:{_any('highest_before')})\s*$", re.I)),
+    ("_min", re.compile(rf"\b(?:{_any('lowest_before')})\s*$", re.I)),
+)
+"""Words right before a number that name a period's maximum or minimum, with the
+suffix of the attribute they read ("gusts of up to 12 m/s": ``wind_gust_max``)."""
+_EXTREME_LAST = frozenset(
+    phrase.rsplit(" ", 1)[-1] for family in ("highest_before", "lowest_before")
+    for phrase in ENGLISH[family]
+)  # fmt: skip
+
+
+def extreme_before(before: str) -> str | None:
+    """The suffix (``"_max"``, ``"_min"``) of the extreme the words ending ``before``
+    name, or None. An exact gate first: every phrase ends on one of a few words."""
+    words = before.rstrip().rsplit(None, 1)
+    if not words or words[-1].lower() not in _EXTREME_LAST:
+        return None
+    return next((suffix for suffix, pattern in EXTREME_BEFORE if pattern.search(before)), None)
+
+
 BELOW = _set("below")
 AT_MOST = _set("at_most")
 AT_LEAST = _set("at_least")

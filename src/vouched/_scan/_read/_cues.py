@@ -25,6 +25,7 @@ from vouched._scan._lex._vocabulary import (
     MOVE_WORDS,
     WHEN_AFTER,
     WORD_AFTER,
+    extreme_before,
 )
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import Cue, SentenceRead, words_between
@@ -73,7 +74,29 @@ def attribute_readings(
         found.extend((*g, None) for g in unit_guess(ctx, quantity, sentence))
     if not found:
         found.extend(_nearest_phrase(ctx, st, quantity, sentence))
-    return _chosen(found)
+    readings, span = _chosen(found)
+    return _extreme_named(ctx, quantity, readings), span
+
+
+_EXTREME_REACH = 32  # characters before a number where its extreme words are read
+
+
+def _extreme_named(
+    ctx: SentenceRead, quantity: Quantity, readings: list[AttributeReading]
+) -> list[AttributeReading]:
+    """ "gusts of up to 12 m/s", "temperatures climbing to 9 °C": words right before the
+    number that name the period's maximum (minimum) keep, of each reading's attributes,
+    the period's extremes (``wind_gust_max``), when it has them: one slot's value does
+    not vouch for the period's highest."""
+    if not readings:
+        return readings
+    suffix = extreme_before(ctx.text[max(0, quantity.start - _EXTREME_REACH) : quantity.start])
+    if suffix is None:
+        return readings
+    return [
+        (cost, tuple(n for n in names if n.endswith(suffix)) or names, clear)
+        for cost, names, clear in readings
+    ]
 
 
 def _chosen(found: list[_Found]) -> tuple[list[AttributeReading], tuple[int, int] | None]:

@@ -90,7 +90,9 @@ def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     one other attribute of that subject ("Acme closed at $190.05", its day's high; "ICE
     1537 arrives at 14:05", its departure): the number is right, the attribute words are
     wrong, ``attribute_mismatch`` on them. Alone, a number is enough only where a
-    coincidence is unlikely: a time, a date, or a fraction with three significant digits."""
+    coincidence is unlikely: a time, a date, or a fraction with three significant digits.
+    A period's extreme stated with one of the period's other values (a high that is one
+    slot's temperature) keeps its ``value_mismatch`` on the number."""
     structures = ctx.structures
     replaced: dict[int, Finding | None] = {}
     for item in stated:
@@ -112,7 +114,7 @@ def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             for a in ctx.index.fitting_attributes(best.subject, quantity.kind, quantity.unit)
             if a != best.attribute and _exactly(quantity, ctx.index.pair_readings(best.subject, a))
         ]
-        if len(others) != 1:
+        if len(others) != 1 or _extreme_of(best.attribute, others[0]):
             continue
         start, end = span
         replaced[id(item)] = Finding(
@@ -125,6 +127,17 @@ def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             best.attribute,
         )
     return _replace(stated, replaced)
+
+
+_EXTREME_SUFFIXES = ("_max", "_min")
+
+
+def _extreme_of(named: str, other: str) -> bool:
+    """Whether ``named`` is a period's extreme of ``other`` (``temperature_max`` of
+    ``temperature``): a value the period held that is not its extreme ("a high of 3 °C"
+    where 3 °C is one slot's temperature and the day's high is 7 °C) is a wrong number,
+    not right words for another attribute; the finding stays on the number."""
+    return named.endswith(_EXTREME_SUFFIXES) and named[:-4] == other
 
 
 def _exactly(quantity: Quantity, readings: list[Reading]) -> bool:

@@ -1,6 +1,8 @@
 """A range stated for a period ("temperatures ranging from 3 to 9 °C on Friday",
 "winds between 2.1 and 4.6 m/s") says the period's lowest and highest value of one
-quantity, not two values it happens to hold.
+quantity, not two values it happens to hold; an extreme stated for a period ("gusts
+of up to 12 m/s over the five days", "temperatures dropping to -3 °C") says its
+highest (lowest) value, not one it happens to hold.
 
 Pure: the sentence, its quantities, and the facts valid in each stretch.
 """
@@ -17,8 +19,9 @@ from vouched._scan._facts._factindex import rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import canonical_unit, units_compatible
+from vouched._scan._lex._vocabulary import extreme_before
 
-__all__ = ["Stretch", "wrong_ranges"]
+__all__ = ["Stretch", "wrong_extreme_values", "wrong_ranges"]
 
 Stretch = tuple[int, int, Sequence[Fact]]
 """[start, end) of a stretch of the sentence and the facts valid in its period."""
@@ -90,6 +93,47 @@ def wrong_ranges(
                 second.end,
                 part[first.start : second.end],
                 "a range for a period is its lowest and highest value of one quantity",
+            )
+        )
+    return found
+
+
+_EXTREME_REACH = 32  # characters before a number where its extreme words are read
+
+
+def wrong_extreme_values(
+    part: str,
+    quantities: Sequence[Quantity],
+    stretches: Sequence[Stretch],
+    flagged: Sequence[Finding],
+) -> list[Finding]:
+    """A number after words that name a period's extreme ("up to", "peaking at",
+    "dropping to") that is the highest (lowest) value over the period of no quantity
+    in its unit (each subject's own, rounded as shown) is ``value_mismatch``: over a
+    five-day forecast, "gusts of up to 9 m/s" is wrong when a day reaches 14 m/s,
+    though 9 m/s is some day's strongest gust. Numbers already found wrong are left
+    to that finding."""
+    found: list[Finding] = []
+    for quantity in quantities:
+        if quantity.kind is not QuantityKind.NUMBER or quantity.unit is None:
+            continue
+        rank = extreme_before(part[max(0, quantity.start - _EXTREME_REACH) : quantity.start])
+        if rank is None or any(f.start < quantity.end and quantity.start < f.end for f in flagged):
+            continue
+        facts = next((f for a, b, f in stretches if a <= quantity.start < b), ())
+        groups = [g for g in _groups(facts, quantity.unit) if g]
+        pick = max if rank == "_max" else min
+        if not groups or any(rounds_to(pick(g), quantity.value, quantity.quantum) for g in groups):
+            continue
+        word = "highest" if rank == "_max" else "lowest"
+        found.append(
+            Finding(
+                FindingKind.VALUE_MISMATCH,
+                quantity.start,
+                quantity.end,
+                part[quantity.start : quantity.end],
+                f"{quantity.text!r} is stated as the period's {word} value: "
+                f"the {word} of no quantity there",
             )
         )
     return found

@@ -329,28 +329,13 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     subject = subject_with(ctx, said, relation.attributes)
     if not isinstance(subject, str):
         return subject
-    low, high = relation.at_least, relation.at_most
-    unit = canonical_unit(relation.unit)
-    if unit is not None:  # the bound in its dimension's base unit, as the operands are
-        low = None if low is None else in_base_unit(low, unit)[0]
-        high = None if high is None else in_base_unit(high, unit)[0]
-        unit = in_base_unit(Decimal(0), unit)[1]
-    values: list[Decimal | None] = []
-    for attribute in relation.attributes:
-        operand = operand_of(ctx, subject, attribute)
-        if not isinstance(operand, Operand) or (unit is not None and operand.unit != unit):
-            values.append(None)
-        elif unit is None:
-            values.append(ctx.index.numeric_value(subject, attribute))
-        else:
-            values.append(operand.value)
+    low, high, unit = _bounds_in_base_unit(relation)
+    values = _threshold_values(ctx, subject, relation, unit)
     known = [v for v in values if v is not None]
     if not known:
         silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
         return not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
-    reached = sum(
-        1 for v in known if (low is not None and v >= low) or (high is not None and v <= high)
-    )
+    reached = sum(1 for v in known if _within_bound(v, low, high))
     if reached >= relation.count:
         return PASSED
     if len(known) < len(values) and reached + len(values) - len(known) >= relation.count:
@@ -364,6 +349,39 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
         subject,
         relation.attributes[0],
     )
+
+
+def _bounds_in_base_unit(relation: Threshold) -> tuple[Decimal | None, Decimal | None, str | None]:
+    """The threshold's bounds and unit in its dimension's base unit, as the operands are
+    (unchanged for a unitless threshold)."""
+    low, high = relation.at_least, relation.at_most
+    unit = canonical_unit(relation.unit)
+    if unit is None:
+        return low, high, None
+    low = None if low is None else in_base_unit(low, unit)[0]
+    high = None if high is None else in_base_unit(high, unit)[0]
+    return low, high, in_base_unit(Decimal(0), unit)[1]
+
+
+def _threshold_values(
+    ctx: WordContext, subject: str, relation: Threshold, unit: str | None
+) -> list[Decimal | None]:
+    """The subject's value of each attribute the threshold lists (None where it has none
+    in the bound's unit)."""
+    values: list[Decimal | None] = []
+    for attribute in relation.attributes:
+        operand = operand_of(ctx, subject, attribute)
+        if not isinstance(operand, Operand) or (unit is not None and operand.unit != unit):
+            values.append(None)
+        elif unit is None:
+            values.append(ctx.index.numeric_value(subject, attribute))
+        else:
+            values.append(operand.value)
+    return values
+
+
+def _within_bound(value: Decimal, low: Decimal | None, high: Decimal | None) -> bool:
+    return (low is not None and value >= low) or (high is not None and value <= high)
 
 
 def _with_ordinal(said: Said, text: str) -> Said:

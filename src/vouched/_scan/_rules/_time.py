@@ -19,7 +19,7 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._read._times import Period, SentenceTime
 from vouched._scan._read._values import Timed
-from vouched._scan._rules._ranges import Stretch, wrong_ranges
+from vouched._scan._rules._ranges import Stretch, wrong_extreme_values, wrong_ranges
 from vouched._scan._rules._rule import Family, Rule, decided, ran
 from vouched._scan._rules._timefindings import joined_ranges, uncovered
 
@@ -68,8 +68,10 @@ def stated_range(
     flagged: Sequence[Finding],
 ) -> list[Finding]:
     """A range stated for a period ("ranging from 3 to 9 °C on Friday") is the
-    period's lowest and highest value of one quantity, each rounded as shown."""
-    return wrong_ranges(part, quantities, stretches, flagged)
+    period's lowest and highest value of one quantity, each rounded as shown; an
+    extreme ("gusts of up to 12 m/s over the five days") is its highest (lowest)."""
+    ranges = wrong_ranges(part, quantities, stretches, flagged)
+    return [*ranges, *wrong_extreme_values(part, quantities, stretches, [*flagged, *ranges])]
 
 
 def stated_extreme(
