@@ -12,6 +12,7 @@ from vouched._scan._facts._factindex import Reading, describe
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._read._values import Binding
+from vouched._scan._read._values import Reading as Stated
 from vouched._scan._rules._context import SentenceContext, finding_on, fits
 
 __all__ = ["another_rows", "row_of_unit"]
@@ -22,31 +23,36 @@ _K = FindingKind
 def another_rows(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Finding | None:
     """The value of another subject's fact of an attribute the named subject also has
     ("EUR/GBP was 0.9312" where 0.9312 is EUR/CHF's rate): that attribute's value on the
-    wrong row, ``value_mismatch`` against the named subject's own fact."""
+    wrong row, ``value_mismatch`` against the named subject's own fact. Only when one
+    other fact holds the value: a value many rows share ("10" in a box score) says
+    nothing of where it came from, and stays ``ungrounded_number``."""
     index = ctx.index
     named = {r.subject for r in binding.readings}
+    found: list[tuple[Reading, Stated]] = []
+    reading: Stated
     for reading in binding.readings:
-        own = index.pair_readings(reading.subject, reading.attribute)
-        if not own:
+        if not index.pair_readings(reading.subject, reading.attribute):
             continue
-        other = next(
-            (
-                r
-                for r in index.attribute_readings(reading.attribute)
-                if r.fact is not None and r.fact.subject not in named and fits(quantity, r)
-            ),
-            None,
+        found.extend(
+            (r, reading)
+            for r in index.attribute_readings(reading.attribute)
+            if r.fact is not None and r.fact.subject not in named and fits(quantity, r)
         )
-        if other is not None and other.fact is not None:
-            return finding_on(
-                quantity,
-                _K.VALUE_MISMATCH,
-                f"{quantity.text!r} read as {reading.subject} {reading.attribute} is "
-                f"{other.fact.subject}'s; it does not match {describe(own[0])}",
-                reading,
-                own[0],
-            )
-    return None
+        if len(found) > 1:
+            return None
+    if len(found) != 1:
+        return None
+    other, reading = found[0]
+    subject, attribute = reading.subject, reading.attribute
+    own = index.pair_readings(subject, attribute)[0]
+    return finding_on(
+        quantity,
+        _K.VALUE_MISMATCH,
+        f"{quantity.text!r} read as {subject} {attribute} is "
+        f"{other.fact.subject}'s; it does not match {describe(own)}",
+        reading,
+        own,
+    )
 
 
 def row_of_unit(quantity: Quantity, other: Reading, ctx: SentenceContext) -> Finding | None:
