@@ -15,7 +15,7 @@ from vouched._scan._read._values import Binding
 from vouched._scan._read._values import Reading as Stated
 from vouched._scan._rules._context import SentenceContext, finding_on, fits
 
-__all__ = ["another_rows", "row_of_unit"]
+__all__ = ["another_rows", "row_of_unit", "silent_rows"]
 
 _K = FindingKind
 
@@ -76,4 +76,25 @@ def row_of_unit(quantity: Quantity, other: Reading, ctx: SentenceContext) -> Fin
         f"{row.fact.subject}'s unit; it does not match {describe(row)}",
         row.fact,
         row,
+    )
+
+
+def silent_rows(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Finding | None:
+    """A number stated for a named subject whose every fact it may speak of is silent
+    ("EUR/SEK is roughly 11.5" when the krona's rate could not be fetched) states a
+    value the data does not have: ``silent_spoken``, on the silence with a unit first."""
+    silences = [ctx.index.silent_pairs.get((r.subject, r.attribute)) for r in binding.readings]
+    if not silences or any(s is None for s in silences):
+        return None
+    ranked = sorted(
+        ((s, r) for s, r in zip(silences, binding.readings, strict=True) if s is not None),
+        key=lambda pair: pair[0].unit is None,
+    )
+    silence, reading = ranked[0]
+    return finding_on(
+        quantity,
+        _K.SILENT_SPOKEN,
+        f"{quantity.text!r} is stated for {reading.subject}, whose {reading.attribute} "
+        f"is silent ({silence.silent_reason or 'no value'})",
+        reading,
     )
