@@ -187,6 +187,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "workshop", "service", "team", "driver", "conductor",
     ),
     # Words that move a sentence to a later occasion ("will host", "their next game").
+    # Words that put a statement on another occasion than the present one ("it was 4
+    # yesterday", "tomorrow the UV index climbs to 4"): two values of one quantity on
+    # different occasions do not contradict each other.
+    "other_occasion": (
+        "yesterday", "tomorrow", "tonight", "overnight", "ago", "earlier", "later",
+        "previous", "prior", "last night", "last week", "last month", "last year",
+        "next week", "next month", "next year", "the day before", "the week before",
+        "will", "used to",
+    ),
     "later_occasion": (
         "will", "shall", "next", "upcoming", "again", "await", "awaits", "on deck",
         "going to", "look to", "looks to", "set to", "slated", "head back", "head home",

@@ -53,6 +53,7 @@ __all__ = [
     "MOVE_WORDS",
     "NEGATION",
     "ORDINAL_BEFORE",
+    "OTHER_OCCASION",
     "PAIR_GAP",
     "PLACE_AFTER",
     "REFERENCE",
@@ -286,6 +287,11 @@ STATE_LINKS = _set("state_links")
 ROLE_NOUNS = _set("role_nouns")
 """Nouns that may stand between a word value and the subject it qualifies ("Kings
 center DeMarcus Cousins")."""
+
+OTHER_OCCASION = re.compile(rf"\b(?:{_any('other_occasion')})\b|\w['\u2019]ll\b", re.IGNORECASE)
+"""Words that put a statement on another occasion than the present one ("it was 4
+yesterday", "tomorrow it climbs to 4", "it'll be 6"): a value then does not contradict
+a value now."""
 
 LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b", re.IGNORECASE)
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
