@@ -55,6 +55,7 @@ __all__ = [
     "ORDINAL_BEFORE",
     "OTHER_OCCASION",
     "PAIR_GAP",
+    "PER_AFTER",
     "PLACE_AFTER",
     "REFERENCE",
     "RESPECTIVELY",
@@ -287,6 +288,10 @@ STATE_LINKS = _set("state_links")
 ROLE_NOUNS = _set("role_nouns")
 """Nouns that may stand between a word value and the subject it qualifies ("Kings
 center DeMarcus Cousins")."""
+
+PER_AFTER = re.compile(r"\s*per\s+(?:one\s+|a\s+|each\s+)?[^\W\d_]+\b", re.IGNORECASE)
+"""A rate's denominator right after a number ("11.5 per euro"): when a clause's end or
+a word of when follows it, the number is still a value of its subject, not a count."""
 
 OTHER_OCCASION = re.compile(rf"\b(?:{_any('other_occasion')})\b|\w['\u2019]ll\b", re.IGNORECASE)
 """Words that put a statement on another occasion than the present one ("it was 4
