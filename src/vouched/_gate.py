@@ -128,10 +128,9 @@ def classify(fact: Fact, policy: Policy, now: datetime) -> Verdict:
     # reads; and verdicts are built with tuple.__new__ (the NamedTuple's own
     # __new__ is a Python-level call).
     data = fact.__dict__
-    try:
-        observed = data[GATE_OBSERVED]
-    except KeyError:  # built without validation (model_construct): the long way
-        observed = None
+    # absent from a fact built without validation (model_construct, replay's rows):
+    # the long way, without the cost of raising KeyError for each
+    observed = data.get(GATE_OBSERVED)
     if observed is None:
         verdict = _intrinsic(fact, data, policy)
         if verdict is not None:

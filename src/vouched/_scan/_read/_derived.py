@@ -100,23 +100,29 @@ def converted(
     is 100 x 158.42; "15,842 yen is about 100 euros" the same rate divided. The amount is
     a sum of money stated before it in the sentence (``quantities``) in the rate's other
     currency whose value the question holds (``asked``): an amount nobody asked about
-    converts to an invented number. The result holds when it rounds to the precision
-    shown. None when no asked amount and rate join two stated currencies."""
+    converts to an invented number. One unit of a currency needs no asking: "1 USD is
+    about 0.95 EUR" states the rate the other way round (1 / 1.0512), and vouches when
+    it holds (when it does not, the value is judged as any other: a unit, another
+    pair's rate). The result holds when it rounds to the precision shown. None when no
+    such amount and rate join two stated currencies."""
     unit = money_code(quantity.unit)
     if unit is None or quantity.kind is not QuantityKind.NUMBER:
         return None
     rates = ctx.facts.currency_rates()
-    if not rates or not asked:
+    if not rates:
         return None
     results: list[tuple[Decimal, str]] = []
+    any_asked = False
     for amount in quantities:
         if amount.end > quantity.start:
             break
         base = money_code(amount.unit)
         if base is None or base == unit or amount.kind is not QuantityKind.NUMBER:
             continue
-        if not any((amount.kind, v) in asked for v in amount.values):
+        is_asked = any((amount.kind, v) in asked for v in amount.values)
+        if not is_asked and amount.value != 1:
             continue
+        any_asked = any_asked or is_asked
         for to, frm, rate in rates:
             if (to, frm) == (unit, base):
                 results.append((amount.value * rate, f"{amount.text} x {rate}"))
@@ -126,6 +132,8 @@ def converted(
         return None
     if any(_rounds(value, quantity) for value, _ in results):
         return Derived("conversion", True, "")
+    if not any_asked:  # one unit's rate the other way round vouches; it never accuses
+        return None
     value, how = results[0]
     return Derived("conversion", False, f"{how} is {value.normalize():f} {unit}")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -43,6 +43,7 @@ PASSED = Passed.PASSED
 Outcome = Finding | Passed
 
 C = TypeVar("C", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 class Family(enum.StrEnum):
@@ -98,28 +99,25 @@ def decided(rule: Rule[Any], finding: Finding) -> None:
 
 
 @contextmanager
-def decisions() -> Iterator[list[str]]:
+def _recording(var: ContextVar[list[T] | None]) -> Iterator[list[T]]:
+    """A fresh list in ``var`` for the block (what the hooks append to), then the old one."""
+    found: list[T] = []
+    token = var.set(found)
+    try:
+        yield found
+    finally:
+        var.reset(token)
+
+
+def decisions() -> AbstractContextManager[list[str]]:
     """Record the name of the rule behind every finding made inside the block, in order
     (tests: the decisions follow the registry's order)."""
-    token = _DECISIONS.set([])
-    try:
-        found = _DECISIONS.get()
-        assert found is not None  # noqa: S101 - set on the line above
-        yield found
-    finally:
-        _DECISIONS.reset(token)
+    return _recording(_DECISIONS)
 
 
-@contextmanager
-def audited() -> Iterator[list[Undeclared]]:
+def audited() -> AbstractContextManager[list[Undeclared]]:
     """Collect every finding of an undeclared kind made inside the block (tests)."""
-    token = _AUDIT.set([])
-    try:
-        found = _AUDIT.get()
-        assert found is not None  # noqa: S101 - set on the line above
-        yield found
-    finally:
-        _AUDIT.reset(token)
+    return _recording(_AUDIT)
 
 
 _TRACE: ContextVar[list[Family] | None] = ContextVar("vouched_rule_trace", default=None)
@@ -133,13 +131,6 @@ def ran(family: Family) -> None:
         trace.append(family)
 
 
-@contextmanager
-def traced() -> Iterator[list[Family]]:
+def traced() -> AbstractContextManager[list[Family]]:
     """Record the family of every runner call made inside the block, in order (tests)."""
-    token = _TRACE.set([])
-    try:
-        found = _TRACE.get()
-        assert found is not None  # noqa: S101 - set on the line above
-        yield found
-    finally:
-        _TRACE.reset(token)
+    return _recording(_TRACE)
