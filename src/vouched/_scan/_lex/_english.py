@@ -54,10 +54,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "value_places": ("in", "at", "for"),
     # Words after a number that say when, not what ("1.0842 today", "7 °C right now").
     "times_after": (
-        "as of today", "as of now", "today", "tonight", "tomorrow", "yesterday", "right now",
-        "now", "currently", "at the moment", "at present", "at the present", "at the minute",
-        "so far", "this morning", "this afternoon", "this evening", "this week",
-        "this month", "this year",
+        "as of", "at the close", "at close", "earlier today", "today", "tonight", "tomorrow",
+        "yesterday", "right now", "now", "currently", "at the moment", "at present",
+        "at the present", "at the minute", "so far", "this morning", "this afternoon",
+        "this evening", "this week", "this month", "this year",
     ),
     "pair_words": ("for", "of"),
     "value_joins": ("and", "&", "versus", "vs.", "against"),
@@ -187,6 +187,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "workshop", "service", "team", "driver", "conductor",
     ),
     # Words that move a sentence to a later occasion ("will host", "their next game").
+    # Words that put a statement on another occasion than the present one ("it was 4
+    # yesterday", "tomorrow the UV index climbs to 4"): two values of one quantity on
+    # different occasions do not contradict each other.
+    "other_occasion": (
+        "yesterday", "tomorrow", "tonight", "overnight", "ago", "earlier", "later",
+        "previous", "prior", "last night", "last week", "last month", "last year",
+        "next week", "next month", "next year", "the day before", "the week before",
+        "will", "used to",
+    ),
     "later_occasion": (
         "will", "shall", "next", "upcoming", "again", "await", "awaits", "on deck",
         "going to", "look to", "looks to", "set to", "slated", "head back", "head home",

@@ -74,6 +74,7 @@ from vouched._scan._lex._skips import (
     url_spans,
 )
 from vouched._scan._lex._units import KNOWN_UNITS, canonical_unit, unit_of
+from vouched._scan._lex._vocabulary import ZONE_AFTER, ZONE_HOURS
 
 __all__ = ["Quantity", "QuantityKind", "read_numbers"]
 
@@ -123,7 +124,24 @@ def read_numbers(
         words = _read_word_quantities(text, frozenset(present))
         if words:
             found = _merge(found, words)
-    return join_ranges(text, with_forms(text, found))
+    return join_ranges(text, with_forms(text, with_zones(text, found)))
+
+
+def with_zones(text: str, found: list[Quantity]) -> list[Quantity]:
+    """A time followed by a time-zone abbreviation ("16:00 CET") may also be read as the
+    same instant in UTC (15:00), the zone facts' observation times are written in."""
+    if not any(q.kind is QuantityKind.TIME for q in found):
+        return found
+    out = []
+    for q in found:
+        zone = ZONE_AFTER.match(text, q.end) if q.kind is QuantityKind.TIME else None
+        if zone is None:
+            out.append(q)
+            continue
+        shift = Decimal(ZONE_HOURS[zone.group(1).lower()] * 60)
+        utc = [u for u in ((v - shift) % 1440 for v in q.values) if u not in q.values]
+        out.append(q._replace(alternatives=(*q.alternatives, *utc)))
+    return out
 
 
 def _merge(digits: list[Quantity], words: list[Quantity]) -> list[Quantity]:

@@ -53,7 +53,9 @@ __all__ = [
     "MOVE_WORDS",
     "NEGATION",
     "ORDINAL_BEFORE",
+    "OTHER_OCCASION",
     "PAIR_GAP",
+    "PER_AFTER",
     "PLACE_AFTER",
     "REFERENCE",
     "RESPECTIVELY",
@@ -68,6 +70,8 @@ __all__ = [
     "WEEKDAYS",
     "WHEN_AFTER",
     "WORD_AFTER",
+    "ZONE_AFTER",
+    "ZONE_HOURS",
     "computes",
     "extreme_before",
     "folded",
@@ -286,6 +290,25 @@ STATE_LINKS = _set("state_links")
 ROLE_NOUNS = _set("role_nouns")
 """Nouns that may stand between a word value and the subject it qualifies ("Kings
 center DeMarcus Cousins")."""
+
+PER_AFTER = re.compile(r"\s*per\s+(?:one\s+|a\s+|each\s+)?[^\W\d_]+\b", re.IGNORECASE)
+"""A rate's denominator right after a number ("11.5 per euro"): when a clause's end or
+a word of when follows it, the number is still a value of its subject, not a count."""
+
+ZONE_HOURS: dict[str, int] = {
+    "utc": 0, "gmt": 0, "wet": 0, "west": 1, "bst": 1, "cet": 1, "cest": 2, "eet": 2,
+    "eest": 3, "msk": 3, "est": -5, "edt": -4, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
+    "jst": 9, "kst": 9, "aest": 10, "aedt": 11,
+}  # fmt: skip
+"""Time-zone abbreviations with one fixed offset from UTC, in hours ("16:00 CET" is
+15:00 UTC); ambiguous ones (CST, IST) are left out."""
+ZONE_AFTER = re.compile(rf"\s*(?:({'|'.join(ZONE_HOURS)}))\b", re.IGNORECASE)
+"""A time-zone abbreviation right after a time."""
+
+OTHER_OCCASION = re.compile(rf"\b(?:{_any('other_occasion')})\b|\w['\u2019]ll\b", re.IGNORECASE)
+"""Words that put a statement on another occasion than the present one ("it was 4
+yesterday", "tomorrow it climbs to 4", "it'll be 6"): a value then does not contradict
+a value now."""
 
 LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b", re.IGNORECASE)
 """Words that move a sentence to a later occasion ("will host", "their next game", "head

@@ -23,6 +23,7 @@ from vouched._scan._lex._vocabulary import (
     LINK_MARKS,
     LINKING,
     MOVE_WORDS,
+    PER_AFTER,
     WHEN_AFTER,
     WORD_AFTER,
     extreme_before,
@@ -287,9 +288,18 @@ def governed_attributes(
 
 def _word_after(ctx: SentenceRead, quantity: Quantity) -> bool:
     """Is ``quantity`` followed by a word ("3 stations", "0.9312 Swiss francs") other than
-    one that says when ("1.0842 today", "at 1.0842 right now", "this morning")?"""
+    one that says when ("1.0842 today", "at 1.0842 right now", "this morning") or the
+    unit a rate is per ("11.5 per euro")?"""
     text, end = ctx.text, quantity.end
-    return WORD_AFTER.match(text, end) is not None and WHEN_AFTER.match(text, end) is None
+    if WORD_AFTER.match(text, end) is None or WHEN_AFTER.match(text, end) is not None:
+        return False
+    per = PER_AFTER.match(text, end)
+    if per is None:
+        return True
+    rest = text[per.end() : per.end() + 1]
+    return not (
+        rest in {"", ".", ",", ";", ":", "!", "?", ")"} or WHEN_AFTER.match(text, per.end())
+    )
 
 
 def cue_after(

@@ -38,6 +38,7 @@ Beside the family modules, what the rules share:
 - ``_margins``: margins and periods of a comparison, arithmetic over the facts.
 - ``_ranges``: a range stated for a period, against the period's facts.
 - ``_timefindings``: how findings read when time binds (uncovered periods, ranges).
+- ``_rows``: another row's value stated for a named row (of the quantity family).
 
 A rule is a :class:`~vouched._scan._rules._rule.Rule`: a name, a ``check`` typed by
 its family, and the finding kinds it may return; the runners below report any other

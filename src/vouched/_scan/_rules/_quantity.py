@@ -37,6 +37,7 @@ from vouched._scan._rules._context import (
     fits,
 )
 from vouched._scan._rules._revision import revise
+from vouched._scan._rules._rows import another_rows, row_of_unit, silent_rows
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 
 __all__ = [
@@ -132,10 +133,14 @@ def named_subject(quantity: Quantity, binding: Binding, ctx: SentenceContext) ->
     """A number stated for a named subject without an attribute word is that subject's:
     when none of its facts of the number's kind and unit vouches, no other subject's
     fact does either (``ungrounded_number``; one such fact is a clear reading, judged
-    by the next rules)."""
+    by the next rules); another row's value is that row's (:func:`another_rows`); when
+    every fact it may speak of is silent, it speaks of a silence (``silent_spoken``)."""
     if not binding.governed or binding.clear or not binding.readings:
         return None
     subjects = sorted({r.subject for r in binding.readings})
+    swapped = another_rows(quantity, binding, ctx) or silent_rows(quantity, binding, ctx)
+    if swapped is not None:
+        return swapped
     return finding_on(
         quantity,
         _K.UNGROUNDED_NUMBER,
@@ -383,6 +388,9 @@ def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Ou
     if any(True for _ in ctx.index.converted_candidates(quantity)):
         return PASSED  # the value of a fact in another unit, converted ("(about 37 °F)")
     if matching:
+        own_row = row_of_unit(quantity, matching[0], ctx)
+        if own_row is not None:
+            return own_row
         fact = matching[0].fact
         return Finding(
             _K.UNIT_MISMATCH,
@@ -412,7 +420,11 @@ QUANTITY_RULES: tuple[QuantityRule, ...] = (
     Rule("stated_bound", stated_bound, (_K.VALUE_MISMATCH,)),
     Rule("plausible_reading", plausible_reading, ()),
     Rule("stated_conversion", stated_conversion, (_K.VALUE_MISMATCH,)),
-    Rule("named_subject", named_subject, (_K.UNGROUNDED_NUMBER,)),
+    Rule(
+        "named_subject",
+        named_subject,
+        (_K.UNGROUNDED_NUMBER, _K.VALUE_MISMATCH, _K.SILENT_SPOKEN),
+    ),
     Rule("unknown_subject", unknown_subject, (_K.UNGROUNDED_NUMBER,)),
     Rule("guessed_attribute", guessed_attribute, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
     Rule(
@@ -422,7 +434,11 @@ QUANTITY_RULES: tuple[QuantityRule, ...] = (
     ),
     Rule("absent_attribute", absent_attribute, (_K.UNGROUNDED_NUMBER,)),
     Rule("attribute_only", attribute_only, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
-    Rule("membership", membership, (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH)),
+    Rule(
+        "membership",
+        membership,
+        (_K.UNGROUNDED_NUMBER, _K.UNIT_MISMATCH, _K.VALUE_MISMATCH),
+    ),
 )
 """Per stated quantity, in priority order: the first rule with an opinion decides."""
 

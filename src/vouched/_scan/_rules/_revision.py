@@ -13,6 +13,8 @@ from vouched._scan._facts._factindex import describe, rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import units_compatible
+from vouched._scan._lex._vocabulary import OTHER_OCCASION
+from vouched._scan._read._mentions import MentionKind
 from vouched._scan._rules._context import SentenceContext, Stated, any_fits, finding_on
 from vouched._scan._rules._rule import PASSED, Family, Outcome, Rule, decided, ran
 
@@ -60,7 +62,8 @@ def pair_jointly(stated: Stated, ctx: SentenceContext) -> Outcome:
 
 def restated(stated: Stated, ctx: SentenceContext) -> Outcome:
     """A value no fact vouches for that contradicts the first statement of the same
-    subject and attribute is an ``inconsistency`` (compared with the first only)."""
+    subject and attribute on the same occasion is an ``inconsistency`` (compared with
+    the first only)."""
     quantity, binding, outcome = stated
     if (
         not isinstance(outcome, Finding)
@@ -69,7 +72,8 @@ def restated(stated: Stated, ctx: SentenceContext) -> Outcome:
         or binding.attribute is None
     ):
         return outcome
-    key = (binding.readings[0].subject if binding.readings else None, binding.attribute)
+    subject = binding.readings[0].subject if binding.readings else _named(quantity, ctx)
+    key = (subject, binding.attribute + _occasion(quantity, ctx))
     earlier = ctx.carry.firm.setdefault(key, quantity)
     if earlier is quantity or _consistent(quantity, earlier):
         return outcome
@@ -83,6 +87,35 @@ def restated(stated: Stated, ctx: SentenceContext) -> Outcome:
         outcome.subject,
         binding.attribute,
     )
+
+
+def _named(quantity: Quantity, ctx: SentenceContext) -> str | None:
+    """The subject a quantity no fact reads is stated for: one named in its clause, else
+    the last one named before it (a pronoun's antecedents, the topic), by name."""
+    sentence = ctx.sentence
+    start, end = sentence.structure.clause(quantity.start)
+    before: tuple[str, ...] = ()
+    for mention in sentence.mentions:
+        names = (
+            sentence.resolved.get(mention.start, ())
+            if mention.kind == MentionKind.PRONOUN
+            else mention.names
+        )
+        if start <= mention.start < end and names:
+            return "|".join(names)
+        if mention.start < quantity.start and names:
+            before = names
+    return "|".join(before) if before else None
+
+
+def _occasion(quantity: Quantity, ctx: SentenceContext) -> str:
+    """The words of the quantity's clause that put it on another occasion than the
+    present ("it was 4 yesterday", "tomorrow it climbs to 4"), as a key suffix: values
+    of one quantity on different occasions never contradict each other."""
+    sentence = ctx.sentence
+    start, end = sentence.structure.clause(quantity.start)
+    words = sorted({m.group().lower() for m in OTHER_OCCASION.finditer(sentence.text, start, end)})
+    return "@" + "|".join(words) if words else ""
 
 
 def _consistent(a: Quantity, b: Quantity) -> bool:
