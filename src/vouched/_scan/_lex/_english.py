@@ -52,6 +52,12 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "connectives": ("in", "at", "for", "of", "from", "on", "to"),
     # Words between a value and the place or subject it is stated for ("21 °C in Munich").
     "value_places": ("in", "at", "for"),
+    # Words between a name and the value it states right after it ("Graz 3.2 °C", "Graz is
+    # at 3.2 °C", "Murray scored 31"): that number is the name's own.
+    "own_value_links": (
+        "is at", "was at", "is", "was", "are", "were", "at", "stands at", "sits at",
+        "scored", "had", "has", "added", "posted", "recorded", "reached",
+    ),
     # Words after a number that say when, not what ("1.0842 today", "7 °C right now").
     "times_after": (
         "as of", "at the close", "at close", "earlier today", "today", "tonight", "tomorrow",

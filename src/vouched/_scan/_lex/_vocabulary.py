@@ -54,6 +54,7 @@ __all__ = [
     "NEGATION",
     "ORDINAL_BEFORE",
     "OTHER_OCCASION",
+    "OWN_VALUE_GAP",
     "PAIR_GAP",
     "PER_AFTER",
     "PLACE_AFTER",
@@ -129,6 +130,8 @@ VALUE_PLACE_BEFORE = re.compile(
 )
 """A value and its unit right before a subject it is stated for ("21.4 °C in Berlin")."""
 CONNECTIVE = re.compile(rf"\s*(?:{_any('connectives')})\s+(?:the\s+)?", re.IGNORECASE)
+OWN_VALUE_GAP = re.compile(rf"\s*:?\s*(?:(?:{_any('own_value_links')})\s+)?", re.IGNORECASE)
+"""The gap between a name and a number right after it that is the name's own."""
 GAP_WORDS = re.compile(r"[^\W_]+|[^\w\s]", re.UNICODE)
 
 

@@ -142,7 +142,15 @@ def _candidates(
             attributes = unit_attributes(ctx, quantity, [s for _, s, _ in subjects])
     else:
         adjacent = st.adjacent.get(quantity.start)
-        found = subject_readings(ctx, quantity, sentence, clause, adjacent)
+        found = subject_readings(
+            ctx,
+            quantity,
+            sentence,
+            clause,
+            adjacent,
+            numbers=st.quantities,
+            starts=st.quantity_starts,
+        )
         if found is None:  # an unknown name is nearest: unbound, or its own if it governs
             governs = unknown_governs(ctx, quantity, sentence)
             return (UNKNOWN_SUBJECT if governs else None), cue

@@ -237,9 +237,10 @@ def unit_guess(
                 several.update(index.attributes_for_unit(subject, quantity.unit))
     if len(names) == 1 and not several:
         return [(0.3, tuple(names), True)]
-    if not names and several:
+    if several:
         # "Munich is 5.9 °C": its temperature or its feels-like; one of them must hold
-        return [(0.6, tuple(sorted(several)), True)]
+        # (beside another city that states one: "and Hamburg 4.3 °C", its temperature)
+        return [(0.6, tuple(sorted(several | names)), True)]
     if not names:
         name = index.attribute_for_unit(None, quantity.unit)
         if name is not None:

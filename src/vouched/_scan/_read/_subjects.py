@@ -11,13 +11,16 @@ clause ("Hamburg is 17.8 °C" with no Hamburg facts) leaves the quantity unbound
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 
 from vouched._scan._lex._numbers import Quantity
+from vouched._scan._lex._units import canonical_unit
 from vouched._scan._lex._vocabulary import (
     BRACKET_AFTER,
     CONNECTIVE,
     HELD_AFTER,
     HELD_BEFORE,
+    OWN_VALUE_GAP,
     PLACE_AFTER,
     VALUE_PLACE_BEFORE,
 )
@@ -167,9 +170,15 @@ def subject_readings(
     sentence: tuple[int, int],
     clause: tuple[int, int],
     cue: Cue | None,
+    *,
+    numbers: Sequence[Quantity] = (),
+    starts: Sequence[int] = (),
 ) -> list[SubjectReading] | None:
     """(cost, subject, mention start) candidates; None when an unknown name governs.
-    ``cue``: the attribute phrase right after the quantity, if any."""
+    ``cue``: the attribute phrase right after the quantity, if any; ``numbers`` and
+    their ``starts``: the text's quantities, in order (a name with a number of its own
+    in the same unit is not another number's: "Vienna is 5.8 °C and Graz 3.2 °C")."""
+    own = _Own(ctx, quantity, numbers, starts)
     right_after = _named_right_after(ctx, quantity, sentence, cue)
     if right_after is not None:
         return right_after or None
@@ -179,10 +188,10 @@ def subject_readings(
     held = held_object(ctx, low, before, sentence[0])
     if held is not None:  # "held the Lakers to 38 percent": the Lakers' figure
         return [(0.0, name, held.start) for name in held.names]
-    found = _named_before(ctx, low, before, clause)
+    found = _named_before(ctx, low, before, clause, own)
     if found is None:
         return None
-    found.extend(_named_after(ctx, quantity, before, sentence, clause))
+    found.extend(_named_after(ctx, quantity, before, sentence, clause, own=own))
     if not any(c < 1.0 for c, _, _ in found) and not unknown_in(ctx, sentence, quantity.start):
         topic = topic_of(ctx, sentence[0])
         found.extend((1.0 + 0.15 * rank, name, -1) for rank, name in enumerate(topic[:2]))
@@ -235,15 +244,24 @@ def _member_before(
 
 
 def _named_before(
-    ctx: SentenceRead, low: int, before: int, clause: tuple[int, int]
+    ctx: SentenceRead,
+    low: int,
+    before: int,
+    clause: tuple[int, int],
+    own: _Own | None = None,
 ) -> list[SubjectReading] | None:
     """The subjects named before the number in its sentence, nearest first (its own clause
     cheaper, an object pronoun dearer); None when the nearest is an unknown name or a
-    pronoun that refers to none ("Hamburg is 17.8 °C" with no Hamburg facts)."""
+    pronoun that refers to none ("Hamburg is 17.8 °C" with no Hamburg facts). Past the
+    nearest named subject, a name with a number of its own between it and the nearer
+    one is passed over ("Murray scored 31 and Jokic 24": 24 is not Murray's)."""
     found: list[SubjectReading] = []
     mentions = ctx.mentions
+    nearest = -1  # where the nearest named subject stands, once found
     for i in range(before - 1, max(low, before - WINDOW) - 1, -1):
         mention = mentions[i]
+        if nearest >= 0 and own is not None and own.has_one(mention, nearest):
+            continue
         in_clause = mention.start >= clause[0]
         if mention.kind == _UNKNOWN:
             if not found and (in_clause or mention.names):
@@ -259,7 +277,38 @@ def _named_before(
         names = names_of(ctx, i)
         for rank, name in enumerate(names if mention.kind == _PRONOUN else names[:3]):
             found.append((base + 0.5 * rank, name, mention.start))
+        if nearest < 0 and names:
+            nearest = mention.start
     return found
+
+
+class _Own:
+    """Whether a name states a number of its own right after it, in the unit of the
+    number being bound ("Graz 3.2 °C", "Murray scored 31"): such a name is not a
+    candidate for another number of the sentence."""
+
+    __slots__ = ("_ctx", "_numbers", "_starts", "_unit")
+
+    def __init__(
+        self,
+        ctx: SentenceRead,
+        quantity: Quantity,
+        numbers: Sequence[Quantity],
+        starts: Sequence[int],
+    ) -> None:
+        self._ctx, self._numbers, self._starts = ctx, numbers, starts
+        self._unit = canonical_unit(quantity.unit)
+
+    def has_one(self, mention: Mention, limit: int) -> bool:
+        """A number of ``mention``'s own starts before ``limit``."""
+        if mention.kind != _NAMED:
+            return False
+        i = bisect_left(self._starts, mention.end)
+        if i >= len(self._starts) or self._starts[i] >= limit:
+            return False
+        if OWN_VALUE_GAP.fullmatch(self._ctx.text, mention.end, self._starts[i]) is None:
+            return False
+        return canonical_unit(self._numbers[i].unit) == self._unit
 
 
 def _named_after(
@@ -268,8 +317,12 @@ def _named_after(
     before: int,
     sentence: tuple[int, int],
     clause: tuple[int, int],
+    *,
+    own: _Own | None = None,
 ) -> list[SubjectReading]:
-    """The subjects named later in the sentence (dearer: a reader looks back first)."""
+    """The subjects named later in the sentence (dearer: a reader looks back first), but
+    for one with a number of its own after it, before the next name ("Vienna is 5.8 °C
+    and Graz 3.2 °C": 5.8 is not Graz's)."""
     found: list[SubjectReading] = []
     mentions = ctx.mentions
     for i in range(before, min(len(mentions), before + WINDOW)):
@@ -277,6 +330,9 @@ def _named_after(
         if mention.start >= sentence[1]:
             break
         if mention.start < quantity.end or mention.kind != _NAMED:
+            continue
+        following = mentions[i + 1].start if i + 1 < len(mentions) else sentence[1]
+        if own is not None and own.has_one(mention, min(following, sentence[1])):
             continue
         base = 1.2 if mention.start < clause[1] else 1.6
         found.extend((base, name, mention.start) for name in mention.names)
