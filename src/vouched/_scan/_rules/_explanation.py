@@ -304,11 +304,19 @@ def unbacked_names(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         return stated
     replaced: dict[int, list[Stated]] = {}
     for start, group in groups.items():
+        if len(group) < 2 and _vouched_by_nothing(group[0]):
+            continue  # one number no fact has is its own finding; two are a line
         finding = _unbacked_finding(named[starts.index(start)], group, ctx)
         for position, item in enumerate(group):
             outcome = finding if position == 0 else PASSED
             replaced[id(item)] = [item._replace(outcome=outcome)]
     return [new for item in stated for new in replaced.get(id(item), [item])]
+
+
+def _vouched_by_nothing(item: Stated) -> bool:
+    """Read for no one and ``ungrounded_number``: no fact of any subject has it."""
+    outcome = item.outcome
+    return isinstance(outcome, Finding) and outcome.kind is _K.UNGROUNDED_NUMBER
 
 
 def _unbacked_finding(mention: Mention, group: list[Stated], ctx: SentenceContext) -> Finding:
@@ -349,8 +357,8 @@ def _unbacked(mention: Mention, item: Stated, ctx: SentenceContext) -> bool:
         other = readings[0].subject
     else:  # read for no one: the name's kind is that of any subject with the stat
         others = index.subjects_of(attribute)
-        if not others or item.outcome is not PASSED:
-            return False
+        if not others or not (item.outcome is PASSED or _vouched_by_nothing(item)):
+            return False  # vouched by membership, or by nothing at all
         other = others[0]
     return not (
         name == other
