@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,23 @@ def test_a_file_of_the_same_name_wins_over_the_shipped_lexicon(
 def test_an_unknown_shipped_name_lists_the_names_there_are() -> None:
     with pytest.raises(InputError, match="weather"):
         Lexicon.shipped("cricket")
+
+
+@pytest.mark.parametrize("load", [Lexicon.load, load_lexicon])
+def test_a_mistyped_bare_name_lists_the_shipped_names(
+    load: Callable[[str], object], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no file named 'wether' here
+    with pytest.raises(InputError, match=r"no file 'wether' .*there are: .*weather"):
+        load("wether")
+
+
+def test_a_missing_file_named_as_a_path_stays_a_file_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="no such file"):
+        load_lexicon("wether.json")
 
 
 def test_the_cli_takes_a_shipped_lexicon_by_name() -> None:

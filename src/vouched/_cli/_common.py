@@ -108,8 +108,8 @@ def load_lexicon(path: str | None, *, max_bytes: int | None = None) -> Lexicon |
     """``--lexicon`` through the input layer; errors name the file and the field."""
     if path is None:
         return None
-    if path in Lexicon.shipped_names() and not Path(path).exists():
-        return Lexicon.shipped(path)  # a bare name: a lexicon vouched ships
+    if path != "-" and not Path(path).exists() and "/" not in path and "." not in path:
+        return Lexicon.load(path)  # a bare name: a shipped lexicon, or an error listing them
     name = "<stdin>" if path == "-" else path
     data = parse_json(read_text(path, kind="lexicon", max_bytes=max_bytes), file=name)
     try:

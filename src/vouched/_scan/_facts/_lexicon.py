@@ -360,8 +360,15 @@ class Lexicon:
         file and the field."""
         from vouched._files import parse_json, read_text  # noqa: PLC0415 - keeps this module light
 
-        if isinstance(path, str) and path in shipped_lexicons() and not Path(path).exists():
-            return cls.shipped(path)
+        if isinstance(path, str) and not Path(path).exists():
+            if path in shipped_lexicons():
+                return cls.shipped(path)
+            if "/" not in path and "." not in path:  # a bare name: a shipped one mistyped
+                raise InputError(
+                    f"no file {path[:40]!r} and no shipped lexicon of that name "
+                    f"(there are: {', '.join(shipped_lexicons())})",
+                    field="lexicon",
+                )
         name = str(path)
         data = parse_json(read_text(path, kind="lexicon"), file=name)
         try:
