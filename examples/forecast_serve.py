@@ -1,7 +1,9 @@
 """A forecast assistant behind ``vouched serve``, with a model that gives the wrong day.
 
-Runs as it stands, offline. A five-day forecast for Vienna (facts valid for a
-day, built for the days starting today) is a facts file the service reads; the
+Runs as it stands, offline, with the server extra installed (``make test`` installs
+it; ``pip install 'vouched[server]'`` elsewhere; without it the script says so). A
+five-day forecast for Vienna (facts valid for a day, built for the days starting
+today) is a facts file the service reads; the
 "model" is a stand-in OpenAI-compatible server on 127.0.0.1 that answers "What's
 the high in Vienna tomorrow?" first with the day after tomorrow's high, then, on
 the retry that quotes the problem, with tomorrow's. ``vouched serve`` sends the
@@ -102,6 +104,8 @@ def main() -> None:
         )  # fmt: skip
         try:
             listening = service.stderr.readline() if service.stderr else ""
+            if "listening on" not in listening:  # the server extra missing, say, or a bad config
+                raise SystemExit(f"vouched serve did not start: {listening.strip()}")
             url = listening.rsplit(" ", 1)[-1].strip()  # "vouched serve: listening on URL"
             question = "What's the high in Vienna tomorrow?"
             asked = {"question": question, "query": {"subject": "Vienna"}}
