@@ -331,21 +331,10 @@ class QueuedSnapshotStore:
             if stop:
                 self._retry_at = 0.0  # closing: one more try of the store, whatever the wait
             self._deliver(items)
-            if stop:
-                self._last_replay()
             for _ in range(len(items) + (1 if stop else 0)):
                 self._queue.task_done()
             if stop:
                 return
-
-    def _last_replay(self) -> None:
-        """Closing: the batch the store still holds finishes first (close's own timeout
-        bounds the wait), so the spill file's last replay is not skipped as 'busy'."""
-        busy = self._busy
-        if busy is not None:
-            with suppress(Exception):  # failed or not, the spill file holds its batch
-                busy.result()
-        self._replay_spill()
 
     def _take(self, first: Snapshot | Build | None) -> tuple[list[Snapshot | Build], bool]:
         """A batch: ``first`` and what else is queued now (up to ``batch``)."""
