@@ -201,7 +201,9 @@ class Grounder:
         self.max_output_chars = max_output_chars
         self.sources = tuple(sources)
         self.policy = policy
-        self._phraser_given = phraser if phraser is not None else TemplatePhraser()
+        self._phraser_given = (
+            phraser if phraser is not None else TemplatePhraser(words=_first_phrases(lexicon))
+        )
         self.phraser = as_phraser(self._phraser_given)
         self.lexicon = lexicon
         # What its snapshots name (hash, shipped name) and the store keeps once.
@@ -519,3 +521,10 @@ class Grounder:
     def __repr__(self) -> str:
         names = ", ".join(repr(getattr(s, "name", "?")) for s in self.sources)
         return f"Grounder(sources=[{names}], phraser={phraser_name(self._phraser_given)!r})"
+
+
+def _first_phrases(lexicon: Lexicon | None) -> dict[str, str]:
+    """Each attribute's first lexicon phrase: the words the offline phraser says it with."""
+    if lexicon is None:
+        return {}
+    return {name: phrases[0] for name, phrases in lexicon.attributes.items() if phrases}

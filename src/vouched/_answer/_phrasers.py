@@ -215,8 +215,13 @@ def verb_for(attribute_words: str) -> str:
 
 def attribute_words(attribute: str) -> str:
     """An attribute name as words: ``_`` as spaces, acronyms in capitals
-    (:data:`ACRONYMS`): ``uv_index`` -> "UV index"."""
-    return " ".join(ACRONYMS.get(word.casefold(), word) for word in attribute.split("_") if word)
+    (:data:`ACRONYMS`): ``uv_index`` -> "UV index"; any other word written in capitals
+    in lower case (a column code, "TEAM" -> "team")."""
+    return " ".join(
+        ACRONYMS.get(word.casefold(), word.lower() if word.isupper() else word)
+        for word in attribute.split("_")
+        if word
+    )
 
 
 _PARTS = ((0, "overnight"), (6, "in the morning"), (12, "in the afternoon"), (18, "in the evening"))
@@ -264,11 +269,19 @@ class TemplatePhraser:
         units: Mapping[str, str] | None = None,
         default_template: str = _DEFAULT_TEMPLATE,
         nothing: str = _NOTHING,
+        words: Mapping[str, str] | None = None,
     ) -> None:
         self._templates = {**DEFAULT_TEMPLATES, **(templates or {})}
         self._units = {**DEFAULT_UNITS, **(units or {})}
         self._default = default_template
         self._nothing = nothing
+        self._words = dict(words or {})  # attribute -> the words a reader uses for it
+
+    def _words_for(self, attribute: str) -> str:
+        """An attribute as words: the phrase given for it (a lexicon's first), else its
+        name made readable ("PTS" is "points" with the basketball lexicon, never a code
+        the scanner would flag as internal vocabulary)."""
+        return self._words.get(attribute) or attribute_words(attribute)
 
     def _unit(self, unit: str | None) -> str:
         if not unit:
@@ -279,7 +292,7 @@ class TemplatePhraser:
         """The sentence for one grounded fact; a fact with a period says its time
         first ("On Friday 4 December the high in Berlin is 12 °C.")."""
         template = self._templates.get(fact.attribute, self._default)
-        words = attribute_words(fact.attribute)
+        words = self._words_for(fact.attribute)
         text = template.format(
             subject=fact.subject,
             attribute=words,
@@ -301,7 +314,7 @@ class TemplatePhraser:
         template = self._templates.get(fact.attribute, self._default)
         if template.count("{value}") != 1 or "{reason}" in template:
             template = _SILENCE_TEMPLATE
-        words = attribute_words(fact.attribute)
+        words = self._words_for(fact.attribute)
         return template.replace("{value}", "unavailable right now ({reason})").format(
             subject=fact.subject,
             attribute=words,
