@@ -16,6 +16,8 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._facts._attributenames import AttributeNames
+from vouched._scan._facts._conditions import current_conditions
 from vouched._scan._facts._factindex import FactIndex
 from vouched._scan._facts._gameparts import period_sums
 from vouched._scan._facts._lexicon import Lexicon
@@ -96,13 +98,15 @@ class Compiled:
         lexicon = as_lexicon(lexicon) or _EMPTY
         # a half as the sum of its quarters, read like any fact ("58-57 at halftime")
         summed = [*grounded, *period_sums(grounded, lexicon.periods)]
-        index = FactIndex.build(summed, silent, policy.exact, rejected)
+        names = AttributeNames(lexicon.attributes, (*grounded, *silent, *rejected))
+        index = FactIndex.build(summed, silent, policy.exact, rejected, names)
         now = as_instant(now)
         self.index = index
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
             now = facts.at
-        self.words = WordFacts(index, now, policy.other_occasions)
+        current = current_conditions(lexicon.conditions, grounded)
+        self.words = WordFacts(index, now, policy.other_occasions, current)
         self.periods = PeriodViews.build(
             grounded,
             silent,
