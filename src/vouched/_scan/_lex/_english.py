@@ -95,6 +95,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "dropped", "fall", "fell", "change", "changed",
     ),
     "by_words": ("by", "of"),
+    # A journey's length: "a journey of 1 hour 43 minutes", "travel time is about 95
+    # minutes", "a 103-minute trip" (issue 37).
+    "journey_words": (
+        "journey", "journey time", "travel time", "trip", "ride", "running time",
+    ),
+    "journey_links": (
+        "of", "is", "takes", "lasts", "about", "around", "roughly", "approximately", "just",
+        "only", "some", "nearly", "exactly", "a", "little", "over", "under",
+    ),
     "only_words": ("just", "only"),
     # A bound stated with a comparison ("over 50 percent"). Not "up to": "gusts of
     # up to 100 km/h", "up to 90% chance of rain" state the maximum, a value to check

@@ -43,7 +43,10 @@ __all__ = [
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "HOURS_THEN_MINUTES",
     "INFORMATION_AFTER",
+    "JOURNEY_AFTER",
+    "JOURNEY_BEFORE",
     "LATER_OPPONENT",
     "LEVEL_LINK",
     "LINKING",
@@ -152,6 +155,13 @@ SUBJECT_JOIN = re.compile(
 RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
 ARTICLE = re.compile(rf"(?:^|(?<=\W))({_any('articles')})\s+$", re.I)
 ARTICLE_VALUES = {"a": 1, "an": 1, "one": 1, "a single": 1, "a pair of": 2, "a couple of": 2}
+# A journey's length ("a journey of 1 hour 43 minutes", "a 95-minute trip").
+JOURNEY_BEFORE = re.compile(
+    rf"\b(?:{_any('journey_words')})(?:\s+(?:{_any('journey_links')}))*\s*$", re.I
+)
+JOURNEY_AFTER = re.compile(rf"[\s-]*(?:long\s+)?(?:{_any('journey_words')})\b", re.I)
+HOURS_THEN_MINUTES = re.compile(r"\s*,?\s*(?:and\s+)?")
+"""The gap between the hours and the minutes of one duration ("1 hour 43 minutes")."""
 # Derived values: a difference ("a 12-point win", "3 degrees warmer", "led by 12").
 DIFFERENCE_AFTER = re.compile(
     r"\s*(?:[-\u2013]\s*)?(?:[^\W\d_]+\s*(?:[-\u2013]\s*)?)?"
