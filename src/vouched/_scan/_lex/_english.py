@@ -194,6 +194,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "reported", "reports", "shown", "showing", "as", "set", "scheduled", "will",
         "also", "today", "fully", "entirely", "of", "the", "'", "s", ",", "(", ":",
         "from", "for", "with", "operating", "operates", "taught", "offered",
+        # "is available in white", "comes in black" (issue 37)
+        "available", "comes", "come", "in",
     ),
     "role_nouns": (
         "guard", "forward", "center", "centre", "point", "shooting", "small", "power",
