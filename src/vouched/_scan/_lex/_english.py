@@ -71,6 +71,11 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "comparing_verbs": ("is", "are", "was", "feels", "looks"),
     # "a steal", "a pair of steals": what an article counts.
     "articles": ("a", "an", "a pair of", "a couple of", "a single"),
+    # Vague amounts of time ("a few minutes late"): the amounts they allow are
+    # VAGUE_AMOUNTS in the vocabulary module (issue 37).
+    "vague_amounts": ("a few", "a couple of", "a couple", "several", "a handful of"),
+    "vague_units": ("minutes", "minute", "mins", "min", "hours", "hour"),
+    "from_now_before": ("in", "within", "for"),  # "leaves in a few minutes": no delay
     # Words that open the group a rank phrase names ("led the way", "led all scorers",
     # "paced his team"): the words before are the claim of rank, those after the group.
     "group_determiners": ("the", "all", "his", "her", "their", "its"),
