@@ -76,6 +76,12 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "vague_amounts": ("a few", "a couple of", "a couple", "several", "a handful of"),
     "vague_units": ("minutes", "minute", "mins", "min", "hours", "hour"),
     "from_now_before": ("in", "within", "for"),  # "leaves in a few minutes": no delay
+    # Phrases that state one value: a lexicon's value for one of them is the value of
+    # each ("on time": 0 minutes late, so "on schedule" and "punctually" too).
+    "on_time": (
+        "on time", "on schedule", "punctual", "punctually", "right on time",
+        "running on time", "running on schedule", "on-time",
+    ),
     # Words that open the group a rank phrase names ("led the way", "led all scorers",
     # "paced his team"): the words before are the claim of rank, those after the group.
     "group_determiners": ("the", "all", "his", "her", "their", "its"),

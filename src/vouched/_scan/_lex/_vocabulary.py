@@ -65,6 +65,7 @@ __all__ = [
     "REFERENCE",
     "RESPECTIVELY",
     "ROLE_NOUNS",
+    "SAME_VALUE_PHRASES",
     "STATE_LINKS",
     "SUBJECT_JOIN",
     "SUM_KEYS",
@@ -160,6 +161,8 @@ ARTICLE = re.compile(rf"(?:^|(?<=\W))({_any('articles')})\s+$", re.I)
 ARTICLE_VALUES = {"a": 1, "an": 1, "one": 1, "a single": 1, "a pair of": 2, "a couple of": 2}
 VAGUE_AMOUNT = re.compile(rf"\b({_any('vague_amounts')})\s+({_any('vague_units')})\b", re.I)
 """A vague amount of time ("a few minutes", "several hours"): a claim of a small amount."""
+SAME_VALUE_PHRASES = (ENGLISH["on_time"],)
+"""Groups of phrases that state one value (a lexicon's value for one is each one's)."""
 FROM_NOW_BEFORE = re.compile(rf"\b(?:{_any('from_now_before')})\s+$", re.I)
 """Before an amount of time, a wait or a span, not a delay ("leaves in a few minutes")."""
 VAGUE_AMOUNTS = {
