@@ -97,7 +97,7 @@ class Service:
     def __init__(self, config: ServeConfig, clock: Clock, grounder: Grounder | None) -> None:
         self.config = config
         self.clock = clock
-        self.meters = Metrics()
+        self.meters = Metrics(config.metrics_dir)
         for source in config.sources:  # a sample per source from the start, kept current
             if isinstance(source, GuardedSource):
                 self.meters.answers.set_breaker_state(source.name, str(source.state))
@@ -490,7 +490,7 @@ class Service:
     async def metrics(self, request: Request) -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest  # noqa: PLC0415
 
-        return Response(generate_latest(self.meters.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(self.meters.exposed), media_type=CONTENT_TYPE_LATEST)
 
     async def healthz(self, request: Request) -> Response:
         return json_response(

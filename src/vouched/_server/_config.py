@@ -239,6 +239,9 @@ class ServeConfig:
     max_retries: int = MAX_RETRIES
     without_vouched: str | Mapping[str, Any] = "refuse"
     upstreams: tuple[Upstream, ...] = ()
+    # Not a TOML key: `vouched serve --processes N` (N > 1) sets it to the folder where
+    # every server process keeps its metrics, so /metrics counts them all.
+    metrics_dir: Path | None = None
 
     def host_names(self) -> frozenset[str]:
         """The Host header names the service answers to (lower case, no port)."""
