@@ -73,6 +73,7 @@ from vouched._server._pool import WorkPool
 from vouched._server._protocol import AcceptErrors
 from vouched._server._requestid import FILTER, current_request_id
 from vouched._server._routes import ROUTES
+from vouched._server._scanpool import ScanProcesses, ScanWork
 from vouched._server._verify import verify_claims
 from vouched._sources._source import check_query
 from vouched._time import parse_instant
@@ -103,6 +104,11 @@ class Service:
                 self.meters.answers.set_breaker_state(source.name, str(source.state))
                 source.add_listener(self.meters.answers.on_breaker_event)
         self.pool = WorkPool(config.workers, config.queue_limit)
+        self.scans = (
+            ScanProcesses(config.scan_processes, config.queue_limit, config.lexicons, config.policy)
+            if config.scan_processes
+            else None
+        )
         self.draining = False
         self._stop_asked: float | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the serving loop (lifespan)
@@ -330,6 +336,11 @@ class Service:
         self._loop = asyncio.get_running_loop()
         self._loop.set_exception_handler(AcceptErrors(self.clock))
 
+    def _shutdown_pools(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.scans is not None:
+            self.scans.shutdown()
+
     def _cut_later(self) -> None:
         grace = self.config.shutdown_grace
         asyncio.get_running_loop().call_later(max(grace - min(1.0, grace / 4), 0), self.cut)
@@ -374,12 +385,12 @@ class Service:
         if self.snapshots is not None:
             await asyncio.to_thread(self.snapshots.close, max(self._grace_left(), MIN_DRAIN))
             if not self.snapshots.drained:
-                self.pool.shutdown(wait=False, cancel_futures=True)
+                self._shutdown_pools()
                 return  # the store still holds a batch: closing it would wait for it
         close = getattr(self.config.store, "close", None)
         if callable(close):
             close()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self._shutdown_pools()
 
     # -- handlers (named in the route table) --------------------------------------
 
@@ -394,6 +405,16 @@ class Service:
     async def scan(self, body: ScanRequest) -> Response:
         lexicon = None if body.lexicon is None else self.lexicon(body.lexicon)
         now = self.now(body.now)
+        if self.scans is not None:  # in a scan process: the loop keeps its GIL
+            sent = (
+                body.lexicon
+                if isinstance(body.lexicon, str)
+                else None
+                if lexicon is None
+                else lexicon.to_json()
+            )
+            asked = ScanWork(body.text, body.facts, sent, body.sources, body.question, now)
+            return json_response(await self.scans.scan(asked))
 
         def work() -> dict[str, Any]:
             gated = partition(body.facts, self.config.policy, now)
@@ -539,6 +560,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         service.started()
+        if service.scans is not None:  # started before the first scan, off the loop
+            await asyncio.to_thread(service.scans.warm)
         yield
         service.draining = True
         await service.drain()
