@@ -58,7 +58,7 @@ from vouched._replay._store import ReadableStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig, retries
 from vouched._server._handling import Metrics, http_error, parse_body, post_handler, sse_events
-from vouched._server._http import RequestError, json_response
+from vouched._server._http import RequestError, json_bytes, json_response
 from vouched._server._middleware import Guard
 from vouched._server._models import (
     AnswerRequest,
@@ -414,9 +414,9 @@ class Service:
                 else lexicon.to_json()
             )
             asked = ScanWork(body.text, body.facts, sent, body.sources, body.question, now)
-            return json_response(await self.scans.scan(asked))
+            return json_bytes(await self.scans.scan(asked))
 
-        def work() -> dict[str, Any]:
+        def work() -> bytes:  # encoded in the thread: a long report takes ms to encode
             gated = partition(body.facts, self.config.policy, now)
             report = scan(
                 body.text,
@@ -426,9 +426,9 @@ class Service:
                 question=body.question,
                 policy=self.config.policy,
             )
-            return report.to_json()
+            return dumps(report.to_json()).encode("utf-8")
 
-        return json_response(await self.in_pool(work))
+        return json_bytes(await self.in_pool(work))
 
     async def verify(self, body: VerifyRequest) -> Response:
         entry = self.config.catalogs.get(body.catalog)
