@@ -4,6 +4,7 @@ never hold the GIL the event loop needs; reports as a thread gives them."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -46,6 +47,16 @@ def test_a_scan_process_reports_what_a_thread_reports_and_the_threads_take_none(
     assert [len(r["findings"]) > 0 for r in in_threads] == [True, True, True, False]
     assert refused_in_threads == refused_in_processes == 422
     assert (threads_took, processes_left) == (len(BODIES), 0)
+
+
+def test_scan_processes_run_at_a_lower_cpu_priority_than_the_server() -> None:
+    from vouched._server._scanpool import NICENESS  # noqa: PLC0415
+
+    app = create_app(replace(load_config(EXAMPLES / "serve.toml"), scan_processes=2))
+    with serving(app):
+        scans = app.service.scans
+        assert scans is not None
+        assert set(scans.warm()) == {min(os.nice(0) + NICENESS, 19)}
 
 
 @pytest.mark.parametrize(("value", "said"), [(65, "between 0 and 64"), (-1, "between 0 and 64")])

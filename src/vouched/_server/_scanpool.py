@@ -10,15 +10,17 @@ clients' 32 KB scans). In processes, the loop only hands the request over
 The processes start from a clean forkserver (never a fork of the running
 server with its threads and sockets), each with the config's lexicons
 (as JSON, rebuilt once) and policy; a request's own lexicon travels as JSON
-with it. At most ``queue_limit`` requests wait (503 past it, as for the
-thread pool); a request past its deadline before a process took its work
-drops it unstarted.
+with it. They run at a lower CPU priority (``nice`` +10): on a busy machine
+the kernel gives the event loop's short requests the CPU first. At most
+``queue_limit`` requests wait (503 past it, as for the thread pool); a
+request past its deadline before a process took its work drops it unstarted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -36,8 +38,15 @@ _LEXICONS: dict[str, Lexicon] = {}  # in a scan process only: the config's, buil
 _POLICY: list[Policy] = []
 
 
+NICENESS = 10
+"""How much lower a scan process's CPU priority is than the server's: on a
+busy machine the kernel runs the event loop's short work first."""
+
+
 def _start(lexicons: Mapping[str, Any], policy: Policy) -> None:
-    """A scan process's start: the config's lexicons and policy, kept for its life."""
+    """A scan process's start: a lower CPU priority, and the config's lexicons
+    and policy, kept for its life."""
+    os.nice(NICENESS)
     _LEXICONS.update({name: Lexicon.from_json(data) for name, data in lexicons.items()})
     _POLICY[:] = [policy]
 
@@ -74,8 +83,9 @@ def _scan(work: ScanWork) -> bytes:
     return dumps(report.to_json()).encode("utf-8")
 
 
-def _ready() -> None:
-    """Nothing: a task that makes the pool start a process."""
+def _ready() -> int:
+    """A task that makes the pool start a process: its niceness."""
+    return os.nice(0)
 
 
 class ScanProcesses:
@@ -95,10 +105,12 @@ class ScanProcesses:
             initargs=({name: lexicon.to_json() for name, lexicon in lexicons.items()}, policy),
         )
 
-    def warm(self) -> None:
-        """Start every scan process now (they start on demand: one per waiting task)."""
-        for future in [self._pool.submit(_ready) for _ in range(self.count)]:
-            future.result()
+    def warm(self) -> list[int]:
+        """Start every scan process now (they start on demand: one per waiting
+        task); the niceness of the processes that answered."""
+        return [
+            future.result() for future in [self._pool.submit(_ready) for _ in range(self.count)]
+        ]
 
     def admit(self) -> None:
         """Raise :class:`PoolFullError` when ``queue_limit`` scans already wait."""
