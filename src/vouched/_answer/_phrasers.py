@@ -388,6 +388,9 @@ class OpenAIChatPhraser:
     (the ``server`` extra; ``vouched serve``'s choice: 13.8x less CPU per
     call, bench/upstream_client.py), with the same timeouts, caps and errors;
     ``transport`` and ``client`` are httpx's, so they go with ``"httpx"`` only.
+    aiohttp suits one long-lived event loop (a server): call :meth:`aclose`
+    on that loop before it ends, as ``vouched serve`` does (a session left on
+    a finished loop leaves its sockets to the garbage collector's warnings).
 
     As the OpenAI SDK does, ``api_key=None`` reads ``OPENAI_API_KEY`` and
     ``base_url=None`` reads ``OPENAI_BASE_URL`` (else ``https://api.openai.com/v1``),
