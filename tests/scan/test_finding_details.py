@@ -91,3 +91,15 @@ def test_an_attribute_word_decides_the_reported_reading() -> None:
     words = Lexicon.from_json({"attributes": {"apparent_temperature": ["feels like"]}})
     detail = _only("In Munich it feels like -1.6 °C.", facts, words)
     assert "Munich feels like = -5.4 °C" in detail
+
+
+def test_a_periods_sum_is_named_by_its_period_phrase() -> None:
+    quarters = [
+        _fact("Nuggets", "TEAM-PTS_QTR1", 30),
+        _fact("Nuggets", "TEAM-PTS_QTR2", 28),
+        _fact("Suns", "TEAM-PTS_QTR1", 27),
+        _fact("Suns", "TEAM-PTS_QTR2", 26),
+    ]
+    detail = _only("At the break, the Nuggets led 55-53.", quarters, Lexicon.shipped("basketball"))
+    assert "Nuggets in the first half = 58" in detail
+    assert "QTR" not in detail

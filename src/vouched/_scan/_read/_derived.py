@@ -408,7 +408,8 @@ def _between_subjects(
             for b in owners[i + 1 :]:
                 va, vb = index.numeric_value(a, attribute), index.numeric_value(b, attribute)
                 if va is not None and vb is not None:
-                    differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+                    named = index.names.named(a, attribute)
+                    differences.append((abs(va - vb), f"{named} {va} - {b} {vb}"))
     return differences
 
 
@@ -428,7 +429,9 @@ def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[De
                 for base, other in ((vb, va), (va, vb)):
                     if base:
                         change = (other - base) / base * 100
-                        found.append((change, f"{subject} {a} vs {b}: {change:.2f}%"))
+                        said = f"{index.names.named(subject, a)} vs {index.names.of(subject, b)}"
+                        found.append((change, f"{said}: {change:.2f}%"))
             elif units_compatible(quantity.unit, unit_a):
-                found.append((abs(va - vb), f"{subject} {a} {va} - {b} {vb}"))
+                first, second = index.names.named(subject, a), index.names.of(subject, b)
+                found.append((abs(va - vb), f"{first} {va} - {second} {vb}"))
     return found
