@@ -516,11 +516,11 @@ def gateway_folder(upstream: str, snapshots: bool = False) -> Path:
 
 
 async def gateway_load(
-    url: str, seconds: float, conns: int = 20, health: str | None = None
+    url: str, seconds: float, conns: int = 20, health_url: str | None = None
 ) -> dict[str, float]:
     """Chat completions over ``conns`` connections for ``seconds``, and
-    /healthz every 10 ms meanwhile on its own connection (at ``health``, a
-    health port's URL, when given)."""
+    /healthz every 10 ms meanwhile on its own connection (at ``health_url``, a
+    health port's, when given)."""
     body = dumps({"model": "m", "messages": ASK,
                   "vouched": {"query": {"subject": "Berlin"}}}).encode()  # fmt: skip
     latencies: list[float] = []
@@ -548,7 +548,7 @@ async def gateway_load(
             await asyncio.sleep(0.2)
             while time.perf_counter() < stop:
                 began = time.perf_counter()
-                await client.get(health or f"{url}/healthz")
+                await client.get(health_url or f"{url}/healthz")
                 health.append(time.perf_counter() - began)
                 await asyncio.sleep(0.01)
 
@@ -622,7 +622,7 @@ def bench_gateway(
             try:
                 asyncio.run(gateway_load(service.url, 1.0, 4))  # warm up
                 cpu = service.cpu_seconds()
-                r = asyncio.run(gateway_load(service.url, seconds, health=service.health))
+                r = asyncio.run(gateway_load(service.url, seconds, health_url=service.health))
                 cpu = (service.cpu_seconds() - cpu) / max(r["n"], 1) * 1e3
                 direct, through = gateway_overhead(service.url, upstream, 200)
                 alone, _, _ = asyncio.run(gate_under_scans(service.url, seconds / 2, 0))
