@@ -384,6 +384,8 @@ class Service:
                 await grounder.aclose()
             except Exception:  # noqa: BLE001 - a client that fails to close must not stop the drain
                 _log.warning("closing the upstream client failed", exc_info=True)
+        if self.scans is not None:  # no request is left: the scan processes end before we do
+            await asyncio.to_thread(self.scans.shutdown, wait=True)
         if self.snapshots is not None:
             await asyncio.to_thread(self.snapshots.close, max(self._grace_left(), MIN_DRAIN))
             if not self.snapshots.drained:
