@@ -233,9 +233,10 @@ def read_pairs(
             continue
         two = two_subjects(ctx, left, right, sentence, pair)
         if two is not None:
-            attributes, subjects = two
-            forced[left.start] = Forced(attributes, subjects, pair=True)
-            forced[right.start] = Forced(attributes, subjects, pair=True)
+            attributes, subjects, ordered = two
+            first, second = _sides(ctx, attributes, subjects) if ordered else (subjects, subjects)
+            forced[left.start] = Forced(attributes, first, pair=True)
+            forced[right.start] = Forced(attributes, second, pair=True)
             partners[right.start] = left.start
     return partners
 
@@ -292,24 +293,52 @@ def bracketed_record(
 
 def two_subjects(
     ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int], pair: Pair | None
-) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+) -> tuple[tuple[str, ...], tuple[str, ...], bool] | None:
     """ "The Celtics defeated the Lakers, 113-107" or "... outscored X, 37-20, in the
-    fourth quarter": two subjects' values of one attribute, in either order."""
+    fourth quarter": two subjects' values of one attribute, in either order (a score is
+    written winner first, whoever the sentence names: "Denver lost 118-111"). A stat
+    battle after the one team named ("they won that battle, 46-34") is written as a
+    score, the side with more first (the last item, True, says so: :func:`_sides`)."""
     subjects = _named_before(ctx, sentence[0], left.start)
     if not subjects:
         return None
     period, named = _score_words(ctx, left, right, sentence, pair)
+    ordered = False
     if len(subjects) == 1 and named is not None:
         other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
         if other is None:
             return None
         subjects.append(other)
+        ordered = period is None and not _is_score(ctx, named)
     attributes = _scored(ctx, subjects, period)
     if not attributes and named is not None:
         attributes = _scored(ctx, subjects, None, (named,))
     if not attributes:
         return None
-    return attributes, tuple(subjects)
+    return attributes, tuple(subjects), ordered
+
+
+def _sides(
+    ctx: SentenceRead, attributes: tuple[str, ...], subjects: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Whose value each half of a stat battle's pair states: it is written as a score
+    is, the side with more first ("won that battle, 46-34"); when the sides are level
+    or the facts do not tell, either half may be either side's."""
+    one, other = (ctx.facts.numeric_value(s, attributes[0]) for s in subjects)
+    if one is None or other is None or one == other:
+        return subjects, subjects
+    more, less = subjects if one > other else subjects[::-1]
+    return (more,), (less,)
+
+
+def _is_score(ctx: SentenceRead, attribute: str) -> bool:
+    """Is ``attribute`` a score: a column the lexicon's periods split into parts (points,
+    goals), or one of those parts?"""
+    return any(
+        attribute == whole or attribute in parts
+        for split in ctx.lexicon.periods.values()
+        for whole, parts in split.items()
+    )
 
 
 def _score_words(
