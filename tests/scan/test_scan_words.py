@@ -295,10 +295,11 @@ def test_a_superlative_among_a_named_group_needs_the_subject_in_it() -> None:
     assert kinds("Bo led the bench with 12 points.", facts, words) == []
     # Cy is on the bench but Bo scored more: the verb of rank is the word that is wrong
     assert kinds("Cy led the bench with 9 points.", facts, words) == [("relation_mismatch", "led")]
-    # Ann has the most points of all, but she started: she is not on the bench, the
-    # group is the word that is wrong
+    # Ann has the most points of all, but she started: she is not on the bench (the
+    # group is wrong) and so led none of it (the verb is wrong too): two claims, two findings
     assert kinds("Ann led the bench with 20 points.", facts, words) == [
-        ("relation_mismatch", "bench")
+        ("relation_mismatch", "led"),
+        ("relation_mismatch", "bench"),
     ]
 
 

@@ -21,7 +21,7 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._english import ENGLISH
 from vouched._scan._read._values import Evidence
 from vouched._scan._rules._context import Judged
-from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
+from vouched._scan._rules._ranks import Ranked, stated_count, stated_rank, stated_threshold
 from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 from vouched._scan._rules._said import (
@@ -157,8 +157,9 @@ def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
     return _value_outcome(said, ctx, subject, [(a, values[0]) for a in attributes])
 
 
-WordCheck = Callable[[Said, WordContext], Outcome | None]
-"""A word rule: ``PASSED``, a finding on the word, or None ("not mine")."""
+WordCheck = Callable[[Said, WordContext], Ranked | None]
+"""A word rule: ``PASSED``, a finding on the word (one per claim when a phrase holds
+two: "led the bench"), or None ("not mine")."""
 WordRule = Rule[WordCheck]
 
 WORD_RULES: tuple[WordRule, ...] = (
@@ -206,9 +207,11 @@ def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
             outcome = rule.check(said, ctx)
             if outcome is not None:
                 checked += 1
-                if isinstance(outcome, Finding):
-                    decided(rule, outcome)
-                    findings.append(outcome)
+                found = outcome if isinstance(outcome, tuple) else (outcome,)
+                for finding in found:
+                    if isinstance(finding, Finding):
+                        decided(rule, finding)
+                        findings.append(finding)
                 break
     return findings, checked
 
