@@ -361,6 +361,41 @@ def test_a_threshold_counts_the_attributes_that_reach_the_bound() -> None:
     ]
 
 
+def test_a_threshold_declared_exactly_is_wrong_when_more_reach_the_bound() -> None:
+    # three stats in double digits make a triple-double: "a double-double" understates it
+    facts = [fact("Gordon", "PTS", 24), fact("Gordon", "REB", 12), fact("Gordon", "AST", 11)]
+    spec = {"attributes": ["PTS", "REB", "AST"], "at_least": 10, "count": 2}
+    exact = Lexicon.from_json({"thresholds": {"double-double": {**spec, "exactly": True}}})
+    at_least = Lexicon.from_json({"thresholds": {"double-double": spec}})
+    assert kinds("Gordon recorded a double-double.", facts, exact) == [
+        ("relation_mismatch", "double-double")
+    ]
+    assert kinds("Gordon recorded a double-double.", facts, at_least) == []
+    assert Lexicon.from_json(exact.to_json()) == exact
+    with pytest.raises(InputError, match="exactly"):
+        Lexicon.from_json({"thresholds": {"double-double": {**spec, "exactly": "yes"}}})
+
+
+def test_a_threshold_after_a_team_object_is_the_players() -> None:
+    # "X led the Hawks with a triple-double": the team is what X led, the line is X's
+    facts = [
+        fact("Gordon", "PTS", 24),
+        fact("Gordon", "REB", 12),
+        fact("Gordon", "AST", 4),
+        fact("Hawks", "TEAM-PTS", 101),
+    ]
+    words = Lexicon.from_json(
+        {
+            "thresholds": {
+                "triple-double": {"attributes": ["PTS", "REB", "AST"], "at_least": 10, "count": 3}
+            }
+        }
+    )
+    assert kinds("Gordon led the Hawks with a triple-double.", facts, words) == [
+        ("relation_mismatch", "triple-double")
+    ]
+
+
 def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:
     stale = fact("Weaving", "fee_eur", 0, unit="EUR", observed_at="2026-01-01T00:00:00Z", ttl=60)
     gated = partition([*COURSES, stale], Policy(), NOW)

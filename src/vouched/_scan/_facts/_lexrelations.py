@@ -81,13 +81,15 @@ class Superlative:
 @dataclass(frozen=True, slots=True)
 class Threshold:
     """ "X ... <phrase>": at least ``count`` of X's ``attributes`` reach ``at_least``
-    (or stay at or below ``at_most``)."""
+    (or stay at or below ``at_most``); with ``exactly``, no more than ``count`` do (a
+    line with three stats in double digits is a triple-double, not a double-double)."""
 
     attributes: tuple[str, ...]
     count: int
     at_least: Decimal | None = None
     at_most: Decimal | None = None
     unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
+    exactly: bool = False
 
 
 Relation = Comparison | Superlative | Threshold | Count
@@ -193,7 +195,7 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
 def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Threshold]:
     found: dict[str, Threshold] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attributes", "at_least", "at_most", "count", "unit"), at)
+        _known_keys(spec, ("attributes", "at_least", "at_most", "count", "unit", "exactly"), at)
         unit = spec.get("unit")
         if unit is not None and (not isinstance(unit, str) or not unit.strip()):
             raise InputError("must be a unit such as degC", field=f"{at}.unit")
@@ -207,12 +209,16 @@ def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Thres
         count = spec.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(names):
             raise InputError(f"must be a whole number from 1 to {len(names)}", field=f"{at}.count")
+        exactly = spec.get("exactly", False)
+        if not isinstance(exactly, bool):
+            raise InputError("must be true or false", field=f"{at}.exactly")
         found[phrase] = Threshold(
             names,
             count,
             None if low is None else _number(low, f"{at}.at_least"),
             None if high is None else _number(high, f"{at}.at_most"),
             unit,
+            exactly,
         )
     return MappingProxyType(found)
 
@@ -249,4 +255,11 @@ def relation_json(relation: Relation) -> dict[str, Any]:
         else {"at_most": relation.at_most}
     )
     unit = {"unit": relation.unit} if relation.unit else {}
-    return {"attributes": list(relation.attributes), **bound, "count": relation.count, **unit}
+    exactly = {"exactly": True} if relation.exactly else {}
+    return {
+        "attributes": list(relation.attributes),
+        **bound,
+        "count": relation.count,
+        **unit,
+        **exactly,
+    }

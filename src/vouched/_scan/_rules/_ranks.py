@@ -333,12 +333,14 @@ def _peers(
 
 def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     """ "X ... <threshold>" ("a triple-double", "below freezing") states that at least
-    ``count`` of X's listed attributes reach the bound; otherwise ``relation_mismatch`` on
-    the phrase. X is the nearest subject before it with any of those attributes."""
+    ``count`` of X's listed attributes reach the bound (exactly ``count`` for a phrase
+    declared ``exactly``: "a double-double" for a line with three is wrong); otherwise
+    ``relation_mismatch`` on the phrase. X is the nearest subject before it with any of
+    those attributes."""
     relation = relation_of(said, ctx, Threshold)
     if relation is None:
         return None
-    subject = subject_with(ctx, said, relation.attributes)
+    subject = _threshold_subject(said, ctx, relation)
     if not isinstance(subject, str):
         return subject
     low, high, unit = _bounds_in_base_unit(relation)
@@ -348,19 +350,41 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
         silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
         return not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
     reached = sum(1 for v in known if _within_bound(v, low, high))
-    if reached >= relation.count:
-        return PASSED
-    if len(known) < len(values) and reached + len(values) - len(known) >= relation.count:
-        return None  # the missing values could make it hold
+    held = _held(relation, reached, len(values) - len(known))
+    if held is not False:
+        return PASSED if held else None  # None: the missing values could make it hold
     bound = f">= {low}" if low is not None else f"<= {high}"
     return word_finding(
         _with_ordinal(said, ctx.sentence.text),
         _K.RELATION_MISMATCH,
         f"{subject} has {reached} of {', '.join(relation.attributes)} {bound}, "
-        f"not {relation.count}",
+        f"not {'exactly ' if relation.exactly else ''}{relation.count}",
         subject,
         relation.attributes[0],
     )
+
+
+def _threshold_subject(said: Said, ctx: WordContext, relation: Threshold) -> str | Finding | None:
+    """The threshold's subject (:func:`subject_with`), else the nearest subject named
+    before it with one of its attributes ("X led the Rockets with a double-double": the
+    line is X's, the team only what X led)."""
+    subject = subject_with(ctx, said, relation.attributes)
+    if subject is not None:
+        return subject
+    names = relation.attributes
+    return next(
+        (s for s in ctx.read(said).before if any(ctx.index.knows(s, a) for a in names)), None
+    )
+
+
+def _held(relation: Threshold, reached: int, missing: int) -> bool | None:
+    """True when ``reached`` attributes at the bound make the threshold hold, None when
+    the ``missing`` values could make it hold, False when it does not."""
+    if reached == relation.count or (reached > relation.count and not relation.exactly):
+        return True
+    if reached < relation.count and missing and reached + missing >= relation.count:
+        return None
+    return False
 
 
 def _bounds_in_base_unit(relation: Threshold) -> tuple[Decimal | None, Decimal | None, str | None]:
