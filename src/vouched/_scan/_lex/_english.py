@@ -231,6 +231,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "tenth",
     ),
     "ordinal_suffixes": ("st", "nd", "rd", "th"),  # "2nd", "10th"
+    # A place in a season's table ("third place in the division", "the seventh seed"):
+    # the ranks before the noun (besides the ordinals) and the nouns.
+    "standing_ranks": ("last", "top", "bottom"),
+    "standing_nouns": ("place", "seed"),
     # Pronouns a reader resolves to a subject named before them.
     "pronouns": (
         "he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose",

@@ -61,6 +61,7 @@ __all__ = [
     "REFERENCE",
     "RESPECTIVELY",
     "ROLE_NOUNS",
+    "STANDING",
     "STATE_LINKS",
     "SUBJECT_JOIN",
     "SUM_KEYS",
@@ -317,6 +318,14 @@ LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
+
+STANDING = re.compile(
+    rf"\b(?:{_any('ordinals')}|{_any('standing_ranks')}|\d+(?:{_any('ordinal_suffixes')}))"
+    rf"(?:\s*-\s*|\s+)(?:{_any('standing_nouns')})\b",
+    re.IGNORECASE,
+)
+"""A place in a season's table ("third place", "the seventh seed", "8th seed"): the
+standings, which a game's facts do not hold."""
 
 LATER_OPPONENT = re.compile(rf"\b(?:{_any('later_opponent')})\s+(?:the\s+)?$", re.IGNORECASE)
 """The words right before the opponent (or the place) of a later occasion ("will host
