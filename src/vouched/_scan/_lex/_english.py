@@ -54,6 +54,9 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "value_places": ("in", "at", "for"),
     # Words between a name and the value it states right after it ("Graz 3.2 °C", "Graz is
     # at 3.2 °C", "Murray scored 31"): that number is the name's own.
+    # Words after a number whose noun is left out, the subject's own count of the noun
+    # just named ("forced 14 turnovers while committing 12 of their own").
+    "own_after": ("of their own", "of his own", "of her own", "of its own"),
     "own_value_links": (
         "is at", "was at", "is", "was", "are", "were", "at", "stands at", "sits at",
         "scored", "had", "has", "added", "posted", "recorded", "reached",

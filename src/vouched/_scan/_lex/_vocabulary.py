@@ -54,6 +54,7 @@ __all__ = [
     "NEGATION",
     "ORDINAL_BEFORE",
     "OTHER_OCCASION",
+    "OWN_AFTER",
     "OWN_VALUE_GAP",
     "PAIR_GAP",
     "PER_AFTER",
@@ -318,6 +319,9 @@ LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
+
+OWN_AFTER = re.compile(rf"\s+(?:{_any('own_after')})\b", re.IGNORECASE)
+"""After a number whose noun is left out: "12 of their own" (the noun named before)."""
 
 STANDING = re.compile(
     rf"\b(?:{_any('ordinals')}|{_any('standing_ranks')}|\d+(?:{_any('ordinal_suffixes')}))"

@@ -26,6 +26,7 @@ from vouched._scan._lex._vocabulary import (
     DIGIT,
     GAP_WORDS,
     LINKING,
+    OWN_AFTER,
     PAIR_GAP,
     RESPECTIVELY,
     SUBJECT_JOIN,
@@ -51,6 +52,7 @@ __all__ = [
     "group_runs",
     "last_distinct",
     "masked_spans",
+    "own_counts",
     "pair_phrase_in",
     "pair_phrase_near",
     "read_pairs",
@@ -151,6 +153,7 @@ def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
     groups = group_runs(ctx, quantities)
     partners = read_pairs(ctx, quantities, forced)
     distribute(ctx, quantities, forced)
+    own_counts(ctx, quantities, adjacent, forced)
     return Structures(
         quantities,
         masked_spans(ctx),
@@ -179,6 +182,39 @@ def _adjacent(
         if cue is not None:
             taken.add(cue.start)
     return adjacent, taken
+
+
+def own_counts(
+    ctx: SentenceRead,
+    quantities: Sequence[Quantity],
+    adjacent: dict[int, Cue | None],
+    forced: dict[int, Forced],
+) -> None:
+    """ "The Hawks forced the Wizards into 14 turnovers, while committing just 12 of
+    their own": a number with no noun of its own, followed by "of their own", counts the
+    noun of the number before it in the sentence, for the sentence's subject (the first
+    subject it names, whose own the count is), into ``forced``."""
+    text = ctx.text
+    previous: Cue | None = None
+    for quantity in quantities:
+        cue = adjacent.get(quantity.start)
+        if cue is not None:
+            previous = cue
+            continue
+        if previous is None or quantity.start in forced:
+            continue
+        if OWN_AFTER.match(text, quantity.end) is None:
+            continue
+        low = ctx.structure.sentence(quantity.start)[0]
+        subject = next(
+            (m.names[0] for m in ctx.mentions if m.kind == _NAMED and m.start >= low and m.names),
+            None,
+        )
+        if subject is None:
+            continue
+        names = tuple(a for a in previous.names if ctx.facts.knows(subject, a))
+        if names:
+            forced[quantity.start] = Forced(names, (subject,))
 
 
 def group_runs(ctx: SentenceRead, quantities: Sequence[Quantity]) -> dict[int, int]:
