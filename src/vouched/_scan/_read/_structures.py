@@ -340,12 +340,15 @@ def two_subjects(
         return None
     period, named = _score_words(ctx, left, right, sentence, pair)
     ordered = False
-    if len(subjects) == 1 and named is not None:
-        other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
+    if len(subjects) == 1 and (named is not None or period is not None):
+        # "out - scoring the Knicks 25 - 21 in the first quarter": a period's column names
+        # a score of two sides as a score word does
+        columns = (*(period.names if period else ()), *((named,) if named else ()))
+        other = _counterpart(ctx, subjects[0], columns)
         if other is None:
             return None
         subjects.append(other)
-        ordered = period is None and not _is_score(ctx, named)
+        ordered = period is None and named is not None and not _is_score(ctx, named)
     attributes = _scored(ctx, subjects, period)
     if not attributes and named is not None:
         attributes = _scored(ctx, subjects, None, (named,))

@@ -160,7 +160,9 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     right = checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
-    clause = ctx.sentence.structure.clause(said.start)
+    structure = ctx.sentence.structure
+    # the clause that holds the whole phrase: "out - scored" spans a dash, which may end a clause
+    clause = (structure.clause(said.start)[0], structure.clause(said.end - 1)[1])
     parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
     if left == right:
         # which name is the other team's: the period the sentence names decides ("came out
