@@ -396,6 +396,34 @@ def test_a_threshold_after_a_team_object_is_the_players() -> None:
     ]
 
 
+def test_a_comparison_at_some_part_holds_on_a_running_total_before_the_last() -> None:
+    # the Hawks led after every quarter before the last: 30-20, 50-45, 70-65
+    quarters = {"Hawks": (30, 20, 20, 26), "Suns": (20, 25, 20, 25)}
+    facts = [
+        fact(team, f"PTS_Q{i}", points)
+        for team, line in quarters.items()
+        for i, points in enumerate(line, 1)
+    ]
+    facts += [fact("Hawks", "PTS", 96), fact("Suns", "PTS", 90)]
+    spec = {"attribute": "PTS", "holds": "<", "versus": "other", "at_some_part": True}
+    words = Lexicon.from_json(
+        {
+            "comparisons": {"battled back": spec},
+            "periods": {
+                "in the first half": {"PTS": ["PTS_Q1", "PTS_Q2"]},
+                "in the second half": {"PTS": ["PTS_Q3", "PTS_Q4"]},
+            },
+        }
+    )
+    assert kinds("The Hawks battled back in the second half.", facts, words) == [
+        ("relation_mismatch", "battled back")
+    ]
+    assert kinds("The Suns battled back in the second half.", facts, words) == []
+    assert Lexicon.from_json(words.to_json()) == words
+    with pytest.raises(InputError, match="at_some_part"):
+        Lexicon.from_json({"comparisons": {"battled back": {**spec, "at_some_part": 1}}})
+
+
 def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:
     stale = fact("Weaving", "fee_eur", 0, unit="EUR", observed_at="2026-01-01T00:00:00Z", ttl=60)
     gated = partition([*COURSES, stale], Policy(), NOW)

@@ -54,13 +54,17 @@ class Comparison:
     """ "X <phrase> Y": ``attribute(X) holds attribute(Y)``, by a margin of at least
     ``by_at_least`` and at most ``by_at_most`` when given ("edged": by at most a few
     points; "routed": by many). ``versus = "other"``: with no Y named ("cruised to a
-    win"), Y is the one other subject that has the attribute (a game's other team)."""
+    win"), Y is the one other subject that has the attribute (a game's other team).
+    ``at_some_part``: it holds at the end of some part before the last, on the running
+    totals of the parts the lexicon's periods split the attribute into ("battled back":
+    X was behind at the end of some quarter; a team that led after every one did not)."""
 
     attribute: str
     holds: str
     by_at_least: Decimal | None = None
     by_at_most: Decimal | None = None
     versus: str | None = None
+    at_some_part: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +146,8 @@ def _size(value: Any, at: str) -> Decimal:
 def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Comparison]:
     found: dict[str, Comparison] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attribute", "holds", "by_at_least", "by_at_most", "versus"), at)
+        keys = ("attribute", "holds", "by_at_least", "by_at_most", "versus", "at_some_part")
+        _known_keys(spec, keys, at)
         holds = spec.get("holds")
         if holds not in HOLDS:
             raise InputError(f"must be one of {', '.join(HOLDS)}", field=f"{at}.holds")
@@ -155,7 +160,10 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
         if versus not in (None, "other"):
             raise InputError('must be "other" (the one other subject)', field=f"{at}.versus")
         attribute = _name(spec.get("attribute"), f"{at}.attribute")
-        found[phrase] = Comparison(attribute, holds, low, high, versus)
+        some_part = spec.get("at_some_part", False)
+        if not isinstance(some_part, bool):
+            raise InputError("must be true or false", field=f"{at}.at_some_part")
+        found[phrase] = Comparison(attribute, holds, low, high, versus, some_part)
     return MappingProxyType(found)
 
 
@@ -232,6 +240,7 @@ def relation_json(relation: Relation) -> dict[str, Any]:
                 ("by_at_least", relation.by_at_least),
                 ("by_at_most", relation.by_at_most),
                 ("versus", relation.versus),
+                ("at_some_part", relation.at_some_part or None),
             )
             if value is not None
         }
