@@ -63,6 +63,7 @@ __all__ = [
     "RESPECTIVELY",
     "ROLE_NOUNS",
     "STANDING",
+    "STANDING_KEYS",
     "STATE_LINKS",
     "SUBJECT_JOIN",
     "SUM_KEYS",
@@ -330,6 +331,8 @@ STANDING = re.compile(
 )
 """A place in a season's table ("third place", "the seventh seed", "8th seed"): the
 standings, which a game's facts do not hold."""
+STANDING_KEYS = _keys("standing_nouns")
+"""An exact gate of :data:`STANDING`: every match holds one of its nouns."""
 
 LATER_OPPONENT = re.compile(rf"\b(?:{_any('later_opponent')})\s+(?:the\s+)?$", re.IGNORECASE)
 """The words right before the opponent (or the place) of a later occasion ("will host
