@@ -35,7 +35,14 @@ from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._scan._findings import Finding, FindingKind
 
-__all__ = ["ConditionWords", "Conditions", "Said", "conditions_of", "judge_conditions"]
+__all__ = [
+    "ConditionWords",
+    "Conditions",
+    "Said",
+    "conditions_of",
+    "current_conditions",
+    "judge_conditions",
+]
 
 _NEGATION = re.compile(
     r"\b(?:no|not|without|free of|nor|absence of|lack of|zero|never)\b(?:\s+\S+){0,3}\s*$"
@@ -180,11 +187,27 @@ class Conditions:
                 found |= names
         return frozenset(found)
 
+    def of_values(self, values: Iterable[str]) -> frozenset[str]:
+        """The families some of ``values`` (a subject's string facts) belong to."""
+        of_value = self._of_value
+        return frozenset(name for value in values for name in of_value.get(value, ()))
+
     def statements(self, lowered: str) -> list[Said]:
         """What a sentence (lowered) states about conditions, hedges left out."""
         if not self.active or self.pattern is None:
             return []
         return _statements(lowered, self.families, self.pattern)
+
+
+def current_conditions(section: Mapping[str, Any], facts: Sequence[Fact]) -> Conditions | None:
+    """The condition families for facts without periods (current conditions: "It's sunny
+    in Vienna" against Vienna's condition now), read by the word rules per place; None
+    when the lexicon names none, when some fact has a period (then the time rules judge
+    conditions per period), or when no fact belongs to a family."""
+    if not section or any(f.valid_from is not None for f in facts):
+        return None
+    conditions = Conditions(conditions_of(section), facts)
+    return conditions if conditions.active else None
 
 
 def judge_conditions(

@@ -38,12 +38,16 @@ __all__ = [
     "FALL_BEFORE",
     "FALL_CHAIN",
     "FILLER_AFTER",
+    "FROM_NOW_BEFORE",
     "GAP_WORDS",
     "GROUP_OPENS",
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "HOURS_THEN_MINUTES",
     "INFORMATION_AFTER",
+    "JOURNEY_AFTER",
+    "JOURNEY_BEFORE",
     "LATER_OPPONENT",
     "LEVEL_LINK",
     "LINKING",
@@ -62,6 +66,7 @@ __all__ = [
     "REFERENCE",
     "RESPECTIVELY",
     "ROLE_NOUNS",
+    "SAME_VALUE_PHRASES",
     "STANDING",
     "STANDING_KEYS",
     "STATE_LINKS",
@@ -69,6 +74,8 @@ __all__ = [
     "SUM_KEYS",
     "SUM_WORDS",
     "THAN",
+    "VAGUE_AMOUNT",
+    "VAGUE_AMOUNTS",
     "VALUE_JOIN",
     "VALUE_PLACE_BEFORE",
     "WEEKDAYS",
@@ -155,6 +162,27 @@ SUBJECT_JOIN = re.compile(
 RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
 ARTICLE = re.compile(rf"(?:^|(?<=\W))({_any('articles')})\s+$", re.I)
 ARTICLE_VALUES = {"a": 1, "an": 1, "one": 1, "a single": 1, "a pair of": 2, "a couple of": 2}
+VAGUE_AMOUNT = re.compile(rf"\b({_any('vague_amounts')})\s+({_any('vague_units')})\b", re.I)
+"""A vague amount of time ("a few minutes", "several hours"): a claim of a small amount."""
+SAME_VALUE_PHRASES = (ENGLISH["on_time"],)
+"""Groups of phrases that state one value (a lexicon's value for one is each one's)."""
+FROM_NOW_BEFORE = re.compile(rf"\b(?:{_any('from_now_before')})\s+$", re.I)
+"""Before an amount of time, a wait or a span, not a delay ("leaves in a few minutes")."""
+VAGUE_AMOUNTS = {
+    "a few": range(2, 8),
+    "a couple of": range(1, 4),
+    "a couple": range(1, 4),
+    "several": range(3, 16),
+    "a handful of": range(3, 7),
+}
+"""The amounts a reader allows each vague word (lenient: "a few" up to 7)."""
+# A journey's length ("a journey of 1 hour 43 minutes", "a 95-minute trip").
+JOURNEY_BEFORE = re.compile(
+    rf"\b(?:{_any('journey_words')})(?:\s+(?:{_any('journey_links')}))*\s*$", re.I
+)
+JOURNEY_AFTER = re.compile(rf"[\s-]*(?:long\s+)?(?:{_any('journey_words')})\b", re.I)
+HOURS_THEN_MINUTES = re.compile(r"\s*,?\s*(?:and\s+)?")
+"""The gap between the hours and the minutes of one duration ("1 hour 43 minutes")."""
 # Derived values: a difference ("a 12-point win", "3 degrees warmer", "led by 12").
 DIFFERENCE_AFTER = re.compile(
     r"\s*(?:[-\u2013]\s*)?(?:[^\W\d_]+\s*(?:[-\u2013]\s*)?)?"

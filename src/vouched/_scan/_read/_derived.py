@@ -28,6 +28,9 @@ from vouched._scan._lex._vocabulary import (
     FALL_AFTER,
     FALL_BEFORE,
     FALL_CHAIN,
+    HOURS_THEN_MINUTES,
+    JOURNEY_AFTER,
+    JOURNEY_BEFORE,
     MARGIN_NOUN,
     MINUS_MARK,
     REFERENCE,
@@ -38,6 +41,7 @@ from vouched._scan._lex._vocabulary import (
 from vouched._scan._read._sentence import Computes, Cue, SentenceRead
 from vouched._scan._read._subjects import names_of
 from vouched._scan._read._values import Derived
+from vouched._scan._read._wordreading import subjects_before
 
 __all__ = [
     "comparison",
@@ -45,6 +49,7 @@ __all__ = [
     "converted",
     "derived",
     "difference",
+    "journey",
     "sign_spans",
     "signed",
     "within",
@@ -274,6 +279,87 @@ def difference(
     return Derived("difference", False, f"the facts differ by {shown}")
 
 
+_TIME = QuantityKind.TIME
+_JOURNEY_REACH = 40  # characters before a duration where journey words are read
+
+
+def journey(
+    ctx: SentenceRead, quantity: Quantity, quantities: Iterable[Quantity]
+) -> Derived | None:
+    """A duration stated as a journey's length ("a journey of 1 hour 43 minutes", "travel
+    time is about 95 minutes", "a 103-minute trip") is the time between two of the times
+    of a subject its sentence names, else the one named last (departure to arrival),
+    hours and minutes read as one
+    duration; it is no delay. Another length is a mismatch when the subject has two
+    times; None when no subject of the sentence has two (nothing to compute from)."""
+    if quantity.unit not in {"h", "min"}:
+        return None
+    text = ctx.text
+    sentence = ctx.structure.sentence(quantity.start)
+    start, minutes, whole = _duration(text, quantity, quantities)
+    if minutes is None:  # the hours of "1 hour 43 minutes": judged with its minutes
+        return Derived("journey", True, "") if _journey_words(ctx, start, whole) else None
+    if not _journey_words(ctx, start, whole):
+        return None
+    subjects = _sentence_subjects(ctx, sentence) or subjects_before(ctx, start) or []
+    for subject in subjects:
+        times = _times_of(ctx, subject)
+        if len(times) < 2:
+            continue
+        apart = sorted({b - a for i, a in enumerate(times) for b in times[i + 1 :] if b > a})
+        if any(_same_length(d, minutes, quantity, start) for d in apart):
+            return Derived("journey", True, "")
+        shown = ", ".join(f"{d} min" for d in apart[:3])
+        return Derived("journey", False, f"two times of {subject} are {shown} apart")
+    return None
+
+
+def _duration(
+    text: str, quantity: Quantity, quantities: Iterable[Quantity]
+) -> tuple[int, Decimal | None, int]:
+    """(start, minutes, end) of the duration ``quantity`` is part of: "1 hour 43 minutes"
+    is 103 minutes from the hours' start; the hours of such a pair give None minutes."""
+    for other in quantities:
+        if quantity.unit == "h" and other.unit == "min" and other.start > quantity.end:
+            gap = HOURS_THEN_MINUTES.match(text, quantity.end)
+            if gap is not None and gap.end() == other.start:
+                return quantity.start, None, other.end
+        if quantity.unit == "min" and other.unit == "h" and other.end < quantity.start:
+            gap = HOURS_THEN_MINUTES.match(text, other.end)
+            if gap is not None and gap.end() == quantity.start:
+                return other.start, other.value * 60 + quantity.value, quantity.end
+    scale = 60 if quantity.unit == "h" else 1
+    return quantity.start, quantity.value * scale, quantity.end
+
+
+def _journey_words(ctx: SentenceRead, start: int, end: int) -> bool:
+    text = ctx.text
+    low = max(ctx.structure.sentence(start)[0], start - _JOURNEY_REACH)
+    return bool(JOURNEY_BEFORE.search(text[low:start]) or JOURNEY_AFTER.match(text, end))
+
+
+def _times_of(ctx: SentenceRead, subject: str) -> list[Decimal]:
+    """The distinct times of day ``subject``'s facts give, in minutes, in order."""
+    index = ctx.facts
+    found = {
+        r.value
+        for attribute in index.fitting_attributes(subject, _TIME, None)
+        for r in index.pair_readings(subject, attribute)
+        if r.kind is _TIME
+    }
+    return sorted(found)
+
+
+def _same_length(apart: Decimal, minutes: Decimal, quantity: Quantity, start: int) -> bool:
+    """Does a length of ``apart`` minutes read as the duration stated: exactly when hours
+    and minutes are given, else rounded to the precision shown."""
+    if start != quantity.start:
+        return apart == minutes
+    if quantity.unit == "h":
+        return _rounds(apart / 60, quantity)
+    return _rounds(apart, quantity)
+
+
 def _sentence_subjects(ctx: SentenceRead, sentence: tuple[int, int]) -> list[str]:
     """The distinct subjects the sentence names, in order."""
     low = bisect_left(ctx.mention_starts, sentence[0])
@@ -322,7 +408,8 @@ def _between_subjects(
             for b in owners[i + 1 :]:
                 va, vb = index.numeric_value(a, attribute), index.numeric_value(b, attribute)
                 if va is not None and vb is not None:
-                    differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+                    named = index.names.named(a, attribute)
+                    differences.append((abs(va - vb), f"{named} {va} - {b} {vb}"))
     return differences
 
 
@@ -342,7 +429,9 @@ def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[De
                 for base, other in ((vb, va), (va, vb)):
                     if base:
                         change = (other - base) / base * 100
-                        found.append((change, f"{subject} {a} vs {b}: {change:.2f}%"))
+                        said = f"{index.names.named(subject, a)} vs {index.names.of(subject, b)}"
+                        found.append((change, f"{said}: {change:.2f}%"))
             elif units_compatible(quantity.unit, unit_a):
-                found.append((abs(va - vb), f"{subject} {a} {va} - {b} {vb}"))
+                first, second = index.names.named(subject, a), index.names.of(subject, b)
+                found.append((abs(va - vb), f"{first} {va} - {second} {vb}"))
     return found
