@@ -34,6 +34,7 @@ _LINK = re.compile(
     r"(?:to|and|-|\u2013)\s*(?:a\s+(?:high|maximum)\s+of\s+)?$"
 )
 _WINDOW = 45
+_DASHES = ("-", "\u2013")  # "1008-1011 hPa", "5\u20139 \u00b0C": a range without a range word
 
 
 def _groups(facts: Sequence[Fact], unit: str | None) -> list[list[Decimal]]:
@@ -63,14 +64,17 @@ def wrong_ranges(
 ) -> list[Finding]:
     """A range whose ends are not the lowest and highest value of one quantity over
     the period (each end rounded to the precision shown) is ``value_mismatch`` over
-    the range. Ranges with an end already found wrong are left to that finding."""
+    the range. A range is two numbers after a range word ("between", "ranging") or
+    joined by a dash ("1008-1011 hPa"). Ranges with an end already found wrong are left
+    to that finding."""
     lowered = part.lower()
     numbers = [q for q in quantities if q.kind is QuantityKind.NUMBER]
     found: list[Finding] = []
     for first, second in pairwise(numbers):
         if not _LINK.match(lowered[first.end : second.start]):
             continue
-        if not _RANGE_WORD.search(lowered[max(0, first.start - _WINDOW) : first.start]):
+        dashed = lowered[first.end : second.start].strip() in _DASHES
+        if not (dashed or _RANGE_WORD.search(lowered[max(0, first.start - _WINDOW) : first.start])):
             continue
         if any(f.start < second.end and first.start < f.end for f in flagged):
             continue
