@@ -5,7 +5,7 @@ offset, the local date of ``now``, the days the facts cover) in, the periods it
 speaks of out. Understood (README "Periods"): dates ("January 5", "5 Jan",
 "Jan. 5th, 2024", "2024-01-05", "the 5th", "January 4-6"), weekdays (checked
 against a date written beside them), today / tonight / tomorrow / the day after
-(tomorrow), this morning / afternoon / evening, a day's part ("Thursday
+tomorrow, the following / next day (after the day named last), this morning / afternoon / evening, a day's part ("Thursday
 afternoon", "the night of the 5th"), the weekend, later this week, early / next
 week, "day three" and "the third / last day" of the forecast, and ranges
 ("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th").
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
 from vouched._scan._lex._timewords import (
+    FOLLOWING_DAY,
     MONTHS,
     ORDINALS,
     PARTS_OF_DAY,
@@ -39,6 +40,7 @@ _NTH_WORD = "|".join(sorted(ORDINALS, key=len, reverse=True))
 _PART = "|".join(PARTS_OF_DAY)
 _RELATIVE = "|".join(sorted(RELATIVE_DAYS, key=len, reverse=True))
 _WHOLE = "|".join(re.escape(p) for p in sorted(WHOLE_PERIOD, key=len, reverse=True))
+_FOLLOWING = "|".join(sorted(FOLLOWING_DAY, key=len, reverse=True))
 
 _PATTERN = re.compile(
     rf"\b(?:"
@@ -54,6 +56,7 @@ _PATTERN = re.compile(
     rf"|(?P<tonight>tonight)\b"
     rf"|(?P<this>this\s+(?P<tpart>morning|afternoon|evening))\b"
     rf"|(?P<rel>{_RELATIVE})\b"
+    rf"|(?P<following>{_FOLLOWING})\b"
     rf"|(?P<weekend>(?:this\s+|the\s+|next\s+)?weekend)\b"
     rf"|(?P<later>later\s+(?:this|in\s+the)\s+week|(?:the\s+)?end\s+of\s+the\s+week)\b"
     rf"|(?P<nextweek>(?P<early>early\s+)?next\s+week)\b"
@@ -116,6 +119,7 @@ class TimeMention:
     day: date | None = None
     part: tuple[int, int] | None = None
     whole: bool = False
+    following: bool = False  # "the following day": the day after the one named last
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,8 @@ def _relative(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
     if match.group("rel"):
         days = [calendar.today + timedelta(days=RELATIVE_DAYS[match.group("rel")])]
         return _on_days(days, start, end, calendar)
+    if match.group("following"):
+        return TimeMention(start, end, (), following=True)
     if match.group("weekend"):
         saturday = calendar.next_weekday(5)
         if calendar.today.weekday() == 6:
@@ -272,9 +278,14 @@ def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | Non
     return TimeMention(start, end, tuple(calendar.bounds(d) for d in chosen))
 
 
-def read_times(lowered: str, calendar: Calendar) -> SentenceTime:
-    """The periods one sentence (lowered) speaks of, in the place's local time."""
+def read_times(
+    lowered: str, calendar: Calendar, before: tuple[Period, ...] | None = None
+) -> SentenceTime:
+    """The periods one sentence (lowered) speaks of, in the place's local time
+    (``before``: the time the sentence before handed on, for "the following day")."""
     mentions = [m for m in (_mention(x, calendar) for x in _PATTERN.finditer(lowered)) if m]
+    if any(m.following for m in mentions):
+        mentions = _following(lowered, mentions, before, calendar)
     if not mentions:
         return SentenceTime((), (), ())
     wrong: list[tuple[int, int, str]] = []
@@ -287,6 +298,39 @@ def read_times(lowered: str, calendar: Calendar) -> SentenceTime:
         whole = any(m.whole for m in mentions)
         return SentenceTime(None if whole else (), tuple(mentions), tuple(wrong))
     return SentenceTime(periods, tuple(days), tuple(wrong))
+
+
+def _following(
+    lowered: str,
+    mentions: list[TimeMention],
+    before: tuple[Period, ...] | None,
+    calendar: Calendar,
+) -> list[TimeMention]:
+    """ "The following day", "the next day", "the day after": the day after each day
+    named last, in this sentence or handed on by the one before ("day three" read two
+    ways is followed two ways). With no day named before, "the day after" is the day
+    after tomorrow and the others name nothing."""
+    out: list[TimeMention] = []
+    last = before or ()
+    for mention in mentions:
+        resolved = mention
+        if mention.following:
+            days = [
+                p[0].date() + timedelta(days=1) for p in last if p[1] - p[0] <= _ONE_DAY_OR_NIGHT
+            ]
+            if not days and lowered.startswith("the day after", mention.start):
+                days = [calendar.today + timedelta(days=2)]
+            if not days:
+                continue
+            periods = tuple(calendar.bounds(d) for d in days)
+            resolved = dataclasses.replace(mention, periods=periods, following=False)
+        if resolved.periods:
+            last = resolved.periods
+        out.append(resolved)
+    return out
+
+
+_ONE_DAY_OR_NIGHT = timedelta(hours=30)
 
 
 def _check_weekdays(

@@ -53,7 +53,10 @@ def _groups(facts: Sequence[Fact], unit: str | None) -> list[list[Decimal]]:
     families: dict[tuple[str, str], list[Decimal]] = {}
     for (subject, attribute), values in by_attribute.items():
         families.setdefault((subject, attribute.split("_", 1)[0]), []).extend(values)
-    return [*by_attribute.values(), *families.values()]
+    # one fact (a day's high) is no span: "from 5.5 °C to 5.5 °C" on a day whose high
+    # is 5.5 °C says every value of the day is 5.5, unless the period holds one value
+    spans = [g for g in by_attribute.values() if len(g) > 1] or list(by_attribute.values())
+    return [*spans, *families.values()]
 
 
 def wrong_ranges(
