@@ -5,8 +5,9 @@ offset, the local date of ``now``, the days the facts cover) in, the periods it
 speaks of out. Understood (README "Periods"): dates ("January 5", "5 Jan",
 "Jan. 5th, 2024", "2024-01-05", "the 5th", "January 4-6"), weekdays (checked
 against a date written beside them), today / tonight / tomorrow / the day after
-tomorrow, the following / next day (after the day named last), this morning / afternoon / evening, a day's part ("Thursday
-afternoon", "the night of the 5th"), the weekend, later this week, early / next
+tomorrow, the following / next day (after the day named last), this morning /
+afternoon / evening, a day's part ("Thursday afternoon", "the night of the 5th"),
+the weekend, later this week, early / next
 week, "day three" and "the third / last day" of the forecast, and ranges
 ("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th").
 """

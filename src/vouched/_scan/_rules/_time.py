@@ -13,7 +13,13 @@ from typing import Any
 
 from vouched._fact import Fact
 from vouched._scan._facts._conditions import Said, judge_conditions
-from vouched._scan._facts._extremes import Extreme, wrong_comparisons, wrong_extremes
+from vouched._scan._facts._extremes import (
+    Difference,
+    Extreme,
+    stated_differences,
+    wrong_comparisons,
+    wrong_extremes,
+)
 from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
@@ -96,6 +102,23 @@ def compared_periods(
     return wrong_comparisons(part, comparisons, every_fact, days)
 
 
+def stated_difference(part: str, differences: Sequence[Difference]) -> list[Finding]:
+    """ "Friday will be 6 °C warmer than Thursday": a number stated as how far apart two
+    named periods are is their values' difference, rounded as shown; else
+    ``value_mismatch`` on the number (a right one is vouched by the two facts)."""
+    return [
+        Finding(
+            _K.VALUE_MISMATCH,
+            d.quantity.start,
+            d.quantity.end,
+            part[d.quantity.start : d.quantity.end],
+            d.detail,
+        )
+        for d in differences
+        if not d.holds
+    ]
+
+
 def uncovered_period(
     part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
 ) -> list[Finding]:
@@ -122,6 +145,7 @@ TIME_RULES: tuple[TimeRule, ...] = (
     Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
     Rule("stated_extreme", stated_extreme, (_K.RELATION_MISMATCH,)),
     Rule("compared_periods", compared_periods, (_K.RELATION_MISMATCH,)),
+    Rule("stated_difference", stated_difference, (_K.VALUE_MISMATCH,)),
     Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
     Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
 )
@@ -203,6 +227,11 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
         mentions = timed.timing.mentions
         days = [(m.start, m.end, m.periods[0]) for m in mentions if len(m.periods) == 1]
         kept += run_time_rule("compared_periods", part, comparisons, every, days)
+        differences = stated_differences(part, comparisons, every, days, quantities)
+        if differences:  # "6 °C warmer than Thursday": the number is the two days' gap
+            said = {(d.quantity.start, d.quantity.end) for d in differences}
+            kept = [f for f in kept if (f.start, f.end) not in said]
+            kept += run_time_rule("stated_difference", part, differences)
     kept += run_time_rule("stated_range", part, quantities, stretches, kept)
     bounds = [(a, b) for a, b, _ in segments]
     return run_time_rule("together", part, kept, bounds)
