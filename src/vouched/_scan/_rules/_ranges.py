@@ -13,15 +13,16 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 from itertools import pairwise
+from typing import NamedTuple
 
 from vouched._fact import Fact
 from vouched._scan._facts._factindex import rounds_to
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import canonical_unit, units_compatible
-from vouched._scan._lex._vocabulary import extreme_before
+from vouched._scan._lex._vocabulary import TOTAL_AFTER, TOTAL_BEFORE, extreme_before
 
-__all__ = ["Stretch", "wrong_extreme_values", "wrong_ranges"]
+__all__ = ["Stretch", "Total", "stated_totals", "wrong_extreme_values", "wrong_ranges"]
 
 Stretch = tuple[int, int, Sequence[Fact]]
 """[start, end) of a stretch of the sentence and the facts valid in its period."""
@@ -144,3 +145,62 @@ def wrong_extreme_values(
             )
         )
     return found
+
+
+class Total(NamedTuple):
+    """A number stated as a sum over its period ("7 mm in total over the weekend"),
+    whether the period's daily amounts add up to it, and a detail naming them."""
+
+    quantity: Quantity
+    holds: bool
+    detail: str
+
+
+_TOTAL_SUFFIX = "_total"
+
+
+def stated_totals(
+    part: str, quantities: Sequence[Quantity], stretches: Sequence[Stretch]
+) -> list[Total]:
+    """A number stated as a total ("a total of 7 mm", "7 mm of rain in total") over a
+    period holding the amounts of several days ("over the weekend") is their sum,
+    rounded as shown, for some subject (never pooled): each day's ``<x>_total`` in its
+    unit added up. A period with one day's amount is that day's fact."""
+    out: list[Total] = []
+    for quantity in quantities:
+        if quantity.kind is not QuantityKind.NUMBER or quantity.unit is None or quantity.in_range:
+            continue  # "a total of 1.5 to 2 mm": a range, the range rule's
+        before = part[max(0, quantity.start - _EXTREME_REACH) : quantity.start]
+        if not (TOTAL_BEFORE.search(before) or TOTAL_AFTER.match(part, quantity.end)):
+            continue
+        facts = next((f for a, b, f in stretches if a <= quantity.start < b), ())
+        sums = _daily_sums(facts, quantity.unit)
+        if not sums:
+            continue
+        holds = any(rounds_to(total, quantity.value, quantity.quantum) for total, _ in sums)
+        total, named = sums[0]
+        detail = f"{quantity.text!r} is stated as a total over the period: {named} add up to"
+        out.append(Total(quantity, holds, f"{detail} {total}"))
+    return out
+
+
+def _daily_sums(facts: Sequence[Fact], unit: str) -> list[tuple[Decimal, str]]:
+    """Per subject and total attribute in ``unit`` holding two or more periods: the sum
+    of its values and what was added."""
+    groups: dict[tuple[str, str], list[Fact]] = {}
+    for fact in facts:
+        if not fact.attribute.endswith(_TOTAL_SUFFIX) or fact.period is None:
+            continue
+        if isinstance(fact.value, bool) or not isinstance(fact.value, int | Decimal):
+            continue
+        if not units_compatible(unit, canonical_unit(fact.unit)):
+            continue
+        groups.setdefault((fact.subject, fact.attribute), []).append(fact)
+    return [
+        (
+            sum((Decimal(f.value) for f in group), Decimal(0)),  # type: ignore[arg-type]
+            f"{subject}'s {attribute} of {len(group)} periods",
+        )
+        for (subject, attribute), group in groups.items()
+        if len({f.period for f in group}) > 1
+    ]

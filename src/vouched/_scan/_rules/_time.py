@@ -25,7 +25,13 @@ from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._read._times import Period, SentenceTime
 from vouched._scan._read._values import Timed
-from vouched._scan._rules._ranges import Stretch, wrong_extreme_values, wrong_ranges
+from vouched._scan._rules._ranges import (
+    Stretch,
+    Total,
+    stated_totals,
+    wrong_extreme_values,
+    wrong_ranges,
+)
 from vouched._scan._rules._rule import Family, Rule, decided, ran
 from vouched._scan._rules._timefindings import joined_ranges, uncovered
 
@@ -119,6 +125,23 @@ def stated_difference(part: str, differences: Sequence[Difference]) -> list[Find
     ]
 
 
+def stated_total(part: str, totals: Sequence[Total]) -> list[Finding]:
+    """ "7 mm of rain in total over the weekend": a number stated as a total over a
+    period of several days is the sum of their amounts, rounded as shown; else
+    ``value_mismatch`` on the number (a right one is vouched by the days it adds)."""
+    return [
+        Finding(
+            _K.VALUE_MISMATCH,
+            t.quantity.start,
+            t.quantity.end,
+            part[t.quantity.start : t.quantity.end],
+            t.detail,
+        )
+        for t in totals
+        if not t.holds
+    ]
+
+
 def uncovered_period(
     part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
 ) -> list[Finding]:
@@ -142,6 +165,7 @@ _ANY_STATEMENT = tuple(FindingKind)
 TIME_RULES: tuple[TimeRule, ...] = (
     Rule("weekday_beside_date", weekday_beside_date, (_K.VALUE_MISMATCH,)),
     Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
+    Rule("stated_total", stated_total, (_K.VALUE_MISMATCH,)),
     Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
     Rule("stated_extreme", stated_extreme, (_K.RELATION_MISMATCH,)),
     Rule("compared_periods", compared_periods, (_K.RELATION_MISMATCH,)),
@@ -232,6 +256,11 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
             said = {(d.quantity.start, d.quantity.end) for d in differences}
             kept = [f for f in kept if (f.start, f.end) not in said]
             kept += run_time_rule("stated_difference", part, differences)
+    totals = stated_totals(part, quantities, stretches)
+    if totals:  # "7 mm in total over the weekend": the days' amounts added
+        said = {(t.quantity.start, t.quantity.end) for t in totals}
+        kept = [f for f in kept if (f.start, f.end) not in said]
+        kept += run_time_rule("stated_total", part, totals)
     kept += run_time_rule("stated_range", part, quantities, stretches, kept)
     bounds = [(a, b) for a, b, _ in segments]
     return run_time_rule("together", part, kept, bounds)
