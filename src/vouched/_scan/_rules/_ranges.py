@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from itertools import pairwise
 from typing import NamedTuple
 
@@ -22,7 +22,14 @@ from vouched._scan._lex._numbers import Quantity, QuantityKind
 from vouched._scan._lex._units import canonical_unit, units_compatible
 from vouched._scan._lex._vocabulary import TOTAL_AFTER, TOTAL_BEFORE, extreme_before
 
-__all__ = ["Stretch", "Total", "stated_totals", "wrong_extreme_values", "wrong_ranges"]
+__all__ = [
+    "Stretch",
+    "Total",
+    "held_ranges",
+    "stated_totals",
+    "wrong_extreme_values",
+    "wrong_ranges",
+]
 
 Stretch = tuple[int, int, Sequence[Fact]]
 """[start, end) of a stretch of the sentence and the facts valid in its period."""
@@ -43,6 +50,11 @@ def _groups(facts: Sequence[Fact], unit: str | None) -> list[list[Decimal]]:
     of attributes sharing a first word (``temperature``, ``temperature_max``,
     ``temperature_min``). Never pooled across subjects: Salzburg's cold nights are
     not the low end of Vienna's range."""
+    return [values for _, values in _keyed_groups(facts, unit)]
+
+
+def _keyed_groups(facts: Sequence[Fact], unit: str | None) -> list[tuple[str, list[Decimal]]]:
+    """:func:`_groups` with the family (first word of the attribute) of each."""
     by_attribute: dict[tuple[str, str], list[Decimal]] = {}
     for fact in facts:
         value = fact.value
@@ -53,11 +65,66 @@ def _groups(facts: Sequence[Fact], unit: str | None) -> list[list[Decimal]]:
         by_attribute.setdefault((fact.subject, fact.attribute), []).append(Decimal(value))
     families: dict[tuple[str, str], list[Decimal]] = {}
     for (subject, attribute), values in by_attribute.items():
-        families.setdefault((subject, attribute.split("_", 1)[0]), []).extend(values)
+        families.setdefault((subject, _family(attribute)), []).extend(values)
     # one fact (a day's high) is no span: "from 5.5 °C to 5.5 °C" on a day whose high
     # is 5.5 °C says every value of the day is 5.5, unless the period holds one value
-    spans = [g for g in by_attribute.values() if len(g) > 1] or list(by_attribute.values())
-    return [*spans, *families.values()]
+    spans = [(k, g) for k, g in by_attribute.items() if len(g) > 1] or list(by_attribute.items())
+    return [
+        *((_family(attribute), g) for (_, attribute), g in spans),
+        *((family, g) for (_, family), g in families.items()),
+    ]
+
+
+_END_KINDS = (FindingKind.UNGROUNDED_NUMBER,)
+"""What a range's end may be found on its own before the range is read and the range
+then says better: a value no fact has ("from 3 to 4 °C" for a day of 1.67 to 4.81 °C
+is wrong at its low end, though 3 rounds a slot's value and 4 none)."""
+
+
+def _family(attribute: str) -> str:
+    return attribute.split("_", 1)[0]
+
+
+def _stated_ranges(part: str, quantities: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
+    """The ranges of a sentence: two numbers after a range word ("between", "ranging")
+    or joined by a dash ("1008-1011 hPa")."""
+    lowered = part.lower()
+    numbers = [q for q in quantities if q.kind is QuantityKind.NUMBER]
+    found: list[tuple[Quantity, Quantity]] = []
+    for first, second in pairwise(numbers):
+        if not _LINK.match(lowered[first.end : second.start]):
+            continue
+        dashed = lowered[first.end : second.start].strip() in _DASHES
+        if dashed or _RANGE_WORD.search(lowered[max(0, first.start - _WINDOW) : first.start]):
+            found.append((first, second))
+    return found
+
+
+def _holding(
+    first: Quantity, second: Quantity, stretches: Sequence[Stretch]
+) -> frozenset[str] | None:
+    """The families whose values over the range's period it states (ends rounded as
+    shown, inward or truncated); ``None`` when the period has no values in its unit."""
+    facts = next((f for a, b, f in stretches if a <= first.start < b), ())
+    unit = second.unit or first.unit
+    groups = [(k, g) for k, g in _keyed_groups(facts, unit) if g]
+    if unit is None or not groups:
+        return None
+    low, high = sorted((first, second), key=lambda q: q.value)
+    return frozenset(k for k, g in groups if _low_end(min(g), low) and _high_end(max(g), high))
+
+
+def held_ranges(
+    part: str, quantities: Sequence[Quantity], stretches: Sequence[Stretch]
+) -> list[tuple[int, int, frozenset[str]]]:
+    """The ranges that state their period's span ([start, end) and the families they
+    hold for): their ends are read as the range, not one slot's value each."""
+    out: list[tuple[int, int, frozenset[str]]] = []
+    for first, second in _stated_ranges(part, quantities):
+        families = _holding(first, second, stretches)
+        if families:
+            out.append((first.start, second.end, families))
+    return out
 
 
 def wrong_ranges(
@@ -67,32 +134,19 @@ def wrong_ranges(
     flagged: Sequence[Finding],
 ) -> list[Finding]:
     """A range whose ends are not the lowest and highest value of one quantity over
-    the period (each end rounded to the precision shown) is ``value_mismatch`` over
-    the range. A range is two numbers after a range word ("between", "ranging") or
-    joined by a dash ("1008-1011 hPa"). Ranges with an end already found wrong are left
-    to that finding."""
-    lowered = part.lower()
-    numbers = [q for q in quantities if q.kind is QuantityKind.NUMBER]
+    the period (each end rounded to the precision shown, or inward, or truncated) is
+    ``value_mismatch`` over the range. A range is two numbers after a range word
+    ("between", "ranging") or joined by a dash ("1008-1011 hPa"). Ranges with an end
+    already found wrong as some value (the one a reader marks) are left to that
+    finding; the time family reads a wrong range in place of ungrounded ends."""
     found: list[Finding] = []
-    for first, second in pairwise(numbers):
-        if not _LINK.match(lowered[first.end : second.start]):
-            continue
-        dashed = lowered[first.end : second.start].strip() in _DASHES
-        if not (dashed or _RANGE_WORD.search(lowered[max(0, first.start - _WINDOW) : first.start])):
-            continue
-        if any(f.start < second.end and first.start < f.end for f in flagged):
-            continue
-        facts = next((f for a, b, f in stretches if a <= first.start < b), ())
-        unit = second.unit or first.unit
-        groups = [g for g in _groups(facts, unit) if g]
-        if unit is None or not groups:
-            continue
-        low, high = sorted((first, second), key=lambda q: q.value)
+    for first, second in _stated_ranges(part, quantities):
         if any(
-            rounds_to(min(g), low.value, low.quantum)
-            and rounds_to(max(g), high.value, high.quantum)
-            for g in groups
+            f.start < second.end and first.start < f.end and f.kind not in _END_KINDS
+            for f in flagged
         ):
+            continue
+        if _holding(first, second, stretches) != frozenset():
             continue
         found.append(
             Finding(
@@ -104,6 +158,37 @@ def wrong_ranges(
             )
         )
     return found
+
+
+def _low_end(lowest: Decimal, said: Quantity) -> bool:
+    """A range's low end states the period's lowest value rounded as shown, or rounded
+    inward ("from 26 °C" for a low of 25.46 °C: within one step of the precision shown,
+    never below it), or truncated ("-10" for -10.23)."""
+    step = said.quantum
+    return (
+        rounds_to(lowest, said.value, step)
+        or (step > 0 and lowest <= said.value < lowest + step)
+        or _truncates(lowest, said)
+    )
+
+
+def _high_end(highest: Decimal, said: Quantity) -> bool:
+    """A range's high end: the period's highest value rounded as shown, rounded inward
+    ("to 35 °C" for a high of 35.92 °C) or truncated."""
+    step = said.quantum
+    return (
+        rounds_to(highest, said.value, step)
+        or (step > 0 and highest - step < said.value <= highest)
+        or _truncates(highest, said)
+    )
+
+
+def _truncates(value: Decimal, said: Quantity) -> bool:
+    """Is ``said`` ``value`` with the digits past its precision dropped?"""
+    step = said.quantum
+    if step <= 0:
+        return False
+    return (value / step).to_integral_value(rounding=ROUND_DOWN) * step == said.value
 
 
 _EXTREME_REACH = 32  # characters before a number where its extreme words are read

@@ -28,6 +28,7 @@ from vouched._scan._read._values import Timed
 from vouched._scan._rules._ranges import (
     Stretch,
     Total,
+    held_ranges,
     stated_totals,
     wrong_extreme_values,
     wrong_ranges,
@@ -232,6 +233,28 @@ def _in_periods(
     return kept, kept_words
 
 
+def _without_range_ends(
+    part: str, quantities: Sequence[Quantity], stretches: Sequence[Stretch], kept: list[Finding]
+) -> list[Finding]:
+    """A range that states its period's span ("from 2 to 4 °C on Monday" for a day of
+    1.67 to 4.81 °C) is the claim its ends make: findings that read an end as one slot's
+    value of that quantity (or of none) are dropped."""
+    held = held_ranges(part, quantities, stretches)
+    if not held:
+        return kept
+    return [
+        f
+        for f in kept
+        if not any(
+            a <= f.start
+            and f.end <= b
+            and f.kind in _NUMBER_KINDS
+            and (f.attribute is None or f.attribute.split("_", 1)[0] in families)
+            for a, b, families in held
+        )
+    ]
+
+
 def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was kept
     part: str,
     quantities: Sequence[Quantity],
@@ -240,9 +263,11 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
     comparisons: Mapping[str, Any],
     kept: list[Finding],
 ) -> list[Finding]:
-    """The time rules over the whole sentence: extremes, periods compared, ranges,
-    and findings that belong together."""
+    """The time rules over the whole sentence: extremes, periods compared, totals,
+    ranges, and findings that belong together."""
     segments = timed.segments
+    # "a low on day three to a high of 12 °C": a time's digits are no range's end
+    quantities = [q for q in quantities if not any(a <= q.start < b for a, b in timed.masks)]
     stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
     every = views.whole[0].grounded
     if views.extremes:  # "the coldest day will be Monday"
@@ -253,14 +278,29 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
         kept += run_time_rule("compared_periods", part, comparisons, every, days)
         differences = stated_differences(part, comparisons, every, days, quantities)
         if differences:  # "6 °C warmer than Thursday": the number is the two days' gap
-            said = {(d.quantity.start, d.quantity.end) for d in differences}
-            kept = [f for f in kept if (f.start, f.end) not in said]
+            kept = _restated(kept, [d.quantity for d in differences])
             kept += run_time_rule("stated_difference", part, differences)
     totals = stated_totals(part, quantities, stretches)
     if totals:  # "7 mm in total over the weekend": the days' amounts added
-        said = {(t.quantity.start, t.quantity.end) for t in totals}
-        kept = [f for f in kept if (f.start, f.end) not in said]
+        kept = _restated(kept, [t.quantity for t in totals])
         kept += run_time_rule("stated_total", part, totals)
-    kept += run_time_rule("stated_range", part, quantities, stretches, kept)
+    kept = _ranged(part, quantities, stretches, kept)
     bounds = [(a, b) for a, b, _ in segments]
     return run_time_rule("together", part, kept, bounds)
+
+
+def _restated(kept: list[Finding], read: Sequence[Quantity]) -> list[Finding]:
+    """``kept`` without the findings on numbers a time rule reads another way."""
+    said = {(q.start, q.end) for q in read}
+    return [f for f in kept if (f.start, f.end) not in said]
+
+
+def _ranged(
+    part: str, quantities: Sequence[Quantity], stretches: Sequence[Stretch], kept: list[Finding]
+) -> list[Finding]:
+    """Ranges read as ranges: the ends of one that holds are vouched by it, a wrong one
+    is one finding in place of its ends' ungrounded numbers."""
+    kept = _without_range_ends(part, quantities, stretches, kept)
+    ranged = run_time_rule("stated_range", part, quantities, stretches, kept)
+    kept = [f for f in kept if not any(r.start <= f.start and f.end <= r.end for r in ranged)]
+    return [*kept, *ranged]
