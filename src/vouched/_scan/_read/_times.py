@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
@@ -472,6 +473,16 @@ def _leads(lowered: str, mention: TimeMention) -> bool:
     return bool(_LEAD_FILLER.match(before[cut:]))
 
 
+def _clause_end(lowered: str, mention: TimeMention, following: Sequence[TimeMention]) -> int | None:
+    """Where the clause of a time named inside it ends: the next separator before the
+    next time named (``None``: none, or the next time opens that clause itself)."""
+    stop = following[0].start if following else len(lowered)
+    found = _SEPARATOR.search(lowered, mention.end, stop)
+    if found is None or (following and _leads(lowered, following[0])):
+        return None
+    return found.end()
+
+
 def governing(
     lowered: str, timing: SentenceTime, carried: tuple[Period, ...] | None
 ) -> tuple[list[Segment], tuple[Period, ...] | None]:
@@ -480,8 +491,10 @@ def governing(
     A time that opens its clause ("On Friday, highs of 12 and winds of 5") governs
     what follows it, up to the next time named; a time after its values ("12 °C on
     Friday and 14 °C on Saturday") governs back to the previous separator (a
-    comma, "and", "while", ...) and on to the next time. What no time governs
-    reads with the time carried from the sentence before. A sentence that opens
+    comma, "and", "while", ...) and on to the next time, or, after a time that
+    opened a clause before it, only to the end of its own clause (then the opener's
+    time resumes). What no time governs reads with the time carried from the
+    sentence before. A sentence that opens
     with a time hands it on (the topic's time); a time named inside a clause stays
     in it. A phrase about the whole forecast governs like a time and hands on "all".
     """
@@ -493,15 +506,24 @@ def governing(
     cuts: list[Segment] = []
     position = 0
     current = carried
-    for mention in mentions:
+    topic: tuple[Period, ...] | None = None  # the time that opened a clause before
+    for index, mention in enumerate(mentions):
         if _leads(lowered, mention):
             cuts.append((position, mention.start, current))
+            topic = mention.periods
         else:
             gap = lowered[position : mention.start]
             seps = [m.end() for m in _SEPARATOR.finditer(gap)]
             split = position + seps[-1] if seps else position
             cuts.append((position, split, current))
             cuts.append((split, mention.start, mention.periods))
+            after = _clause_end(lowered, mention, mentions[index + 1 : index + 2])
+            if topic is not None and after is not None:
+                # "Thursday and Friday ..., with rain on Thursday morning and highs of
+                # 29 °C": a time inside a clause stays in it; the opener's time resumes
+                cuts.append((mention.start, after, mention.periods))
+                position, current = after, topic
+                continue
         position = mention.start
         current = mention.periods
     cuts.append((position, len(lowered), current))
