@@ -78,6 +78,7 @@ PARTS_OF_DAY = MappingProxyType(
 
 RELATIVE_DAYS = MappingProxyType(
     {
+        "yesterday": -1,
         "today": 0,
         "tomorrow": 1,
         "the day after tomorrow": 2,

@@ -4,7 +4,7 @@ Pure functions: a sentence's lowered text and a :class:`Calendar` (the place's
 offset, the local date of ``now``, the days the facts cover) in, the periods it
 speaks of out. Understood (README "Periods"): dates ("January 5", "5 Jan",
 "Jan. 5th, 2024", "2024-01-05", "the 5th", "January 4-6"), weekdays (checked
-against a date written beside them), today / tonight / tomorrow / the day after
+against a date written beside them), yesterday / today / tonight / tomorrow / the day after
 tomorrow, the following / next day (after the day named last), this morning /
 afternoon / evening, a day's part ("Thursday afternoon", "the night of the 5th"),
 the weekend, later this week, early / next
