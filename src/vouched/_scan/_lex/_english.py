@@ -144,6 +144,13 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "dipping to", "dip to", "dips to", "falling to", "fall to", "falls to",
         "bottoming out at", "down to",
     ),
+    # Words around a number that state a sum over its period: "a total of 7 mm over the
+    # weekend", "7 mm of rain in total", "7 mm altogether" (the amounts of its days added).
+    "total_before": (
+        "a total of", "total of", "totalling", "totaling", "totals of", "adding up to",
+        "accumulating", "accumulations of", "accumulation of",
+    ),
+    "total_after": ("in total", "altogether", "combined", "all told"),
     "below": ("under", "below", "less than", "fewer than", "lower than"),
     "at_most": ("at most", "no more than"),
     "at_least": ("at least",),

@@ -74,6 +74,8 @@ __all__ = [
     "SUM_KEYS",
     "SUM_WORDS",
     "THAN",
+    "TOTAL_AFTER",
+    "TOTAL_BEFORE",
     "VAGUE_AMOUNT",
     "VAGUE_AMOUNTS",
     "VALUE_JOIN",
@@ -203,6 +205,10 @@ EXTREME_BEFORE = (
 )
 """Words right before a number that name a period's maximum or minimum, with the
 suffix of the attribute they read ("gusts of up to 12 m/s": ``wind_gust_max``)."""
+TOTAL_BEFORE = re.compile(rf"\b(?:{_any('total_before')})\s*$", re.I)
+TOTAL_AFTER = re.compile(rf"\s*(?:[\w-]+\s+){{0,3}}?(?:{_any('total_after')})\b", re.I)
+"""Words before (right before) or after (within three words) a number that state a
+sum over its period: "a total of 7 mm", "7 mm of rain in total"."""
 _EXTREME_LAST = frozenset(
     phrase.rsplit(" ", 1)[-1] for family in ("highest_before", "lowest_before")
     for phrase in ENGLISH[family]
