@@ -23,6 +23,7 @@ from vouched._scan._lex._vocabulary import (
     folded,
     may_compute,
 )
+from vouched._scan._rules._occasions import _COUNTED, SPAN_WORDS, may_span
 
 PIECES = sorted(
     {
@@ -99,3 +100,56 @@ _FOLDED_BY_HAND = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\
 @given(st.text(alphabet=st.sampled_from("aZ \u00b0\u0130\u0131\u017f\u212aK\u00c9s.")))
 def test_folding_skips_translate_only_where_it_changes_nothing(text: str) -> None:
     assert folded(text) == text.translate(_FOLDED_BY_HAND).lower()
+
+
+# The occasion rules' gate: SPAN_WORDS (and _COUNTED, its phrases with a count of their
+# own) is searched only in sentences that hold one of SPAN_KEYS.
+SPAN_PIECES = sorted(
+    {
+        *re.findall(r"[a-z]+", SPAN_WORDS.pattern + _COUNTED.pattern),
+        "12",
+        "-",
+        "STREAK",
+        "Averaging",
+        "\u017ftraight",  # IGNORECASE reads the long s as an s
+        "\u212aareer",
+        "W\u0131ns",
+    }
+    - {"s", "d", "w", "W"}
+)
+SPAN_TEXTS = st.lists(
+    st.tuples(st.sampled_from(SPAN_PIECES), st.sampled_from(GAPS)), max_size=8
+).map(lambda parts: "".join(p + gap for p, gap in parts))
+
+
+def _span_held(text: str) -> None:
+    """Both patterns searched as the rules search them (the sentence, a clause of it):
+    a match anywhere means the gate says yes."""
+    if may_span(text):
+        return
+    assert _COUNTED.search(text) is None, text
+    for start in range(len(text) + 1):
+        for end in range(start, len(text) + 1):
+            assert SPAN_WORDS.search(text, start, end) is None, text
+
+
+def test_every_two_span_words_pass_the_gate() -> None:
+    for text in (f"{a}{gap}{b}" for a in SPAN_PIECES for b in SPAN_PIECES for gap in (" ", "")):
+        _span_held(text)
+
+
+@settings(max_examples=300, derandomize=True)
+@given(SPAN_TEXTS)
+def test_any_text_with_a_span_word_passes_the_gate(text: str) -> None:
+    _span_held(text)
+
+
+@settings(max_examples=500, derandomize=True)
+@given(st.from_regex(SPAN_WORDS) | st.from_regex(_COUNTED))
+def test_every_match_the_patterns_can_make_passes_the_gate(text: str) -> None:
+    assert may_span(text), text
+
+
+def test_a_sentence_of_one_occasion_is_refused_by_the_gate() -> None:
+    assert not may_span("In Berlin the temperature is 21 °C and the humidity is 63%.")
+    assert may_span("Their third \u017ftraight win.")

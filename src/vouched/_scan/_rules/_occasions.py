@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lex._vocabulary import LATER_OCCASION, LATER_OPPONENT
+from vouched._scan._lex._vocabulary import LATER_OCCASION, LATER_OPPONENT, folded, holds_key
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
 from vouched._scan._read._values import Denied, Evidence
@@ -46,12 +46,14 @@ __all__ = [
     "FLAG",
     "LEAVE",
     "OCCASION_RULES",
+    "SPAN_KEYS",
     "SPAN_WORDS",
     "OccasionCheck",
     "OccasionRule",
     "OccasionView",
     "later_names",
     "later_own_subjects",
+    "may_span",
     "run",
     "span_numbers",
     "span_words",
@@ -87,6 +89,15 @@ SPAN_WORDS = re.compile(
 """Words that make a clause speak of a span of occasions (a streak, a season, a
 career), where facts about one occasion cannot back it."""
 
+SPAN_KEYS = (
+    "straight", "row", "consecutive", "streak", "averag", "game", "season", "year", "far",
+    "last", "previous", "career", "win", "loss", "victor", "defeat",
+)  # fmt: skip
+"""An exact gate of :data:`SPAN_WORDS` (and of ``_COUNTED``, whose phrases are some of
+its own): every match holds one of these, so a sentence that holds none (folded as
+IGNORECASE folds it) holds no match. A search costs ~10x the gate on a sentence that
+speaks of no span, most of them (tests/scan/test_scan_gates.py holds the claim)."""
+
 _COUNTED = re.compile(
     r"\b(?:straight|in\s+a\s+row|consecutive|streak|(?:season|career)\s*-?\s*(?:high|low|best)|"
     r"of\s+(?:their|his|its)\s+(?:last|previous)|(?:wins|losses|victories|defeats)\s+in\s+"
@@ -107,6 +118,11 @@ _COUNT_BEFORE = re.compile(
 _COUNT_REACH = 32  # characters before a span word where its count is read
 
 
+def may_span(text: str) -> bool:
+    """May ``text`` hold a match of :data:`SPAN_WORDS`? (No means none: :data:`SPAN_KEYS`.)"""
+    return holds_key(folded(text), SPAN_KEYS)
+
+
 def _clause_span(sentence: SentenceRead, position: int) -> tuple[int, int]:
     return sentence.structure.clause(position)
 
@@ -116,7 +132,7 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     the season") is no claim about the facts' occasion: ``ungrounded_claim`` when the
     policy flags other occasions, else it passes unchecked."""
     sentence = ctx.sentence
-    if not stated or not SPAN_WORDS.search(sentence.text):
+    if not stated or not may_span(sentence.text) or not SPAN_WORDS.search(sentence.text):
         return stated
     flag = ctx.occasions == FLAG
     out: list[Stated] = []
@@ -156,6 +172,8 @@ def span_words(view: OccasionView) -> list[Finding]:
         return []
     text = sentence.text
     findings: list[Finding] = []
+    if not may_span(text):
+        return findings
     for match in _COUNTED.finditer(text):
         start, end = match.span()
         if view.denied(start, end) or _after_finding(sentence, start, judged):
