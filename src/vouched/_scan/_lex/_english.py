@@ -198,6 +198,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "together", "combined", "in total", "a total of", "totaling", "totalling",
         "altogether", "in all", "sum",
     ),
+    # A count stated for every subject of a list ("A and B each scored two goals").
+    "each_words": ("each", "apiece"),
+    # Words that hand a count to a list of subjects ("three goals from A, B and C").
+    "count_sources": ("from", "by", "through", "courtesy of", "via"),
     "weekdays": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
     # A statement in words after one of these in its clause is denied or missed.
     "negations": (

@@ -28,11 +28,14 @@ __all__ = [
     "COMPARE_WORDS",
     "COMPARISON",
     "CONNECTIVE",
+    "COUNT_SOURCE",
     "DIFFERENCE_AFTER",
     "DIFFERENCE_AFTER_KEYS",
     "DIFFERENCE_BEFORE",
     "DIFFERENCE_BEFORE_KEYS",
     "DIGIT",
+    "EACH_AFTER",
+    "EACH_BEFORE",
     "EXTREME_BEFORE",
     "FALL_AFTER",
     "FALL_BEFORE",
@@ -52,6 +55,7 @@ __all__ = [
     "LEVEL_LINK",
     "LINKING",
     "LINK_MARKS",
+    "LIST_JOIN",
     "MARGIN_NOUN",
     "MINUS_MARK",
     "MOVE_WORDS",
@@ -249,6 +253,12 @@ MARGIN_NOUN = re.compile(rf"\b(?:{_any('margin_nouns')})\b", re.I)
 REFERENCE = re.compile(rf"\s+(?:{_any('references')})\b", re.I)  # "below its high"
 THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
 SUM_WORDS = re.compile(rf"\b(?:{_any('sum_words')})\b", re.I)
+# A count for every subject of a list: "A and B each scored two", "two goals apiece".
+EACH_AFTER = re.compile(rf"\s+(?:{_any('each_words')})\b", re.I)
+EACH_BEFORE = re.compile(rf"\s+(?:{_any('each_words')})(?:\s+[^\W\d_]+){{0,3}}\s+", re.I)
+# A count handed to a list: "three goals from A, B and C" (the list joined as subjects).
+COUNT_SOURCE = re.compile(rf"\s+(?:{_any('count_sources')})\s+", re.I)
+LIST_JOIN = re.compile(rf"\s*(?:,\s*(?:and\s+)?|\s(?:{_any('subject_joins')})\s)\s*", re.I)
 
 # Exact gates of the three patterns above, on the sentence folded as the patterns'
 # IGNORECASE folds it: every match of a pattern holds the longest word of one of its
