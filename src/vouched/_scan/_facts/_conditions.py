@@ -18,8 +18,10 @@ English a forecast reader uses for a sky code is an approximation of several cod
 A family stated for a period in which no fact belongs to it (nor to a family it
 names under ``also``) is ``value_mismatch``; stated with a negation
 ("no rain", "without showers") or by an opposite ("dry"), when some fact in the
-period belongs to it. A hedged statement ("a chance of showers", "rain is
-possible") says nothing certain: it is not checked. Families no fact of the whole
+period belongs to it. "A chance of showers" (the possibility, risk or probability
+of) claims the family is possible in the period: checked as a statement of it. Other
+hedges ("rain is possible", "little chance of snow") say nothing certain: not
+checked. Families no fact of the whole
 forecast belongs to are not checked either when the forecast names no condition
 at all (the facts cannot speak of them).
 """
@@ -57,6 +59,11 @@ _HEDGE = re.compile(
     r"|risk|probability|likely|unlikely|slight)\b"
 )
 _HEDGE_WINDOW = 40
+_CHANCE_OF = re.compile(
+    r"(?<!no )(?<!little )"
+    r"\b(?:chance|chances|possibility|risk|probability)\s+of\s+(?:\S+\s+){0,2}$"
+)
+_CHANCE_REACH = 40
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,7 @@ class Said:
     end: int
     families: tuple[ConditionWords, ...]
     denied: bool
+    possible: bool = False  # "a chance of snow": possible in a period, not the case now
 
 
 def _statements(
@@ -144,10 +152,13 @@ def _statements(
     for match in pattern.finditer(lowered):
         phrase = match.group(0)
         start, end = match.span()
+        possible = False
         if _HEDGE.search(
             lowered[max(0, start - _HEDGE_WINDOW) : min(len(lowered), end + _HEDGE_WINDOW)]
         ):
-            continue
+            possible = bool(_CHANCE_OF.search(lowered[max(0, start - _CHANCE_REACH) : start]))
+            if not possible:
+                continue
         negated = bool(
             _NEGATION.search(lowered[max(0, start - 30) : start])
             or _NEGATION_AFTER.match(lowered[end : end + 40])
@@ -155,9 +166,9 @@ def _statements(
         named = tuple(f for f in families if phrase in f.phrases)
         opposed = tuple(f for f in families if phrase in f.opposites)
         if named:
-            said.append(Said(start, end, named, negated))
+            said.append(Said(start, end, named, negated, possible))
         if opposed:
-            said.append(Said(start, end, opposed, not negated))
+            said.append(Said(start, end, opposed, not negated, possible))
     return said
 
 

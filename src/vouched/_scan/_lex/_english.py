@@ -54,6 +54,9 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "value_places": ("in", "at", "for"),
     # Words between a name and the value it states right after it ("Graz 3.2 °C", "Graz is
     # at 3.2 °C", "Murray scored 31"): that number is the name's own.
+    # Words after a number whose noun is left out, the subject's own count of the noun
+    # just named ("forced 14 turnovers while committing 12 of their own").
+    "own_after": ("of their own", "of his own", "of her own", "of its own"),
     "own_value_links": (
         "is at", "was at", "is", "was", "are", "were", "at", "stands at", "sits at",
         "scored", "had", "has", "added", "posted", "recorded", "reached",
@@ -141,6 +144,13 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "dipping to", "dip to", "dips to", "falling to", "fall to", "falls to",
         "bottoming out at", "down to",
     ),
+    # Words around a number that state a sum over its period: "a total of 7 mm over the
+    # weekend", "7 mm of rain in total", "7 mm altogether" (the amounts of its days added).
+    "total_before": (
+        "a total of", "total of", "totalling", "totaling", "totals of", "adding up to",
+        "accumulating", "accumulations of", "accumulation of",
+    ),
+    "total_after": ("in total", "altogether", "combined", "all told"),
     "below": ("under", "below", "less than", "fewer than", "lower than"),
     "at_most": ("at most", "no more than"),
     "at_least": ("at least",),
@@ -188,6 +198,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "together", "combined", "in total", "a total of", "totaling", "totalling",
         "altogether", "in all", "sum",
     ),
+    # A count stated for every subject of a list ("A and B each scored two goals").
+    "each_words": ("each", "apiece"),
+    # Words that hand a count to a list of subjects ("three goals from A, B and C").
+    "count_sources": ("from", "by", "through", "courtesy of", "via"),
     "weekdays": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
     # A statement in words after one of these in its clause is denied or missed.
     "negations": (
@@ -256,6 +270,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "tenth",
     ),
     "ordinal_suffixes": ("st", "nd", "rd", "th"),  # "2nd", "10th"
+    # A place in a season's table ("third place in the division", "the seventh seed"):
+    # the ranks before the noun (besides the ordinals) and the nouns.
+    "standing_ranks": ("last", "top", "bottom"),
+    "standing_nouns": ("place", "seed"),
     # Pronouns a reader resolves to a subject named before them.
     "pronouns": (
         "he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose",

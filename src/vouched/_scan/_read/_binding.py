@@ -31,7 +31,7 @@ from vouched._scan._read._cues import (
     governed_attributes,
     unit_attributes,
 )
-from vouched._scan._read._derived import comparison, converted, derived, journey
+from vouched._scan._read._derived import comparison, converted, derived, group_count, journey
 from vouched._scan._read._sentence import (
     Computes,
     Matchers,
@@ -231,6 +231,8 @@ def evidence(  # noqa: PLR0917 - the reading stage's inputs, in flow order
         found = converted(ctx, quantity, st.quantities, asked)
     if found is None and not two_sided:
         found = derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
+    if found is None and not two_sided:
+        found = group_count(ctx, quantity, st.adjacent.get(quantity.start))
     if found is not None:
         return binding._replace(derived=found)
     if binding.readings:

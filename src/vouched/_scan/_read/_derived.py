@@ -23,14 +23,18 @@ from vouched._scan._lex._vocabulary import (
     BELOW,
     CENTS,
     COMPARISON,
+    COUNT_SOURCE,
     DIFFERENCE_AFTER,
     DIFFERENCE_BEFORE,
+    EACH_AFTER,
+    EACH_BEFORE,
     FALL_AFTER,
     FALL_BEFORE,
     FALL_CHAIN,
     HOURS_THEN_MINUTES,
     JOURNEY_AFTER,
     JOURNEY_BEFORE,
+    LIST_JOIN,
     MARGIN_NOUN,
     MINUS_MARK,
     REFERENCE,
@@ -38,6 +42,7 @@ from vouched._scan._lex._vocabulary import (
     THAN,
     computes,
 )
+from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import Computes, Cue, SentenceRead
 from vouched._scan._read._subjects import names_of
 from vouched._scan._read._values import Derived
@@ -49,6 +54,7 @@ __all__ = [
     "converted",
     "derived",
     "difference",
+    "group_count",
     "journey",
     "sign_spans",
     "signed",
@@ -57,6 +63,7 @@ __all__ = [
 
 
 _ONE = Decimal(1)
+_NAMED = MentionKind.NAMED
 
 
 def _rounds(value: Decimal, quantity: Quantity) -> bool:
@@ -435,3 +442,73 @@ def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[De
                 first, second = index.names.named(subject, a), index.names.of(subject, b)
                 found.append((abs(va - vb), f"{first} {va} - {second} {vb}"))
     return found
+
+
+def group_count(ctx: SentenceRead, quantity: Quantity, cue: Cue | None) -> Derived | None:
+    """A count with its attribute word stated for a list of named subjects: for every one
+    of them ("A and B each scored two goals", "two goals apiece"), or for them together
+    ("three goals from A, B and C": their goals added). A subject of the list without a
+    fact of the attribute leaves the count to the other readings."""
+    if cue is None or not cue.names:
+        return None
+    text = ctx.text
+    source = COUNT_SOURCE.match(text, cue.end)
+    if source is not None:
+        members = _listed(ctx, source.end(), forward=True)
+        return _judged(ctx, quantity, cue, members, each=False) if members else None
+    low = bisect_left(ctx.mention_starts, ctx.structure.sentence(quantity.start)[0])
+    high = bisect_left(ctx.mention_starts, quantity.start)
+    if high <= low:
+        return None
+    last = ctx.mentions[high - 1]
+    each_before = EACH_BEFORE.fullmatch(text, last.end, quantity.start) is not None
+    if not each_before and EACH_AFTER.match(text, cue.end) is None:
+        return None
+    members = _listed(ctx, high - 1, forward=False, low=low)
+    return _judged(ctx, quantity, cue, members, each=True) if members else None
+
+
+def _listed(ctx: SentenceRead, at: int, *, forward: bool, low: int = 0) -> list[str]:
+    """The named subjects of a list ("A, B and C") starting at text position ``at``
+    (``forward``) or ending with mention number ``at``; two at least, else none."""
+    mentions, text = ctx.mentions, ctx.text
+    if forward:
+        i = bisect_left(ctx.mention_starts, at)
+        if i >= len(mentions) or mentions[i].start != at:
+            return []
+        run = [i]
+        while run[-1] + 1 < len(mentions) and LIST_JOIN.fullmatch(
+            text, mentions[run[-1]].end, mentions[run[-1] + 1].start
+        ):
+            run.append(run[-1] + 1)
+    else:
+        run = [at]
+        while run[0] - 1 >= low and LIST_JOIN.fullmatch(
+            text, mentions[run[0] - 1].end, mentions[run[0]].start
+        ):
+            run.insert(0, run[0] - 1)
+    if len(run) < 2 or any(mentions[i].kind != _NAMED for i in run):
+        return []
+    return [mentions[i].names[0] for i in run]
+
+
+def _judged(
+    ctx: SentenceRead, quantity: Quantity, cue: Cue, members: list[str], *, each: bool
+) -> Derived | None:
+    index = ctx.facts
+    for attribute in cue.names:
+        values = [index.numeric_value(m, attribute) for m in members]
+        if any(v is None for v in values):
+            continue
+        known = [v for v in values if v is not None]
+        if each:
+            wrong = [
+                f"{m}'s {attribute} is {v}"
+                for m, v in zip(members, known, strict=True)
+                if not _rounds(v, quantity)
+            ]
+            return Derived("count for each", not wrong, "; ".join(wrong))
+        total = sum(known, Decimal(0))
+        names = ", ".join(members)
+        return Derived("sum", _rounds(total, quantity), f"{names}: {attribute} add up to {total}")
+    return None

@@ -458,7 +458,7 @@ def self_compared(
 
 
 EXPLANATION_RULES: tuple[ExplanationRule, ...] = (
-    Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM,)),
+    Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM, _K.VALUE_MISMATCH)),
     Rule("unbacked_names", unbacked_names, (_K.UNGROUNDED_CLAIM, _K.SUBJECT_MISMATCH)),
     Rule("explained_names", explained_names, (_K.SUBJECT_MISMATCH, _K.VALUE_MISMATCH)),
 )

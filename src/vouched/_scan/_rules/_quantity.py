@@ -372,6 +372,9 @@ def stated_conversion(quantity: Quantity, binding: Binding, ctx: SentenceContext
     del binding  # read from the number before it
     unit = quantity.unit
     before = ctx.passed[-1] if ctx.passed else None
+    wrong = ctx.wrong[-1] if ctx.wrong else None
+    if wrong is not None and (before is None or before.end <= wrong.start):
+        return _wrong_restated(quantity, wrong, ctx)
     if unit is None or before is None or before.unit is None or before.end > quantity.start:
         return None
     if not convertible(unit, before.unit):
@@ -392,6 +395,21 @@ def stated_conversion(quantity: Quantity, binding: Binding, ctx: SentenceContext
         f"{converted(facts[0], unit):.3g} {unit}",
         facts[0].fact,
     )
+
+
+def _wrong_restated(quantity: Quantity, wrong: Quantity, ctx: SentenceContext) -> Outcome | None:
+    """A wrong number restated in another unit right after it ("12 °C (53.6 °F)" where
+    the day's high is 1.4 °C) is one claim, which its first statement's finding marks:
+    a reader marks the value once, so the restatement passes when it converts the wrong
+    number within both precisions."""
+    unit = quantity.unit
+    if unit is None or wrong.unit is None or wrong.end > quantity.start:
+        return None
+    if not convertible(unit, wrong.unit):
+        return None
+    if _RESTATED.match(ctx.sentence.text[wrong.end : quantity.start]) is None:
+        return None
+    return PASSED if _restates(quantity, wrong, unit) else None
 
 
 def _restates(quantity: Quantity, before: Quantity, unit: str) -> bool:
@@ -528,6 +546,8 @@ def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
         outcome = revise(Stated(quantity, binding, first_opinion(quantity, binding, ctx)), ctx)
         if outcome is PASSED:
             ctx.passed.append(quantity)
+        elif isinstance(outcome, Finding):
+            ctx.wrong.append(quantity)
         so_far.stated.append(Stated(quantity, binding, outcome))
     so_far.checked += len(evidence.claims)
     return []

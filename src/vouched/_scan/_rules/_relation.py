@@ -171,7 +171,11 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     right = checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
-    clause = ctx.sentence.structure.clause(said.start)
+    if relation.at_some_part:
+        return _at_some_part(said, ctx, relation, (left, right))
+    structure = ctx.sentence.structure
+    # the clause that holds the whole phrase: "out - scored" spans a dash, which may end a clause
+    clause = (structure.clause(said.start)[0], structure.clause(said.end - 1)[1])
     parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
     if left == right:
         # which name is the other team's: the period the sentence names decides ("came out
@@ -203,6 +207,36 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         f"{possessive(left)} {ctx.index.names.of(left, attribute)} is "
         f"{shown(ctx, left, attribute)}, {possessive(right)} is "
         f"{shown(ctx, right, attribute)}: {stated_relation(relation)} does not hold",
+        left,
+        attribute,
+    )
+
+
+def _at_some_part(
+    said: Said, ctx: WordContext, relation: Comparison, sides: tuple[str, str]
+) -> Outcome | None:
+    """ "X battled back": the relation holds on the running totals at the end of some part
+    before the last (the parts the lexicon's periods split the attribute into, in order:
+    the quarters); ``relation_mismatch`` when it holds at none (X led after every one).
+    None when the periods name fewer than two parts or a side lacks one."""
+    attribute = relation.attribute
+    parts = sorted({p for split in ctx.lexicon.periods.values() for p in split.get(attribute, ())})
+    if len(parts) < 2:
+        return None
+    totals = [Decimal(0), Decimal(0)]
+    for part in parts[:-1]:
+        values = [ctx.index.numeric_value(side, part) for side in sides]
+        if values[0] is None or values[1] is None:
+            return None
+        totals = [totals[0] + values[0], totals[1] + values[1]]
+        if holds(totals[0], relation.holds, totals[1]):
+            return PASSED
+    left, right = sides
+    return word_finding(
+        said,
+        _K.RELATION_MISMATCH,
+        f"{left}'s running {attribute} is never {relation.holds} {right}'s at the end of "
+        f"{', '.join(parts[:-1])}",
         left,
         attribute,
     )

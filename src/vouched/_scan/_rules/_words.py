@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from vouched._scan._facts._conditions import Conditions
+from vouched._scan._facts._conditions import Said as ConditionSaid
 from vouched._scan._facts._lexicon import Word
 from vouched._scan._facts._wordmatch import CONDITION, DAY, STRING, VALUE, decode_value
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._english import ENGLISH
 from vouched._scan._read._values import Evidence
 from vouched._scan._rules._context import Judged
-from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
+from vouched._scan._rules._ranks import Ranked, stated_count, stated_rank, stated_threshold
 from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 from vouched._scan._rules._said import (
@@ -182,13 +184,9 @@ def current_condition(said: Said, ctx: WordContext) -> Outcome | None:
     present = conditions.of_values(values)
     if not present:
         return None
-    stated = [
-        s
-        for s in conditions.statements(ctx.sentence.text.lower())
-        if (s.start, s.end) == (said.start, said.end)
-    ]
+    stated = _stated_now(conditions, ctx.sentence.text.lower(), said)
     if not stated:
-        return None  # hedged: "a chance of showers"
+        return None  # hedged: "a chance of showers" (later) is not the condition now
     wrong = any(
         any(c.name in present for c in s.families)
         if s.denied
@@ -207,12 +205,23 @@ def current_condition(said: Said, ctx: WordContext) -> Outcome | None:
     )
 
 
+def _stated_now(conditions: Conditions, lowered: str, said: Said) -> list[ConditionSaid]:
+    """What the sentence states as the case at ``said``'s words: a possibility ("a chance
+    of snow") is a claim about a period, never about the conditions now."""
+    return [
+        s
+        for s in conditions.statements(lowered)
+        if (s.start, s.end) == (said.start, said.end) and not s.possible
+    ]
+
+
 def _within(said: Said, span: tuple[int, int]) -> bool:
     return span[0] <= said.start and said.end <= span[1]
 
 
-WordCheck = Callable[[Said, WordContext], Outcome | None]
-"""A word rule: ``PASSED``, a finding on the word, or None ("not mine")."""
+WordCheck = Callable[[Said, WordContext], Ranked | None]
+"""A word rule: ``PASSED``, a finding on the word (one per claim when a phrase holds
+two: "led the bench"), or None ("not mine")."""
 WordRule = Rule[WordCheck]
 
 WORD_RULES: tuple[WordRule, ...] = (
@@ -261,9 +270,11 @@ def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
             outcome = rule.check(said, ctx)
             if outcome is not None:
                 checked += 1
-                if isinstance(outcome, Finding):
-                    decided(rule, outcome)
-                    findings.append(outcome)
+                found = outcome if isinstance(outcome, tuple) else (outcome,)
+                for finding in found:
+                    if isinstance(finding, Finding):
+                        decided(rule, finding)
+                        findings.append(finding)
                 break
     return findings, checked
 
