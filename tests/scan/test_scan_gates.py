@@ -18,9 +18,12 @@ from hypothesis import strategies as st
 from vouched._scan._lex._vocabulary import (
     DIFFERENCE_AFTER,
     DIFFERENCE_BEFORE,
+    STANDING,
+    STANDING_KEYS,
     SUM_WORDS,
     computes,
     folded,
+    holds_key,
     may_compute,
 )
 from vouched._scan._rules._occasions import _COUNTED, SPAN_WORDS, may_span
@@ -153,3 +156,20 @@ def test_every_match_the_patterns_can_make_passes_the_gate(text: str) -> None:
 def test_a_sentence_of_one_occasion_is_refused_by_the_gate() -> None:
     assert not may_span("In Berlin the temperature is 21 °C and the humidity is 63%.")
     assert may_span("Their third \u017ftraight win.")
+
+
+# The standings rule's gate: STANDING is searched only in sentences holding a STANDING_KEY.
+STANDING_PIECES = sorted(
+    {*re.findall(r"[a-z]+", STANDING.pattern), "8th", "SEED", "Pl\u0430ce", "\u017feed", "-"}
+    - {"s", "d"}
+)
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(STANDING_PIECES), st.sampled_from(GAPS)), max_size=6).map(
+        lambda parts: "".join(p + gap for p, gap in parts)
+    )
+)
+def test_a_sentence_without_a_standing_key_holds_no_standing(text: str) -> None:
+    if not holds_key(folded(text), STANDING_KEYS):
+        assert STANDING.search(text) is None, text

@@ -131,7 +131,9 @@ class PeriodViews:
             ]
             if all(end - begin < _DAY for begin, end in periods):
                 picked[0] = _of_the_part(picked[0], periods)
-            index = FactIndex.build(picked[0], picked[1], self._exact, picked[2])
+            index = FactIndex.build(
+                picked[0], picked[1], self._exact, picked[2], self.whole[0].names
+            )
             found = (index, WordFacts(index, self._now, self.whole[1].occasions))
             if len(self._cache) < MAX_VIEWS:
                 self._cache[periods] = found

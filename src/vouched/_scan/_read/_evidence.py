@@ -37,7 +37,7 @@ from vouched._scan._lex._spans import Spans
 from vouched._scan._lex._units import CURRENCY_UNITS, canonical_unit
 from vouched._scan._lex._vocabulary import may_compute
 from vouched._scan._read._binding import bind, evidence
-from vouched._scan._read._derived import computed_words, signed
+from vouched._scan._read._derived import computed_words, journey, signed
 from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import (
     NO_COMPUTES,
@@ -271,7 +271,12 @@ def _bound(  # noqa: PLR0917 - the sentence read, and what its claims are read w
         if quantity.unit in DURATIONS and (not binding.clear or window):
             # "may be delayed by 15 minutes": a duration no cue binds is no claim,
             # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
-            durations.append((quantity, binding))
+            # or a journey's length ("a 95-minute trip"), checked as one
+            trip = journey(sentence, quantity, structures.quantities)
+            if trip is None:
+                durations.append((quantity, binding))
+            else:
+                claims.append((quantity, binding._replace(derived=trip)))
         else:
             claims.append((quantity, binding))
     words: tuple[Cue, ...] = ()

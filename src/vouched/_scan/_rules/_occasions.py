@@ -16,7 +16,8 @@ deny it:
   games", "their eighth home win of the season"), where the facts speak of one: the
   numbers of the clause are ``ungrounded_claim`` (one game's line cannot back a season's
   average), and so is the count or the word that states the span ("three straight",
-  "season-high").
+  "season-high"), and a place in the season's standings ("third place in the division",
+  "the seventh seed").
 
 ``Policy.other_occasions`` decides: ``"flag"`` (the default: an unvouched schedule or
 season figure is an invention, as any other number no fact backs) or ``"leave"`` (the
@@ -37,7 +38,14 @@ from vouched._scan._facts._factindex import Reading
 from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._units import units_compatible
-from vouched._scan._lex._vocabulary import LATER_OCCASION, LATER_OPPONENT, folded, holds_key
+from vouched._scan._lex._vocabulary import (
+    LATER_OCCASION,
+    LATER_OPPONENT,
+    STANDING,
+    STANDING_KEYS,
+    folded,
+    holds_key,
+)
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
 from vouched._scan._read._values import Denied, Evidence
@@ -59,6 +67,7 @@ __all__ = [
     "run",
     "span_numbers",
     "span_words",
+    "standings",
 ]
 
 _K = FindingKind
@@ -241,6 +250,31 @@ def span_words(view: OccasionView) -> list[Finding]:
     return findings
 
 
+def standings(view: OccasionView) -> list[Finding]:
+    """A place in a season's table ("they remain in third place in the division", "the
+    seventh seed in the conference") speaks of the season's standings, which the facts
+    of one occasion neither hold nor imply: ``ungrounded_claim`` on the rank and its
+    noun, when the policy flags other occasions (never when denied or hedged)."""
+    text = view.sentence.text
+    if view.facts.occasions != FLAG or not holds_key(folded(text), STANDING_KEYS):
+        return []
+    findings: list[Finding] = []
+    for match in STANDING.finditer(text):
+        start, end = match.span()
+        if view.denied(start, end) or any(f.start < end and start < f.end for f in view.judged):
+            continue
+        findings.append(
+            Finding(
+                _K.UNGROUNDED_CLAIM,
+                start,
+                end,
+                match.group(),
+                "a place in the season's standings: the facts speak of one occasion",
+            )
+        )
+    return findings
+
+
 def _after_finding(sentence: SentenceRead, start: int, judged: Sequence[Finding]) -> bool:
     low = max(sentence.structure.clause(start)[0], start - _COUNT_REACH)
     return any(low <= f.end <= start for f in judged)
@@ -328,6 +362,7 @@ OCCASION_RULES: tuple[OccasionRule, ...] = (
     Rule("later_names", later_names, (_K.UNGROUNDED_CLAIM,)),
     Rule("later_own_subjects", later_own_subjects, (_K.UNGROUNDED_CLAIM, _K.SUBJECT_MISMATCH)),
     Rule("span_words", span_words, (_K.UNGROUNDED_CLAIM,)),
+    Rule("standings", standings, (_K.UNGROUNDED_CLAIM,)),
 )
 """Over each sentence's words, after the word rules; the numbers of a span of occasions
 are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES
