@@ -18,18 +18,21 @@ from decimal import Decimal
 from vouched._scan._facts._gameparts import period_parts, period_span, sum_attribute
 from vouched._scan._facts._lexicon import Pair
 from vouched._scan._lex._numbers import Quantity, QuantityKind
-from vouched._scan._lex._units import same_dimension
+from vouched._scan._lex._units import canonical_unit, same_dimension
 from vouched._scan._lex._vocabulary import (
     ARTICLE,
     ARTICLE_VALUES,
     AT_WORDS,
     DIGIT,
+    FROM_NOW_BEFORE,
     GAP_WORDS,
     LINKING,
     OWN_AFTER,
     PAIR_GAP,
     RESPECTIVELY,
     SUBJECT_JOIN,
+    VAGUE_AMOUNT,
+    VAGUE_AMOUNTS,
     VALUE_JOIN,
 )
 from vouched._scan._read._cues import cue_after, leads_on
@@ -115,6 +118,7 @@ def extra_quantities(ctx: SentenceRead, forced: dict[int, Forced]) -> list[Quant
                 Quantity(start, cue.end, text[start : cue.end], QuantityKind.NUMBER, count, _ONE)
             )
             forced[start] = Forced(names, None)
+    found.extend(_vague_amounts(text))
     for phrase in ctx.value_phrases:
         attributes: list[str] = []
         value: Decimal | None = None
@@ -135,6 +139,32 @@ def extra_quantities(ctx: SentenceRead, forced: dict[int, Forced]) -> list[Quant
             )
         )
         forced[phrase.start] = Forced(tuple(attributes), None)
+    return found
+
+
+def _vague_amounts(text: str) -> list[Quantity]:
+    """ "a few minutes late", "delayed by several minutes": a small amount of time, each
+    value a reader allows for the vague word (:data:`VAGUE_AMOUNTS`), soft (a claim only
+    when bound), checked like the number it stands for."""
+    found = []
+    for match in VAGUE_AMOUNT.finditer(text):
+        if FROM_NOW_BEFORE.search(text, max(0, match.start() - 8), match.start()):
+            continue  # "leaves in a few minutes": when, not how late
+        allowed = VAGUE_AMOUNTS[" ".join(match.group(1).lower().split())]
+        values = tuple(Decimal(v) for v in allowed)
+        found.append(
+            Quantity(
+                match.start(),
+                match.end(),
+                match.group(),
+                QuantityKind.NUMBER,
+                values[0],
+                _ONE,
+                canonical_unit(match.group(2).lower()),
+                values[1:],
+                soft=True,
+            )
+        )
     return found
 
 

@@ -34,8 +34,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from vouched._scan._facts._factindex import Reading
 from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._lex._units import units_compatible
 from vouched._scan._lex._vocabulary import (
     LATER_OCCASION,
     LATER_OPPONENT,
@@ -47,8 +49,8 @@ from vouched._scan._lex._vocabulary import (
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
 from vouched._scan._read._values import Denied, Evidence
-from vouched._scan._rules._context import Judged, SentenceContext, Stated
-from vouched._scan._rules._rule import PASSED, Rule, decided
+from vouched._scan._rules._context import Judged, SentenceContext, Stated, finding_on
+from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 
 __all__ = [
     "FLAG",
@@ -148,11 +150,17 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     for item in stated:
         quantity = item.quantity
         start, end = _clause_span(sentence, quantity.start)
-        if not SPAN_WORDS.search(sentence.text, start, end):
+        span = SPAN_WORDS.search(sentence.text, start, end)
+        if span is None:
             out.append(item)
             continue
         if ctx.denied(quantity.start, quantity.end):
             out.append(item._replace(outcome=PASSED))  # "has not averaged 20": not said
+            continue
+        averaged = span.group().lower().startswith("averag")
+        over = _over_periods(item, ctx) if averaged else None
+        if over is not None:
+            out.append(item._replace(outcome=over))
             continue
         outcome = (
             Finding(
@@ -169,6 +177,40 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         )
         out.append(item._replace(outcome=outcome))
     return out
+
+
+def _over_periods(item: Stated, ctx: SentenceContext) -> Outcome | None:
+    """An average over facts valid for several periods ("winds averaging 3 m/s over the
+    five days", "an average of 1011 hPa") speaks of those periods, not of other
+    occasions: it lies between their lowest and highest value, within the precision
+    shown (how the writer averaged, by slot or by day, is not said), else
+    ``value_mismatch``. ``None`` when no attribute of its unit has several periods."""
+    quantity, binding = item.quantity, item.binding
+    attributes = [binding.attribute] if binding.attribute else sorted(ctx.index.attributes)
+    groups: dict[tuple[str, str], list[Reading]] = {}
+    for attribute in attributes:
+        for reading in ctx.index.attribute_readings(attribute):
+            if reading.fact.period is None or reading.kind is not quantity.kind:
+                continue
+            if quantity.unit is not None and not units_compatible(quantity.unit, reading.unit):
+                continue
+            groups.setdefault((reading.fact.subject, attribute), []).append(reading)
+    spans = [g for g in groups.values() if len({r.fact.period for r in g}) > 1]
+    if not spans:
+        return None
+    half = quantity.quantum / 2
+    for group in spans:
+        values = [r.value for r in group]
+        if any(min(values) - half <= v <= max(values) + half for v in quantity.values):
+            return PASSED
+    values = [r.value for r in spans[0]]
+    return finding_on(
+        quantity,
+        _K.VALUE_MISMATCH,
+        f"{quantity.text!r} is stated as an average over several periods, which lies "
+        f"between their lowest and highest value ({min(values)} to {max(values)})",
+        spans[0][0].fact,
+    )
 
 
 def span_words(view: OccasionView) -> list[Finding]:

@@ -80,7 +80,7 @@ def stated_rank(said: Said, ctx: WordContext) -> Ranked | None:
             return _outside(said, subject, name, own_value, value)
     own = operand_of(ctx, subject, attribute)
     if not isinstance(own, Operand):
-        return not_grounded(said, subject, attribute, own)
+        return not_grounded(said, subject, attribute, own, ctx.index.names)
     peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
@@ -104,7 +104,8 @@ def stated_rank(said: Said, ctx: WordContext) -> Ranked | None:
     return word_finding(
         _part(said, group=False),
         _K.RELATION_MISMATCH,
-        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
+        f"{ctx.index.names.named(subject, attribute)} is {shown(ctx, subject, attribute)}; "
+        "another's is "
         f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
         subject,
         attribute,
@@ -225,7 +226,7 @@ def _placed(
     return word_finding(
         said,
         _K.VALUE_MISMATCH,
-        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}: "
+        f"{ctx.index.names.named(subject, attribute)} is {shown(ctx, subject, attribute)}: "
         f"{_ORDINALS[place - 1] if place <= len(_ORDINALS) else f'{place}th'}{where}, "
         f"not {said_place or relation.place}",
         subject,
@@ -265,7 +266,7 @@ def _named_group(
                 return word_finding(
                     group,
                     _K.VALUE_MISMATCH,
-                    f"{subject}'s {attribute} is {own!r}, not {group.text!r}",
+                    f"{ctx.index.names.named(subject, attribute)} is {own!r}, not {group.text!r}",
                     subject,
                     attribute,
                 )
@@ -348,7 +349,8 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     known = [v for v in values if v is not None]
     if not known:
         silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
-        return not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
+        why = "silent" if silent else "none"
+        return not_grounded(said, subject, relation.attributes[0], why, ctx.index.names)
     reached = sum(1 for v in known if _within_bound(v, low, high))
     held = _held(relation, reached, len(values) - len(known))
     if held is not False:
@@ -357,7 +359,8 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     return word_finding(
         _with_ordinal(said, ctx.sentence.text),
         _K.RELATION_MISMATCH,
-        f"{subject} has {reached} of {', '.join(relation.attributes)} {bound}, "
+        f"{subject} has {reached} of "
+        f"{', '.join(ctx.index.names.of(subject, a) for a in relation.attributes)} {bound}, "
         f"not {'exactly ' if relation.exactly else ''}{relation.count}",
         subject,
         relation.attributes[0],
