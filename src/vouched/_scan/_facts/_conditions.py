@@ -142,6 +142,7 @@ class Said:
     end: int
     families: tuple[ConditionWords, ...]
     denied: bool
+    possible: bool = False  # "a chance of snow": possible in a period, not the case now
 
 
 def _statements(
@@ -151,10 +152,13 @@ def _statements(
     for match in pattern.finditer(lowered):
         phrase = match.group(0)
         start, end = match.span()
+        possible = False
         if _HEDGE.search(
             lowered[max(0, start - _HEDGE_WINDOW) : min(len(lowered), end + _HEDGE_WINDOW)]
-        ) and not _CHANCE_OF.search(lowered[max(0, start - _CHANCE_REACH) : start]):
-            continue
+        ):
+            possible = bool(_CHANCE_OF.search(lowered[max(0, start - _CHANCE_REACH) : start]))
+            if not possible:
+                continue
         negated = bool(
             _NEGATION.search(lowered[max(0, start - 30) : start])
             or _NEGATION_AFTER.match(lowered[end : end + 40])
@@ -162,9 +166,9 @@ def _statements(
         named = tuple(f for f in families if phrase in f.phrases)
         opposed = tuple(f for f in families if phrase in f.opposites)
         if named:
-            said.append(Said(start, end, named, negated))
+            said.append(Said(start, end, named, negated, possible))
         if opposed:
-            said.append(Said(start, end, opposed, not negated))
+            said.append(Said(start, end, opposed, not negated, possible))
     return said
 
 

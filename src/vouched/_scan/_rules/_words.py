@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from vouched._scan._facts._conditions import Conditions
+from vouched._scan._facts._conditions import Said as ConditionSaid
 from vouched._scan._facts._lexicon import Word
 from vouched._scan._facts._wordmatch import CONDITION, DAY, STRING, VALUE, decode_value
 from vouched._scan._findings import Finding, FindingKind
@@ -182,13 +184,9 @@ def current_condition(said: Said, ctx: WordContext) -> Outcome | None:
     present = conditions.of_values(values)
     if not present:
         return None
-    stated = [
-        s
-        for s in conditions.statements(ctx.sentence.text.lower())
-        if (s.start, s.end) == (said.start, said.end)
-    ]
+    stated = _stated_now(conditions, ctx.sentence.text.lower(), said)
     if not stated:
-        return None  # hedged: "a chance of showers"
+        return None  # hedged: "a chance of showers" (later) is not the condition now
     wrong = any(
         any(c.name in present for c in s.families)
         if s.denied
@@ -205,6 +203,16 @@ def current_condition(said: Said, ctx: WordContext) -> Outcome | None:
         place,
         attribute,
     )
+
+
+def _stated_now(conditions: Conditions, lowered: str, said: Said) -> list[ConditionSaid]:
+    """What the sentence states as the case at ``said``'s words: a possibility ("a chance
+    of snow") is a claim about a period, never about the conditions now."""
+    return [
+        s
+        for s in conditions.statements(lowered)
+        if (s.start, s.end) == (said.start, said.end) and not s.possible
+    ]
 
 
 def _within(said: Said, span: tuple[int, int]) -> bool:
