@@ -195,7 +195,7 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
     """The time rules over the whole sentence: extremes, periods compared, ranges,
     and findings that belong together."""
     segments = timed.segments
-    stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+    stretches = [(a, b, views.view(p)[0]) for a, b, p in segments]
     every = views.whole[0].grounded
     if views.extremes:  # "the coldest day will be Monday"
         kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
