@@ -29,7 +29,8 @@ baseline. This process is the load generator (httpx).
 commit a branch started from, say). ``--processes N`` adds a row: the branch's
 gateway under ``vouched serve --processes N``. CPU per answer counts the service's
 server processes too. ``--snapshots`` has the gateway keep a snapshot of every
-answer in SQLite, as a deployment would.
+answer in SQLite, as a deployment would. ``--scan-processes N`` adds a row: the
+branch's gateway with ``server.scan_processes = N`` (``/v1/scan`` in processes).
 
 Figures on a shared 2-core machine are noisy: read the ratios.
 """
@@ -576,7 +577,11 @@ def gateway_overhead(url: str, upstream: str, count: int) -> tuple[float, float]
 
 
 def bench_gateway(
-    source: Path, seconds: float, processes: int = 1, snapshots: bool = False
+    source: Path,
+    seconds: float,
+    processes: int = 1,
+    snapshots: bool = False,
+    scan_processes: int = 0,
 ) -> None:
     answer = gateway_answer()
     upstream_process = subprocess.Popen([sys.executable, "-c", UPSTREAM, answer],
@@ -594,10 +599,17 @@ def bench_gateway(
             ("main", source, ()), (Service.HERE, None, ())]  # fmt: skip
         if processes > 1:
             rows.append((f"x{processes}", None, ("--processes", str(processes))))
+        if scan_processes:  # the branch with [server] scan_processes (main has no such key)
+            text = (folder / "serve.toml").read_text(encoding="utf-8")
+            text = text.replace("[server]\n", f"[server]\nscan_processes = {scan_processes}\n")
+            (folder / "serve-scans.toml").write_text(text, encoding="utf-8")
+            rows.append((f"scan{scan_processes}", None, ("--config-file", "serve-scans.toml")))
         for name, where, extra in rows:
             for leftover in folder.glob("snapshots.db*"):
                 leftover.unlink()
-            service = Service(name, folder / "serve.toml", where, *extra)
+            own = extra[:1] == ("--config-file",)
+            config = folder / (extra[1] if own else "serve.toml")
+            service = Service(name, config, where, *(() if own else extra))
             try:
                 asyncio.run(gateway_load(service.url, 1.0, 4))  # warm up
                 cpu = service.cpu_seconds()
@@ -626,13 +638,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the git ref of the baseline service (default: main)")  # fmt: skip
     parser.add_argument("--processes", type=int, default=1, metavar="N",
                         help="also run the branch's gateway with serve --processes N")  # fmt: skip
+    parser.add_argument("--scan-processes", type=int, default=0, metavar="N",
+                        help="also the branch with server.scan_processes = N")  # fmt: skip
     parser.add_argument("--snapshots", action="store_true",
                         help="the gateway keeps a snapshot of every answer (SQLite)")  # fmt: skip
     args = parser.parse_args(argv)
     count, budget, seconds = (3000, 15.0, 10.0) if args.full else (600, 4.0, 4.0)
     source = main_source(args.against)
     if args.gateway:
-        bench_gateway(source, seconds * 2, args.processes, args.snapshots)
+        bench_gateway(source, seconds * 2, args.processes, args.snapshots, args.scan_processes)
         return 0
     services = [Service("main", EXAMPLES / "serve.toml", source),
                 Service(Service.HERE, EXAMPLES / "serve.toml", None)]  # fmt: skip
@@ -644,7 +658,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for service in services:
             service.stop()
-    bench_gateway(source, seconds * 2, args.processes, args.snapshots)
+    bench_gateway(source, seconds * 2, args.processes, args.snapshots, args.scan_processes)
     return 0
 
 

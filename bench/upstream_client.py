@@ -11,7 +11,8 @@ measures more than 10% better.
 
     python bench/upstream_client.py [--requests N] [--rounds R]
 
-aiohttp is not a dependency of vouched: without it, this prints one line and stops.
+aiohttp is in the server extra (the gateway calls its upstreams through it since this
+measure); without it, this prints one line and stops.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from vouched._answer._machine import (
     provisional,
     steps_for,
 )
-from vouched._answer._onfail import RefusalReason, plan
+from vouched._answer._onfail import REFUSAL_TEXT, UNCHECKED_TEXT, RefusalReason, plan
 from vouched._replay._attempts import AttemptAction
 from vouched.testing import FakeClock, ScriptedPhraser
 
@@ -99,6 +99,8 @@ def test_a_failing_check_refuses_as_guard_error_when_closed(streamed: bool) -> N
     answer = _answer(grounder, streamed=streamed)
     assert answer.status is AnswerStatus.REFUSED
     assert answer.refusal is RefusalReason.GUARD_ERROR
+    # nothing was judged, so the refusal must not read as "found wanting"
+    assert answer.text == UNCHECKED_TEXT != REFUSAL_TEXT
 
 
 @pytest.mark.parametrize("streamed", [False, True])

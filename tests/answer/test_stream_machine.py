@@ -11,7 +11,7 @@ from typing import Any
 
 from vouched import AnswerEvent, AnswerEventKind, AnswerStatus, Fact, Grounder
 from vouched._answer._events import DISCONNECTED
-from vouched._answer._onfail import RefusalReason
+from vouched._answer._onfail import UNCHECKED_TEXT, RefusalReason
 from vouched._jsonio import dumps
 from vouched.testing import FakeClock, MemorySnapshotStore, ScriptedPhraser
 
@@ -58,6 +58,7 @@ def test_a_stream_past_the_output_cap_is_refused_like_a_whole_answer() -> None:
     assert answer.status is AnswerStatus.REFUSED
     assert answer.refusal is RefusalReason.OUTPUT_TOO_LONG
     assert events[-2].kind is AnswerEventKind.REFUSAL
+    assert answer.text == UNCHECKED_TEXT  # too long to check: not "not supported"
 
 
 def test_a_streamed_sentence_repeating_an_unvouched_caller_number_fails() -> None:

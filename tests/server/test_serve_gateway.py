@@ -84,8 +84,9 @@ def gateway(httpserver: HTTPServer) -> Iterator[Callable[..., tuple[str, list[di
             record
         )
         timeout = changes.pop("upstream_timeout", 10.0)
+        # aiohttp, as serve's config builds its upstream clients
         phraser = OpenAIChatPhraser(httpserver.url_for("/v1"), "upstream-model", "",
-                                    timeout=timeout)  # fmt: skip
+                                    timeout=timeout, http_client="aiohttp")  # fmt: skip
         config = replace(load_config(EXAMPLES / "serve.toml"), phraser=phraser, **changes)
         app = create_app(config, clock=FakeClock(NOW))
         context = serving(app)

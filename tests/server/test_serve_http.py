@@ -114,3 +114,44 @@ def test_processes_outside_1_to_64_are_exit_2() -> None:
     run = run_cli(["serve", "--config", str(EXAMPLES / "serve.toml"), "--processes", "0"])
     assert run.returncode == 2
     assert run.stderr == "vouched serve: --processes: must be between 1 and 64\n"
+
+
+def _scraped(url: str) -> tuple[float, list[str]]:
+    """/v1/gate answers with 200 as /metrics says (a new connection: either
+    process), and the breaker gauge's lines."""
+    lines = httpx.get(f"{url}/metrics", timeout=30).text.splitlines()
+    wanted = 'vouched_http_requests_total{endpoint="/v1/gate",status="200"}'
+    gates = sum(float(line.split()[-1]) for line in lines if line.startswith(wanted))
+    return gates, [line for line in lines if line.startswith("vouched_breaker_state{")]
+
+
+def test_metrics_count_every_process_whichever_answers_the_scrape() -> None:
+    process = _serve("--config", str(EXAMPLES / "serve.toml"), "--port", "0", "--processes", "2")
+    body = {"facts": [{"subject": "Berlin", "attribute": "t", "value": 1, "source": "s",
+                       "observed_at": "2026-11-29T12:00:00Z"}]}  # fmt: skip
+    try:
+        assert process.stderr is not None
+        url = process.stderr.readline().split(" on ", 1)[1].strip()
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200
+        first, second = sorted(_children(process.pid))
+        # One process stopped at a time: the other takes every new connection.
+        for stopped, count in ((first, 3), (second, 4)):
+            os.kill(stopped, signal.SIGSTOP)
+            try:
+                for _ in range(count):
+                    response = httpx.post(f"{url}/v1/gate", json=body, timeout=30)
+                    assert response.status_code == 200
+            finally:
+                os.kill(stopped, signal.SIGCONT)
+        for stopped in (first, second):  # each process answers a scrape in turn
+            os.kill(stopped, signal.SIGSTOP)
+            try:
+                # one sample per source: the worst state among the live processes
+                assert _scraped(url) == (7, ['vouched_breaker_state{source="weather"} 0.0'])
+            finally:
+                os.kill(stopped, signal.SIGCONT)
+    finally:
+        process.terminate()
+        assert process.wait(timeout=60) == 0
+        if process.stderr is not None:
+            process.stderr.close()

@@ -6,6 +6,7 @@ silences, findings) and writes a snapshot when given a store.
 
 - ``_prompt``: ``build_prompt``: the versioned, phrase-only prompt.
 - ``_phrasers``: ``Phraser`` protocol, ``TemplatePhraser`` (offline) and ``OpenAIChatPhraser``.
+- ``_wires``: the HTTP under ``OpenAIChatPhraser``: httpx (default) or aiohttp (serve's).
 - ``_onfail``: ``OnFail``: retry once with the findings quoted, partial, or refuse.
 - ``_result``: the ``Answer`` value and its status codes.
 - ``_gathering``: the queries, the sources' facts (one span per source when

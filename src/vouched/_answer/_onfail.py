@@ -25,6 +25,7 @@ from vouched._scan._lex._splitter import sentence_spans as scanner_sentences
 
 __all__ = [
     "REFUSAL_TEXT",
+    "UNCHECKED_TEXT",
     "UNPHRASED_TEXT",
     "FindingLike",
     "OnFail",
@@ -38,8 +39,13 @@ __all__ = [
     "unconfirmed",
 ]
 
-REFUSAL_TEXT = "No answer is given: what was phrased could not be checked against the sources."
-"""The text of an answer refused for its findings (the reasons are in ``Answer.reasons``)."""
+REFUSAL_TEXT = "No answer is given: what was phrased is not supported by the sources."
+"""The text of an answer refused for its findings (the reasons are in ``Answer.reasons``):
+the text was checked and found wanting, which "could not be checked" would hide."""
+
+UNCHECKED_TEXT = "No answer is given: what was phrased could not be checked against the sources."
+"""The text of an answer refused before its check could judge it: the checks failed
+(``guard_error``) or the text passed ``max_output_chars``."""
 
 UNPHRASED_TEXT = "No answer is given: the model could not be asked or gave no usable reply."
 """The text of an answer refused because the phraser failed or timed out:

@@ -8,7 +8,7 @@ callable ``prompt -> str`` (sync or async). Two ship with vouched:
   with their unit ("21.4 °C"), silences in plain words ("The wind speed in
   Berlin is unavailable right now (the source is not responding).").
 - :class:`OpenAIChatPhraser`: any OpenAI-compatible chat-completions server
-  (OpenAI, vLLM, Ollama, llama.cpp's server) over httpx, temperature 0 by
+  (OpenAI, vLLM, Ollama, llama.cpp's server) over httpx or aiohttp, temperature 0 by
   default, with a total timeout and typed errors (:class:`PhraserError`).
   Its :meth:`~OpenAIChatPhraser.phrase_stream` streams the answer (server-sent
   events) with a stall timeout as well.
@@ -27,23 +27,31 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import httpx
 
-from vouched._answer._chatstream import StreamEnd, deltas, told, well_formed
+from vouched._answer._chatstream import StreamEnd, deltas
 from vouched._answer._prompt import Prompt, plain_reason
+from vouched._answer._wires import (
+    AiohttpWire,
+    HttpxWire,
+    Wire,
+    aiohttp_module,
+    capped_body,
+    capped_lines,
+    content_of,
+)
 from vouched._exceptions import (
     ConfigError,
     PhraserConnectionError,
     PhraserError,
-    PhraserHTTPError,
     PhraserResponseError,
     PhraserStreamError,
     PhraserTimeoutError,
 )
 from vouched._fact import Fact, FactValue
-from vouched._jsonio import dumps, loads
+from vouched._jsonio import dumps
 from vouched._sources._source import ANY_ATTRIBUTE
 from vouched._time import seconds_setting
 
@@ -376,6 +384,13 @@ class OpenAIChatPhraser:
     (building a client costs tens of milliseconds; reusing one, nothing).
     :meth:`aclose` closes it (``vouched serve`` does at shutdown); a call
     from another event loop (``Grounder.answer_sync``) gets a client of its own.
+    ``http_client="aiohttp"`` builds an ``aiohttp.ClientSession`` instead
+    (the ``server`` extra; ``vouched serve``'s choice: 13.8x less CPU per
+    call, bench/upstream_client.py), with the same timeouts, caps and errors;
+    ``transport`` and ``client`` are httpx's, so they go with ``"httpx"`` only.
+    aiohttp suits one long-lived event loop (a server): call :meth:`aclose`
+    on that loop before it ends, as ``vouched serve`` does (a session left on
+    a finished loop leaves its sockets to the garbage collector's warnings).
 
     As the OpenAI SDK does, ``api_key=None`` reads ``OPENAI_API_KEY`` and
     ``base_url=None`` reads ``OPENAI_BASE_URL`` (else ``https://api.openai.com/v1``),
@@ -413,8 +428,18 @@ class OpenAIChatPhraser:
         environ: Mapping[str, str] | None = None,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
         max_connections: int = 100,
+        http_client: Literal["httpx", "aiohttp"] = "httpx",
     ) -> None:
         seconds_setting("OpenAIChatPhraser timeout", timeout)
+        if http_client not in ("httpx", "aiohttp"):
+            raise ConfigError("http_client", "'httpx' or 'aiohttp'", got=http_client)
+        if http_client == "aiohttp" and (transport is not None or client is not None):
+            raise ConfigError(
+                "http_client", "'httpx' when a transport or client is given", got=http_client
+            )
+        self.http_client = http_client
+        if http_client == "aiohttp":
+            aiohttp_module()  # imported now (a missing extra fails here), not on a first call
         if type(max_connections) is not int or max_connections < 1:
             raise ConfigError("max_connections", "a whole number >= 1", got=max_connections)
         self.max_connections = max_connections
@@ -439,26 +464,22 @@ class OpenAIChatPhraser:
         self._extra_body = dict(extra_body or {})
         self._headers = dict(headers or {})
         self._transport = transport
-        self._client = client
-        self._owned: httpx.AsyncClient | None = None  # built on first use, on this loop
+        self._given = None if client is None else HttpxWire(client, owned=False)
+        self._owned: Wire | None = None  # built on first use, on this loop
         self._owned_loop: asyncio.AbstractEventLoop | None = None
         self.name = f"openai-chat:{model}"
 
-    def _http(self) -> httpx.AsyncClient:
+    def _wire(self) -> Wire:
         """The client of this event loop: the given one, or the phraser's own,
         built once per loop (a pool of keep-alive connections)."""
-        if self._client is not None:
-            return self._client
+        if self._given is not None:
+            return self._given
         loop = asyncio.get_running_loop()
-        if self._owned is None or self._owned_loop is not loop or self._owned.is_closed:
-            self._owned = httpx.AsyncClient(
-                transport=self._transport,
-                timeout=httpx.Timeout(self.timeout),
-                limits=httpx.Limits(
-                    max_connections=self.max_connections,
-                    max_keepalive_connections=self.max_connections,
-                ),
-            )
+        if self._owned is None or self._owned_loop is not loop or self._owned.closed:
+            if self.http_client == "aiohttp":
+                self._owned = AiohttpWire(self.timeout, self.max_connections)
+            else:
+                self._owned = HttpxWire.pooled(self.timeout, self.max_connections, self._transport)
             self._owned_loop = loop
         return self._owned
 
@@ -499,38 +520,30 @@ class OpenAIChatPhraser:
     async def phrase_told(self, prompt: Prompt, end: StreamEnd) -> str:
         """:meth:`phrase`, with ``end`` filled in from the completion (model, usage)."""
         content = dumps(self.request_body(prompt)).encode("utf-8")
+        wire = self._wire()
         try:
-            async with asyncio.timeout(self.timeout):
-                response = await self._post(self._http(), content)
-        except (TimeoutError, httpx.TimeoutException):
+            async with (
+                asyncio.timeout(self.timeout),
+                wire.post(self.url, content, self._request_headers(), self.timeout) as opened,
+            ):
+                # The body as read (capped); of the headers, only its type and
+                # Retry-After are kept.
+                response = await capped_body(opened, self.max_response_bytes, self.url)
+        except wire.timeouts:
             raise PhraserTimeoutError(
                 f"model server at {self.url} did not answer within {self.timeout:g} s",
                 seconds=self.timeout,
             ) from None
-        except httpx.HTTPError as error:
+        except wire.failures as error:
             raise self._unreachable(error) from error
-        return _content_of(response, self.url, end)
+        return content_of(response, self.url, end)
 
-    def _unreachable(self, error: httpx.HTTPError) -> PhraserError:
+    def _unreachable(self, error: BaseException) -> PhraserError:
         detail = " ".join(str(error).split())[:_BODY_EXCERPT]
         return PhraserConnectionError(
             f"model server unreachable at {self.url}: {type(error).__name__}"
             + (f": {detail}" if detail else "")
         )
-
-    async def _post(self, client: httpx.AsyncClient, content: bytes) -> httpx.Response:
-        async with client.stream(
-            "POST", self.url, content=content, headers=self._request_headers(), timeout=self.timeout
-        ) as response:
-            body = await _capped_body(response, self.max_response_bytes, self.url)
-        # The body as read (decoded, capped); of the headers, only its type and
-        # Retry-After are kept.
-        kept = {
-            k: v
-            for k, v in response.headers.items()
-            if k.lower() in ("content-type", "retry-after")
-        }
-        return httpx.Response(response.status_code, headers=kept, content=body)
 
     def stream_body(self, prompt: Prompt) -> dict[str, Any]:
         """The JSON body sent for a streamed answer to ``prompt``."""
@@ -556,23 +569,17 @@ class OpenAIChatPhraser:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout
         said = False
+        wire = self._wire()
         try:
             async with AsyncExitStack() as stack:
-                client = self._http()
                 async with asyncio.timeout_at(deadline):
-                    response = await stack.enter_async_context(
-                        client.stream(
-                            "POST",
-                            self.url,
-                            content=content,
-                            headers=self._request_headers(),
-                            timeout=self.timeout,
-                        )
+                    opened = await stack.enter_async_context(
+                        wire.post(self.url, content, self._request_headers(), self.timeout)
                     )
-                    if response.status_code >= 400:
-                        await response.aread()
-                        _content_of(response, self.url, end)  # raises PhraserHTTPError
-                lines = _capped_lines(response, self.max_response_bytes, self.url)
+                    if opened.status >= 400:
+                        error = await capped_body(opened, self.max_response_bytes, self.url)
+                        content_of(error, self.url, end)  # raises PhraserHTTPError
+                lines = capped_lines(opened, self.max_response_bytes, self.url)
                 pieces = deltas(lines, end)
                 stack.push_async_callback(pieces.aclose)
                 while True:
@@ -583,7 +590,7 @@ class OpenAIChatPhraser:
                             break
                     said = True
                     yield piece
-        except (TimeoutError, httpx.TimeoutException):
+        except wire.timeouts:
             if loop.time() >= deadline:
                 message = f"model server at {self.url} did not finish within {self.timeout:g} s"
                 seconds = self.timeout
@@ -593,7 +600,7 @@ class OpenAIChatPhraser:
                 )
                 seconds = self.stall_timeout
             raise PhraserTimeoutError(message, seconds=seconds) from None
-        except httpx.HTTPError as error:
+        except wire.failures as error:
             if said:
                 raise PhraserStreamError(
                     f"model server's stream broke off: {type(error).__name__}"
@@ -604,79 +611,3 @@ class OpenAIChatPhraser:
 
     def __repr__(self) -> str:
         return f"OpenAIChatPhraser(base_url={self.base_url!r}, model={self.model!r})"
-
-
-def _over_cap(url: str, cap: int) -> PhraserResponseError:
-    return PhraserResponseError(f"model server at {url} sent more than {cap:,} bytes")
-
-
-async def _capped_body(response: httpx.Response, cap: int, url: str) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > cap:
-            raise _over_cap(url, cap)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-async def _capped_lines(response: httpx.Response, cap: int, url: str) -> AsyncIterator[str]:
-    """The lines of a streamed body, with at most ``cap`` characters read in
-    all: a line that never ends costs the cap, not the memory it would take."""
-    size = 0
-    part: list[str] = []  # the pieces of the line not yet ended
-    async for text in response.aiter_text():
-        size += len(text)
-        if size > cap:
-            raise _over_cap(url, cap)
-        *ended, rest = text.split("\n")
-        for piece in ended:
-            part.append(piece)
-            yield "".join(part).removesuffix("\r")
-            part = []
-        if rest:
-            part.append(rest)
-    if part:
-        yield "".join(part)
-
-
-def _server_message(response: httpx.Response) -> str:
-    """What an error response says: its ``error.message`` (the OpenAI shape),
-    else the start of its body."""
-    try:
-        document = loads(response.content)
-    except ValueError:
-        document = None
-    error = document.get("error") if isinstance(document, dict) else None
-    message = error.get("message") if isinstance(error, dict) else error
-    text = message if isinstance(message, str) and message.strip() else response.text
-    return " ".join(text[:_BODY_EXCERPT].split())
-
-
-def _content_of(response: httpx.Response, url: str, end: StreamEnd | None = None) -> str:
-    if response.status_code >= 400:
-        body = " ".join(response.text[:_BODY_EXCERPT].split())
-        said = _server_message(response)
-        raise PhraserHTTPError(
-            f"{said or 'model server error'} at {url} (HTTP {response.status_code})",
-            status=response.status_code,
-            body=body,
-            retry_after=response.headers.get("retry-after"),
-        )
-    try:
-        document = loads(response.content)
-    except ValueError:
-        raise PhraserResponseError("model server's answer is not JSON") from None
-    choices = document.get("choices") if isinstance(document, dict) else None
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise PhraserResponseError("model server's answer has no choices")
-    message = choices[0].get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, str):
-        raise PhraserResponseError("model server's answer has no message content")
-    if not content.strip():
-        raise PhraserResponseError("model server's answer is empty")
-    if end is not None:
-        told(end, document, choices[0])
-    return well_formed(content)

@@ -47,6 +47,7 @@ from vouched._answer._machine import (
 )
 from vouched._answer._onfail import (
     REFUSAL_TEXT,
+    UNCHECKED_TEXT,
     UNPHRASED_TEXT,
     FindingLike,
     OnFail,
@@ -241,14 +242,14 @@ class Phrasing:
                          reasons=reasons, failure=failure)  # fmt: skip
             return
         if decided.refusal is RefusalReason.OUTPUT_TOO_LONG:
-            yield RefusalEvent(index, REFUSAL_TEXT, (str(decided.refusal),))
+            yield RefusalEvent(index, UNCHECKED_TEXT, (str(decided.refusal),))
             why = (too_long_reason(read.too_long, self._max_chars),)
-            self._finish(REFUSAL_TEXT, AnswerStatus.REFUSED, refusal=decided.refusal,
+            self._finish(UNCHECKED_TEXT, AnswerStatus.REFUSED, refusal=decided.refusal,
                          reasons=why)  # fmt: skip
             return
         if decided.refusal is RefusalReason.GUARD_ERROR:
-            yield RefusalEvent(index, REFUSAL_TEXT, (str(decided.refusal),))
-            self._finish(REFUSAL_TEXT, AnswerStatus.REFUSED, refusal=decided.refusal,
+            yield RefusalEvent(index, UNCHECKED_TEXT, (str(decided.refusal),))
+            self._finish(UNCHECKED_TEXT, AnswerStatus.REFUSED, refusal=decided.refusal,
                          reasons=(str(decided.refusal),))  # fmt: skip
             return
         if decided.action is AttemptAction.PARTIAL:

@@ -107,6 +107,7 @@ class PrometheusMetrics:
             "Circuit breaker state per source: 0 closed, 1 half_open, 2 open.",
             ["source"],
             registry=self.registry,
+            multiprocess_mode="livemax",  # several processes: the worst state among the live ones
         )
         self._fallbacks = client.Counter(
             "vouched_breaker_store_fallbacks",

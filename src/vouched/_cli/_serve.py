@@ -17,6 +17,9 @@ clients and snapshot queue. The first process only supervises: SIGTERM or SIGINT
 is passed to every server process and it waits for them; a process that dies is
 replaced, unless processes die faster than one a second on average over the last
 N deaths (a start that cannot succeed), which stops them all with exit 1.
+The server processes keep their metrics in one temporary folder (prometheus-client's
+multiprocess mode), so ``/metrics`` counts every process whichever one answers; the
+supervisor removes a dead process's live gauges, and the folder at exit.
 """
 
 from __future__ import annotations
@@ -24,13 +27,17 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from vouched._exceptions import InputError, MissingExtraError
@@ -136,10 +143,43 @@ def run(args: argparse.Namespace) -> int:
 
     if config.processes == 1:
         return serve_here()
-    return _supervise(config.processes, serve_here)
+    with _shared_metrics() as folder:
+        config = replace(config, metrics_dir=folder)  # what serve_here builds from
+        return _supervise(config.processes, serve_here, lambda pid: _metrics_gone(pid, folder))
 
 
-def _supervise(count: int, serve_here: Callable[[], int]) -> int:
+_MULTIPROC = "PROMETHEUS_MULTIPROC_DIR"
+
+
+@contextmanager
+def _shared_metrics() -> Iterator[Path]:
+    """A fresh folder for the server processes' metrics, named in the variable
+    prometheus-client reads when it is imported (in each server process, after
+    the fork; this one has not imported it); removed, and the variable put
+    back, at the end."""
+    folder = Path(tempfile.mkdtemp(prefix="vouched-metrics-"))
+    before = os.environ.get(_MULTIPROC)
+    os.environ[_MULTIPROC] = str(folder)
+    try:
+        yield folder
+    finally:
+        if before is None:
+            os.environ.pop(_MULTIPROC, None)
+        else:
+            os.environ[_MULTIPROC] = before
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _metrics_gone(pid: int, folder: Path) -> None:
+    """A server process ended: its live gauges leave /metrics (its counts stay)."""
+    from prometheus_client import multiprocess  # noqa: PLC0415 - the server extra
+
+    multiprocess.mark_process_dead(pid, str(folder))  # type: ignore[no-untyped-call]  # untyped upstream
+
+
+def _supervise(
+    count: int, serve_here: Callable[[], int], ended: Callable[[int], None] = lambda pid: None
+) -> int:
     """Fork ``count`` server processes and wait for them (see the module's docstring)."""
     children: set[int] = set()
     deaths: deque[float] = deque(maxlen=count)
@@ -173,6 +213,7 @@ def _supervise(count: int, serve_here: Callable[[], int]) -> int:
     while children:
         pid, wait_status = os.wait()  # retried by Python after a signal (PEP 475)
         children.discard(pid)
+        ended(pid)
         code = os.waitstatus_to_exitcode(wait_status)
         if stopping:
             status = max(status, code if code > 0 else 0)

@@ -58,7 +58,7 @@ from vouched._replay._store import ReadableStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig, retries
 from vouched._server._handling import Metrics, http_error, parse_body, post_handler, sse_events
-from vouched._server._http import RequestError, json_response
+from vouched._server._http import RequestError, json_bytes, json_response
 from vouched._server._middleware import Guard
 from vouched._server._models import (
     AnswerRequest,
@@ -73,6 +73,7 @@ from vouched._server._pool import WorkPool
 from vouched._server._protocol import AcceptErrors
 from vouched._server._requestid import FILTER, current_request_id
 from vouched._server._routes import ROUTES
+from vouched._server._scanpool import ScanProcesses, ScanWork
 from vouched._server._verify import verify_claims
 from vouched._sources._source import check_query
 from vouched._time import parse_instant
@@ -97,12 +98,17 @@ class Service:
     def __init__(self, config: ServeConfig, clock: Clock, grounder: Grounder | None) -> None:
         self.config = config
         self.clock = clock
-        self.meters = Metrics()
+        self.meters = Metrics(config.metrics_dir)
         for source in config.sources:  # a sample per source from the start, kept current
             if isinstance(source, GuardedSource):
                 self.meters.answers.set_breaker_state(source.name, str(source.state))
                 source.add_listener(self.meters.answers.on_breaker_event)
         self.pool = WorkPool(config.workers, config.queue_limit)
+        self.scans = (
+            ScanProcesses(config.scan_processes, config.queue_limit, config.lexicons, config.policy)
+            if config.scan_processes
+            else None
+        )
         self.draining = False
         self._stop_asked: float | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # the serving loop (lifespan)
@@ -330,6 +336,11 @@ class Service:
         self._loop = asyncio.get_running_loop()
         self._loop.set_exception_handler(AcceptErrors(self.clock))
 
+    def _shutdown_pools(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.scans is not None:
+            self.scans.shutdown()
+
     def _cut_later(self) -> None:
         grace = self.config.shutdown_grace
         asyncio.get_running_loop().call_later(max(grace - min(1.0, grace / 4), 0), self.cut)
@@ -374,12 +385,12 @@ class Service:
         if self.snapshots is not None:
             await asyncio.to_thread(self.snapshots.close, max(self._grace_left(), MIN_DRAIN))
             if not self.snapshots.drained:
-                self.pool.shutdown(wait=False, cancel_futures=True)
+                self._shutdown_pools()
                 return  # the store still holds a batch: closing it would wait for it
         close = getattr(self.config.store, "close", None)
         if callable(close):
             close()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self._shutdown_pools()
 
     # -- handlers (named in the route table) --------------------------------------
 
@@ -394,8 +405,18 @@ class Service:
     async def scan(self, body: ScanRequest) -> Response:
         lexicon = None if body.lexicon is None else self.lexicon(body.lexicon)
         now = self.now(body.now)
+        if self.scans is not None:  # in a scan process: the loop keeps its GIL
+            sent = (
+                body.lexicon
+                if isinstance(body.lexicon, str)
+                else None
+                if lexicon is None
+                else lexicon.to_json()
+            )
+            asked = ScanWork(body.text, body.facts, sent, body.sources, body.question, now)
+            return json_bytes(await self.scans.scan(asked))
 
-        def work() -> dict[str, Any]:
+        def work() -> bytes:  # encoded in the thread: a long report takes ms to encode
             gated = partition(body.facts, self.config.policy, now)
             report = scan(
                 body.text,
@@ -405,9 +426,9 @@ class Service:
                 question=body.question,
                 policy=self.config.policy,
             )
-            return report.to_json()
+            return dumps(report.to_json()).encode("utf-8")
 
-        return json_response(await self.in_pool(work))
+        return json_bytes(await self.in_pool(work))
 
     async def verify(self, body: VerifyRequest) -> Response:
         entry = self.config.catalogs.get(body.catalog)
@@ -490,7 +511,7 @@ class Service:
     async def metrics(self, request: Request) -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest  # noqa: PLC0415
 
-        return Response(generate_latest(self.meters.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(self.meters.exposed), media_type=CONTENT_TYPE_LATEST)
 
     async def healthz(self, request: Request) -> Response:
         return json_response(
@@ -539,6 +560,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         service.started()
+        if service.scans is not None:  # started before the first scan, off the loop
+            await asyncio.to_thread(service.scans.warm)
         yield
         service.draining = True
         await service.drain()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -45,12 +46,28 @@ def parse_body(model: type[_M], raw: bytes) -> _M:
 
 
 class Metrics:
-    """The service's Prometheus registry: requests, latency, answers."""
+    """The service's Prometheus registry: requests, latency, answers.
 
-    def __init__(self) -> None:
+    With ``shared`` (a folder; ``vouched serve --processes N``), every server
+    process keeps its values there (prometheus-client's multiprocess mode,
+    switched on by ``PROMETHEUS_MULTIPROC_DIR`` before the client is imported)
+    and :attr:`exposed`, which ``/metrics`` reads, sums them over the
+    processes: whichever process answers a scrape, it counts them all. The
+    breaker gauge shows the highest state among the live processes.
+    """
+
+    def __init__(self, shared: Path | None = None) -> None:
         from prometheus_client import CollectorRegistry, Counter, Histogram  # noqa: PLC0415
 
         self.registry = CollectorRegistry()
+        self.exposed = self.registry
+        if shared is not None:
+            from prometheus_client import multiprocess, values  # noqa: PLC0415
+
+            if values.ValueClass is values.MutexValue:  # pragma: no cover - a wiring bug
+                raise RuntimeError("PROMETHEUS_MULTIPROC_DIR was not set before the import")
+            self.exposed = CollectorRegistry()
+            multiprocess.MultiProcessCollector(self.exposed, path=str(shared))  # type: ignore[no-untyped-call]  # prometheus-client has no types here
         self.answers = PrometheusMetrics(registry=self.registry)
         self.requests = Counter(
             "vouched_http_requests",
