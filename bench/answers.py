@@ -24,6 +24,7 @@ flagged clean answer and missed mistake with its findings.
 ``bench/answers/unseen/`` is a second, smaller set in the same format, written at the
 start of issue 37's second round before any of its rule changes and without reading
 the scanner; it is printed as its own table so it stays an unseen check.
+``bench/answers/unseen2/`` is the third round's set, written the same way at its start.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "bench" / "answers"
 UNSEEN = CORPUS / "unseen"  # the second round's own check, written before its rule changes
+UNSEEN2 = CORPUS / "unseen2"  # the third round's own check, written before its rule changes
 SHIPPED = ROOT / "src" / "vouched" / "_data" / "lexicons"
-BASELINE = "da5241b"  # main when this round took issue 37 up again (371a6ef the round before)
+BASELINE = "0b1f7be"  # main when the third round began (da5241b the second, 371a6ef the first)
 KINDS = frozenset(
     {
         "ungrounded_number",
@@ -314,23 +316,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         domains = load_corpus()
         unseen = load_corpus(UNSEEN) if UNSEEN.is_dir() else []
+        unseen2 = load_corpus(UNSEEN2) if UNSEEN2.is_dir() else []
     except CorpusError as error:
         print(f"bench/answers.py: {error}", file=sys.stderr)
         return 2
     if args.findings_json:
-        print(json.dumps(findings([*domains, *unseen])))
+        print(json.dumps(findings([*domains, *unseen, *unseen2])))
         return 0
     if args.check:
-        for name, group in (("corpus", domains), ("unseen", unseen)):
+        for name, group in (("corpus", domains), ("unseen", unseen), ("unseen2", unseen2)):
             answers = sum(len(d.answers) for d in group)
             print(f"{name} ok: {len(group)} domains, {answers} answers")
         return 0
-    now = findings([*domains, *unseen])
+    now = findings([*domains, *unseen, *unseen2])
     before = None if args.no_baseline else baseline_findings(args.baseline)
     _table("answers", domains, now, before, args)
-    if unseen:
-        print()
-        _table("unseen", unseen, now, before, args)
+    for name, group in (("unseen", unseen), ("unseen2", unseen2)):
+        if group:
+            print()
+            _table(name, group, now, before, args)
     return 0
 
 

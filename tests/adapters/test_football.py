@@ -136,3 +136,50 @@ def test_the_match_counts_both_teams_cards_and_changes_together(facts: list[Fact
     assert _values(facts, match, "match_yellow_cards") == [1]
     assert _values(facts, match, "match_red_cards") == [1]
     assert _values(facts, match, "match_substitutions") == [2]
+
+
+def test_who_came_on_and_who_went_off_are_facts_of_their_own(facts: list[Fact]) -> None:
+    assert _values(facts, "M. Castell", "came_on") == [True]
+    assert _values(facts, "M. Castell", "went_off") == [False]
+    assert _values(facts, "D. Reyes", "came_on") == [False]
+    assert _values(facts, "D. Reyes", "went_off") == [True]
+    assert _values(facts, "P. Lindqvist", "came_on") == [False]
+
+
+def test_the_running_score_says_who_led_and_who_drew_level(facts: list[Fact]) -> None:
+    # 0-1 (Okafor), 1-1 (an own goal for Harbour Town), 2-1, 3-1
+    assert _values(facts, "Millbrook Rovers", "led") == [True]
+    assert _values(facts, "Harbour Town", "led") == [True]
+    assert _values(facts, "Harbour Town", "equalized") == [True]
+    assert _values(facts, "Millbrook Rovers", "equalized") == [False]
+    assert _values(facts, "S. Varga", "equalized") == [False]  # his own goal levelled it
+
+
+def test_the_winner_is_the_goal_that_put_the_winners_ahead_for_good(facts: list[Fact]) -> None:
+    assert _values(facts, "P. Lindqvist", "scored_winner") == [True]  # 2-1, the 58th minute
+    assert _values(facts, "T. Okafor", "scored_winner") == [False]
+
+
+def test_events_out_of_order_are_read_by_their_minutes() -> None:
+    events = list(reversed(BODY["events"]))
+    facts = match_facts({**BODY, "events": events})
+    assert _values(facts, "Harbour Town", "equalized") == [True]
+    assert _values(facts, "P. Lindqvist", "scored_winner") == [True]
+
+
+def test_a_team_always_behind_never_led_and_a_draw_has_no_winner() -> None:
+    late = [e for e in BODY["events"] if e["time"]["elapsed"] != 12]  # no Okafor goal
+    facts = match_facts({**BODY, "events": late, "goals": {"home": 3, "away": 0}})
+    assert _values(facts, "Millbrook Rovers", "led") == [False]
+    assert _values(facts, "Harbour Town", "equalized") == [False]
+    drawn = [e for e in BODY["events"] if e["time"]["elapsed"] not in (58, 90)]
+    facts = match_facts({**BODY, "events": drawn, "goals": {"home": 1, "away": 1}})
+    assert _values(facts, "P. Lindqvist", "scored_winner") == [False]
+    assert _values(facts, "T. Okafor", "scored_winner") == [False]
+
+
+def test_goals_that_do_not_add_up_to_the_score_tell_no_course() -> None:
+    facts = match_facts({**BODY, "goals": {"home": 4, "away": 1}})  # a goal left out
+    assert _values(facts, "Harbour Town", "led") == []
+    assert _values(facts, "P. Lindqvist", "scored_winner") == []
+    assert _values(facts, "M. Castell", "came_on") == [True]

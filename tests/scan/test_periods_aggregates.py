@@ -93,3 +93,28 @@ def test_a_slots_temperature_stated_for_its_slot_passes() -> None:
 
 def test_a_days_high_passes() -> None:
     assert _kinds("On Monday, expect light rain with a high of 4.81 °C.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On Monday temperatures will range from 2 to 4 °C.",  # rounded inward: 1.67..4.81
+        "On Monday temperatures will range from 1 to 4 °C.",  # truncated
+        "On Monday temperatures will range from 1.7 to 4.8 °C.",  # rounded as shown
+    ],
+)
+def test_range_ends_rounded_inward_or_truncated_pass(text: str) -> None:
+    """Item 6: a range's ends within the precision the text states, rounded inward or
+    truncated, describe the day's span."""
+    assert _kinds(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        ("On Monday temperatures will range from 3 to 4 °C.", "3 to 4 °C"),  # low is 1.67
+        ("On Monday temperatures will range from 1.7 to 4.9 °C.", "1.7 to 4.9 °C"),  # past 4.81
+    ],
+)
+def test_range_ends_beyond_the_precision_shown_are_mismatch(text: str, span: str) -> None:
+    assert _kinds(text) == [(FindingKind.VALUE_MISMATCH.value, span)]

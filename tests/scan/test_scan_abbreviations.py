@@ -62,3 +62,23 @@ def test_a_streamed_suffix_waits_for_the_next_word() -> None:
     splitter = SentenceSplitter()
     assert splitter.ends("Michael Porter Jr.") == []
     assert splitter.ends("Michael Porter Jr. scored 18 points. ") == [36]
+
+
+def test_an_initial_after_a_lower_case_word_before_a_name_ends_nothing() -> None:
+    assert _sentences("The opener came through J. Okafor. The reply was late.") == [
+        "The opener came through J. Okafor.",
+        "The reply was late.",
+    ]
+
+
+def test_a_capital_letter_after_a_lower_case_word_before_a_sentence_opener_ends_it() -> None:
+    assert _sentences("They switched to plan B. The rest held.") == [
+        "They switched to plan B.",
+        "The rest held.",
+    ]
+
+
+def test_a_streamed_initial_after_a_lower_case_word_waits_for_the_whole_next_word() -> None:
+    splitter = SentenceSplitter()
+    assert splitter.ends("A goal by J. Oka") == []
+    assert splitter.ends("A goal by J. Okafor won it. ") == [27]

@@ -20,10 +20,13 @@ from vouched._scan._lex._vocabulary import (
     DIFFERENCE_AFTER,
     DIFFERENCE_BEFORE,
     EXTREME_BEFORE,
+    STANDING,
+    STANDING_KEYS,
     SUM_WORDS,
     computes,
     extreme_before,
     folded,
+    holds_key,
     may_compute,
 )
 from vouched._scan._rules._occasions import _COUNTED, SPAN_WORDS, may_span
@@ -190,3 +193,20 @@ def test_every_extreme_phrase_passes_its_gates() -> None:
     for family, suffix in (("highest_before", "_max"), ("lowest_before", "_min")):
         for phrase in ENGLISH[family]:
             assert extreme_before(f"gusts of {phrase} ") == suffix, phrase
+
+
+# The standings rule's gate: STANDING is searched only in sentences holding a STANDING_KEY.
+STANDING_PIECES = sorted(
+    {*re.findall(r"[a-z]+", STANDING.pattern), "8th", "SEED", "Pl\u0430ce", "\u017feed", "-"}
+    - {"s", "d"}
+)
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from(STANDING_PIECES), st.sampled_from(GAPS)), max_size=6).map(
+        lambda parts: "".join(p + gap for p, gap in parts)
+    )
+)
+def test_a_sentence_without_a_standing_key_holds_no_standing(text: str) -> None:
+    if not holds_key(folded(text), STANDING_KEYS):
+        assert STANDING.search(text) is None, text

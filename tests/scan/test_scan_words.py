@@ -295,10 +295,11 @@ def test_a_superlative_among_a_named_group_needs_the_subject_in_it() -> None:
     assert kinds("Bo led the bench with 12 points.", facts, words) == []
     # Cy is on the bench but Bo scored more: the verb of rank is the word that is wrong
     assert kinds("Cy led the bench with 9 points.", facts, words) == [("relation_mismatch", "led")]
-    # Ann has the most points of all, but she started: she is not on the bench, the
-    # group is the word that is wrong
+    # Ann has the most points of all, but she started: she is not on the bench (the
+    # group is wrong) and so led none of it (the verb is wrong too): two claims, two findings
     assert kinds("Ann led the bench with 20 points.", facts, words) == [
-        ("relation_mismatch", "bench")
+        ("relation_mismatch", "led"),
+        ("relation_mismatch", "bench"),
     ]
 
 
@@ -358,6 +359,69 @@ def test_a_threshold_counts_the_attributes_that_reach_the_bound() -> None:
     assert kinds("Gordon was busy. It was his second triple-double in a row.", facts, words) == [
         ("relation_mismatch", "second triple-double")
     ]
+
+
+def test_a_threshold_declared_exactly_is_wrong_when_more_reach_the_bound() -> None:
+    # three stats in double digits make a triple-double: "a double-double" understates it
+    facts = [fact("Gordon", "PTS", 24), fact("Gordon", "REB", 12), fact("Gordon", "AST", 11)]
+    spec = {"attributes": ["PTS", "REB", "AST"], "at_least": 10, "count": 2}
+    exact = Lexicon.from_json({"thresholds": {"double-double": {**spec, "exactly": True}}})
+    at_least = Lexicon.from_json({"thresholds": {"double-double": spec}})
+    assert kinds("Gordon recorded a double-double.", facts, exact) == [
+        ("relation_mismatch", "double-double")
+    ]
+    assert kinds("Gordon recorded a double-double.", facts, at_least) == []
+    assert Lexicon.from_json(exact.to_json()) == exact
+    with pytest.raises(InputError, match="exactly"):
+        Lexicon.from_json({"thresholds": {"double-double": {**spec, "exactly": "yes"}}})
+
+
+def test_a_threshold_after_a_team_object_is_the_players() -> None:
+    # "X led the Hawks with a triple-double": the team is what X led, the line is X's
+    facts = [
+        fact("Gordon", "PTS", 24),
+        fact("Gordon", "REB", 12),
+        fact("Gordon", "AST", 4),
+        fact("Hawks", "TEAM-PTS", 101),
+    ]
+    words = Lexicon.from_json(
+        {
+            "thresholds": {
+                "triple-double": {"attributes": ["PTS", "REB", "AST"], "at_least": 10, "count": 3}
+            }
+        }
+    )
+    assert kinds("Gordon led the Hawks with a triple-double.", facts, words) == [
+        ("relation_mismatch", "triple-double")
+    ]
+
+
+def test_a_comparison_at_some_part_holds_on_a_running_total_before_the_last() -> None:
+    # the Hawks led after every quarter before the last: 30-20, 50-45, 70-65
+    quarters = {"Hawks": (30, 20, 20, 26), "Suns": (20, 25, 20, 25)}
+    facts = [
+        fact(team, f"PTS_Q{i}", points)
+        for team, line in quarters.items()
+        for i, points in enumerate(line, 1)
+    ]
+    facts += [fact("Hawks", "PTS", 96), fact("Suns", "PTS", 90)]
+    spec = {"attribute": "PTS", "holds": "<", "versus": "other", "at_some_part": True}
+    words = Lexicon.from_json(
+        {
+            "comparisons": {"battled back": spec},
+            "periods": {
+                "in the first half": {"PTS": ["PTS_Q1", "PTS_Q2"]},
+                "in the second half": {"PTS": ["PTS_Q3", "PTS_Q4"]},
+            },
+        }
+    )
+    assert kinds("The Hawks battled back in the second half.", facts, words) == [
+        ("relation_mismatch", "battled back")
+    ]
+    assert kinds("The Suns battled back in the second half.", facts, words) == []
+    assert Lexicon.from_json(words.to_json()) == words
+    with pytest.raises(InputError, match="at_some_part"):
+        Lexicon.from_json({"comparisons": {"battled back": {**spec, "at_some_part": 1}}})
 
 
 def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:

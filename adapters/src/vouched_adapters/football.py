@@ -14,6 +14,9 @@ Each team (subject: its name):
   "loss"), ``home`` (true / false), ``opponent``;
 - counts of the events: ``yellow_cards``, ``red_cards``, ``substitutions``,
   ``penalty_goals``, ``own_goals`` (scored by its players into their own net);
+- how the match went, from the running score: ``led`` (it was ahead at some point:
+  "took the lead", "extended their lead"), ``equalized`` (a goal of its brought the
+  score level: "equalized", "drew level");
 - the statistics block: ``shots``, ``shots_on_target``, ``possession`` (%),
   ``corners``, ``fouls``, ``offsides``, ``saves``;
 - ``goal_minute`` (unit ``min``): each goal it scored, own goals it was given included
@@ -28,7 +31,11 @@ Each player named in an event (subject: the name as the body gives it): ``team``
 0 ``penalty_goals``, ``own_goals``, ``missed_penalties``; per event a minute,
 unit ``min``: ``goal_minute``, ``own_goal_minute``, ``assist_minute``,
 ``yellow_card_minute``, ``red_card_minute``, ``subbed_off_minute``,
-``subbed_on_minute`` (one fact per event; one (subject, attribute) may hold several).
+``subbed_on_minute`` (one fact per event; one (subject, attribute) may hold several);
+who came on and who went off, each a fact of its own (``came_on``, ``went_off``: true
+or false, so "X came on" is checked for a player who only left); ``equalized`` (a goal
+of his levelled the score) and ``scored_winner`` (his goal put the winners ahead for
+good: "scored the winner"; false for all in a draw; an own goal is nobody's winner).
 A minute in added time ("90+2") is both 90 and the 92nd minute a reader may count,
 with ``<event>_added_minutes`` (2).
 
@@ -95,6 +102,8 @@ _MATCH_WORDS = (
     "the encounter",
 )
 _MATCH_TOTALS = ("yellow_cards", "red_cards", "substitutions")
+_CHANGES = ("came_on", "went_off")
+_COURSE_PLAYER = (*_CHANGES, "equalized", "scored_winner")
 _INITIAL = re.compile(r"^(?:\w\.\s*)+", re.UNICODE)
 
 
@@ -121,6 +130,8 @@ def match_facts(
     _match_totals(out, match_name(game), names.values())
     _statistics(out, game.get("statistics"), names)
     _player_facts(out, events, names)
+    final = _mapping(game.get("goals"), "goals")
+    _course_facts(out, events, names, (final.get("home"), final.get("away")))
     return out.facts
 
 
@@ -344,6 +355,86 @@ def _player_facts(out: _Facts, events: list[Mapping[str, Any]], names: Mapping[s
                 out.add(player, attribute, tally[attribute])
     for who, attribute, value in minutes:
         out.add(who, attribute, value, "min")
+
+
+def _course_facts(
+    out: _Facts,
+    events: list[Mapping[str, Any]],
+    names: Mapping[str, str],
+    final: tuple[object, object],
+) -> None:
+    """How the match went, read from its goals in order: who led, who equalized, whose
+    goal won it (only when the goals add up to the final score: events left out would
+    tell another story); and who came on and who went off."""
+    if names["home"] == names["away"]:
+        return
+    course = _Course(names["home"], names["away"])
+    for _, event in sorted(enumerate(events), key=lambda ie: (*_order(ie[1]), ie[0])):
+        course.read(event)
+    complete = final == (course.goals[names["home"]], course.goals[names["away"]])
+    if complete:
+        course.credit_winner()
+        for team in course.goals:
+            out.add(team, "led", course.led[team])
+            out.add(team, "equalized", course.levelled[team])
+    for player, said in course.players.items():
+        for attribute in _COURSE_PLAYER if complete else _CHANGES:
+            out.add(player, attribute, said[attribute])
+
+
+class _Course:
+    """The running score of a match and what each player did in it, event by event."""
+
+    def __init__(self, home: str, away: str) -> None:
+        self.goals = {home: 0, away: 0}
+        self.other = {home: away, away: home}
+        self.led = {home: False, away: False}
+        self.levelled = {home: False, away: False}
+        self.players: dict[str, dict[str, bool]] = {}
+        self._scored: list[tuple[str, str | None, int]] = []  # (team, scorer, its tally)
+
+    def _player(self, name: str) -> dict[str, bool]:
+        return self.players.setdefault(name, dict.fromkeys(_COURSE_PLAYER, False))
+
+    def read(self, event: Mapping[str, Any]) -> None:
+        team, player = _team_of(event), _person(event, "player")
+        if team not in self.goals or player is None:
+            return
+        mine = self._player(player)
+        helper = _person(event, "assist")
+        theirs = self._player(helper) if helper is not None else None
+        if event.get("type") == "subst":
+            mine["went_off"] = True
+            if theirs is not None:
+                theirs["came_on"] = True
+        elif (event.get("type"), event.get("detail")) in _SCORED and not _is_shootout(event):
+            self._goal(team, player, mine, own=event.get("detail") == "Own Goal")
+
+    def _goal(self, team: str, player: str, mine: dict[str, bool], *, own: bool) -> None:
+        self.goals[team] += 1
+        tally, against = self.goals[team], self.goals[self.other[team]]
+        if tally == against:
+            self.levelled[team] = True
+            mine["equalized"] = mine["equalized"] or not own  # an own goal is nobody's
+        self.led[team] = self.led[team] or tally > against
+        self._scored.append((team, None if own else player, tally))
+
+    def credit_winner(self) -> None:
+        """The winners' goal that put them ahead for good (their tally one more than the
+        losers' final goals) is its scorer's winner; a draw has none."""
+        winner = max(self.goals, key=self.goals.__getitem__)
+        decisive = self.goals[self.other[winner]] + 1
+        if self.goals[winner] < decisive:
+            return
+        for team, scorer, tally in self._scored:
+            if team == winner and tally == decisive and scorer is not None:
+                self.players[scorer]["scored_winner"] = True
+
+
+def _order(event: Mapping[str, Any]) -> tuple[int, int]:
+    """Where an event falls in the match: its minute, then its added minutes."""
+    elapsed, extra = _minutes(event)
+    return (elapsed if elapsed is not None else 10**6, extra or 0)
 
 
 def _minute_fact(

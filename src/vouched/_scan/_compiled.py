@@ -16,8 +16,10 @@ from typing import Any
 from vouched._fact import Fact
 from vouched._gate import GateResult
 from vouched._policy import DEFAULT_POLICY, Policy
+from vouched._scan._facts._attributenames import AttributeNames
+from vouched._scan._facts._conditions import current_conditions
 from vouched._scan._facts._factindex import FactIndex
-from vouched._scan._facts._gameparts import period_sums
+from vouched._scan._facts._gameparts import period_sums, sum_attribute
 from vouched._scan._facts._lexicon import Lexicon
 from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._facts._wordmatch import WordFacts
@@ -64,6 +66,17 @@ def _question_values(question: str | None) -> frozenset[tuple[QuantityKind, Any]
     return frozenset(values)
 
 
+def _phrases(lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
+    """Each attribute's lexicon phrases, a period's sum named by its period phrase ("at
+    halftime" for the first two quarters' sum): the words a finding's detail uses."""
+    found: dict[str, tuple[str, ...]] = {}
+    for phrase, entry in lexicon.periods.items():
+        for parts in entry.values():
+            if len(parts) > 1:
+                found.setdefault(sum_attribute(parts), (phrase,))
+    return {**found, **lexicon.attributes}
+
+
 class Compiled:
     """What depends only on the scanner's inputs, built once."""
 
@@ -96,13 +109,15 @@ class Compiled:
         lexicon = as_lexicon(lexicon) or _EMPTY
         # a half as the sum of its quarters, read like any fact ("58-57 at halftime")
         summed = [*grounded, *period_sums(grounded, lexicon.periods)]
-        index = FactIndex.build(summed, silent, policy.exact, rejected)
+        names = AttributeNames(_phrases(lexicon), (*grounded, *silent, *rejected))
+        index = FactIndex.build(summed, silent, policy.exact, rejected, names)
         now = as_instant(now)
         self.index = index
         self.lexicon = lexicon
         if now is None and isinstance(facts, GateResult):
             now = facts.at
-        self.words = WordFacts(index, now, policy.other_occasions)
+        current = current_conditions(lexicon.conditions, grounded)
+        self.words = WordFacts(index, now, policy.other_occasions, current)
         self.periods = PeriodViews.build(
             grounded,
             silent,

@@ -1,6 +1,7 @@
 """Stage facts: what the scanner compiles once from its facts and lexicon.
 
 - ``_factreadings``: a fact read as the quantities it vouches for.
+- ``_attributenames``: an attribute as a reader names it in a finding's detail.
 - ``_factindex``: every fact's readings, indexed for vouching a stated quantity.
 - ``_periodviews``: the facts visible to a sentence by the time it speaks of.
 - ``_wordmatch``: what facts stated in words look like (weekdays, value words).

@@ -18,8 +18,10 @@ English a forecast reader uses for a sky code is an approximation of several cod
 A family stated for a period in which no fact belongs to it (nor to a family it
 names under ``also``) is ``value_mismatch``; stated with a negation
 ("no rain", "without showers") or by an opposite ("dry"), when some fact in the
-period belongs to it. A hedged statement ("a chance of showers", "rain is
-possible") says nothing certain: it is not checked. Families no fact of the whole
+period belongs to it. "A chance of showers" (the possibility, risk or probability
+of) claims the family is possible in the period: checked as a statement of it. Other
+hedges ("rain is possible", "little chance of snow") say nothing certain: not
+checked. Families no fact of the whole
 forecast belongs to are not checked either when the forecast names no condition
 at all (the facts cannot speak of them).
 """
@@ -35,7 +37,14 @@ from vouched._exceptions import InputError
 from vouched._fact import Fact
 from vouched._scan._findings import Finding, FindingKind
 
-__all__ = ["ConditionWords", "Conditions", "Said", "conditions_of", "judge_conditions"]
+__all__ = [
+    "ConditionWords",
+    "Conditions",
+    "Said",
+    "conditions_of",
+    "current_conditions",
+    "judge_conditions",
+]
 
 _NEGATION = re.compile(
     r"\b(?:no|not|without|free of|nor|absence of|lack of|zero|never)\b(?:\s+\S+){0,3}\s*$"
@@ -50,6 +59,11 @@ _HEDGE = re.compile(
     r"|risk|probability|likely|unlikely|slight)\b"
 )
 _HEDGE_WINDOW = 40
+_CHANCE_OF = re.compile(
+    r"(?<!no )(?<!little )"
+    r"\b(?:chance|chances|possibility|risk|probability)\s+of\s+(?:\S+\s+){0,2}$"
+)
+_CHANCE_REACH = 40
 
 
 @dataclass(frozen=True)
@@ -128,6 +142,7 @@ class Said:
     end: int
     families: tuple[ConditionWords, ...]
     denied: bool
+    possible: bool = False  # "a chance of snow": possible in a period, not the case now
 
 
 def _statements(
@@ -137,10 +152,13 @@ def _statements(
     for match in pattern.finditer(lowered):
         phrase = match.group(0)
         start, end = match.span()
+        possible = False
         if _HEDGE.search(
             lowered[max(0, start - _HEDGE_WINDOW) : min(len(lowered), end + _HEDGE_WINDOW)]
         ):
-            continue
+            possible = bool(_CHANCE_OF.search(lowered[max(0, start - _CHANCE_REACH) : start]))
+            if not possible:
+                continue
         negated = bool(
             _NEGATION.search(lowered[max(0, start - 30) : start])
             or _NEGATION_AFTER.match(lowered[end : end + 40])
@@ -148,9 +166,9 @@ def _statements(
         named = tuple(f for f in families if phrase in f.phrases)
         opposed = tuple(f for f in families if phrase in f.opposites)
         if named:
-            said.append(Said(start, end, named, negated))
+            said.append(Said(start, end, named, negated, possible))
         if opposed:
-            said.append(Said(start, end, opposed, not negated))
+            said.append(Said(start, end, opposed, not negated, possible))
     return said
 
 
@@ -180,11 +198,27 @@ class Conditions:
                 found |= names
         return frozenset(found)
 
+    def of_values(self, values: Iterable[str]) -> frozenset[str]:
+        """The families some of ``values`` (a subject's string facts) belong to."""
+        of_value = self._of_value
+        return frozenset(name for value in values for name in of_value.get(value, ()))
+
     def statements(self, lowered: str) -> list[Said]:
         """What a sentence (lowered) states about conditions, hedges left out."""
         if not self.active or self.pattern is None:
             return []
         return _statements(lowered, self.families, self.pattern)
+
+
+def current_conditions(section: Mapping[str, Any], facts: Sequence[Fact]) -> Conditions | None:
+    """The condition families for facts without periods (current conditions: "It's sunny
+    in Vienna" against Vienna's condition now), read by the word rules per place; None
+    when the lexicon names none, when some fact has a period (then the time rules judge
+    conditions per period), or when no fact belongs to a family."""
+    if not section or any(f.valid_from is not None for f in facts):
+        return None
+    conditions = Conditions(conditions_of(section), facts)
+    return conditions if conditions.active else None
 
 
 def judge_conditions(

@@ -24,14 +24,24 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from vouched._exceptions import InputError
 from vouched._fact import Fact
+from vouched._scan._facts._factreadings import rounds_to
 from vouched._scan._findings import Finding, FindingKind
+from vouched._scan._lex._quantities import Quantity, QuantityKind
+from vouched._scan._lex._units import canonical_unit, units_compatible
 from vouched._scan._read._times import Period
 
-__all__ = ["Extreme", "extremes_of", "wrong_comparisons", "wrong_extremes"]
+__all__ = [
+    "Difference",
+    "Extreme",
+    "extremes_of",
+    "stated_differences",
+    "wrong_comparisons",
+    "wrong_extremes",
+]
 
 _NOT = re.compile(r"\b(?:not|n't|one of|among|no|never)\b[\w\s]{0,12}$")
 
@@ -200,3 +210,85 @@ def wrong_comparisons(
                 )
             )
     return found
+
+
+class Difference(NamedTuple):
+    """A number stated as the difference of two periods ("Friday will be 6 °C warmer
+    than Thursday"): the number, and whether the two periods' values are that far
+    apart (within the precision shown), with a detail naming them."""
+
+    quantity: Quantity
+    holds: bool
+    detail: str
+
+
+_DIFFERENCE_GAP = re.compile(r"^\s*(?:degrees?\s+)?$")
+
+
+def stated_differences(
+    part: str,
+    comparisons: Mapping[str, Any],
+    every_fact: Sequence[Fact],
+    days: Sequence[tuple[int, int, Period]],
+    quantities: Sequence[Quantity],
+) -> list[Difference]:
+    """ "Friday will be 6 °C warmer than Thursday": a number right before a lexicon
+    comparison between two periods the sentence names (the one named last before the
+    number, the one named first after the comparison) states how far apart the
+    attribute's values for them are; it holds when their difference, rounded to the
+    precision shown, is the number (the direction is the comparison's own check)."""
+    if len(days) < 2 or not quantities:
+        return []
+    lowered = part.lower()
+    out: list[Difference] = []
+    for phrase, comparison in comparisons.items():
+        word = " ".join(phrase.casefold().split()).split()[0]
+        for match in re.finditer(rf"\b{re.escape(word)}\b", lowered):
+            said = _number_before(lowered, match.start(), quantities)
+            if said is None:
+                continue
+            before = [d for d in days if d[1] <= said.start]
+            after = [d for d in days if d[0] >= match.end()]
+            if not before or not after or before[-1][2] == after[0][2]:
+                continue
+            found = _difference(said, comparison.attribute, every_fact, before[-1][2], after[0][2])
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _number_before(lowered: str, position: int, quantities: Sequence[Quantity]) -> Quantity | None:
+    """The number written right before ``position`` ("6 °C warmer", "6 degrees warmer")."""
+    return next(
+        (
+            q
+            for q in quantities
+            if q.kind is QuantityKind.NUMBER
+            and q.end <= position
+            and _DIFFERENCE_GAP.match(lowered[q.end : position])
+        ),
+        None,
+    )
+
+
+def _difference(
+    said: Quantity, attribute: str, every_fact: Sequence[Fact], first: Period, second: Period
+) -> Difference | None:
+    """How far apart ``attribute``'s values for the two periods are, against ``said``."""
+    one = _one_value(every_fact, attribute, first)
+    other = _one_value(every_fact, attribute, second)
+    if one is None or other is None:
+        return None
+    if said.unit is not None and not units_compatible(said.unit, _unit_of(every_fact, attribute)):
+        return None
+    apart = abs(one - other)
+    return Difference(
+        said,
+        any(rounds_to(apart, v, said.quantum) for v in said.values),
+        f"{said.text!r} is the difference of {attribute} between the two periods named: "
+        f"{one} and {other} are {apart} apart",
+    )
+
+
+def _unit_of(facts: Sequence[Fact], attribute: str) -> str | None:
+    return next((canonical_unit(f.unit) for f in facts if f.attribute == attribute), None)

@@ -18,6 +18,7 @@ from operator import attrgetter, itemgetter
 from typing import TypeVar, cast
 
 from vouched._fact import Fact
+from vouched._scan._facts._attributenames import PLAIN_NAMES, AttributeNames
 from vouched._scan._facts._factreadings import (
     Reading,
     converts,
@@ -81,10 +82,13 @@ class FactIndex:
         silent: Iterable[Fact],
         exact: frozenset[str],
         rejected: Iterable[Fact] = (),
+        names: AttributeNames = PLAIN_NAMES,
     ) -> None:
         """``rejected`` facts (the gate's violations) vouch for nothing, but their
         subjects and attributes are still recognised when the text names them,
-        so a number for them is bound and reported as ungrounded."""
+        so a number for them is bound and reported as ungrounded. ``names``: how a
+        finding's detail names each attribute (the lexicon's words)."""
+        self.names = names
         self.grounded = tuple(grounded)
         self.silent = tuple(silent)
         self.exact = exact
@@ -147,8 +151,9 @@ class FactIndex:
         silent: Iterable[Fact],
         exact: frozenset[str],
         rejected: Iterable[Fact] = (),
+        names: AttributeNames = PLAIN_NAMES,
     ) -> FactIndex:
-        return cls(grounded, silent, exact, rejected)
+        return cls(grounded, silent, exact, rejected, names)
 
     def _readings(self, facts: Iterable[Fact]) -> list[Reading]:
         exact = self.exact

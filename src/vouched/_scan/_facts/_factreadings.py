@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import NamedTuple
 
 from vouched._fact import Fact
+from vouched._scan._facts._attributenames import PLAIN_NAMES, AttributeNames
 from vouched._scan._lex._numbers import Quantity, QuantityKind, read_numbers
 from vouched._scan._lex._units import (
     canonical_unit,
@@ -120,15 +121,16 @@ def _step(value: Decimal) -> Decimal:
     return Decimal(1).scaleb(exponent) if isinstance(exponent, int) else Decimal(0)
 
 
-def describe(reading: Reading) -> str:
-    """``Berlin temperature = 21.4 degC (open-meteo)`` for a finding's detail."""
+def describe(reading: Reading, names: AttributeNames = PLAIN_NAMES) -> str:
+    """``Berlin's temperature = 21.4 degC (open-meteo)`` for a finding's detail: the
+    fact's subject, its attribute as ``names`` says it, value, period and source."""
     fact = reading.fact
     value = fact.value
     unit = f" {fact.unit}" if fact.unit else ""
     source = f" ({fact.source})" if fact.source else ""
     period = fact.period
     when = "" if period is None else f" for {period_words(*period)}"
-    return f"{fact.subject} {fact.attribute} = {value}{unit}{when}{source}"
+    return f"{names.named(fact.subject, fact.attribute)} = {value}{unit}{when}{source}"
 
 
 def is_name_with_digits(value: str) -> bool:

@@ -54,13 +54,17 @@ class Comparison:
     """ "X <phrase> Y": ``attribute(X) holds attribute(Y)``, by a margin of at least
     ``by_at_least`` and at most ``by_at_most`` when given ("edged": by at most a few
     points; "routed": by many). ``versus = "other"``: with no Y named ("cruised to a
-    win"), Y is the one other subject that has the attribute (a game's other team)."""
+    win"), Y is the one other subject that has the attribute (a game's other team).
+    ``at_some_part``: it holds at the end of some part before the last, on the running
+    totals of the parts the lexicon's periods split the attribute into ("battled back":
+    X was behind at the end of some quarter; a team that led after every one did not)."""
 
     attribute: str
     holds: str
     by_at_least: Decimal | None = None
     by_at_most: Decimal | None = None
     versus: str | None = None
+    at_some_part: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +85,15 @@ class Superlative:
 @dataclass(frozen=True, slots=True)
 class Threshold:
     """ "X ... <phrase>": at least ``count`` of X's ``attributes`` reach ``at_least``
-    (or stay at or below ``at_most``)."""
+    (or stay at or below ``at_most``); with ``exactly``, no more than ``count`` do (a
+    line with three stats in double digits is a triple-double, not a double-double)."""
 
     attributes: tuple[str, ...]
     count: int
     at_least: Decimal | None = None
     at_most: Decimal | None = None
     unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
+    exactly: bool = False
 
 
 Relation = Comparison | Superlative | Threshold | Count
@@ -140,7 +146,8 @@ def _size(value: Any, at: str) -> Decimal:
 def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Comparison]:
     found: dict[str, Comparison] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attribute", "holds", "by_at_least", "by_at_most", "versus"), at)
+        keys = ("attribute", "holds", "by_at_least", "by_at_most", "versus", "at_some_part")
+        _known_keys(spec, keys, at)
         holds = spec.get("holds")
         if holds not in HOLDS:
             raise InputError(f"must be one of {', '.join(HOLDS)}", field=f"{at}.holds")
@@ -153,7 +160,10 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
         if versus not in (None, "other"):
             raise InputError('must be "other" (the one other subject)', field=f"{at}.versus")
         attribute = _name(spec.get("attribute"), f"{at}.attribute")
-        found[phrase] = Comparison(attribute, holds, low, high, versus)
+        some_part = spec.get("at_some_part", False)
+        if not isinstance(some_part, bool):
+            raise InputError("must be true or false", field=f"{at}.at_some_part")
+        found[phrase] = Comparison(attribute, holds, low, high, versus, some_part)
     return MappingProxyType(found)
 
 
@@ -193,7 +203,7 @@ def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, S
 def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Threshold]:
     found: dict[str, Threshold] = {}
     for phrase, spec, at in _entries(section, where):
-        _known_keys(spec, ("attributes", "at_least", "at_most", "count", "unit"), at)
+        _known_keys(spec, ("attributes", "at_least", "at_most", "count", "unit", "exactly"), at)
         unit = spec.get("unit")
         if unit is not None and (not isinstance(unit, str) or not unit.strip()):
             raise InputError("must be a unit such as degC", field=f"{at}.unit")
@@ -207,12 +217,16 @@ def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Thres
         count = spec.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(names):
             raise InputError(f"must be a whole number from 1 to {len(names)}", field=f"{at}.count")
+        exactly = spec.get("exactly", False)
+        if not isinstance(exactly, bool):
+            raise InputError("must be true or false", field=f"{at}.exactly")
         found[phrase] = Threshold(
             names,
             count,
             None if low is None else _number(low, f"{at}.at_least"),
             None if high is None else _number(high, f"{at}.at_most"),
             unit,
+            exactly,
         )
     return MappingProxyType(found)
 
@@ -226,6 +240,7 @@ def relation_json(relation: Relation) -> dict[str, Any]:
                 ("by_at_least", relation.by_at_least),
                 ("by_at_most", relation.by_at_most),
                 ("versus", relation.versus),
+                ("at_some_part", relation.at_some_part or None),
             )
             if value is not None
         }
@@ -249,4 +264,11 @@ def relation_json(relation: Relation) -> dict[str, Any]:
         else {"at_most": relation.at_most}
     )
     unit = {"unit": relation.unit} if relation.unit else {}
-    return {"attributes": list(relation.attributes), **bound, "count": relation.count, **unit}
+    exactly = {"exactly": True} if relation.exactly else {}
+    return {
+        "attributes": list(relation.attributes),
+        **bound,
+        "count": relation.count,
+        **unit,
+        **exactly,
+    }

@@ -127,7 +127,9 @@ class PeriodViews:
                 [*flat, *(f for f in self._near(timed, periods) if _overlaps(f, periods))]
                 for flat, timed in zip(self._flat, self._timed, strict=True)
             ]
-            index = FactIndex.build(picked[0], picked[1], self._exact, picked[2])
+            index = FactIndex.build(
+                picked[0], picked[1], self._exact, picked[2], self.whole[0].names
+            )
             found = (index, WordFacts(index, self._now, self.whole[1].occasions))
             if len(self._cache) < MAX_VIEWS:
                 self._cache[periods] = found

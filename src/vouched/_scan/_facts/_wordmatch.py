@@ -1,6 +1,6 @@
 """What facts stated in words look like, compiled once per scanner.
 
-Four families of words say a fact without a digit:
+Five families of words say a fact without a digit:
 
 - a weekday ("on Thursday"), when some fact holds a date (an ISO date string);
 - a value phrase the lexicon declares with a string or boolean value ("online",
@@ -8,7 +8,9 @@ Four families of words say a fact without a digit:
 - a string fact's own value ("in person", "Kings"): the word another subject's
   fact says, read for this subject;
 - a relation phrase the lexicon declares ("colder than", "team-high",
-  "triple-double").
+  "triple-double");
+- a condition word of the lexicon's ``conditions`` ("sunny", "foggy"), when the facts
+  are current conditions (no period) and some place's condition belongs to a family.
 
 :func:`word_matcher` builds one phrase matcher over all of them, tagged by
 family (``None`` when the facts and the lexicon give none: a scanner without
@@ -26,12 +28,14 @@ from decimal import Decimal
 from typing import Final
 
 from vouched._fact import Fact
+from vouched._scan._facts._conditions import Conditions
 from vouched._scan._facts._factindex import FactIndex
 from vouched._scan._facts._lexicon import Lexicon, Word
 from vouched._scan._lex._phrases import PhraseMatcher, phrase_matcher
 from vouched._scan._lex._vocabulary import WEEKDAYS
 
 __all__ = [
+    "CONDITION",
     "DAY",
     "RELATION",
     "STRING",
@@ -46,6 +50,7 @@ DAY: Final = "d"
 VALUE: Final = "v"
 STRING: Final = "s"
 RELATION: Final = "r"
+CONDITION: Final = "c"
 _SEP = "\x00"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 LONGEST_WORD_VALUE = 48
@@ -86,6 +91,7 @@ class WordFacts:
     __slots__ = (
         "_kinds",
         "_same",
+        "conditions",
         "dates",
         "index",
         "occasions",
@@ -97,9 +103,15 @@ class WordFacts:
     )
 
     def __init__(
-        self, index: FactIndex, now: datetime | None = None, occasions: str = "flag"
+        self,
+        index: FactIndex,
+        now: datetime | None = None,
+        occasions: str = "flag",
+        conditions: Conditions | None = None,
     ) -> None:
         self.index = index
+        self.conditions = conditions
+        """The condition families current conditions are read in (None: none read)."""
         self.occasions = occasions
         """``Policy.other_occasions``: "flag" or "leave" words about other occasions."""
         self.dates: dict[str, list[date]] = {}
@@ -172,9 +184,13 @@ def _entries(lexicon: Lexicon, index: FactIndex, facts: WordFacts) -> Iterable[t
         names = getattr(relation, "attributes", None) or (getattr(relation, "attribute", None),)
         if any(name is None or name in known for name in names):
             yield phrase, f"{RELATION}{_SEP}{phrase}"
+    if facts.conditions is not None:
+        for family in facts.conditions.families:
+            for phrase in (*family.phrases, *family.opposites):
+                yield phrase, f"{CONDITION}{_SEP}{phrase}"
 
 
 def word_matcher(lexicon: Lexicon, facts: WordFacts) -> PhraseMatcher | None:
     """One matcher for every word that states a fact here; None when there is none."""
-    entries = tuple(sorted(_entries(lexicon, facts.index, facts)))
+    entries = tuple(sorted(set(_entries(lexicon, facts.index, facts))))
     return phrase_matcher(entries) if entries else None

@@ -54,6 +54,9 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "value_places": ("in", "at", "for"),
     # Words between a name and the value it states right after it ("Graz 3.2 °C", "Graz is
     # at 3.2 °C", "Murray scored 31"): that number is the name's own.
+    # Words after a number whose noun is left out, the subject's own count of the noun
+    # just named ("forced 14 turnovers while committing 12 of their own").
+    "own_after": ("of their own", "of his own", "of her own", "of its own"),
     "own_value_links": (
         "is at", "was at", "is", "was", "are", "were", "at", "stands at", "sits at",
         "scored", "had", "has", "added", "posted", "recorded", "reached",
@@ -71,6 +74,20 @@ ENGLISH: dict[str, tuple[str, ...]] = {
     "comparing_verbs": ("is", "are", "was", "feels", "looks"),
     # "a steal", "a pair of steals": what an article counts.
     "articles": ("a", "an", "a pair of", "a couple of", "a single"),
+    # Vague amounts of time ("a few minutes late"): the amounts they allow are
+    # VAGUE_AMOUNTS in the vocabulary module (issue 37).
+    "vague_amounts": ("a few", "a couple of", "a couple", "several", "a handful of"),
+    "vague_units": ("minutes", "minute", "mins", "min", "hours", "hour"),
+    "from_now_before": ("in", "within", "for"),
+    # A name right after a subject and one of these is where it goes, no subject of its
+    # own ("ICE 1537 to Munich is delayed by 21 minutes") (issue 37).
+    "destination_words": ("to", "towards"),  # "leaves in a few minutes": no delay
+    # Phrases that state one value: a lexicon's value for one of them is the value of
+    # each ("on time": 0 minutes late, so "on schedule" and "punctually" too).
+    "on_time": (
+        "on time", "on schedule", "punctual", "punctually", "right on time",
+        "running on time", "running on schedule", "on-time",
+    ),
     # Words that open the group a rank phrase names ("led the way", "led all scorers",
     # "paced his team"): the words before are the claim of rank, those after the group.
     "group_determiners": ("the", "all", "his", "her", "their", "its"),
@@ -95,6 +112,15 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "dropped", "fall", "fell", "change", "changed",
     ),
     "by_words": ("by", "of"),
+    # A journey's length: "a journey of 1 hour 43 minutes", "travel time is about 95
+    # minutes", "a 103-minute trip" (issue 37).
+    "journey_words": (
+        "journey", "journey time", "travel time", "trip", "ride", "running time",
+    ),
+    "journey_links": (
+        "of", "is", "takes", "lasts", "about", "around", "roughly", "approximately", "just",
+        "only", "some", "nearly", "exactly", "a", "little", "over", "under",
+    ),
     "only_words": ("just", "only"),
     # A bound stated with a comparison ("over 50 percent"). Not "up to": "gusts of
     # up to 100 km/h", "up to 90% chance of rain" state the maximum, a value to check
@@ -118,6 +144,13 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "dipping to", "dip to", "dips to", "falling to", "fall to", "falls to",
         "bottoming out at", "down to",
     ),
+    # Words around a number that state a sum over its period: "a total of 7 mm over the
+    # weekend", "7 mm of rain in total", "7 mm altogether" (the amounts of its days added).
+    "total_before": (
+        "a total of", "total of", "totalling", "totaling", "totals of", "adding up to",
+        "accumulating", "accumulations of", "accumulation of",
+    ),
+    "total_after": ("in total", "altogether", "combined", "all told"),
     "below": ("under", "below", "less than", "fewer than", "lower than"),
     "at_most": ("at most", "no more than"),
     "at_least": ("at least",),
@@ -165,6 +198,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "together", "combined", "in total", "a total of", "totaling", "totalling",
         "altogether", "in all", "sum",
     ),
+    # A count stated for every subject of a list ("A and B each scored two goals").
+    "each_words": ("each", "apiece"),
+    # Words that hand a count to a list of subjects ("three goals from A, B and C").
+    "count_sources": ("from", "by", "through", "courtesy of", "via"),
     "weekdays": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
     # A statement in words after one of these in its clause is denied or missed.
     "negations": (
@@ -185,6 +222,8 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "reported", "reports", "shown", "showing", "as", "set", "scheduled", "will",
         "also", "today", "fully", "entirely", "of", "the", "'", "s", ",", "(", ":",
         "from", "for", "with", "operating", "operates", "taught", "offered",
+        # "is available in white", "comes in black" (issue 37)
+        "available", "comes", "come", "in",
     ),
     "role_nouns": (
         "guard", "forward", "center", "centre", "point", "shooting", "small", "power",
@@ -231,6 +270,10 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "tenth",
     ),
     "ordinal_suffixes": ("st", "nd", "rd", "th"),  # "2nd", "10th"
+    # A place in a season's table ("third place in the division", "the seventh seed"):
+    # the ranks before the noun (besides the ordinals) and the nouns.
+    "standing_ranks": ("last", "top", "bottom"),
+    "standing_nouns": ("place", "seed"),
     # Pronouns a reader resolves to a subject named before them.
     "pronouns": (
         "he", "she", "him", "his", "her", "they", "them", "their", "it", "its", "who", "whose",

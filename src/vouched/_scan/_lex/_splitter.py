@@ -15,7 +15,8 @@ inside an open quote, after a list marker ("1." or "b)" alone), or at the period
 an abbreviation (:mod:`vouched._scan._lex._abbreviations`: never after a title, "Dr.",
 "e.g.", "vs."; after a suffix, "Jr.", "a.m.", "Dec.", or an initial only when the next
 word opens with a capital letter, which a streamed text waits for); an initial before a
-capitalised word ("J. Williams") is part of a name.
+capitalised word ("J. Williams") is part of a name, after a lower-case word too when
+that word is no sentence opener ("through J. Smith", but "plan B. The").
 
 :class:`SentenceSplitter` reads a growing text left to right and keeps its
 state between calls, so feeding a text in pieces finds exactly the ends that
@@ -34,6 +35,7 @@ from __future__ import annotations
 import re
 
 from vouched._scan._lex._abbreviations import SUFFIXES, TITLES
+from vouched._scan._lex._english import ENGLISH
 
 __all__ = ["LONG_SENTENCE", "SentenceSplitter", "is_initial", "sentence_spans"]
 
@@ -221,6 +223,8 @@ def _abbreviation_holds(text: str, position: int, final: bool) -> int | bool | N
         return -1
     initials = lowered not in SUFFIXES and _is_initial(text, position + 1 - len(token), token)
     if lowered not in SUFFIXES and not initials:
+        if _LONE.fullmatch(token) and _LOWER_WORD.search(text, max(0, position - 41), position - 1):
+            return _name_follows(text, position + 1, final)
         return False
     following = _NEXT_WORD.match(text, position + 1)
     assert following is not None  # noqa: S101 - the pattern matches the empty string
@@ -243,6 +247,29 @@ def _is_initial(text: str, start: int, token: str) -> bool:
         return start == 0 or text[start - 1] in "\n\"'(\u201c"
     word = before.group(1)
     return word == "" or word[:1].isupper() or word.endswith((".", ":", "\n"))
+
+
+_LONE = re.compile(r"[A-Z]\.")
+_LOWER_WORD = re.compile(r"(?<![^\s(])[a-z]{1,30}[ \t]+\Z")  # "through J."
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]\w{0,39})")
+_BLANKS_TO_END = re.compile(r"[ \t]*\Z")
+_NOT_NAMES = frozenset(ENGLISH["not_names"])
+
+
+def _name_follows(text: str, at: int, final: bool) -> int | bool | None:
+    """After a lower-case word, a lone capital's period ("through J. Smith", "plan B. The")
+    is a name's initial when a capitalised word follows that is no sentence opener
+    (``not_names``: "The", "He", "In"): -1 (no end here), False (an end), None (the
+    next word is not fed whole yet)."""
+    found = _WORD_AFTER.match(text, at)
+    if found is None:  # nothing fed after it but blanks: wait; anything else ends it
+        return None if not final and _BLANKS_TO_END.match(text, at) else False
+    word = found.group(1)
+    if found.end() == len(text) and not final and len(word) < 40:
+        return None  # the word may go on
+    if word[:1].isupper() and word.casefold() not in _NOT_NAMES:
+        return -1
+    return False
 
 
 _NEXT_NAME = re.compile(r"[ \t]+(\w)")

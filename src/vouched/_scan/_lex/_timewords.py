@@ -11,6 +11,7 @@ from types import MappingProxyType
 from vouched._calendar import MONTHS
 
 __all__ = [
+    "FOLLOWING_DAY",
     "MONTHS",
     "ORDINALS",
     "PARTS_OF_DAY",
@@ -77,13 +78,18 @@ PARTS_OF_DAY = MappingProxyType(
 
 RELATIVE_DAYS = MappingProxyType(
     {
+        "yesterday": -1,
         "today": 0,
         "tomorrow": 1,
         "the day after tomorrow": 2,
-        "the day after": 2,
     }
 )
 """Days counted from the local date of ``now``."""
+
+FOLLOWING_DAY = ("the following day", "the next day", "the day after")
+"""The day after the day named last (in the sentence or the one before): "Friday
+is clear; the following day brings rain". With no day named before, "the day after"
+is the day after tomorrow and the others name nothing."""
 
 WHOLE_PERIOD = (
     "this week",

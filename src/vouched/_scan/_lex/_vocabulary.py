@@ -28,32 +28,41 @@ __all__ = [
     "COMPARE_WORDS",
     "COMPARISON",
     "CONNECTIVE",
+    "COUNT_SOURCE",
     "DIFFERENCE_AFTER",
     "DIFFERENCE_AFTER_KEYS",
     "DIFFERENCE_BEFORE",
     "DIFFERENCE_BEFORE_KEYS",
     "DIGIT",
+    "EACH_AFTER",
+    "EACH_BEFORE",
     "EXTREME_BEFORE",
     "FALL_AFTER",
     "FALL_BEFORE",
     "FALL_CHAIN",
     "FILLER_AFTER",
+    "FROM_NOW_BEFORE",
     "GAP_WORDS",
     "GROUP_OPENS",
     "HEDGE_BEFORE",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "HOURS_THEN_MINUTES",
     "INFORMATION_AFTER",
+    "JOURNEY_AFTER",
+    "JOURNEY_BEFORE",
     "LATER_OPPONENT",
     "LEVEL_LINK",
     "LINKING",
     "LINK_MARKS",
+    "LIST_JOIN",
     "MARGIN_NOUN",
     "MINUS_MARK",
     "MOVE_WORDS",
     "NEGATION",
     "ORDINAL_BEFORE",
     "OTHER_OCCASION",
+    "OWN_AFTER",
     "OWN_VALUE_GAP",
     "PAIR_GAP",
     "PER_AFTER",
@@ -61,11 +70,18 @@ __all__ = [
     "REFERENCE",
     "RESPECTIVELY",
     "ROLE_NOUNS",
+    "SAME_VALUE_PHRASES",
+    "STANDING",
+    "STANDING_KEYS",
     "STATE_LINKS",
     "SUBJECT_JOIN",
     "SUM_KEYS",
     "SUM_WORDS",
     "THAN",
+    "TOTAL_AFTER",
+    "TOTAL_BEFORE",
+    "VAGUE_AMOUNT",
+    "VAGUE_AMOUNTS",
     "VALUE_JOIN",
     "VALUE_PLACE_BEFORE",
     "WEEKDAYS",
@@ -152,6 +168,27 @@ SUBJECT_JOIN = re.compile(
 RESPECTIVELY = re.compile(r"\s*,?\s*(?:\(\s*)?respectively\b", re.I)
 ARTICLE = re.compile(rf"(?:^|(?<=\W))({_any('articles')})\s+$", re.I)
 ARTICLE_VALUES = {"a": 1, "an": 1, "one": 1, "a single": 1, "a pair of": 2, "a couple of": 2}
+VAGUE_AMOUNT = re.compile(rf"\b({_any('vague_amounts')})\s+({_any('vague_units')})\b", re.I)
+"""A vague amount of time ("a few minutes", "several hours"): a claim of a small amount."""
+SAME_VALUE_PHRASES = (ENGLISH["on_time"],)
+"""Groups of phrases that state one value (a lexicon's value for one is each one's)."""
+FROM_NOW_BEFORE = re.compile(rf"\b(?:{_any('from_now_before')})\s+$", re.I)
+"""Before an amount of time, a wait or a span, not a delay ("leaves in a few minutes")."""
+VAGUE_AMOUNTS = {
+    "a few": range(2, 8),
+    "a couple of": range(1, 4),
+    "a couple": range(1, 4),
+    "several": range(3, 16),
+    "a handful of": range(3, 7),
+}
+"""The amounts a reader allows each vague word (lenient: "a few" up to 7)."""
+# A journey's length ("a journey of 1 hour 43 minutes", "a 95-minute trip").
+JOURNEY_BEFORE = re.compile(
+    rf"\b(?:{_any('journey_words')})(?:\s+(?:{_any('journey_links')}))*\s*$", re.I
+)
+JOURNEY_AFTER = re.compile(rf"[\s-]*(?:long\s+)?(?:{_any('journey_words')})\b", re.I)
+HOURS_THEN_MINUTES = re.compile(r"\s*,?\s*(?:and\s+)?")
+"""The gap between the hours and the minutes of one duration ("1 hour 43 minutes")."""
 # Derived values: a difference ("a 12-point win", "3 degrees warmer", "led by 12").
 DIFFERENCE_AFTER = re.compile(
     r"\s*(?:[-\u2013]\s*)?(?:[^\W\d_]+\s*(?:[-\u2013]\s*)?)?"
@@ -172,6 +209,10 @@ EXTREME_BEFORE = (
 )
 """Words right before a number that name a period's maximum or minimum, with the
 suffix of the attribute they read ("gusts of up to 12 m/s": ``wind_gust_max``)."""
+TOTAL_BEFORE = re.compile(rf"\b(?:{_any('total_before')})\s*$", re.I)
+TOTAL_AFTER = re.compile(rf"\s*(?:[\w-]+\s+){{0,3}}?(?:{_any('total_after')})\b", re.I)
+"""Words before (right before) or after (within three words) a number that state a
+sum over its period: "a total of 7 mm", "7 mm of rain in total"."""
 _EXTREME_LAST = frozenset(
     phrase.rsplit(" ", 1)[-1] for family in ("highest_before", "lowest_before")
     for phrase in ENGLISH[family]
@@ -222,6 +263,12 @@ MARGIN_NOUN = re.compile(rf"\b(?:{_any('margin_nouns')})\b", re.I)
 REFERENCE = re.compile(rf"\s+(?:{_any('references')})\b", re.I)  # "below its high"
 THAN = re.compile(r"\s+(?:\w+\s+){0,2}?than\b", re.I)
 SUM_WORDS = re.compile(rf"\b(?:{_any('sum_words')})\b", re.I)
+# A count for every subject of a list: "A and B each scored two", "two goals apiece".
+EACH_AFTER = re.compile(rf"\s+(?:{_any('each_words')})\b", re.I)
+EACH_BEFORE = re.compile(rf"\s+(?:{_any('each_words')})(?:\s+[^\W\d_]+){{0,3}}\s+", re.I)
+# A count handed to a list: "three goals from A, B and C" (the list joined as subjects).
+COUNT_SOURCE = re.compile(rf"\s+(?:{_any('count_sources')})\s+", re.I)
+LIST_JOIN = re.compile(rf"\s*(?:,\s*(?:and\s+)?|\s(?:{_any('subject_joins')})\s)\s*", re.I)
 
 # Exact gates of the three patterns above, on the sentence folded as the patterns'
 # IGNORECASE folds it: every match of a pattern holds the longest word of one of its
@@ -327,6 +374,19 @@ LATER_OCCASION = re.compile(rf"\b(?:{_any('later_occasion')})\b|\w[\'\u2019]ll\b
 """Words that move a sentence to a later occasion ("will host", "their next game", "head
 back home"): where every date the facts give had passed when observed (a box score), a
 weekday or a value word in such a sentence is about another occasion than the facts'."""
+
+OWN_AFTER = re.compile(rf"\s+(?:{_any('own_after')})\b", re.IGNORECASE)
+"""After a number whose noun is left out: "12 of their own" (the noun named before)."""
+
+STANDING = re.compile(
+    rf"\b(?:{_any('ordinals')}|{_any('standing_ranks')}|\d+(?:{_any('ordinal_suffixes')}))"
+    rf"(?:\s*-\s*|\s+)(?:{_any('standing_nouns')})\b",
+    re.IGNORECASE,
+)
+"""A place in a season's table ("third place", "the seventh seed", "8th seed"): the
+standings, which a game's facts do not hold."""
+STANDING_KEYS = _keys("standing_nouns")
+"""An exact gate of :data:`STANDING`: every match holds one of its nouns."""
 
 LATER_OPPONENT = re.compile(rf"\b(?:{_any('later_opponent')})\s+(?:the\s+)?$", re.IGNORECASE)
 """The words right before the opponent (or the place) of a later occasion ("will host

@@ -31,7 +31,7 @@ from vouched._scan._read._cues import (
     governed_attributes,
     unit_attributes,
 )
-from vouched._scan._read._derived import comparison, converted, derived
+from vouched._scan._read._derived import comparison, converted, derived, group_count, journey
 from vouched._scan._read._sentence import (
     Computes,
     Matchers,
@@ -226,9 +226,13 @@ def evidence(  # noqa: PLR0917 - the reading stage's inputs, in flow order
     comparison a bound is stated with."""
     # a half of a score line ("the 118-111 win") is a team's value, not a margin
     two_sided = quantity.start in st.partners or quantity.start in st.partners.values()
-    found = None if two_sided else converted(ctx, quantity, st.quantities, asked)
+    found = None if two_sided else journey(ctx, quantity, st.quantities)
+    if found is None and not two_sided:
+        found = converted(ctx, quantity, st.quantities, asked)
     if found is None and not two_sided:
         found = derived(ctx, quantity, passed, gates, st.adjacent.get(quantity.start))
+    if found is None and not two_sided:
+        found = group_count(ctx, quantity, st.adjacent.get(quantity.start))
     if found is not None:
         return binding._replace(derived=found)
     if binding.readings:

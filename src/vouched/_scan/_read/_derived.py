@@ -23,11 +23,18 @@ from vouched._scan._lex._vocabulary import (
     BELOW,
     CENTS,
     COMPARISON,
+    COUNT_SOURCE,
     DIFFERENCE_AFTER,
     DIFFERENCE_BEFORE,
+    EACH_AFTER,
+    EACH_BEFORE,
     FALL_AFTER,
     FALL_BEFORE,
     FALL_CHAIN,
+    HOURS_THEN_MINUTES,
+    JOURNEY_AFTER,
+    JOURNEY_BEFORE,
+    LIST_JOIN,
     MARGIN_NOUN,
     MINUS_MARK,
     REFERENCE,
@@ -35,9 +42,11 @@ from vouched._scan._lex._vocabulary import (
     THAN,
     computes,
 )
+from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import Computes, Cue, SentenceRead
 from vouched._scan._read._subjects import names_of
 from vouched._scan._read._values import Derived
+from vouched._scan._read._wordreading import subjects_before
 
 __all__ = [
     "comparison",
@@ -45,6 +54,8 @@ __all__ = [
     "converted",
     "derived",
     "difference",
+    "group_count",
+    "journey",
     "sign_spans",
     "signed",
     "within",
@@ -52,6 +63,7 @@ __all__ = [
 
 
 _ONE = Decimal(1)
+_NAMED = MentionKind.NAMED
 
 
 def _rounds(value: Decimal, quantity: Quantity) -> bool:
@@ -274,6 +286,87 @@ def difference(
     return Derived("difference", False, f"the facts differ by {shown}")
 
 
+_TIME = QuantityKind.TIME
+_JOURNEY_REACH = 40  # characters before a duration where journey words are read
+
+
+def journey(
+    ctx: SentenceRead, quantity: Quantity, quantities: Iterable[Quantity]
+) -> Derived | None:
+    """A duration stated as a journey's length ("a journey of 1 hour 43 minutes", "travel
+    time is about 95 minutes", "a 103-minute trip") is the time between two of the times
+    of a subject its sentence names, else the one named last (departure to arrival),
+    hours and minutes read as one
+    duration; it is no delay. Another length is a mismatch when the subject has two
+    times; None when no subject of the sentence has two (nothing to compute from)."""
+    if quantity.unit not in {"h", "min"}:
+        return None
+    text = ctx.text
+    sentence = ctx.structure.sentence(quantity.start)
+    start, minutes, whole = _duration(text, quantity, quantities)
+    if minutes is None:  # the hours of "1 hour 43 minutes": judged with its minutes
+        return Derived("journey", True, "") if _journey_words(ctx, start, whole) else None
+    if not _journey_words(ctx, start, whole):
+        return None
+    subjects = _sentence_subjects(ctx, sentence) or subjects_before(ctx, start) or []
+    for subject in subjects:
+        times = _times_of(ctx, subject)
+        if len(times) < 2:
+            continue
+        apart = sorted({b - a for i, a in enumerate(times) for b in times[i + 1 :] if b > a})
+        if any(_same_length(d, minutes, quantity, start) for d in apart):
+            return Derived("journey", True, "")
+        shown = ", ".join(f"{d} min" for d in apart[:3])
+        return Derived("journey", False, f"two times of {subject} are {shown} apart")
+    return None
+
+
+def _duration(
+    text: str, quantity: Quantity, quantities: Iterable[Quantity]
+) -> tuple[int, Decimal | None, int]:
+    """(start, minutes, end) of the duration ``quantity`` is part of: "1 hour 43 minutes"
+    is 103 minutes from the hours' start; the hours of such a pair give None minutes."""
+    for other in quantities:
+        if quantity.unit == "h" and other.unit == "min" and other.start > quantity.end:
+            gap = HOURS_THEN_MINUTES.match(text, quantity.end)
+            if gap is not None and gap.end() == other.start:
+                return quantity.start, None, other.end
+        if quantity.unit == "min" and other.unit == "h" and other.end < quantity.start:
+            gap = HOURS_THEN_MINUTES.match(text, other.end)
+            if gap is not None and gap.end() == quantity.start:
+                return other.start, other.value * 60 + quantity.value, quantity.end
+    scale = 60 if quantity.unit == "h" else 1
+    return quantity.start, quantity.value * scale, quantity.end
+
+
+def _journey_words(ctx: SentenceRead, start: int, end: int) -> bool:
+    text = ctx.text
+    low = max(ctx.structure.sentence(start)[0], start - _JOURNEY_REACH)
+    return bool(JOURNEY_BEFORE.search(text[low:start]) or JOURNEY_AFTER.match(text, end))
+
+
+def _times_of(ctx: SentenceRead, subject: str) -> list[Decimal]:
+    """The distinct times of day ``subject``'s facts give, in minutes, in order."""
+    index = ctx.facts
+    found = {
+        r.value
+        for attribute in index.fitting_attributes(subject, _TIME, None)
+        for r in index.pair_readings(subject, attribute)
+        if r.kind is _TIME
+    }
+    return sorted(found)
+
+
+def _same_length(apart: Decimal, minutes: Decimal, quantity: Quantity, start: int) -> bool:
+    """Does a length of ``apart`` minutes read as the duration stated: exactly when hours
+    and minutes are given, else rounded to the precision shown."""
+    if start != quantity.start:
+        return apart == minutes
+    if quantity.unit == "h":
+        return _rounds(apart / 60, quantity)
+    return _rounds(apart, quantity)
+
+
 def _sentence_subjects(ctx: SentenceRead, sentence: tuple[int, int]) -> list[str]:
     """The distinct subjects the sentence names, in order."""
     low = bisect_left(ctx.mention_starts, sentence[0])
@@ -322,7 +415,8 @@ def _between_subjects(
             for b in owners[i + 1 :]:
                 va, vb = index.numeric_value(a, attribute), index.numeric_value(b, attribute)
                 if va is not None and vb is not None:
-                    differences.append((abs(va - vb), f"{a} {attribute} {va} - {b} {vb}"))
+                    named = index.names.named(a, attribute)
+                    differences.append((abs(va - vb), f"{named} {va} - {b} {vb}"))
     return differences
 
 
@@ -342,7 +436,79 @@ def within(ctx: SentenceRead, subject: str, quantity: Quantity) -> list[tuple[De
                 for base, other in ((vb, va), (va, vb)):
                     if base:
                         change = (other - base) / base * 100
-                        found.append((change, f"{subject} {a} vs {b}: {change:.2f}%"))
+                        said = f"{index.names.named(subject, a)} vs {index.names.of(subject, b)}"
+                        found.append((change, f"{said}: {change:.2f}%"))
             elif units_compatible(quantity.unit, unit_a):
-                found.append((abs(va - vb), f"{subject} {a} {va} - {b} {vb}"))
+                first, second = index.names.named(subject, a), index.names.of(subject, b)
+                found.append((abs(va - vb), f"{first} {va} - {second} {vb}"))
     return found
+
+
+def group_count(ctx: SentenceRead, quantity: Quantity, cue: Cue | None) -> Derived | None:
+    """A count with its attribute word stated for a list of named subjects: for every one
+    of them ("A and B each scored two goals", "two goals apiece"), or for them together
+    ("three goals from A, B and C": their goals added). A subject of the list without a
+    fact of the attribute leaves the count to the other readings."""
+    if cue is None or not cue.names:
+        return None
+    text = ctx.text
+    source = COUNT_SOURCE.match(text, cue.end)
+    if source is not None:
+        members = _listed(ctx, source.end(), forward=True)
+        return _judged(ctx, quantity, cue, members, each=False) if members else None
+    low = bisect_left(ctx.mention_starts, ctx.structure.sentence(quantity.start)[0])
+    high = bisect_left(ctx.mention_starts, quantity.start)
+    if high <= low:
+        return None
+    last = ctx.mentions[high - 1]
+    each_before = EACH_BEFORE.fullmatch(text, last.end, quantity.start) is not None
+    if not each_before and EACH_AFTER.match(text, cue.end) is None:
+        return None
+    members = _listed(ctx, high - 1, forward=False, low=low)
+    return _judged(ctx, quantity, cue, members, each=True) if members else None
+
+
+def _listed(ctx: SentenceRead, at: int, *, forward: bool, low: int = 0) -> list[str]:
+    """The named subjects of a list ("A, B and C") starting at text position ``at``
+    (``forward``) or ending with mention number ``at``; two at least, else none."""
+    mentions, text = ctx.mentions, ctx.text
+    if forward:
+        i = bisect_left(ctx.mention_starts, at)
+        if i >= len(mentions) or mentions[i].start != at:
+            return []
+        run = [i]
+        while run[-1] + 1 < len(mentions) and LIST_JOIN.fullmatch(
+            text, mentions[run[-1]].end, mentions[run[-1] + 1].start
+        ):
+            run.append(run[-1] + 1)
+    else:
+        run = [at]
+        while run[0] - 1 >= low and LIST_JOIN.fullmatch(
+            text, mentions[run[0] - 1].end, mentions[run[0]].start
+        ):
+            run.insert(0, run[0] - 1)
+    if len(run) < 2 or any(mentions[i].kind != _NAMED for i in run):
+        return []
+    return [mentions[i].names[0] for i in run]
+
+
+def _judged(
+    ctx: SentenceRead, quantity: Quantity, cue: Cue, members: list[str], *, each: bool
+) -> Derived | None:
+    index = ctx.facts
+    for attribute in cue.names:
+        values = [index.numeric_value(m, attribute) for m in members]
+        if any(v is None for v in values):
+            continue
+        known = [v for v in values if v is not None]
+        if each:
+            wrong = [
+                f"{m}'s {attribute} is {v}"
+                for m, v in zip(members, known, strict=True)
+                if not _rounds(v, quantity)
+            ]
+            return Derived("count for each", not wrong, "; ".join(wrong))
+        total = sum(known, Decimal(0))
+        names = ", ".join(members)
+        return Derived("sum", _rounds(total, quantity), f"{names}: {attribute} add up to {total}")
+    return None

@@ -34,10 +34,10 @@ from vouched._scan._lex._numbers import read_numbers
 from vouched._scan._lex._numwords import word_tokens
 from vouched._scan._lex._quantities import Quantity, QuantityKind
 from vouched._scan._lex._spans import Spans
-from vouched._scan._lex._units import CURRENCY_UNITS
+from vouched._scan._lex._units import CURRENCY_UNITS, canonical_unit
 from vouched._scan._lex._vocabulary import may_compute
 from vouched._scan._read._binding import bind, evidence
-from vouched._scan._read._derived import computed_words, signed
+from vouched._scan._read._derived import computed_words, journey, signed
 from vouched._scan._read._mentions import Mention, MentionKind
 from vouched._scan._read._sentence import (
     NO_COMPUTES,
@@ -123,7 +123,7 @@ class Handed:
 def read_time(lowered: str, found: Found, views: PeriodViews, handed: Handed) -> Timed:
     """What one sentence (lowered) says about time on the facts' calendar; the time it
     speaks of is handed on (in ``handed``)."""
-    timing = read_times(lowered, views.calendar)
+    timing = read_times(lowered, views.calendar, handed.time)
     segments, handed.time = governing(lowered, timing, handed.time)
     # the digits of a time expression ("the 4th", "January 9") are its period's, not values
     masks = [(m.start, m.end) for m in timing.mentions]
@@ -230,6 +230,20 @@ def _masks(found: Found, structures: Structures, spans: Sequence[tuple[int, int]
     return Spans([*structures.masked, *spans, *relations])
 
 
+def _window(quantity: Quantity, binding: Binding, index: FactIndex) -> bool:
+    """A duration written as a compound before its noun ("a 3-hour precipitation of
+    0.9 mm", "the 24-hour total") names the window the noun is counted over, not the
+    noun's value, unless the noun's facts are durations ("a 45-minute delay")."""
+    text = quantity.text
+    if text.find("-", 1) < 0 or not text[-1:].isalpha():
+        return False
+    return not any(
+        canonical_unit(fact.unit) in DURATIONS
+        for reading in binding.readings
+        for fact in index.facts_of(reading.subject, reading.attribute)
+    )
+
+
 def _bound(  # noqa: PLR0917 - the sentence read, and what its claims are read with
     sentence: SentenceRead,
     structures: Structures,
@@ -253,10 +267,16 @@ def _bound(  # noqa: PLR0917 - the sentence read, and what its claims are read w
         binding = bind(sentence, structures, quantity)
         if quantity.soft and not binding.clear and quantity.unit is None:
             continue  # "two trains", "the 3rd": small words count only when bound
-        if quantity.unit in DURATIONS and not binding.clear:
+        window = binding.clear and _window(quantity, binding, sentence.facts)
+        if quantity.unit in DURATIONS and (not binding.clear or window):
             # "may be delayed by 15 minutes": a duration no cue binds is no claim,
             # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
-            durations.append((quantity, binding))
+            # or a journey's length ("a 95-minute trip"), checked as one
+            trip = journey(sentence, quantity, structures.quantities)
+            if trip is None:
+                durations.append((quantity, binding))
+            else:
+                claims.append((quantity, binding._replace(derived=trip)))
         else:
             claims.append((quantity, binding))
     words: tuple[Cue, ...] = ()

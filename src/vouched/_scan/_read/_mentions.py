@@ -55,6 +55,7 @@ _REFERENCE_NOUNS = frozenset(ENGLISH["reference_nouns"])
 _CONJUNCTIONS = frozenset(ENGLISH["conjunctions"])
 _NOT_NAMES = frozenset(ENGLISH["not_names"])
 _SUBJECT_VERBS = frozenset(ENGLISH["subject_verbs"])
+_DESTINATION = frozenset(ENGLISH["destination_words"])
 
 
 class Structure:
@@ -179,6 +180,13 @@ def _capitals(  # noqa: PLR0917 - private; the pass's state, in order
             after = _WORD_AFTER.match(text, end)
             previous = before.group(1).lower() if before else ""
             following = after.group(1).lower() if after else ""
+            if (
+                previous in _DESTINATION
+                and before is not None
+                and _ends_known(text, known_starts, known, before.start(1))
+            ):
+                run = []  # "ICE 1537 to Munich": the train's destination, no subject
+                continue
             if first not in _NOT_NAMES and (
                 not at_start
                 or len(run) > 1
@@ -244,6 +252,15 @@ def _next_to_digit(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 3) : start].rstrip()
     after = text[end : end + 3].lstrip()
     return before[-1:].isdigit() or after[:1].isdigit()
+
+
+def _ends_known(
+    text: str, starts: list[int], spans: Sequence[tuple[int, int]], position: int
+) -> bool:
+    """Does a known mention end right before ``position`` (spaces between)?"""
+    end = len(text[:position].rstrip())
+    i = bisect_right(starts, end - 1) - 1
+    return i >= 0 and spans[i][1] == end
 
 
 def _inside(starts: list[int], spans: Sequence[tuple[int, int]], position: int) -> bool:

@@ -32,7 +32,12 @@ from vouched._scan._facts._lexicon import (
 from vouched._scan._facts._shortnames import short_names
 from vouched._scan._facts._wordmatch import WordFacts, word_matcher
 from vouched._scan._lex._numbers import Quantity
-from vouched._scan._lex._vocabulary import INFORMATION_AFTER, LINKING, words_between
+from vouched._scan._lex._vocabulary import (
+    INFORMATION_AFTER,
+    LINKING,
+    SAME_VALUE_PHRASES,
+    words_between,
+)
 from vouched._scan._read._mentions import (
     Mention,
     MentionKind,
@@ -179,9 +184,22 @@ def _value_matcher(lexicon: Lexicon, known: frozenset[str]) -> PhraseMatcher:
         (phrase, f"{attribute}\x00{value}")
         for attribute, phrases in lexicon.values.items()
         if attribute in known
-        for phrase, value in phrases.items()
+        for phrase, value in _with_same(phrases).items()
     )
     return phrase_matcher(entries)
+
+
+def _with_same(phrases: Mapping[str, Any]) -> dict[str, Any]:
+    """A lexicon's value phrases of one attribute and the phrases that state the same
+    value as one of them (:data:`SAME_VALUE_PHRASES`: "on schedule" as "on time"), unless
+    the lexicon gives those a value of their own."""
+    found = dict(phrases)
+    for group in SAME_VALUE_PHRASES:
+        declared = next((p for p in group if p in phrases), None)
+        if declared is not None:
+            for phrase in group:
+                found.setdefault(phrase, phrases[declared])
+    return found
 
 
 class Matchers(NamedTuple):

@@ -18,17 +18,21 @@ from decimal import Decimal
 from vouched._scan._facts._gameparts import period_parts, period_span, sum_attribute
 from vouched._scan._facts._lexicon import Pair
 from vouched._scan._lex._numbers import Quantity, QuantityKind
-from vouched._scan._lex._units import same_dimension
+from vouched._scan._lex._units import canonical_unit, same_dimension
 from vouched._scan._lex._vocabulary import (
     ARTICLE,
     ARTICLE_VALUES,
     AT_WORDS,
     DIGIT,
+    FROM_NOW_BEFORE,
     GAP_WORDS,
     LINKING,
+    OWN_AFTER,
     PAIR_GAP,
     RESPECTIVELY,
     SUBJECT_JOIN,
+    VAGUE_AMOUNT,
+    VAGUE_AMOUNTS,
     VALUE_JOIN,
 )
 from vouched._scan._read._cues import cue_after, leads_on
@@ -51,6 +55,7 @@ __all__ = [
     "group_runs",
     "last_distinct",
     "masked_spans",
+    "own_counts",
     "pair_phrase_in",
     "pair_phrase_near",
     "read_pairs",
@@ -113,6 +118,7 @@ def extra_quantities(ctx: SentenceRead, forced: dict[int, Forced]) -> list[Quant
                 Quantity(start, cue.end, text[start : cue.end], QuantityKind.NUMBER, count, _ONE)
             )
             forced[start] = Forced(names, None)
+    found.extend(_vague_amounts(text))
     for phrase in ctx.value_phrases:
         attributes: list[str] = []
         value: Decimal | None = None
@@ -136,6 +142,32 @@ def extra_quantities(ctx: SentenceRead, forced: dict[int, Forced]) -> list[Quant
     return found
 
 
+def _vague_amounts(text: str) -> list[Quantity]:
+    """ "a few minutes late", "delayed by several minutes": a small amount of time, each
+    value a reader allows for the vague word (:data:`VAGUE_AMOUNTS`), soft (a claim only
+    when bound), checked like the number it stands for."""
+    found = []
+    for match in VAGUE_AMOUNT.finditer(text):
+        if FROM_NOW_BEFORE.search(text, max(0, match.start() - 8), match.start()):
+            continue  # "leaves in a few minutes": when, not how late
+        allowed = VAGUE_AMOUNTS[" ".join(match.group(1).lower().split())]
+        values = tuple(Decimal(v) for v in allowed)
+        found.append(
+            Quantity(
+                match.start(),
+                match.end(),
+                match.group(),
+                QuantityKind.NUMBER,
+                values[0],
+                _ONE,
+                canonical_unit(match.group(2).lower()),
+                values[1:],
+                soft=True,
+            )
+        )
+    return found
+
+
 def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
     """The structures over all of the sentence's quantities (``found``, with those written
     without digits): the spans whose numbers are no claims, the cue right after each
@@ -151,6 +183,7 @@ def read_structures(ctx: SentenceRead, found: Sequence[Quantity]) -> Structures:
     groups = group_runs(ctx, quantities)
     partners = read_pairs(ctx, quantities, forced)
     distribute(ctx, quantities, forced)
+    own_counts(ctx, quantities, adjacent, forced)
     return Structures(
         quantities,
         masked_spans(ctx),
@@ -179,6 +212,39 @@ def _adjacent(
         if cue is not None:
             taken.add(cue.start)
     return adjacent, taken
+
+
+def own_counts(
+    ctx: SentenceRead,
+    quantities: Sequence[Quantity],
+    adjacent: dict[int, Cue | None],
+    forced: dict[int, Forced],
+) -> None:
+    """ "The Hawks forced the Wizards into 14 turnovers, while committing just 12 of
+    their own": a number with no noun of its own, followed by "of their own", counts the
+    noun of the number before it in the sentence, for the sentence's subject (the first
+    subject it names, whose own the count is), into ``forced``."""
+    text = ctx.text
+    previous: Cue | None = None
+    for quantity in quantities:
+        cue = adjacent.get(quantity.start)
+        if cue is not None:
+            previous = cue
+            continue
+        if previous is None or quantity.start in forced:
+            continue
+        if OWN_AFTER.match(text, quantity.end) is None:
+            continue
+        low = ctx.structure.sentence(quantity.start)[0]
+        subject = next(
+            (m.names[0] for m in ctx.mentions if m.kind == _NAMED and m.start >= low and m.names),
+            None,
+        )
+        if subject is None:
+            continue
+        names = tuple(a for a in previous.names if ctx.facts.knows(subject, a))
+        if names:
+            forced[quantity.start] = Forced(names, (subject,))
 
 
 def group_runs(ctx: SentenceRead, quantities: Sequence[Quantity]) -> dict[int, int]:
@@ -233,9 +299,10 @@ def read_pairs(
             continue
         two = two_subjects(ctx, left, right, sentence, pair)
         if two is not None:
-            attributes, subjects = two
-            forced[left.start] = Forced(attributes, subjects, pair=True)
-            forced[right.start] = Forced(attributes, subjects, pair=True)
+            attributes, subjects, ordered = two
+            first, second = _sides(ctx, attributes, subjects) if ordered else (subjects, subjects)
+            forced[left.start] = Forced(attributes, first, pair=True)
+            forced[right.start] = Forced(attributes, second, pair=True)
             partners[right.start] = left.start
     return partners
 
@@ -292,24 +359,55 @@ def bracketed_record(
 
 def two_subjects(
     ctx: SentenceRead, left: Quantity, right: Quantity, sentence: tuple[int, int], pair: Pair | None
-) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+) -> tuple[tuple[str, ...], tuple[str, ...], bool] | None:
     """ "The Celtics defeated the Lakers, 113-107" or "... outscored X, 37-20, in the
-    fourth quarter": two subjects' values of one attribute, in either order."""
+    fourth quarter": two subjects' values of one attribute, in either order (a score is
+    written winner first, whoever the sentence names: "Denver lost 118-111"). A stat
+    battle after the one team named ("they won that battle, 46-34") is written as a
+    score, the side with more first (the last item, True, says so: :func:`_sides`)."""
     subjects = _named_before(ctx, sentence[0], left.start)
     if not subjects:
         return None
     period, named = _score_words(ctx, left, right, sentence, pair)
-    if len(subjects) == 1 and named is not None:
-        other = _counterpart(ctx, subjects[0], (*(period.names if period else ()), named))
+    ordered = False
+    if len(subjects) == 1 and (named is not None or period is not None):
+        # "out - scoring the Knicks 25 - 21 in the first quarter": a period's column names
+        # a score of two sides as a score word does
+        columns = (*(period.names if period else ()), *((named,) if named else ()))
+        other = _counterpart(ctx, subjects[0], columns)
         if other is None:
             return None
         subjects.append(other)
+        ordered = period is None and named is not None and not _is_score(ctx, named)
     attributes = _scored(ctx, subjects, period)
     if not attributes and named is not None:
         attributes = _scored(ctx, subjects, None, (named,))
     if not attributes:
         return None
-    return attributes, tuple(subjects)
+    return attributes, tuple(subjects), ordered
+
+
+def _sides(
+    ctx: SentenceRead, attributes: tuple[str, ...], subjects: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Whose value each half of a stat battle's pair states: it is written as a score
+    is, the side with more first ("won that battle, 46-34"); when the sides are level
+    or the facts do not tell, either half may be either side's."""
+    one, other = (ctx.facts.numeric_value(s, attributes[0]) for s in subjects)
+    if one is None or other is None or one == other:
+        return subjects, subjects
+    more, less = subjects if one > other else subjects[::-1]
+    return (more,), (less,)
+
+
+def _is_score(ctx: SentenceRead, attribute: str) -> bool:
+    """Is ``attribute`` a score: a column the lexicon's periods split into parts (points,
+    goals), or one of those parts?"""
+    return any(
+        attribute == whole or attribute in parts
+        for split in ctx.lexicon.periods.values()
+        for whole, parts in split.items()
+    )
 
 
 def _score_words(

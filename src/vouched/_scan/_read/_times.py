@@ -4,9 +4,10 @@ Pure functions: a sentence's lowered text and a :class:`Calendar` (the place's
 offset, the local date of ``now``, the days the facts cover) in, the periods it
 speaks of out. Understood (README "Periods"): dates ("January 5", "5 Jan",
 "Jan. 5th, 2024", "2024-01-05", "the 5th", "January 4-6"), weekdays (checked
-against a date written beside them), today / tonight / tomorrow / the day after
-(tomorrow), this morning / afternoon / evening, a day's part ("Thursday
-afternoon", "the night of the 5th"), the weekend, later this week, early / next
+against a date written beside them), yesterday / today / tonight / tomorrow / the day after
+tomorrow, the following / next day (after the day named last), this morning /
+afternoon / evening, a day's part ("Thursday afternoon", "the night of the 5th"),
+the weekend, later this week, early / next
 week, "day three" and "the third / last day" of the forecast, and ranges
 ("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th").
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
 from vouched._scan._lex._timewords import (
+    FOLLOWING_DAY,
     MONTHS,
     ORDINALS,
     PARTS_OF_DAY,
@@ -39,6 +42,7 @@ _NTH_WORD = "|".join(sorted(ORDINALS, key=len, reverse=True))
 _PART = "|".join(PARTS_OF_DAY)
 _RELATIVE = "|".join(sorted(RELATIVE_DAYS, key=len, reverse=True))
 _WHOLE = "|".join(re.escape(p) for p in sorted(WHOLE_PERIOD, key=len, reverse=True))
+_FOLLOWING = "|".join(sorted(FOLLOWING_DAY, key=len, reverse=True))
 
 _PATTERN = re.compile(
     rf"\b(?:"
@@ -54,6 +58,7 @@ _PATTERN = re.compile(
     rf"|(?P<tonight>tonight)\b"
     rf"|(?P<this>this\s+(?P<tpart>morning|afternoon|evening))\b"
     rf"|(?P<rel>{_RELATIVE})\b"
+    rf"|(?P<following>{_FOLLOWING})\b"
     rf"|(?P<weekend>(?:this\s+|the\s+|next\s+)?weekend)\b"
     rf"|(?P<later>later\s+(?:this|in\s+the)\s+week|(?:the\s+)?end\s+of\s+the\s+week)\b"
     rf"|(?P<nextweek>(?P<early>early\s+)?next\s+week)\b"
@@ -116,6 +121,7 @@ class TimeMention:
     day: date | None = None
     part: tuple[int, int] | None = None
     whole: bool = False
+    following: bool = False  # "the following day": the day after the one named last
 
 
 @dataclass(frozen=True)
@@ -227,6 +233,8 @@ def _relative(match: re.Match[str], calendar: Calendar) -> TimeMention | None:
     if match.group("rel"):
         days = [calendar.today + timedelta(days=RELATIVE_DAYS[match.group("rel")])]
         return _on_days(days, start, end, calendar)
+    if match.group("following"):
+        return TimeMention(start, end, (), following=True)
     if match.group("weekend"):
         saturday = calendar.next_weekday(5)
         if calendar.today.weekday() == 6:
@@ -272,9 +280,14 @@ def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | Non
     return TimeMention(start, end, tuple(calendar.bounds(d) for d in chosen))
 
 
-def read_times(lowered: str, calendar: Calendar) -> SentenceTime:
-    """The periods one sentence (lowered) speaks of, in the place's local time."""
+def read_times(
+    lowered: str, calendar: Calendar, before: tuple[Period, ...] | None = None
+) -> SentenceTime:
+    """The periods one sentence (lowered) speaks of, in the place's local time
+    (``before``: the time the sentence before handed on, for "the following day")."""
     mentions = [m for m in (_mention(x, calendar) for x in _PATTERN.finditer(lowered)) if m]
+    if any(m.following for m in mentions):
+        mentions = _following(lowered, mentions, before, calendar)
     if not mentions:
         return SentenceTime((), (), ())
     wrong: list[tuple[int, int, str]] = []
@@ -287,6 +300,39 @@ def read_times(lowered: str, calendar: Calendar) -> SentenceTime:
         whole = any(m.whole for m in mentions)
         return SentenceTime(None if whole else (), tuple(mentions), tuple(wrong))
     return SentenceTime(periods, tuple(days), tuple(wrong))
+
+
+def _following(
+    lowered: str,
+    mentions: list[TimeMention],
+    before: tuple[Period, ...] | None,
+    calendar: Calendar,
+) -> list[TimeMention]:
+    """ "The following day", "the next day", "the day after": the day after each day
+    named last, in this sentence or handed on by the one before ("day three" read two
+    ways is followed two ways). With no day named before, "the day after" is the day
+    after tomorrow and the others name nothing."""
+    out: list[TimeMention] = []
+    last = before or ()
+    for mention in mentions:
+        resolved = mention
+        if mention.following:
+            days = [
+                p[0].date() + timedelta(days=1) for p in last if p[1] - p[0] <= _ONE_DAY_OR_NIGHT
+            ]
+            if not days and lowered.startswith("the day after", mention.start):
+                days = [calendar.today + timedelta(days=2)]
+            if not days:
+                continue
+            periods = tuple(calendar.bounds(d) for d in days)
+            resolved = dataclasses.replace(mention, periods=periods, following=False)
+        if resolved.periods:
+            last = resolved.periods
+        out.append(resolved)
+    return out
+
+
+_ONE_DAY_OR_NIGHT = timedelta(hours=30)
 
 
 def _check_weekdays(
@@ -427,6 +473,16 @@ def _leads(lowered: str, mention: TimeMention) -> bool:
     return bool(_LEAD_FILLER.match(before[cut:]))
 
 
+def _clause_end(lowered: str, mention: TimeMention, following: Sequence[TimeMention]) -> int | None:
+    """Where the clause of a time named inside it ends: the next separator before the
+    next time named (``None``: none, or the next time opens that clause itself)."""
+    stop = following[0].start if following else len(lowered)
+    found = _SEPARATOR.search(lowered, mention.end, stop)
+    if found is None or (following and _leads(lowered, following[0])):
+        return None
+    return found.end()
+
+
 def governing(
     lowered: str, timing: SentenceTime, carried: tuple[Period, ...] | None
 ) -> tuple[list[Segment], tuple[Period, ...] | None]:
@@ -435,8 +491,10 @@ def governing(
     A time that opens its clause ("On Friday, highs of 12 and winds of 5") governs
     what follows it, up to the next time named; a time after its values ("12 °C on
     Friday and 14 °C on Saturday") governs back to the previous separator (a
-    comma, "and", "while", ...) and on to the next time. What no time governs
-    reads with the time carried from the sentence before. A sentence that opens
+    comma, "and", "while", ...) and on to the next time, or, after a time that
+    opened a clause before it, only to the end of its own clause (then the opener's
+    time resumes). What no time governs reads with the time carried from the
+    sentence before. A sentence that opens
     with a time hands it on (the topic's time); a time named inside a clause stays
     in it. A phrase about the whole forecast governs like a time and hands on "all".
     """
@@ -448,15 +506,24 @@ def governing(
     cuts: list[Segment] = []
     position = 0
     current = carried
-    for mention in mentions:
+    topic: tuple[Period, ...] | None = None  # the time that opened a clause before
+    for index, mention in enumerate(mentions):
         if _leads(lowered, mention):
             cuts.append((position, mention.start, current))
+            topic = mention.periods
         else:
             gap = lowered[position : mention.start]
             seps = [m.end() for m in _SEPARATOR.finditer(gap)]
             split = position + seps[-1] if seps else position
             cuts.append((position, split, current))
             cuts.append((split, mention.start, mention.periods))
+            after = _clause_end(lowered, mention, mentions[index + 1 : index + 2])
+            if topic is not None and after is not None:
+                # "Thursday and Friday ..., with rain on Thursday morning and highs of
+                # 29 °C": a time inside a clause stays in it; the opener's time resumes
+                cuts.append((mention.start, after, mention.periods))
+                position, current = after, topic
+                continue
         position = mention.start
         current = mention.periods
     cuts.append((position, len(lowered), current))

@@ -27,6 +27,7 @@ from vouched._scan._lex._vocabulary import (
     LATER_OCCASION,
     MANNER_OF,
     NEGATION,
+    PLACE_AFTER,
     ROLE_NOUNS,
     STATE_LINKS,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "later_occasion",
     "linked_subject",
     "manner_of",
+    "place_of",
     "subject_after",
     "subject_of",
     "subjects_before",
@@ -121,6 +123,24 @@ def subject_of(ctx: SentenceRead, start: int, end: int, *, after: bool = True) -
             return found
     topic = subjects_before(ctx, start)
     return topic[0] if topic else None
+
+
+def place_of(ctx: SentenceRead, start: int, end: int) -> str | None:
+    """The place a condition word at ``[start, end)`` speaks of: the one named right
+    after it by "in", "at" or "for" ("sunny in Vienna"), else its subject
+    (:func:`subject_of`: named before it, else after it, else the topic).
+    :data:`NOBODY` for a name no fact is about."""
+    gap = PLACE_AFTER.match(ctx.text, end)
+    if gap is not None:
+        starts = ctx.mention_starts
+        i = bisect_left(starts, gap.end())
+        if i < len(starts) and starts[i] == gap.end():
+            mention = ctx.mentions[i]
+            if mention.kind == _NAMED:
+                return mention.names[0]
+            if mention.kind == _UNKNOWN:
+                return NOBODY
+    return subject_of(ctx, start, end, after=True)
 
 
 def linked_subject(ctx: SentenceRead, start: int, end: int) -> str | None:
@@ -213,6 +233,11 @@ class WordReading:
     def subject_before(self) -> str | None:
         """Its subject named before it only (:func:`subject_of` with ``after=False``)."""
         return subject_of(self._sentence, self._start, self._end, after=False)
+
+    @cached_property
+    def place(self) -> str | None:
+        """The place a condition word speaks of (:func:`place_of`)."""
+        return place_of(self._sentence, self._start, self._end)
 
     @cached_property
     def linked(self) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from vouched._scan._facts._attributenames import possessive
 from vouched._scan._facts._factindex import Reading
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity, QuantityKind
@@ -122,7 +123,9 @@ def stated_column(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
             start,
             end,
             ctx.sentence.text[start:end],
-            f"{quantity.text!r} is {best.subject}'s {others[0]}, not its {best.attribute}",
+            f"{quantity.text!r} is {possessive(best.subject)} "
+            f"{ctx.index.names.of(best.subject, others[0])}, "
+            f"not its {ctx.index.names.of(best.subject, best.attribute)}",
             best.subject,
             best.attribute,
         )

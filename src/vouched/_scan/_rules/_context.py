@@ -55,6 +55,7 @@ class SentenceContext:
     denied: Denied  # is the word at a span denied or hedged (the Evidence's)?
     fitted: dict[int, set[str]] = field(default_factory=dict)  # pair halves' vouching subjects
     passed: list[Quantity] = field(default_factory=list)  # quantities vouched for so far
+    wrong: list[Quantity] = field(default_factory=list)  # quantities found wrong so far
     occasions: str = "flag"  # Policy.other_occasions: "flag" or "leave"
 
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable
 
-from vouched._scan._facts._factindex import FactIndex, quantity_matches
+from vouched._scan._facts._factindex import FactIndex, describe, quantity_matches
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._lex._units import units_compatible
@@ -330,7 +330,8 @@ def _unbacked_finding(mention: Mention, group: list[Stated], ctx: SentenceContex
         mention.start,
         mention.end,
         ctx.sentence.text[mention.start : mention.end],
-        f"no fact of {', '.join(attributes[:3])} for {name}: the numbers stated for "
+        f"no fact of {', '.join(ctx.index.names.of(None, a) for a in attributes[:3])} "
+        f"for {name}: the numbers stated for "
         + (f"{name} are no fact's" if other is None else f"{name} are {other}'s"),
         name,
         attributes[0] if other is None else None,
@@ -413,14 +414,15 @@ def _wrong_for(item: Stated, subject: str, ctx: SentenceContext) -> Finding:
     quantity = item.quantity
     attribute = item.binding.readings[0].attribute
     facts = ctx.index.pair_readings(subject, attribute)
-    shown = f" ({facts[0].value})" if facts else ""
+    shown = f" {describe(facts[0], ctx.index.names)}" if facts else ""
     period = facts[0].fact.period if facts else None
     return Finding(
         _K.VALUE_MISMATCH,
         quantity.start,
         quantity.end,
         quantity.text,
-        f"{quantity.text!r} read as {subject} {attribute} does not match{shown}",
+        f"{quantity.text!r} read as {ctx.index.names.named(subject, attribute)} "
+        f"does not match{shown}",
         subject,
         attribute,
         period,
@@ -456,7 +458,7 @@ def self_compared(
 
 
 EXPLANATION_RULES: tuple[ExplanationRule, ...] = (
-    Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM,)),
+    Rule("span_numbers", span_numbers, (_K.UNGROUNDED_CLAIM, _K.VALUE_MISMATCH)),
     Rule("unbacked_names", unbacked_names, (_K.UNGROUNDED_CLAIM, _K.SUBJECT_MISMATCH)),
     Rule("explained_names", explained_names, (_K.SUBJECT_MISMATCH, _K.VALUE_MISMATCH)),
 )

@@ -16,7 +16,8 @@ deny it:
   games", "their eighth home win of the season"), where the facts speak of one: the
   numbers of the clause are ``ungrounded_claim`` (one game's line cannot back a season's
   average), and so is the count or the word that states the span ("three straight",
-  "season-high").
+  "season-high"), and a place in the season's standings ("third place in the division",
+  "the seventh seed").
 
 ``Policy.other_occasions`` decides: ``"flag"`` (the default: an unvouched schedule or
 season figure is an invention, as any other number no fact backs) or ``"leave"`` (the
@@ -33,14 +34,23 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from vouched._scan._facts._factindex import Reading
 from vouched._scan._facts._wordmatch import WordFacts
 from vouched._scan._findings import Finding, FindingKind
-from vouched._scan._lex._vocabulary import LATER_OCCASION, LATER_OPPONENT, folded, holds_key
+from vouched._scan._lex._units import units_compatible
+from vouched._scan._lex._vocabulary import (
+    LATER_OCCASION,
+    LATER_OPPONENT,
+    STANDING,
+    STANDING_KEYS,
+    folded,
+    holds_key,
+)
 from vouched._scan._read._mentions import MentionKind
 from vouched._scan._read._sentence import SentenceRead
 from vouched._scan._read._values import Denied, Evidence
-from vouched._scan._rules._context import Judged, SentenceContext, Stated
-from vouched._scan._rules._rule import PASSED, Rule, decided
+from vouched._scan._rules._context import Judged, SentenceContext, Stated, finding_on
+from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 
 __all__ = [
     "FLAG",
@@ -57,6 +67,7 @@ __all__ = [
     "run",
     "span_numbers",
     "span_words",
+    "standings",
 ]
 
 _K = FindingKind
@@ -139,11 +150,17 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
     for item in stated:
         quantity = item.quantity
         start, end = _clause_span(sentence, quantity.start)
-        if not SPAN_WORDS.search(sentence.text, start, end):
+        span = SPAN_WORDS.search(sentence.text, start, end)
+        if span is None:
             out.append(item)
             continue
         if ctx.denied(quantity.start, quantity.end):
             out.append(item._replace(outcome=PASSED))  # "has not averaged 20": not said
+            continue
+        averaged = span.group().lower().startswith("averag")
+        over = _over_periods(item, ctx) if averaged else None
+        if over is not None:
+            out.append(item._replace(outcome=over))
             continue
         outcome = (
             Finding(
@@ -160,6 +177,40 @@ def span_numbers(stated: list[Stated], ctx: SentenceContext) -> list[Stated]:
         )
         out.append(item._replace(outcome=outcome))
     return out
+
+
+def _over_periods(item: Stated, ctx: SentenceContext) -> Outcome | None:
+    """An average over facts valid for several periods ("winds averaging 3 m/s over the
+    five days", "an average of 1011 hPa") speaks of those periods, not of other
+    occasions: it lies between their lowest and highest value, within the precision
+    shown (how the writer averaged, by slot or by day, is not said), else
+    ``value_mismatch``. ``None`` when no attribute of its unit has several periods."""
+    quantity, binding = item.quantity, item.binding
+    attributes = [binding.attribute] if binding.attribute else sorted(ctx.index.attributes)
+    groups: dict[tuple[str, str], list[Reading]] = {}
+    for attribute in attributes:
+        for reading in ctx.index.attribute_readings(attribute):
+            if reading.fact.period is None or reading.kind is not quantity.kind:
+                continue
+            if quantity.unit is not None and not units_compatible(quantity.unit, reading.unit):
+                continue
+            groups.setdefault((reading.fact.subject, attribute), []).append(reading)
+    spans = [g for g in groups.values() if len({r.fact.period for r in g}) > 1]
+    if not spans:
+        return None
+    half = quantity.quantum / 2
+    for group in spans:
+        values = [r.value for r in group]
+        if any(min(values) - half <= v <= max(values) + half for v in quantity.values):
+            return PASSED
+    values = [r.value for r in spans[0]]
+    return finding_on(
+        quantity,
+        _K.VALUE_MISMATCH,
+        f"{quantity.text!r} is stated as an average over several periods, which lies "
+        f"between their lowest and highest value ({min(values)} to {max(values)})",
+        spans[0][0].fact,
+    )
 
 
 def span_words(view: OccasionView) -> list[Finding]:
@@ -194,6 +245,31 @@ def span_words(view: OccasionView) -> list[Finding]:
                 end,
                 text[start:end],
                 "a streak or a season's record: the facts speak of one occasion",
+            )
+        )
+    return findings
+
+
+def standings(view: OccasionView) -> list[Finding]:
+    """A place in a season's table ("they remain in third place in the division", "the
+    seventh seed in the conference") speaks of the season's standings, which the facts
+    of one occasion neither hold nor imply: ``ungrounded_claim`` on the rank and its
+    noun, when the policy flags other occasions (never when denied or hedged)."""
+    text = view.sentence.text
+    if view.facts.occasions != FLAG or not holds_key(folded(text), STANDING_KEYS):
+        return []
+    findings: list[Finding] = []
+    for match in STANDING.finditer(text):
+        start, end = match.span()
+        if view.denied(start, end) or any(f.start < end and start < f.end for f in view.judged):
+            continue
+        findings.append(
+            Finding(
+                _K.UNGROUNDED_CLAIM,
+                start,
+                end,
+                match.group(),
+                "a place in the season's standings: the facts speak of one occasion",
             )
         )
     return findings
@@ -286,6 +362,7 @@ OCCASION_RULES: tuple[OccasionRule, ...] = (
     Rule("later_names", later_names, (_K.UNGROUNDED_CLAIM,)),
     Rule("later_own_subjects", later_own_subjects, (_K.UNGROUNDED_CLAIM, _K.SUBJECT_MISMATCH)),
     Rule("span_words", span_words, (_K.UNGROUNDED_CLAIM,)),
+    Rule("standings", standings, (_K.UNGROUNDED_CLAIM,)),
 )
 """Over each sentence's words, after the word rules; the numbers of a span of occasions
 are the explanation family's (:func:`span_numbers`, :data:`EXPLANATION_RULES

@@ -28,6 +28,7 @@ from vouched._scan._lex._units import (
     vouches_in_unit,
 )
 from vouched._scan._read._values import Binding, Derived, Evidence
+from vouched._scan._read._values import Reading as Plausible
 from vouched._scan._rules._context import (
     Judged,
     SentenceContext,
@@ -106,7 +107,7 @@ def stated_bound(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> 
             continue
         if any(_holds(value, op, v) for v in quantity.values):
             return PASSED
-        checked.append(f"{reading.subject} {reading.attribute} = {value}")
+        checked.append(f"{ctx.index.names.named(reading.subject, reading.attribute)} = {value}")
     if not checked:
         return None
     if not binding.clear:
@@ -188,7 +189,8 @@ def clear_reading(quantity: Quantity, binding: Binding, ctx: SentenceContext) ->
         return finding_on(
             quantity,
             _K.SILENT_SPOKEN,
-            f"{quantity.text!r} states {best.subject} {best.attribute}, which is silent "
+            f"{quantity.text!r} states {index.names.named(best.subject, best.attribute)}, "
+            "which is silent "
             f"({silence.silent_reason or 'no value'})",
             best,
         )
@@ -200,12 +202,14 @@ def _against_pair(
 ) -> Finding:
     said = quantity.text
     best = binding.readings[0]
+    names = index.names
+    read_as = names.named(best.subject, best.attribute)
     same_value = [r for r in pair if quantity_matches(quantity, r)]
     if same_value:
         return finding_on(
             quantity,
             _K.UNIT_MISMATCH,
-            f"{said!r} is in another unit than {describe(same_value[0])}",
+            f"{said!r} is in another unit than {describe(same_value[0], names)}",
             best,
         )
     unit = quantity.unit
@@ -215,36 +219,63 @@ def _against_pair(
         return finding_on(
             quantity,
             _K.VALUE_MISMATCH,
-            f"{said!r} read as {best.subject} {best.attribute} does not match "
-            f"{describe(turned[0])}, which is {value:.3g} {unit}",
+            f"{said!r} read as {read_as} does not match "
+            f"{describe(turned[0], names)}, which is {value:.3g} {unit}",
             best,
         )
     if not any(units_compatible(quantity.unit, r.unit) for r in pair):
         return finding_on(
             quantity,
             _K.UNGROUNDED_NUMBER,
-            f"{said!r} is in another unit than {describe(pair[0])}: a conversion no fact states",
+            f"{said!r} is in another unit than {describe(pair[0], names)}: "
+            "a conversion no fact states",
             best,
         )
+    best, pair = _plain(quantity, binding, index, pair)
+    read_as = names.named(best.subject, best.attribute)
     weighed = [
-        f"{r.subject} {r.attribute}"
-        for r in binding.readings[1:4]
-        if index.pair_readings(r.subject, r.attribute)
-    ]
+        names.named(r.subject, r.attribute)
+        for r in binding.readings[:4]
+        if r is not best and index.pair_readings(r.subject, r.attribute)
+    ][:3]
     return finding_on(
         quantity,
         _K.VALUE_MISMATCH,
-        f"{said!r} read as {best.subject} {best.attribute} does not match "
-        + "; ".join(describe(r) for r in pair[:3])
+        f"{said!r} read as {read_as} does not match "
+        + "; ".join(describe(r, names) for r in pair[:3])
         + (f" (also weighed: {', '.join(weighed)})" if weighed else ""),
         best,
         pair[0],
     )
 
 
+def _plain(
+    quantity: Quantity, binding: Binding, index: FactIndex, pair: list[Reading]
+) -> tuple[Plausible, list[Reading]]:
+    """The reading a wrong value is reported against: the best one, unless no words name
+    its attribute and the same subject has the plain attribute the best one qualifies
+    ("5.9 °C" for Munich is reported against its temperature, not its
+    apparent_temperature); never the reading that comes nearest the value."""
+    best = binding.readings[0]
+    if binding.cue is not None:
+        return best, pair
+    for reading in binding.readings[1:]:
+        if reading.subject != best.subject or reading.attribute not in best.attribute:
+            continue
+        plain = [
+            r
+            for r in index.pair_readings(reading.subject, reading.attribute)
+            if r.kind is quantity.kind and units_compatible(quantity.unit, r.unit)
+        ]
+        if plain:
+            return reading, plain
+    return best, pair
+
+
 def _other_readings(quantity: Quantity, binding: Binding, index: FactIndex) -> Finding:
     said = quantity.text
     kind = quantity.kind
+    names = index.names
     for reading in binding.readings[1:]:
         pair = [
             r for r in index.pair_readings(reading.subject, reading.attribute) if r.kind is kind
@@ -253,18 +284,18 @@ def _other_readings(quantity: Quantity, binding: Binding, index: FactIndex) -> F
             return finding_on(
                 quantity,
                 _K.VALUE_MISMATCH,
-                f"{said!r} read as {reading.subject} {reading.attribute} does not match "
-                + "; ".join(describe(r) for r in pair[:3]),
+                f"{said!r} read as {names.named(reading.subject, reading.attribute)} "
+                "does not match " + "; ".join(describe(r, names) for r in pair[:3]),
                 reading,
                 pair[0],
             )
     best = binding.readings[0]
     others = [r for r in index.attribute_readings(best.attribute) if r.kind is kind]
-    hint = next((describe(r) for r in others if fits(quantity, r)), None)
+    hint = next((describe(r, names) for r in others if fits(quantity, r)), None)
     return finding_on(
         quantity,
         _K.UNGROUNDED_NUMBER,
-        f"no grounded fact for {best.subject} {best.attribute}"
+        f"no grounded fact for {names.named(best.subject, best.attribute)}"
         + (f"; {said!r} is {hint}" if hint else ""),
         best,
     )
@@ -307,8 +338,8 @@ def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -
             quantity.start,
             quantity.end,
             quantity.text,
-            f"{quantity.text!r} read as {read} matches no subject's "
-            + "; ".join(describe(r) for r in readings_of[:3]),
+            f"{quantity.text!r} read as {index.names.of(None, read)} matches no subject's "
+            + "; ".join(describe(r, index.names) for r in readings_of[:3]),
             None,
             read,
         )
@@ -319,7 +350,7 @@ def attribute_only(quantity: Quantity, binding: Binding, ctx: SentenceContext) -
             quantity.start,
             quantity.end,
             quantity.text,
-            f"{quantity.text!r} states {read}, which is silent "
+            f"{quantity.text!r} states {index.names.of(None, read)}, which is silent "
             f"({silences[0].silent_reason or 'no value'})",
             silences[0].subject if len(silences) == 1 else None,
             read,
@@ -341,6 +372,9 @@ def stated_conversion(quantity: Quantity, binding: Binding, ctx: SentenceContext
     del binding  # read from the number before it
     unit = quantity.unit
     before = ctx.passed[-1] if ctx.passed else None
+    wrong = ctx.wrong[-1] if ctx.wrong else None
+    if wrong is not None and (before is None or before.end <= wrong.start):
+        return _wrong_restated(quantity, wrong, ctx)
     if unit is None or before is None or before.unit is None or before.end > quantity.start:
         return None
     if not convertible(unit, before.unit):
@@ -356,10 +390,26 @@ def stated_conversion(quantity: Quantity, binding: Binding, ctx: SentenceContext
     return finding_on(
         quantity,
         _K.VALUE_MISMATCH,
-        f"{quantity.text!r} restates {before.text!r} ({describe(facts[0])}), which is "
+        f"{quantity.text!r} restates {before.text!r} ({describe(facts[0], ctx.index.names)}), "
+        "which is "
         f"{converted(facts[0], unit):.3g} {unit}",
         facts[0].fact,
     )
+
+
+def _wrong_restated(quantity: Quantity, wrong: Quantity, ctx: SentenceContext) -> Outcome | None:
+    """A wrong number restated in another unit right after it ("12 °C (53.6 °F)" where
+    the day's high is 1.4 °C) is one claim, which its first statement's finding marks:
+    a reader marks the value once, so the restatement passes when it converts the wrong
+    number within both precisions."""
+    unit = quantity.unit
+    if unit is None or wrong.unit is None or wrong.end > quantity.start:
+        return None
+    if not convertible(unit, wrong.unit):
+        return None
+    if _RESTATED.match(ctx.sentence.text[wrong.end : quantity.start]) is None:
+        return None
+    return PASSED if _restates(quantity, wrong, unit) else None
 
 
 def _restates(quantity: Quantity, before: Quantity, unit: str) -> bool:
@@ -397,7 +447,8 @@ def membership(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> Ou
             quantity.start,
             quantity.end,
             quantity.text,
-            f"{quantity.text!r} has the value of {describe(matching[0])} but another unit",
+            f"{quantity.text!r} has the value of {describe(matching[0], ctx.index.names)} "
+            "but another unit",
             fact.subject,
             fact.attribute,
         )
@@ -495,6 +546,8 @@ def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
         outcome = revise(Stated(quantity, binding, first_opinion(quantity, binding, ctx)), ctx)
         if outcome is PASSED:
             ctx.passed.append(quantity)
+        elif isinstance(outcome, Finding):
+            ctx.wrong.append(quantity)
         so_far.stated.append(Stated(quantity, binding, outcome))
     so_far.checked += len(evidence.claims)
     return []

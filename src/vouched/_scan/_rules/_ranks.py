@@ -34,12 +34,17 @@ from vouched._scan._rules._relation import (
 from vouched._scan._rules._rule import PASSED, Outcome
 from vouched._scan._rules._said import Said, WordContext, same_value, same_word, word_finding
 
-__all__ = ["stated_count", "stated_rank", "stated_threshold"]
+__all__ = ["Ranked", "stated_count", "stated_rank", "stated_threshold"]
 
 _K = FindingKind
 
 
-def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
+Ranked = Outcome | tuple[Finding, ...]
+"""A rank rule's outcome: one phrase may hold two claims ("led the bench": X is of the
+bench, and X leads it), each its own finding."""
+
+
+def stated_rank(said: Said, ctx: WordContext) -> Ranked | None:
     """ "X ... <superlative>" states that X has the largest (or smallest) value of an
     attribute among the subjects that have one (that share X's ``within`` values, such as
     a player's team); ties hold. The attribute and X are those of the number the phrase
@@ -72,16 +77,10 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     for name, value in relation.among:
         known, own_value = ctx.facts.word_value(subject, name)
         if known and own_value is not None and not same_word(own_value, value):
-            return word_finding(
-                _part(said, group=True),
-                _K.RELATION_MISMATCH,
-                f"{subject}'s {name} is {own_value!r}: not among {name} = {value!r}",
-                subject,
-                name,
-            )
+            return _outside(said, subject, name, own_value, value)
     own = operand_of(ctx, subject, attribute)
     if not isinstance(own, Operand):
-        return not_grounded(said, subject, attribute, own)
+        return not_grounded(said, subject, attribute, own, ctx.index.names)
     peers = _peers(ctx, subject, attribute, relation, own)
     if peers is None:
         return None
@@ -105,7 +104,8 @@ def stated_rank(said: Said, ctx: WordContext) -> Outcome | None:
     return word_finding(
         _part(said, group=False),
         _K.RELATION_MISMATCH,
-        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}; another's is "
+        f"{ctx.index.names.named(subject, attribute)} is {shown(ctx, subject, attribute)}; "
+        "another's is "
         f"{'higher' if relation.rank == 'max' else 'lower'}{where}",
         subject,
         attribute,
@@ -169,6 +169,19 @@ def _renamed(ctx: WordContext, subject: str) -> bool:
     )
 
 
+def _outside(said: Said, subject: str, name: str, own: Word, value: Word) -> Ranked:
+    """ "X led the bench" when X started: two claims are wrong, that X is of the group
+    (on "the bench") and that X led it (on "led": no one leads a group he is not in);
+    one finding on the phrase when it does not split ("bench-leading")."""
+    detail = f"{subject}'s {name} is {own!r}: not among {name} = {value!r}"
+    group = word_finding(_part(said, group=True), _K.RELATION_MISMATCH, detail, subject, name)
+    verb = _part(said, group=False)
+    if verb is said:
+        return group
+    led = word_finding(verb, _K.RELATION_MISMATCH, f"{detail}, so not its leader", subject, name)
+    return (led, group)
+
+
 def _part(said: Said, *, group: bool) -> Said:
     """The words of a rank phrase a reader marks: the group it names ("the second unit"
     of "led the second unit") when the subject is not of that group, the verb ("led")
@@ -213,7 +226,7 @@ def _placed(
     return word_finding(
         said,
         _K.VALUE_MISMATCH,
-        f"{subject}'s {attribute} is {shown(ctx, subject, attribute)}: "
+        f"{ctx.index.names.named(subject, attribute)} is {shown(ctx, subject, attribute)}: "
         f"{_ORDINALS[place - 1] if place <= len(_ORDINALS) else f'{place}th'}{where}, "
         f"not {said_place or relation.place}",
         subject,
@@ -253,7 +266,7 @@ def _named_group(
                 return word_finding(
                     group,
                     _K.VALUE_MISMATCH,
-                    f"{subject}'s {attribute} is {own!r}, not {group.text!r}",
+                    f"{ctx.index.names.named(subject, attribute)} is {own!r}, not {group.text!r}",
                     subject,
                     attribute,
                 )
@@ -321,12 +334,14 @@ def _peers(
 
 def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     """ "X ... <threshold>" ("a triple-double", "below freezing") states that at least
-    ``count`` of X's listed attributes reach the bound; otherwise ``relation_mismatch`` on
-    the phrase. X is the nearest subject before it with any of those attributes."""
+    ``count`` of X's listed attributes reach the bound (exactly ``count`` for a phrase
+    declared ``exactly``: "a double-double" for a line with three is wrong); otherwise
+    ``relation_mismatch`` on the phrase. X is the nearest subject before it with any of
+    those attributes."""
     relation = relation_of(said, ctx, Threshold)
     if relation is None:
         return None
-    subject = subject_with(ctx, said, relation.attributes)
+    subject = _threshold_subject(said, ctx, relation)
     if not isinstance(subject, str):
         return subject
     low, high, unit = _bounds_in_base_unit(relation)
@@ -334,21 +349,45 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     known = [v for v in values if v is not None]
     if not known:
         silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
-        return not_grounded(said, subject, relation.attributes[0], "silent" if silent else "none")
+        why = "silent" if silent else "none"
+        return not_grounded(said, subject, relation.attributes[0], why, ctx.index.names)
     reached = sum(1 for v in known if _within_bound(v, low, high))
-    if reached >= relation.count:
-        return PASSED
-    if len(known) < len(values) and reached + len(values) - len(known) >= relation.count:
-        return None  # the missing values could make it hold
+    held = _held(relation, reached, len(values) - len(known))
+    if held is not False:
+        return PASSED if held else None  # None: the missing values could make it hold
     bound = f">= {low}" if low is not None else f"<= {high}"
     return word_finding(
         _with_ordinal(said, ctx.sentence.text),
         _K.RELATION_MISMATCH,
-        f"{subject} has {reached} of {', '.join(relation.attributes)} {bound}, "
-        f"not {relation.count}",
+        f"{subject} has {reached} of "
+        f"{', '.join(ctx.index.names.of(subject, a) for a in relation.attributes)} {bound}, "
+        f"not {'exactly ' if relation.exactly else ''}{relation.count}",
         subject,
         relation.attributes[0],
     )
+
+
+def _threshold_subject(said: Said, ctx: WordContext, relation: Threshold) -> str | Finding | None:
+    """The threshold's subject (:func:`subject_with`), else the nearest subject named
+    before it with one of its attributes ("X led the Rockets with a double-double": the
+    line is X's, the team only what X led)."""
+    subject = subject_with(ctx, said, relation.attributes)
+    if subject is not None:
+        return subject
+    names = relation.attributes
+    return next(
+        (s for s in ctx.read(said).before if any(ctx.index.knows(s, a) for a in names)), None
+    )
+
+
+def _held(relation: Threshold, reached: int, missing: int) -> bool | None:
+    """True when ``reached`` attributes at the bound make the threshold hold, None when
+    the ``missing`` values could make it hold, False when it does not."""
+    if reached == relation.count or (reached > relation.count and not relation.exactly):
+        return True
+    if reached < relation.count and missing and reached + missing >= relation.count:
+        return None
+    return False
 
 
 def _bounds_in_base_unit(relation: Threshold) -> tuple[Decimal | None, Decimal | None, str | None]:
@@ -422,7 +461,7 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
         if all(same_value(ctx.facts.word_value(other, name)[1], value) for name, value in group)
     ]
     if subject not in members:
-        return None  # X is not of the group the phrase names: another word is wrong
+        return _not_of_group(said, ctx, subject, count)
     meeting = [m for m in members if _meets(ctx, m, threshold)]
     if subject not in meeting:
         return None  # X itself misses it: the threshold's finding says so
@@ -431,6 +470,30 @@ def stated_count(said: Said, ctx: WordContext) -> Outcome | None:
     if why is None:
         return PASSED
     return word_finding(said, _K.RELATION_MISMATCH, why, subject, threshold.attributes[0])
+
+
+def _not_of_group(said: Said, ctx: WordContext, subject: str, count: Count) -> Outcome | None:
+    """ "X was the only other starter in double figures" when X came off the bench: the
+    word naming the group ("starter", a value phrase of the lexicon for the group's
+    fixed value) is wrong for X, ``value_mismatch`` on it; the count is not judged. None
+    when X is outside the group by its team (another word, the name, is wrong)."""
+    for name, value in count.among:
+        known, own = ctx.facts.word_value(subject, name)
+        if not known or own is None or same_word(own, value):
+            continue
+        phrases = [p for p, v in ctx.lexicon.words.get(name, {}).items() if same_word(v, value)]
+        for phrase in sorted(phrases, key=len, reverse=True):
+            found = re.search(rf"\b{re.escape(phrase)}s?\b", said.text, re.IGNORECASE)
+            if found is not None:
+                start, end = said.start + found.start(), said.start + found.end()
+                return word_finding(
+                    Said(start, end, found.group(), said.tags),
+                    _K.VALUE_MISMATCH,
+                    f"{subject}'s {name} is {own!r}, not {found.group()!r}",
+                    subject,
+                    name,
+                )
+    return None
 
 
 def _counted(said: Said, ctx: WordContext, count: Count, threshold: Threshold) -> Outcome | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple, TypeVar
 
+from vouched._scan._facts._attributenames import PLAIN_NAMES, AttributeNames, possessive
 from vouched._scan._facts._counts import Count
 from vouched._scan._facts._factindex import rounds_to
 from vouched._scan._facts._gameparts import period_parts
@@ -107,8 +108,9 @@ def checked(
         return subject
     if subject == NOBODY or ctx.facts.same_kind(subject, attributes):
         name = subject or "a subject no fact is about"
+        words = ctx.index.names.of(subject or None, attributes[0])
         return word_finding(
-            said, _K.UNGROUNDED_CLAIM, f"no grounded {attributes[0]} for {name}", subject or None
+            said, _K.UNGROUNDED_CLAIM, f"no grounded {words} for {name}", subject or None
         )
     return None
 
@@ -121,15 +123,24 @@ def shown(ctx: WordContext, subject: str, attribute: str) -> str:
     return f"{fact.value} {fact.unit}" if fact.unit else str(fact.value)
 
 
-def not_grounded(said: Said, subject: str, attribute: str, why: str) -> Finding | None:
+def not_grounded(
+    said: Said, subject: str, attribute: str, why: str, names: AttributeNames = PLAIN_NAMES
+) -> Finding | None:
+    """No one value to compare: ``silent_spoken`` for a silent one, else
+    ``ungrounded_claim``; ``names`` says the attribute in the detail."""
     if why == "many":
         return None  # several values: not one to compare
     if why == "silent":
         return word_finding(
-            said, _K.SILENT_SPOKEN, f"{subject}'s {attribute} is silent", subject, attribute
+            said,
+            _K.SILENT_SPOKEN,
+            f"{names.named(subject, attribute)} is silent",
+            subject,
+            attribute,
         )
+    words = names.of(subject, attribute)
     return word_finding(
-        said, _K.UNGROUNDED_CLAIM, f"no grounded {attribute} for {subject}", subject, attribute
+        said, _K.UNGROUNDED_CLAIM, f"no grounded {words} for {subject}", subject, attribute
     )
 
 
@@ -160,7 +171,11 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     right = checked(ctx, said, named, (attribute,))
     if not isinstance(right, str):
         return right
-    clause = ctx.sentence.structure.clause(said.start)
+    if relation.at_some_part:
+        return _at_some_part(said, ctx, relation, (left, right))
+    structure = ctx.sentence.structure
+    # the clause that holds the whole phrase: "out - scored" spans a dash, which may end a clause
+    clause = (structure.clause(said.start)[0], structure.clause(said.end - 1)[1])
     parts = period_parts(ctx.lexicon.periods, attribute, ctx.sentence.text, *clause)
     if left == right:
         # which name is the other team's: the period the sentence names decides ("came out
@@ -177,9 +192,9 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
         return _in_period(said, ctx, relation, (left, right), parts)
     a, b = operand_of(ctx, left, attribute), operand_of(ctx, right, attribute)
     if not isinstance(a, Operand):
-        return not_grounded(said, left, attribute, a)
+        return not_grounded(said, left, attribute, a, ctx.index.names)
     if not isinstance(b, Operand):
-        return not_grounded(said, right, attribute, b)
+        return not_grounded(said, right, attribute, b, ctx.index.names)
     if not comparable(a, b):
         return None  # values in other currencies or kinds: nothing to compare
     if holds(a.value, relation.holds, b.value) and margin_holds(
@@ -189,8 +204,39 @@ def stated_comparison(said: Said, ctx: WordContext) -> Outcome | None:
     return word_finding(
         said,
         _K.RELATION_MISMATCH,
-        f"{left}'s {attribute} is {shown(ctx, left, attribute)}, {right}'s is "
+        f"{possessive(left)} {ctx.index.names.of(left, attribute)} is "
+        f"{shown(ctx, left, attribute)}, {possessive(right)} is "
         f"{shown(ctx, right, attribute)}: {stated_relation(relation)} does not hold",
+        left,
+        attribute,
+    )
+
+
+def _at_some_part(
+    said: Said, ctx: WordContext, relation: Comparison, sides: tuple[str, str]
+) -> Outcome | None:
+    """ "X battled back": the relation holds on the running totals at the end of some part
+    before the last (the parts the lexicon's periods split the attribute into, in order:
+    the quarters); ``relation_mismatch`` when it holds at none (X led after every one).
+    None when the periods name fewer than two parts or a side lacks one."""
+    attribute = relation.attribute
+    parts = sorted({p for split in ctx.lexicon.periods.values() for p in split.get(attribute, ())})
+    if len(parts) < 2:
+        return None
+    totals = [Decimal(0), Decimal(0)]
+    for part in parts[:-1]:
+        values = [ctx.index.numeric_value(side, part) for side in sides]
+        if values[0] is None or values[1] is None:
+            return None
+        totals = [totals[0] + values[0], totals[1] + values[1]]
+        if holds(totals[0], relation.holds, totals[1]):
+            return PASSED
+    left, right = sides
+    return word_finding(
+        said,
+        _K.RELATION_MISMATCH,
+        f"{left}'s running {attribute} is never {relation.holds} {right}'s at the end of "
+        f"{', '.join(parts[:-1])}",
         left,
         attribute,
     )

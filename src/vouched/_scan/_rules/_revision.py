@@ -55,7 +55,8 @@ def pair_jointly(stated: Stated, ctx: SentenceContext) -> Outcome:
         quantity,
         _K.VALUE_MISMATCH,
         f"{quantity.text!r} is the second value of a pair whose first is already "
-        f"{next(iter(first))}'s; it does not match " + "; ".join(describe(r) for r in facts[:1]),
+        f"{next(iter(first))}'s; it does not match "
+        + "; ".join(describe(r, index.names) for r in facts[:1]),
         other,
     )
 
@@ -83,7 +84,8 @@ def restated(stated: Stated, ctx: SentenceContext) -> Outcome:
         quantity.end,
         quantity.text,
         f"{quantity.text!r} contradicts {earlier.text!r} stated earlier for "
-        f"{binding.attribute}, and no fact vouches for either",
+        f"{ctx.index.names.named(subject, binding.attribute)}, "
+        "and no fact vouches for either",
         outcome.subject,
         binding.attribute,
     )

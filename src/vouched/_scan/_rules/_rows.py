@@ -8,6 +8,7 @@ rate quoted in each pair's currency) that is another row's.
 
 from __future__ import annotations
 
+from vouched._scan._facts._attributenames import possessive
 from vouched._scan._facts._factindex import Reading, describe
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
@@ -48,8 +49,8 @@ def another_rows(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> 
     return finding_on(
         quantity,
         _K.VALUE_MISMATCH,
-        f"{quantity.text!r} read as {subject} {attribute} is "
-        f"{other.fact.subject}'s; it does not match {describe(own)}",
+        f"{quantity.text!r} read as {index.names.named(subject, attribute)} is "
+        f"{other.fact.subject}'s; it does not match {describe(own, index.names)}",
         reading,
         own,
     )
@@ -72,8 +73,10 @@ def row_of_unit(quantity: Quantity, other: Reading, ctx: SentenceContext) -> Fin
     return finding_on(
         quantity,
         _K.VALUE_MISMATCH,
-        f"{quantity.text!r} is {other.fact.subject}'s {attribute}, stated in "
-        f"{row.fact.subject}'s unit; it does not match {describe(row)}",
+        f"{quantity.text!r} is {possessive(other.fact.subject)} "
+        f"{ctx.index.names.of(other.fact.subject, attribute)}, "
+        f"stated in {possessive(row.fact.subject)} unit; it does not match "
+        f"{describe(row, ctx.index.names)}",
         row.fact,
         row,
     )
@@ -94,7 +97,8 @@ def silent_rows(quantity: Quantity, binding: Binding, ctx: SentenceContext) -> F
     return finding_on(
         quantity,
         _K.SILENT_SPOKEN,
-        f"{quantity.text!r} is stated for {reading.subject}, whose {reading.attribute} "
+        f"{quantity.text!r} is stated for {reading.subject}, whose "
+        f"{ctx.index.names.of(reading.subject, reading.attribute)} "
         f"is silent ({silence.silent_reason or 'no value'})",
         reading,
     )

@@ -13,13 +13,26 @@ from typing import Any
 
 from vouched._fact import Fact
 from vouched._scan._facts._conditions import Said, judge_conditions
-from vouched._scan._facts._extremes import Extreme, wrong_comparisons, wrong_extremes
+from vouched._scan._facts._extremes import (
+    Difference,
+    Extreme,
+    stated_differences,
+    wrong_comparisons,
+    wrong_extremes,
+)
 from vouched._scan._facts._periodviews import PeriodViews
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._numbers import Quantity
 from vouched._scan._read._times import Period, SentenceTime
 from vouched._scan._read._values import Timed
-from vouched._scan._rules._ranges import Stretch, wrong_extreme_values, wrong_ranges
+from vouched._scan._rules._ranges import (
+    Stretch,
+    Total,
+    held_ranges,
+    stated_totals,
+    wrong_extreme_values,
+    wrong_ranges,
+)
 from vouched._scan._rules._rule import Family, Rule, decided, ran
 from vouched._scan._rules._timefindings import joined_ranges, uncovered
 
@@ -96,6 +109,40 @@ def compared_periods(
     return wrong_comparisons(part, comparisons, every_fact, days)
 
 
+def stated_difference(part: str, differences: Sequence[Difference]) -> list[Finding]:
+    """ "Friday will be 6 °C warmer than Thursday": a number stated as how far apart two
+    named periods are is their values' difference, rounded as shown; else
+    ``value_mismatch`` on the number (a right one is vouched by the two facts)."""
+    return [
+        Finding(
+            _K.VALUE_MISMATCH,
+            d.quantity.start,
+            d.quantity.end,
+            part[d.quantity.start : d.quantity.end],
+            d.detail,
+        )
+        for d in differences
+        if not d.holds
+    ]
+
+
+def stated_total(part: str, totals: Sequence[Total]) -> list[Finding]:
+    """ "7 mm of rain in total over the weekend": a number stated as a total over a
+    period of several days is the sum of their amounts, rounded as shown; else
+    ``value_mismatch`` on the number (a right one is vouched by the days it adds)."""
+    return [
+        Finding(
+            _K.VALUE_MISMATCH,
+            t.quantity.start,
+            t.quantity.end,
+            part[t.quantity.start : t.quantity.end],
+            t.detail,
+        )
+        for t in totals
+        if not t.holds
+    ]
+
+
 def uncovered_period(
     part: str, timing: SentenceTime, periods: tuple[Period, ...], said: list[Finding]
 ) -> list[Finding]:
@@ -119,9 +166,11 @@ _ANY_STATEMENT = tuple(FindingKind)
 TIME_RULES: tuple[TimeRule, ...] = (
     Rule("weekday_beside_date", weekday_beside_date, (_K.VALUE_MISMATCH,)),
     Rule("stated_condition", stated_condition, (_K.VALUE_MISMATCH,)),
+    Rule("stated_total", stated_total, (_K.VALUE_MISMATCH,)),
     Rule("stated_range", stated_range, (_K.VALUE_MISMATCH,)),
     Rule("stated_extreme", stated_extreme, (_K.RELATION_MISMATCH,)),
     Rule("compared_periods", compared_periods, (_K.RELATION_MISMATCH,)),
+    Rule("stated_difference", stated_difference, (_K.VALUE_MISMATCH,)),
     Rule("uncovered_period", uncovered_period, (_K.UNGROUNDED_CLAIM,)),
     Rule("together", together, _ANY_STATEMENT),  # keeps the kinds of what it joins
 )
@@ -184,6 +233,28 @@ def _in_periods(
     return kept, kept_words
 
 
+def _without_range_ends(
+    part: str, quantities: Sequence[Quantity], stretches: Sequence[Stretch], kept: list[Finding]
+) -> list[Finding]:
+    """A range that states its period's span ("from 2 to 4 °C on Monday" for a day of
+    1.67 to 4.81 °C) is the claim its ends make: findings that read an end as one slot's
+    value of that quantity (or of none) are dropped."""
+    held = held_ranges(part, quantities, stretches)
+    if not held:
+        return kept
+    return [
+        f
+        for f in kept
+        if not any(
+            a <= f.start
+            and f.end <= b
+            and f.kind in _NUMBER_KINDS
+            and (f.attribute is None or f.attribute.split("_", 1)[0] in families)
+            for a, b, families in held
+        )
+    ]
+
+
 def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was kept
     part: str,
     quantities: Sequence[Quantity],
@@ -192,9 +263,11 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
     comparisons: Mapping[str, Any],
     kept: list[Finding],
 ) -> list[Finding]:
-    """The time rules over the whole sentence: extremes, periods compared, ranges,
-    and findings that belong together."""
+    """The time rules over the whole sentence: extremes, periods compared, totals,
+    ranges, and findings that belong together."""
     segments = timed.segments
+    # "a low on day three to a high of 12 °C": a time's digits are no range's end
+    quantities = [q for q in quantities if not any(a <= q.start < b for a, b in timed.masks)]
     stretches = [(a, b, views.view(p)[0]) for a, b, p in segments]
     every = views.whole[0].grounded
     if views.extremes:  # "the coldest day will be Monday"
@@ -203,6 +276,31 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
         mentions = timed.timing.mentions
         days = [(m.start, m.end, m.periods[0]) for m in mentions if len(m.periods) == 1]
         kept += run_time_rule("compared_periods", part, comparisons, every, days)
-    kept += run_time_rule("stated_range", part, quantities, stretches, kept)
+        differences = stated_differences(part, comparisons, every, days, quantities)
+        if differences:  # "6 °C warmer than Thursday": the number is the two days' gap
+            kept = _restated(kept, [d.quantity for d in differences])
+            kept += run_time_rule("stated_difference", part, differences)
+    totals = stated_totals(part, quantities, stretches)
+    if totals:  # "7 mm in total over the weekend": the days' amounts added
+        kept = _restated(kept, [t.quantity for t in totals])
+        kept += run_time_rule("stated_total", part, totals)
+    kept = _ranged(part, quantities, stretches, kept)
     bounds = [(a, b) for a, b, _ in segments]
     return run_time_rule("together", part, kept, bounds)
+
+
+def _restated(kept: list[Finding], read: Sequence[Quantity]) -> list[Finding]:
+    """``kept`` without the findings on numbers a time rule reads another way."""
+    said = {(q.start, q.end) for q in read}
+    return [f for f in kept if (f.start, f.end) not in said]
+
+
+def _ranged(
+    part: str, quantities: Sequence[Quantity], stretches: Sequence[Stretch], kept: list[Finding]
+) -> list[Finding]:
+    """Ranges read as ranges: the ends of one that holds are vouched by it, a wrong one
+    is one finding in place of its ends' ungrounded numbers."""
+    kept = _without_range_ends(part, quantities, stretches, kept)
+    ranged = run_time_rule("stated_range", part, quantities, stretches, kept)
+    kept = [f for f in kept if not any(r.start <= f.start and f.end <= r.end for r in ranged)]
+    return [*kept, *ranged]

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from vouched._scan._facts._conditions import Conditions
+from vouched._scan._facts._conditions import Said as ConditionSaid
 from vouched._scan._facts._lexicon import Word
-from vouched._scan._facts._wordmatch import DAY, STRING, VALUE, decode_value
+from vouched._scan._facts._wordmatch import CONDITION, DAY, STRING, VALUE, decode_value
 from vouched._scan._findings import Finding, FindingKind
 from vouched._scan._lex._english import ENGLISH
 from vouched._scan._read._values import Evidence
 from vouched._scan._rules._context import Judged
-from vouched._scan._rules._ranks import stated_count, stated_rank, stated_threshold
+from vouched._scan._rules._ranks import Ranked, stated_count, stated_rank, stated_threshold
 from vouched._scan._rules._relation import stated_comparison
 from vouched._scan._rules._rule import PASSED, Outcome, Rule, decided
 from vouched._scan._rules._said import (
@@ -105,13 +107,17 @@ def _value_outcome(
         return word_finding(
             said,
             _K.VALUE_MISMATCH,
-            f"{subject}'s {attribute} is {fact_value!r}, not {said.text!r}",
+            f"{ctx.index.names.named(subject, attribute)} is {fact_value!r}, not {said.text!r}",
             subject,
             attribute,
         )
     if silent is not None:
         return word_finding(
-            said, _K.SILENT_SPOKEN, f"{subject}'s {silent} is silent", subject, silent
+            said,
+            _K.SILENT_SPOKEN,
+            f"{ctx.index.names.named(subject, silent)} is silent",
+            subject,
+            silent,
         )
     return None
 
@@ -157,8 +163,65 @@ def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
     return _value_outcome(said, ctx, subject, [(a, values[0]) for a in attributes])
 
 
-WordCheck = Callable[[Said, WordContext], Outcome | None]
-"""A word rule: ``PASSED``, a finding on the word, or None ("not mine")."""
+def current_condition(said: Said, ctx: WordContext) -> Outcome | None:
+    """A weather word stated for a place with current conditions ("It's sunny in
+    Vienna", "Zurich is foggy") says what the place's condition fact says: a word of a
+    family its condition does not belong to (nor a family it names under ``also``), or a
+    denial or opposite ("no rain", "dry") of one it belongs to, is ``value_mismatch`` on
+    the word. Left alone: a hedged word ("a chance of showers"), the noun of a stated
+    quantity ("0.2 mm of rain"), and a place whose condition belongs to no family of the
+    lexicon (the facts cannot speak of it in those words)."""
+    phrases = said.family(CONDITION)
+    conditions = ctx.facts.conditions
+    if not phrases or conditions is None:
+        return None
+    if any(s.binding.cue is not None and _within(said, s.binding.cue) for s in ctx.stated):
+        return None  # "1.1 mm of rain": the quantity's noun, not a condition stated
+    place = ctx.read(said).place
+    if not place:
+        return None
+    values = sorted(v for v in ctx.index.strings_of(place) if conditions.of_values((v,)))
+    present = conditions.of_values(values)
+    if not present:
+        return None
+    stated = _stated_now(conditions, ctx.sentence.text.lower(), said)
+    if not stated:
+        return None  # hedged: "a chance of showers" (later) is not the condition now
+    wrong = any(
+        any(c.name in present for c in s.families)
+        if s.denied
+        else not any(c.name in present or not present.isdisjoint(c.also) for c in s.families)
+        for s in stated
+    )
+    if not wrong:
+        return PASSED
+    attribute = min(ctx.facts.word_attributes.get(values[0].casefold(), {None}) or {None}, key=str)
+    return word_finding(
+        said,
+        _K.VALUE_MISMATCH,
+        f"{place}'s condition is {' / '.join(values)!r}, not {said.text!r}",
+        place,
+        attribute,
+    )
+
+
+def _stated_now(conditions: Conditions, lowered: str, said: Said) -> list[ConditionSaid]:
+    """What the sentence states as the case at ``said``'s words: a possibility ("a chance
+    of snow") is a claim about a period, never about the conditions now."""
+    return [
+        s
+        for s in conditions.statements(lowered)
+        if (s.start, s.end) == (said.start, said.end) and not s.possible
+    ]
+
+
+def _within(said: Said, span: tuple[int, int]) -> bool:
+    return span[0] <= said.start and said.end <= span[1]
+
+
+WordCheck = Callable[[Said, WordContext], Ranked | None]
+"""A word rule: ``PASSED``, a finding on the word (one per claim when a phrase holds
+two: "led the bench"), or None ("not mine")."""
 WordRule = Rule[WordCheck]
 
 WORD_RULES: tuple[WordRule, ...] = (
@@ -173,6 +236,7 @@ WORD_RULES: tuple[WordRule, ...] = (
         (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN, _K.UNGROUNDED_CLAIM),
     ),
     Rule("stated_word", stated_word, (_K.VALUE_MISMATCH, _K.SILENT_SPOKEN)),
+    Rule("current_condition", current_condition, (_K.VALUE_MISMATCH,)),
     Rule(
         "stated_comparison",
         stated_comparison,
@@ -206,9 +270,11 @@ def judge_words(ctx: WordContext) -> tuple[list[Finding], int]:
             outcome = rule.check(said, ctx)
             if outcome is not None:
                 checked += 1
-                if isinstance(outcome, Finding):
-                    decided(rule, outcome)
-                    findings.append(outcome)
+                found = outcome if isinstance(outcome, tuple) else (outcome,)
+                for finding in found:
+                    if isinstance(finding, Finding):
+                        decided(rule, finding)
+                        findings.append(finding)
                 break
     return findings, checked
 
