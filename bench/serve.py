@@ -30,7 +30,8 @@ commit a branch started from, say). ``--processes N`` adds a row: the branch's
 gateway under ``vouched serve --processes N``. CPU per answer counts the service's
 server processes too. ``--snapshots`` has the gateway keep a snapshot of every
 answer in SQLite, as a deployment would. ``--scan-processes N`` adds a row: the
-branch's gateway with ``server.scan_processes = N`` (``/v1/scan`` in processes).
+branch's gateway with ``server.scan_processes = N`` (``/v1/scan`` in processes)
+and a ``server.health_port`` (its /healthz probed there, answered by a thread).
 
 Figures on a shared 2-core machine are noisy: read the ratios.
 """
@@ -107,6 +108,9 @@ class Service:
             self.process.kill()
             raise SystemExit(f"{name}: server did not start: {line}")
         self.url = line.split(" on ", 1)[1].strip()
+        self.health: str | None = None  # a health port's /healthz, when the config has one
+        if "health_port" in config.read_text(encoding="utf-8"):
+            self.health = self.process.stderr.readline().split(" on ", 1)[1].strip()
 
     def cpu_seconds(self) -> float:
         """The CPU time the service process has used (user + system): a figure
@@ -511,9 +515,12 @@ def gateway_folder(upstream: str, snapshots: bool = False) -> Path:
     return folder
 
 
-async def gateway_load(url: str, seconds: float, conns: int = 20) -> dict[str, float]:
+async def gateway_load(
+    url: str, seconds: float, conns: int = 20, health_url: str | None = None
+) -> dict[str, float]:
     """Chat completions over ``conns`` connections for ``seconds``, and
-    /healthz every 10 ms meanwhile on its own connection."""
+    /healthz every 10 ms meanwhile on its own connection (at ``health_url``, a
+    health port's, when given)."""
     body = dumps({"model": "m", "messages": ASK,
                   "vouched": {"query": {"subject": "Berlin"}}}).encode()  # fmt: skip
     latencies: list[float] = []
@@ -541,7 +548,7 @@ async def gateway_load(url: str, seconds: float, conns: int = 20) -> dict[str, f
             await asyncio.sleep(0.2)
             while time.perf_counter() < stop:
                 began = time.perf_counter()
-                await client.get(f"{url}/healthz")
+                await client.get(health_url or f"{url}/healthz")
                 health.append(time.perf_counter() - began)
                 await asyncio.sleep(0.01)
 
@@ -599,11 +606,13 @@ def bench_gateway(
             ("main", source, ()), (Service.HERE, None, ())]  # fmt: skip
         if processes > 1:
             rows.append((f"x{processes}", None, ("--processes", str(processes))))
-        if scan_processes:  # the branch with [server] scan_processes (main has no such key)
+        if scan_processes:  # the branch with scan_processes and health_port (main has neither)
             text = (folder / "serve.toml").read_text(encoding="utf-8")
-            text = text.replace("[server]\n", f"[server]\nscan_processes = {scan_processes}\n")
+            text = text.replace(
+                "[server]\n", f"[server]\nscan_processes = {scan_processes}\nhealth_port = 0\n"
+            )
             (folder / "serve-scans.toml").write_text(text, encoding="utf-8")
-            rows.append((f"scan{scan_processes}", None, ("--config-file", "serve-scans.toml")))
+            rows.append((f"sp{scan_processes}+hp", None, ("--config-file", "serve-scans.toml")))
         for name, where, extra in rows:
             for leftover in folder.glob("snapshots.db*"):
                 leftover.unlink()
@@ -613,7 +622,7 @@ def bench_gateway(
             try:
                 asyncio.run(gateway_load(service.url, 1.0, 4))  # warm up
                 cpu = service.cpu_seconds()
-                r = asyncio.run(gateway_load(service.url, seconds))
+                r = asyncio.run(gateway_load(service.url, seconds, health_url=service.health))
                 cpu = (service.cpu_seconds() - cpu) / max(r["n"], 1) * 1e3
                 direct, through = gateway_overhead(service.url, upstream, 200)
                 alone, _, _ = asyncio.run(gate_under_scans(service.url, seconds / 2, 0))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from decimal import Decimal
@@ -23,6 +24,7 @@ from chatstream import chunk, completion_events, events
 from vouched import (
     ConfigError,
     Fact,
+    MissingExtraError,
     OpenAIChatPhraser,
     PhraserConnectionError,
     PhraserHTTPError,
@@ -318,3 +320,9 @@ def test_an_httpx_transport_with_aiohttp_is_a_config_error() -> None:
 def test_an_unknown_http_client_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="http_client"):
         OpenAIChatPhraser("http://x/v1", "m", http_client="requests")  # type: ignore[arg-type]
+
+
+def test_without_aiohttp_the_error_names_the_server_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "aiohttp", None)  # as on a machine without vouched[server]
+    with pytest.raises(MissingExtraError, match=r"pip install 'vouched\[server\]'"):
+        OpenAIChatPhraser("http://x/v1", "m", http_client="aiohttp")

@@ -70,3 +70,24 @@ def test_an_unknown_option_is_reported_with_the_commands_usage() -> None:
     assert run.stderr.count("\n") == 1
     assert run.stderr.startswith("vouched replay: error: unrecognized arguments: --frobnicate")
     assert "usage: vouched replay [-h] --store PATH" in run.stderr
+
+
+def test_a_lexicon_option_names_every_shipped_lexicon() -> None:
+    # `--lexicon weather` works, so the help says so: a reader of --help alone would
+    # otherwise write a lexicon file for a domain vouched already ships.
+    from vouched import Lexicon  # noqa: PLC0415
+
+    for command in ("scan", "replay"):
+        run = vouched(command, "--help")
+        assert run.returncode == 0, run.stderr
+        shown = " ".join(run.stdout.split())
+        for name in Lexicon.shipped_names():
+            assert name in shown, (command, name)
+
+
+def test_the_size_cap_help_points_to_a_page_that_lists_the_caps() -> None:
+    run = vouched("gate", "--help")
+    assert run.returncode == 0, run.stderr
+    assert "docs/reference/cli.md" in " ".join(run.stdout.split())
+    page = Path(__file__).resolve().parents[2] / "docs" / "reference" / "cli.md"
+    assert "facts 64 MiB" in " ".join(page.read_text(encoding="utf-8").split())

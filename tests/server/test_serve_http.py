@@ -155,3 +155,25 @@ def test_metrics_count_every_process_whichever_answers_the_scrape() -> None:
         assert process.wait(timeout=60) == 0
         if process.stderr is not None:
             process.stderr.close()
+
+
+def test_a_health_port_is_bound_named_and_answers(tmp_path: Path) -> None:
+    text = (EXAMPLES / "serve.toml").read_text(encoding="utf-8")
+    text = text.replace("[server]\n", "[server]\nhealth_port = 0\n")
+    for name in ("facts.json", "lexicon.json", "catalog.csv", "contract.toml"):
+        (tmp_path / name).write_bytes((EXAMPLES / name).read_bytes())
+    (tmp_path / "serve.toml").write_text(text, encoding="utf-8")
+    process = _serve("--config", str(tmp_path / "serve.toml"), "--port", "0")
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().startswith("vouched serve: listening on ")
+        line = process.stderr.readline()
+        assert line.startswith("vouched serve: health on http://127.0.0.1:")
+        health = line.split(" on ", 1)[1].strip()
+        assert health.endswith("/healthz")
+        assert httpx.get(health, timeout=30).json()["status"] == "ok"
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        if process.stderr is not None:
+            process.stderr.close()

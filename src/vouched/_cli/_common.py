@@ -34,6 +34,7 @@ __all__ = [
     "check_output_path",
     "console",
     "emit_json",
+    "lexicon_help",
     "load_lexicon",
     "parse_now",
     "read_input",
@@ -100,8 +101,16 @@ def add_input_limit(parser: argparse.ArgumentParser) -> None:
         "--max-input-bytes",
         type=byte_size,
         metavar="SIZE",
-        help="size cap for each input file, such as 200M (default: by kind, see README)",
+        help="size cap for each input file, such as 200M (default: a cap for each kind of "
+        "input, listed in the command-line reference, docs/reference/cli.md)",
     )
+
+
+def lexicon_help(what: str) -> str:
+    """``--lexicon``'s help: a file, or one of the names vouched ships (read from the
+    shipped folder, so a new lexicon is listed without touching the help)."""
+    names = ", ".join(Lexicon.shipped_names())
+    return f"{what}: a lexicon JSON file, or a shipped one by name ({names})"
 
 
 def load_lexicon(path: str | None, *, max_bytes: int | None = None) -> Lexicon | None:

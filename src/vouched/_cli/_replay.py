@@ -1,4 +1,4 @@
-"""``vouched replay --store PATH|URL [--policy FILE] [--lexicon FILE] [--since ISO]
+"""``vouched replay --store PATH|URL [--policy FILE] [--lexicon NAME|FILE] [--since ISO]
 [--until ISO] [--json] [--chart OUT.png] [--engine local|ray] [--workers N]
 [--ray-address ADDR]``.
 
@@ -77,6 +77,7 @@ from vouched._cli._common import (
     check_output_path,
     console,
     emit_json,
+    lexicon_help,
     load_lexicon,
     load_policy,
 )
@@ -114,7 +115,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--lexicon",
         metavar="FILE|NAME",
-        help="the lexicon for every snapshot (default: each snapshot's own, as recorded)",
+        help=lexicon_help(
+            "the lexicon for every snapshot (default: each snapshot's own, as recorded)"
+        ),
     )
     parser.add_argument(
         "--since",

@@ -1,4 +1,4 @@
-"""``vouched scan --facts FACTS.json [--lexicon LEXICON.json] [--sources FILE ...]
+"""``vouched scan --facts FACTS.json [--lexicon NAME|LEXICON.json] [--sources FILE ...]
 [--question TEXT] [--now ISO8601] [--json] OUTPUT.txt|-``.
 
 Facts are gated first with the default policy at ``--now``; only grounded
@@ -29,6 +29,7 @@ from vouched._cli._common import (
     add_input_limit,
     cell,
     console,
+    lexicon_help,
     load_lexicon,
     load_policy,
     parse_now,
@@ -69,7 +70,9 @@ def register(commands: Any) -> None:
         required=True,
         help="facts: a JSON array, one object, or JSON Lines (- for stdin)",
     )
-    parser.add_argument("--lexicon", help="a lexicon JSON file (attributes, subjects, internal)")
+    parser.add_argument(
+        "--lexicon", metavar="NAME|FILE", help=lexicon_help("how the answer names attributes")
+    )
     parser.add_argument(
         "--sources", nargs="+", default=[], metavar="FILE", help="source texts quotes may come from"
     )

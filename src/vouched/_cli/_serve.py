@@ -103,22 +103,16 @@ def run(args: argparse.Namespace) -> int:
         logging.basicConfig(format="%(message)s")
         logging.getLogger("vouched.server").setLevel(logging.INFO)
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    # Accepted connections inherit it: without, a response's headers and body
-    # go out as two segments and the second waits for the client's delayed
-    # ACK (40 ms a request; bench/serve.py measured it).
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    try:
-        sock.bind((config.host, config.port))
-        sock.listen(1024)  # connections wait in the backlog while uvicorn starts
-    except OSError as error:
-        sock.close()
-        reason = error.strerror or type(error).__name__
-        raise InputError(f"cannot listen on {config.host}:{config.port}: {reason}") from None
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    sys.stderr.write(f"vouched serve: listening on http://{shown}:{port}\n")
+    sock = _listen(family, config.host, config.port)
+    health = (
+        None if config.health_port is None else _listen(family, config.host, config.health_port)
+    )
+    for bound, said in ((sock, "listening on"), (health, "health on")):
+        if bound is not None:
+            host, port = bound.getsockname()[:2]
+            shown = f"[{host}]" if family == socket.AF_INET6 else host
+            path = "/healthz" if bound is health else ""
+            sys.stderr.write(f"vouched serve: {said} http://{shown}:{port}{path}\n")
     sys.stderr.flush()
 
     def serve_here() -> int:
@@ -126,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         # default 5 ms switch interval a cheap /v1/gate waits behind them once per
         # syscall. 1 ms: bench/serve.py (gate p99 while 8 clients scan 32 KB).
         sys.setswitchinterval(0.001)
-        app = create_app(config)
+        app = create_app(config, health=health)
 
         class Server(uvicorn.Server):  # type: ignore[misc,name-defined]  # uvicorn: Any here
             def handle_exit(self, sig: int, frame: Any) -> None:
@@ -146,6 +140,23 @@ def run(args: argparse.Namespace) -> int:
     with _shared_metrics() as folder:
         config = replace(config, metrics_dir=folder)  # what serve_here builds from
         return _supervise(config.processes, serve_here, lambda pid: _metrics_gone(pid, folder))
+
+
+def _listen(family: socket.AddressFamily, host: str, port: int) -> socket.socket:
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit it: without, a response's headers and body
+    # go out as two segments and the second waits for the client's delayed
+    # ACK (40 ms a request; bench/serve.py measured it).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(1024)  # connections wait in the backlog while uvicorn starts
+    except OSError as error:
+        sock.close()
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot listen on {host}:{port}: {reason}") from None
+    return sock
 
 
 _MULTIPROC = "PROMETHEUS_MULTIPROC_DIR"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -58,6 +59,7 @@ from vouched._replay._store import ReadableStore
 from vouched._server import _openai
 from vouched._server._config import ServeConfig, retries
 from vouched._server._handling import Metrics, http_error, parse_body, post_handler, sse_events
+from vouched._server._health import HealthListener
 from vouched._server._http import RequestError, json_bytes, json_response
 from vouched._server._middleware import Guard
 from vouched._server._models import (
@@ -382,6 +384,8 @@ class Service:
                 await grounder.aclose()
             except Exception:  # noqa: BLE001 - a client that fails to close must not stop the drain
                 _log.warning("closing the upstream client failed", exc_info=True)
+        if self.scans is not None:  # no request is left: the scan processes end before we do
+            await asyncio.to_thread(self.scans.shutdown, wait=True)
         if self.snapshots is not None:
             await asyncio.to_thread(self.snapshots.close, max(self._grace_left(), MIN_DRAIN))
             if not self.snapshots.drained:
@@ -514,16 +518,18 @@ class Service:
         return Response(generate_latest(self.meters.exposed), media_type=CONTENT_TYPE_LATEST)
 
     async def healthz(self, request: Request) -> Response:
-        return json_response(
-            {
-                "status": "draining" if self.draining else "ok",
-                "version": vouched.__version__,
-                "catalogs": sorted(self.config.catalogs),
-                "lexicons": sorted(self.config.lexicons),
-                "sources": [str(getattr(s, "name", type(s).__name__)) for s in self.config.sources],
-                "phraser": str(getattr(self.config.phraser, "name", "")),
-            }
-        )
+        return json_response(self.health())
+
+    def health(self) -> dict[str, Any]:
+        """The ``/healthz`` document (read from any thread: the health listener's too)."""
+        return {
+            "status": "draining" if self.draining else "ok",
+            "version": vouched.__version__,
+            "catalogs": sorted(self.config.catalogs),
+            "lexicons": sorted(self.config.lexicons),
+            "sources": [str(getattr(s, "name", type(s).__name__)) for s in self.config.sources],
+            "phraser": str(getattr(self.config.phraser, "name", "")),
+        }
 
     async def openapi(self, request: Request) -> Response:
         return json_response(
@@ -548,12 +554,21 @@ def _review_pages(config: ServeConfig) -> list[Mount]:
 
 
 def create_app(
-    config: ServeConfig, *, clock: Clock | None = None, grounder: Grounder | None = None
+    config: ServeConfig,
+    *,
+    clock: Clock | None = None,
+    grounder: Grounder | None = None,
+    health: socket.socket | None = None,
 ) -> Guard:
     """The service for ``config`` (an ASGI app); ``clock`` (default: the
     system's) is where time is read, ``grounder`` replaces the one the config
-    describes (tests). ``app.service`` is the :class:`Service` behind it."""
+    describes (tests); ``health``, a listening socket, is answered ``/healthz``
+    by a thread of its own while the app runs (``server.health_port``).
+    ``app.service`` is the :class:`Service` behind it."""
     service = Service(config, clock or SystemClock(), grounder)
+    listener = (
+        None if health is None else HealthListener(health, service.health, config.host_names())
+    )
     for name in ("vouched.server", "vouched.grounder", "vouched.sources", "vouched.snapshots"):
         logging.getLogger(name).addFilter(FILTER)
 
@@ -562,9 +577,15 @@ def create_app(
         service.started()
         if service.scans is not None:  # started before the first scan, off the loop
             await asyncio.to_thread(service.scans.warm)
-        yield
-        service.draining = True
-        await service.drain()
+        if listener is not None:
+            listener.start()
+        try:
+            yield
+            service.draining = True
+            await service.drain()
+        finally:
+            if listener is not None:
+                await asyncio.to_thread(listener.stop)
 
     routes: list[BaseRoute] = [
         Route(

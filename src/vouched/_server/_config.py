@@ -15,6 +15,8 @@
     processes = 1              # server processes on the one socket (1 to 64; --processes)
     scan_processes = 0         # /v1/scan in this many processes of its own (0: in the
                                # CPU pool's threads, sharing the GIL with the event loop)
+    # health_port = 8788       # no default: GET /healthz on this port too, answered by
+                               # a thread, never queued behind the event loop (0: a free one)
     queue_limit = 64           # requests waiting for the pool; past it, 503
     max_connections = 1000     # open connections (keep it below ulimit -n); past it, the
                                # longest idle one is closed to make room
@@ -153,6 +155,7 @@ _SERVER_KEYS = (
     "workers",
     "processes",
     "scan_processes",
+    "health_port",
     "queue_limit",
     "max_connections",
     "keep_alive_timeout",
@@ -216,6 +219,7 @@ class ServeConfig:
     workers: int = 2
     processes: int = 1
     scan_processes: int = 0
+    health_port: int | None = None
     queue_limit: int = 64
     max_connections: int = 1000
     keep_alive_timeout: float = 5.0
@@ -441,6 +445,11 @@ def _server(read: _Reader, server: Mapping[str, Any], env: Mapping[str, str]) ->
     if isinstance(scans, bool) or not isinstance(scans, int) or not 0 <= scans <= 64:
         raise read.error("must be between 0 and 64", "server.scan_processes")
     settings["scan_processes"] = scans
+    if "health_port" in server:
+        health = server["health_port"]
+        if isinstance(health, bool) or not isinstance(health, int) or not 0 <= health <= 65535:
+            raise read.error("must be a TCP port (0-65535)", "server.health_port")
+        settings["health_port"] = health
     try:
         check_binding(ServeConfig(host=settings["host"], token=token))
     except InputError as error:

@@ -130,5 +130,6 @@ class ScanProcesses:
         with self._lock:
             self._held -= 1
 
-    def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def shutdown(self, *, wait: bool = False) -> None:
+        """Stop the scan processes (``wait``: until they have ended)."""
+        self._pool.shutdown(wait=wait, cancel_futures=True)
