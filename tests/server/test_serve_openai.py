@@ -135,7 +135,9 @@ def test_a_reply_with_an_unvouched_number_is_refused_as_content_filter(
     )
     choice = completion.choices[0]
     assert choice.finish_reason == "content_filter"
-    assert "18" not in choice.message.content
+    assert choice.message.content is None  # OpenAI's refusal shape: the words are in refusal
+    assert choice.message.refusal is not None
+    assert "18" not in choice.message.refusal
     summary = completion.model_extra["vouched"]
     assert summary["status"] == "refused"
     assert [a["action"] for a in summary["attempts"]] == ["retry", "refuse"]  # as on_fail says
