@@ -39,6 +39,17 @@ def test_a_players_wrong_points_for_his_team_are_still_his() -> None:
     ]
 
 
+def test_a_one_player_box_score_still_names_his_team_as_a_group() -> None:
+    # a Grounder asking about one player gathers his line, his team and the score: his
+    # team is held by him alone, but it is a subject of the facts, so it names his side
+    one = _facts([("Nikola Jokic", "PTS", 31), ("Nikola Jokic", "TEAM", "Nuggets"),
+                  ("Nuggets", "TEAM-PTS", 118)])  # fmt: skip
+    assert _found("Nikola Jokic scored 31 points for the Nuggets.", one, POINTS) == []
+    assert _found("Nikola Jokic scored 118 points for the Nuggets.", one, POINTS) == [
+        ("value_mismatch", "118")
+    ]
+
+
 TRAINS = _facts(
     [("IC 2213", "destination", "Stralsund Hbf"), ("IC 2213", "delay_minutes", 8)],
     {"delay_minutes": "min"},

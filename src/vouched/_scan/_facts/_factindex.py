@@ -383,17 +383,20 @@ class FactIndex:
 
     def belongs_to(self, subject: str, group: str) -> bool:
         """Is ``group`` what ``subject`` shares with others (a player's team: the value of
-        a string fact that several subjects hold for one attribute)? An opponent, a
-        destination, held by one subject, names no group of it."""
+        a string fact that several subjects hold for one attribute)? Held by one subject,
+        it is a group only when it names a subject of another kind (no attribute in
+        common: a one-player box score's team); an opponent, a destination, names none."""
         if self._words_of is None:
             holders: dict[tuple[str, str], set[str]] = {}
+            kinds: dict[str, set[str]] = {}
             for fact in self.grounded:
+                kinds.setdefault(fact.subject.casefold(), set()).add(fact.attribute)
                 if isinstance(fact.value, str):
                     key = (fact.attribute, fact.value.casefold())
                     holders.setdefault(key, set()).add(fact.subject)
             words: dict[str, set[str]] = {}
             for (_, value), subjects in holders.items():
-                if len(subjects) > 1:
+                if len(subjects) > 1 or _other_kind(kinds, value, subjects):
                     for holder in subjects:
                         words.setdefault(holder, set()).add(value)
             self._words_of = words
@@ -653,3 +656,10 @@ class FactIndex:
             if quantity.kind is not _NUMBER and fact.unit is None:
                 return True
         return False
+
+
+def _other_kind(kinds: dict[str, set[str]], value: str, holders: set[str]) -> bool:
+    """Does ``value`` name a subject of the facts that shares no attribute with its one
+    holder (a team beside a player, never an opponent beside a team)?"""
+    own = kinds.get(value)
+    return own is not None and all(own.isdisjoint(kinds[h.casefold()]) for h in holders)

@@ -222,8 +222,9 @@ def own_counts(
 ) -> None:
     """ "The Hawks forced the Wizards into 14 turnovers, while committing just 12 of
     their own": a number with no noun of its own, followed by "of their own", counts the
-    noun of the number before it in the sentence, for the sentence's subject (the first
-    subject it names, whose own the count is), into ``forced``."""
+    noun of the number before it in the sentence, for the subject named between the two
+    (:func:`_own_subject`), else the sentence's subject (the first subject it names,
+    whose own the count is), into ``forced``."""
     text = ctx.text
     previous: Cue | None = None
     for quantity in quantities:
@@ -235,16 +236,34 @@ def own_counts(
             continue
         if OWN_AFTER.match(text, quantity.end) is None:
             continue
-        low = ctx.structure.sentence(quantity.start)[0]
-        subject = next(
-            (m.names[0] for m in ctx.mentions if m.kind == _NAMED and m.start >= low and m.names),
-            None,
-        )
+        subject = _own_subject(ctx, previous.end, quantity.start)
         if subject is None:
             continue
         names = tuple(a for a in previous.names if ctx.facts.knows(subject, a))
         if names:
             forced[quantity.start] = Forced(names, (subject,))
+
+
+def _own_subject(ctx: SentenceRead, after: int, position: int) -> str | None:
+    """Whose own a count at ``position`` is: the subject named last between the number
+    whose noun it borrows (ending at ``after``) and it ("Alianza making five changes and
+    FAS responding with five of their own"), else the first subject its sentence names
+    ("Denver forced Phoenix into 15 turnovers while committing 11 of their own")."""
+    starts = ctx.mention_starts
+    low = ctx.structure.sentence(position)[0]
+    between = [
+        m.names[0]
+        for m in ctx.mentions[bisect_left(starts, after) : bisect_left(starts, position)]
+        if m.kind == _NAMED and m.names
+    ]
+    if between:
+        return between[-1]
+    first = (
+        m.names[0]
+        for m in ctx.mentions[bisect_left(starts, low) : bisect_left(starts, position)]
+        if m.kind == _NAMED and m.names
+    )
+    return next(first, None)
 
 
 def group_runs(ctx: SentenceRead, quantities: Sequence[Quantity]) -> dict[int, int]:
