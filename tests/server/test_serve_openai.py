@@ -249,7 +249,8 @@ def test_the_serve_guides_sdk_snippet_runs_against_a_real_vouched_serve(
     app = create_app(_config(), clock=FakeClock(NOW))
     with serving(app) as url:
         exec(code.replace("http://127.0.0.1:8787", url), {})  # noqa: S102 - our own README
-    text, finish, status = capsys.readouterr().out.splitlines()
+    text, finish, refusal, status = capsys.readouterr().out.splitlines()
     assert "21.4 °C" in text
     assert finish == "stop"
+    assert refusal == "None"  # an answer that passed: no refusal
     assert status == "ok"
