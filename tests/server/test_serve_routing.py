@@ -113,7 +113,10 @@ def test_a_fallbacks_answer_leaves_the_failure_in_trail_log_and_metrics(
                     model="alpha", messages=ASK, extra_body=VOUCHED, stream=True))  # fmt: skip
             assert chunks[-1].choices[0].finish_reason == "stop"
         else:
-            assert _ask(url, "alpha").model == "beta"
+            completion = _ask(url, "alpha")
+            assert completion.model == "beta"
+            attempts = (completion.model_extra or {})["vouched"]["attempts"]
+            assert [(a["index"], a["action"]) for a in attempts] == [(0, "error"), (1, "accept")]
     [snapshot] = snapshots(service)
     request = snapshot.request
     assert (request["upstream"], request["model"]) == ("a", "alpha")  # what was asked
