@@ -473,6 +473,7 @@ def test_the_new_sections_round_trip_through_json() -> None:
         ({"superlatives": {"x": {"rank": "max", "colour": 1}}}, "colour"),
         ({"superlatives": {"x": {"rank": "max", "among": {"STARTER": 1}}}}, "among"),
         ({"thresholds": {"x": {"attributes": ["t"], "at_most": 0, "unit": 3}}}, "unit"),
+        ({"thresholds": {"x": {"attributes": ["t"], "at_least": 3, "at_most": 2}}}, "thresholds.x"),
     ],
 )
 def test_a_wrong_relation_section_names_its_field(section: dict[str, Any], field: str) -> None:

@@ -63,7 +63,8 @@ def test_word_sections_name_attributes_the_world_has(name: str) -> None:
     for phrase, rule in sections["thresholds"].items():
         numeric = all(a in kinds and kinds[a] <= {"number"} for a in rule["attributes"])
         assert numeric, (name, phrase)
-        assert ("at_least" in rule) != ("at_most" in rule), (name, phrase)
+        assert "at_least" in rule or "at_most" in rule, (name, phrase)
+        assert rule.get("at_least", 0) <= rule.get("at_most", rule.get("at_least", 0))
         assert 1 <= rule["count"] <= len(rule["attributes"]), (name, phrase)
 
 

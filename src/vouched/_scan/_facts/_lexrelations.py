@@ -15,7 +15,8 @@ the scanner can check a statement in words against the facts::
   facts have the values it names ("led the bench": ``{"STARTER": false}``, which X
   must have too);
 - a threshold: "X ... <phrase>" states that at least ``count`` of X's listed
-  attributes reach ``at_least`` (or stay at or below ``at_most``), in ``unit`` when
+  attributes reach ``at_least`` and/or stay at or below ``at_most`` (both: a span,
+  "scored twice" is goals from 2 to 2), in ``unit`` when
   one is given (the facts' values are converted to it: 30 °F is below 0 degC).
 
 This module only reads and validates the sections; the rules that check them
@@ -94,6 +95,7 @@ class Threshold:
     at_most: Decimal | None = None
     unit: str | None = None  # the bound's unit ("degC": "below freezing" holds at 30 °F)
     exactly: bool = False
+    in_period: bool = False  # read on the part of the occasion its sentence names
 
 
 Relation = Comparison | Superlative | Threshold | Count
@@ -212,22 +214,19 @@ def thresholds_of(section: Any, where: str = "thresholds") -> Mapping[str, Thres
             raise InputError("must be a list of attribute names", field=f"{at}.attributes")
         names = tuple(_name(a, f"{at}.attributes") for a in raw)
         low, high = spec.get("at_least"), spec.get("at_most")
-        if (low is None) == (high is None):
-            raise InputError("needs exactly one of at_least and at_most", field=at)
+        if low is None and high is None:
+            raise InputError("needs at_least, at_most or both", field=at)
         count = spec.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(names):
             raise InputError(f"must be a whole number from 1 to {len(names)}", field=f"{at}.count")
         exactly = spec.get("exactly", False)
         if not isinstance(exactly, bool):
             raise InputError("must be true or false", field=f"{at}.exactly")
-        found[phrase] = Threshold(
-            names,
-            count,
-            None if low is None else _number(low, f"{at}.at_least"),
-            None if high is None else _number(high, f"{at}.at_most"),
-            unit,
-            exactly,
-        )
+        least = None if low is None else _number(low, f"{at}.at_least")
+        most = None if high is None else _number(high, f"{at}.at_most")
+        if least is not None and most is not None and least > most:
+            raise InputError("at_least is larger than at_most", field=at)
+        found[phrase] = Threshold(names, count, least, most, unit, exactly)
     return MappingProxyType(found)
 
 
@@ -258,11 +257,11 @@ def relation_json(relation: Relation) -> dict[str, Any]:
         if relation.place != 1:
             data["place"] = relation.place
         return data
-    bound = (
-        {"at_least": relation.at_least}
-        if relation.at_least is not None
-        else {"at_most": relation.at_most}
-    )
+    bound = {
+        key: value
+        for key, value in (("at_least", relation.at_least), ("at_most", relation.at_most))
+        if value is not None
+    }
     unit = {"unit": relation.unit} if relation.unit else {}
     exactly = {"exactly": True} if relation.exactly else {}
     return {

@@ -3,7 +3,8 @@
 A fact without a period (current conditions, a country) is visible to every
 sentence. A fact with a period is visible to a sentence about a period it
 overlaps: "on Friday" sees Friday's slots and Friday's high, "Friday afternoon"
-the slots of that afternoon and the day's extremes, "from Friday to Sunday"
+the slots of that afternoon, and the afternoon's extremes and totals computed from
+them in place of the day's (a day's high is no afternoon's high), "from Friday to Sunday"
 every slot and day in between. A sentence that names no time reads with the time
 the sentence before it named; one that speaks of the whole forecast (or comes
 before any time is named) sees every fact, as without periods. A period no fact
@@ -17,8 +18,9 @@ Views are built from the facts (never from the text) and kept per scanner, at mo
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 from typing import Any
 
 from vouched._fact import Fact
@@ -127,6 +129,8 @@ class PeriodViews:
                 [*flat, *(f for f in self._near(timed, periods) if _overlaps(f, periods))]
                 for flat, timed in zip(self._flat, self._timed, strict=True)
             ]
+            if all(end - begin < _DAY for begin, end in periods):
+                picked[0] = _of_the_part(picked[0], periods)
             index = FactIndex.build(
                 picked[0], picked[1], self._exact, picked[2], self.whole[0].names
             )
@@ -231,3 +235,58 @@ def _slot_starts(timed: Sequence[Fact]) -> frozenset[int]:
         for f in timed
         if f.valid_from is not None and (span := _span(f)) is not None and span < _DAY
     )
+
+
+def _total(values: list[Decimal]) -> Decimal:
+    return sum(values, Decimal(0))
+
+
+_AGGREGATES: dict[str, Callable[[list[Decimal]], Decimal]] = {
+    "_max": max,
+    "_min": min,
+    "_total": _total,
+}
+"""Suffixes of aggregate attributes and how their slots make them."""
+
+
+def _of_the_part(facts: list[Fact], periods: tuple[Period, ...]) -> list[Fact]:
+    """``facts`` for a part of a day (``periods`` shorter than a day): an aggregate
+    whose period is longer than the part (the day's ``temperature_max``, ``rain_total``)
+    is replaced by the same aggregate of the slots of its attribute inside the part
+    (the afternoon's highest ``temperature``), when the part holds such slots."""
+    slots: dict[tuple[str, str], list[Fact]] = {}
+    for fact in facts:
+        if fact.period is not None and _inside(fact, periods):
+            slots.setdefault((fact.subject, fact.attribute), []).append(fact)
+    out: list[Fact] = []
+    for fact in facts:
+        out.append(_part_aggregate(fact, periods, slots) or fact)
+    return out
+
+
+def _part_aggregate(
+    fact: Fact, periods: tuple[Period, ...], slots: Mapping[tuple[str, str], list[Fact]]
+) -> Fact | None:
+    """The part's own value of an aggregate fact longer than the part, or None."""
+    if fact.period is None or _inside(fact, periods):
+        return None
+    base, _, suffix = fact.attribute.rpartition("_")
+    make = _AGGREGATES.get(f"_{suffix}")
+    parts = slots.get((fact.subject, base), [])
+    values = [Decimal(f.value) for f in parts if f.unit == fact.unit and _is_number(f.value)]  # type: ignore[arg-type]
+    if make is None or not values:
+        return None
+    start = min(f.valid_from for f in parts if f.valid_from is not None)
+    end = max(f.valid_until for f in parts if f.valid_until is not None)
+    return fact.model_copy(update={"value": make(values), "valid_from": start, "valid_until": end})
+
+
+def _inside(fact: Fact, periods: tuple[Period, ...]) -> bool:
+    start, end = fact.valid_from, fact.valid_until
+    if start is None or end is None:
+        return False
+    return any(p_start <= start and end <= p_end for p_start, p_end in periods)
+
+
+def _is_number(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | Decimal)

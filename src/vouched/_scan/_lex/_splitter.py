@@ -51,6 +51,23 @@ number stays whole with its unit: "21.4 °C", a 1,300-digit run and its "°C")."
 _ANY_SPACE = re.compile(r"\s")
 _LINE_GAP = re.compile(r"[ \t\r]*")
 _LIST_MARKER = re.compile(r"\s*(?:\d{1,3}|[A-Za-z])[.)]")
+_DOTTED_DATE = re.compile(r"(?<![\d.])\d{1,2}\.\d{1,2}\.\Z")
+"""A day and month written with dots ("on 04.12. the high"): its closing dot ends no
+sentence when a lower-case word follows."""
+_NEXT_CHARACTER = re.compile(r"\s+(\S)")
+
+
+def _dot_holds(text: str, position: int, final: bool) -> int | bool | None:
+    """A lone dot at ``position`` that may end no sentence: a dotted date's closing dot
+    before a lower-case word ("on 04.12. the high"), else an abbreviation's
+    (:func:`_abbreviation_holds`). -1 no end, None undecided, False read on."""
+    if _DOTTED_DATE.search(text[max(0, position - 6) : position + 1]):
+        after = _NEXT_CHARACTER.match(text, position + 1)
+        if after is None and not final:
+            return None
+        if after is not None and after.group(1).islower():
+            return -1
+    return _abbreviation_holds(text, position, final)
 
 
 class SentenceSplitter:
@@ -131,7 +148,7 @@ class SentenceSplitter:
         if end < size and not text[end].isspace():
             return -1
         if end == position + 1 and text[position] == ".":
-            held = _abbreviation_holds(text, position, final)
+            held = _dot_holds(text, position, final)
             if held is not False:
                 return held
         if end == size and not final and not self._eager(text, position):

@@ -10,9 +10,11 @@ what they share with comparisons (operands, subjects) is in :mod:`._relation`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from decimal import Decimal
 
 from vouched._scan._facts._counts import MAX_MEMBERS, Count, unmet
+from vouched._scan._facts._gameparts import period_parts
 from vouched._scan._facts._lexicon import Word
 from vouched._scan._facts._lexrelations import Superlative, Threshold
 from vouched._scan._facts._wordmatch import RELATION, STRING
@@ -338,7 +340,7 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     declared ``exactly``: "a double-double" for a line with three is wrong); otherwise
     ``relation_mismatch`` on the phrase. X is the nearest subject before it with any of
     those attributes."""
-    relation = relation_of(said, ctx, Threshold)
+    relation = _in_period(said, ctx, relation_of(said, ctx, Threshold))
     if relation is None:
         return None
     subject = _threshold_subject(said, ctx, relation)
@@ -348,6 +350,8 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     values = _threshold_values(ctx, subject, relation, unit)
     known = [v for v in values if v is not None]
     if not known:
+        if relation.in_period:
+            return None  # a player's goals in a half: the facts count only the teams'
         silent = any((subject, a) in ctx.index.silent_pairs for a in relation.attributes)
         why = "silent" if silent else "none"
         return not_grounded(said, subject, relation.attributes[0], why, ctx.index.names)
@@ -355,16 +359,40 @@ def stated_threshold(said: Said, ctx: WordContext) -> Outcome | None:
     held = _held(relation, reached, len(values) - len(known))
     if held is not False:
         return PASSED if held else None  # None: the missing values could make it hold
-    bound = f">= {low}" if low is not None else f"<= {high}"
     return word_finding(
         _with_ordinal(said, ctx.sentence.text),
         _K.RELATION_MISMATCH,
-        f"{subject} has {reached} of "
-        f"{', '.join(ctx.index.names.of(subject, a) for a in relation.attributes)} {bound}, "
-        f"not {'exactly ' if relation.exactly else ''}{relation.count}",
+        _threshold_detail(ctx, subject, relation, known, (low, high)),
         subject,
         relation.attributes[0],
     )
+
+
+def _threshold_detail(
+    ctx: WordContext,
+    subject: str,
+    relation: Threshold,
+    known: list[Decimal],
+    bounds: tuple[Decimal | None, Decimal | None],
+) -> str:
+    """ "Harbour Town goals is 3, not 2" for one attribute in its own unit; else how many
+    of the attributes are within the bound ("has 1 of points, rebounds >= 10, not 2")."""
+    low, high = bounds
+    names = ctx.index.names
+    if len(relation.attributes) == 1 and relation.unit is None and len(known) == 1:
+        wanted = _bound_words(low, high)
+        return f"{names.named(subject, relation.attributes[0])} is {known[0]}, not {wanted}"
+    reached = sum(1 for v in known if _within_bound(v, low, high))
+    listed = ", ".join(names.of(subject, a) for a in relation.attributes)
+    exactly = "exactly " if relation.exactly else ""
+    bound = _bound_text(low, high)
+    return f"{subject} has {reached} of {listed} {bound}, not {exactly}{relation.count}"
+
+
+def _bound_words(low: Decimal | None, high: Decimal | None) -> str:
+    if low is not None and high is not None:
+        return f"{low}" if low == high else f"from {low} to {high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
 
 
 def _threshold_subject(said: Said, ctx: WordContext, relation: Threshold) -> str | Finding | None:
@@ -378,6 +406,26 @@ def _threshold_subject(said: Said, ctx: WordContext, relation: Threshold) -> str
     return next(
         (s for s in ctx.read(said).before if any(ctx.index.knows(s, a) for a in names)), None
     )
+
+
+def _in_period(said: Said, ctx: WordContext, relation: Threshold | None) -> Threshold | None:
+    """The threshold on the period its sentence names ("scored twice in the second half":
+    the second half's goals, a one-part period of the lexicon); None (not judged) when the
+    period is a sum of parts, which the threshold's attributes cannot stand for."""
+    if relation is None or not ctx.lexicon.periods:
+        return relation
+    start, end = ctx.sentence.structure.sentence(said.start)
+    text = ctx.sentence.text
+    named = [period_parts(ctx.lexicon.periods, a, text, start, end) for a in relation.attributes]
+    if not any(named):
+        return relation
+    if any(parts is not None and len(parts) > 1 for parts in named):
+        return None
+    attributes = tuple(
+        parts[0] if parts else attribute
+        for attribute, parts in zip(relation.attributes, named, strict=True)
+    )
+    return replace(relation, attributes=attributes, in_period=True)
 
 
 def _held(relation: Threshold, reached: int, missing: int) -> bool | None:
@@ -419,8 +467,15 @@ def _threshold_values(
     return values
 
 
+def _bound_text(low: Decimal | None, high: Decimal | None) -> str:
+    if low is not None and high is not None:
+        return f"= {low}" if low == high else f"from {low} to {high}"
+    return f">= {low}" if low is not None else f"<= {high}"
+
+
 def _within_bound(value: Decimal, low: Decimal | None, high: Decimal | None) -> bool:
-    return (low is not None and value >= low) or (high is not None and value <= high)
+    """Within a threshold's bounds (one or both given: "scored twice" is 2 to 2)."""
+    return (low is None or value >= low) and (high is None or value <= high)
 
 
 def _with_ordinal(said: Said, text: str) -> Said:
@@ -569,7 +624,6 @@ def _meets(ctx: WordContext, subject: str, threshold: Threshold) -> bool:
         value = ctx.index.numeric_value(subject, attribute)
         if value is None:
             continue
-        low, high = threshold.at_least, threshold.at_most
-        if (low is not None and value >= low) or (high is not None and value <= high):
+        if _within_bound(value, threshold.at_least, threshold.at_most):
             reached += 1
     return reached >= threshold.count
