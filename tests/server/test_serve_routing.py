@@ -11,10 +11,10 @@ import httpx
 import openai
 import pytest
 
-from vouched import InputError
+from vouched import InputError, replay
 from vouched._server._config import load_config
 
-from ._upstreams import ASK, VOUCHED, FakeUpstreams, config_text, gateway, sdk, snapshots
+from ._upstreams import ASK, BERLIN, VOUCHED, FakeUpstreams, config_text, gateway, sdk, snapshots
 
 __all__ = ["gateway"]  # the fixture, used by name
 
@@ -94,6 +94,11 @@ model = "beta"
 """
 
 
+_GROUNDED = ("temperature", "relative_humidity")
+FRESH = {"vouched": {"facts": [f for f in BERLIN if f["attribute"] in _GROUNDED]}}
+"""Facts the gate grounds, none in violation: an answer on them passes whole."""
+
+
 def _metric(url: str, line: str) -> float:
     scraped = httpx.get(f"{url}/metrics").text
     values = [row.rsplit(" ", 1)[1] for row in scraped.splitlines() if row.startswith(line + " ")]
@@ -110,10 +115,13 @@ def test_a_fallbacks_answer_leaves_the_failure_in_trail_log_and_metrics(
         if stream:
             with sdk(url) as client:
                 chunks = list(client.chat.completions.create(
-                    model="alpha", messages=ASK, extra_body=VOUCHED, stream=True))  # fmt: skip
+                    model="alpha", messages=ASK, extra_body=FRESH, stream=True))  # fmt: skip
             assert chunks[-1].choices[0].finish_reason == "stop"
         else:
-            completion = _ask(url, "alpha")
+            with sdk(url) as client:
+                completion = client.chat.completions.create(
+                    model="alpha", messages=ASK, extra_body=FRESH
+                )
             assert completion.model == "beta"
             attempts = (completion.model_extra or {})["vouched"]["attempts"]
             assert [(a["index"], a["action"]) for a in attempts] == [(0, "error"), (1, "accept")]
@@ -128,6 +136,10 @@ def test_a_fallbacks_answer_leaves_the_failure_in_trail_log_and_metrics(
         500, "upstream_error", "a")  # fmt: skip
     assert "overloaded" in failed.failure["message"]
     assert (answered.action, answered.failure) == ("accept", None)
+    # the model's first answer passed: the upstream's outage is not the model's failure
+    assert snapshot.passed
+    graded = replay(service.config.store, service.config.policy)
+    assert (graded.passed_then, graded.passed_now) == (1, 1)
     [line] = [r.getMessage() for r in caplog.records if "phrasing attempt" in r.getMessage()]
     assert line.startswith("phrasing attempt 1 failed: status=500 code=upstream_error message=")
     assert " upstream=a fallback=b request_id=" in line
