@@ -88,10 +88,17 @@ class Guard:
         marker = request_id.encode("ascii")
         token = using(request_id)
 
+        accounted = [False]
+
         async def sent(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
                 message["headers"] = [*message.get("headers", ()), (b"x-request-id", marker)]
+            elif not message.get("more_body", False) and not accounted[0]:
+                # counted before the last bytes leave: a client that has its answer
+                # finds it in /metrics (counted after, a scrape could overtake it)
+                accounted[0] = True
+                self._account(scope, path, status[0], time.perf_counter() - began)
             await send(message)
 
         try:
@@ -101,7 +108,8 @@ class Guard:
             else:
                 await self.app(scope, receive, sent)
         finally:
-            self._account(scope, path, status[0], time.perf_counter() - began)
+            if not accounted[0]:  # no complete response (a disconnect, an error)
+                self._account(scope, path, status[0], time.perf_counter() - began)
             reset(token)
 
     def _problem(self, scope: Scope) -> RequestError | None:
