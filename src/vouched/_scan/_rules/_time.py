@@ -113,33 +113,29 @@ def stated_difference(part: str, differences: Sequence[Difference]) -> list[Find
     """ "Friday will be 6 °C warmer than Thursday": a number stated as how far apart two
     named periods are is their values' difference, rounded as shown; else
     ``value_mismatch`` on the number (a right one is vouched by the two facts)."""
-    return [
-        Finding(
-            _K.VALUE_MISMATCH,
-            d.quantity.start,
-            d.quantity.end,
-            part[d.quantity.start : d.quantity.end],
-            d.detail,
-        )
-        for d in differences
-        if not d.holds
-    ]
+    return _wrong_sums(part, differences)
 
 
 def stated_total(part: str, totals: Sequence[Total]) -> list[Finding]:
     """ "7 mm of rain in total over the weekend": a number stated as a total over a
     period of several days is the sum of their amounts, rounded as shown; else
     ``value_mismatch`` on the number (a right one is vouched by the days it adds)."""
+    return _wrong_sums(part, totals)
+
+
+def _wrong_sums(part: str, stated: Sequence[Difference] | Sequence[Total]) -> list[Finding]:
+    """``value_mismatch`` on each number computed from several periods' facts that does
+    not hold (its detail says what the facts give)."""
     return [
         Finding(
             _K.VALUE_MISMATCH,
-            t.quantity.start,
-            t.quantity.end,
-            part[t.quantity.start : t.quantity.end],
-            t.detail,
+            s.quantity.start,
+            s.quantity.end,
+            part[s.quantity.start : s.quantity.end],
+            s.detail,
         )
-        for t in totals
-        if not t.holds
+        for s in stated
+        if not s.holds
     ]
 
 
