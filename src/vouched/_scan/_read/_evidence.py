@@ -123,7 +123,7 @@ class Handed:
 def read_time(lowered: str, found: Found, views: PeriodViews, handed: Handed) -> Timed:
     """What one sentence (lowered) says about time on the facts' calendar; the time it
     speaks of is handed on (in ``handed``)."""
-    timing = read_times(lowered, views.calendar, handed.time)
+    timing = read_times(lowered, views.calendar, handed.time, clocks=bool(views.slot_starts))
     segments, handed.time = governing(lowered, timing, handed.time)
     # the digits of a time expression ("the 4th", "January 9") are its period's, not values
     masks = [(m.start, m.end) for m in timing.mentions]
