@@ -424,6 +424,28 @@ def test_a_comparison_at_some_part_holds_on_a_running_total_before_the_last() ->
         Lexicon.from_json({"comparisons": {"battled back": {**spec, "at_some_part": 1}}})
 
 
+def test_a_comparison_and_overall_must_hold_over_the_whole_too() -> None:
+    # the Suns won the fourth quarter 30-26 and lost the game 90-96
+    facts = [
+        fact("Hawks", "PTS_Q4", 26),
+        fact("Suns", "PTS_Q4", 30),
+        fact("Hawks", "PTS", 96),
+        fact("Suns", "PTS", 90),
+    ]
+    spec = {"attribute": "PTS", "holds": ">", "versus": "other"}
+    periods = {"in the fourth quarter": {"PTS": ["PTS_Q4"]}}
+    plain = Lexicon.from_json({"comparisons": {"pulled away": spec}, "periods": periods})
+    overall = Lexicon.from_json(
+        {"comparisons": {"pulled away": {**spec, "and_overall": True}}, "periods": periods}
+    )
+    text = "The Suns pulled away in the fourth quarter."
+    assert kinds(text, facts, plain) == []
+    assert kinds(text, facts, overall) == [("relation_mismatch", "pulled away")]
+    assert Lexicon.from_json(overall.to_json()) == overall
+    with pytest.raises(InputError, match="and_overall"):
+        Lexicon.from_json({"comparisons": {"pulled away": {**spec, "and_overall": "yes"}}})
+
+
 def test_a_relation_whose_operand_is_not_grounded_is_ungrounded_claim() -> None:
     stale = fact("Weaving", "fee_eur", 0, unit="EUR", observed_at="2026-01-01T00:00:00Z", ttl=60)
     gated = partition([*COURSES, stale], Policy(), NOW)

@@ -58,7 +58,9 @@ class Comparison:
     win"), Y is the one other subject that has the attribute (a game's other team).
     ``at_some_part``: it holds at the end of some part before the last, on the running
     totals of the parts the lexicon's periods split the attribute into ("battled back":
-    X was behind at the end of some quarter; a team that led after every one did not)."""
+    X was behind at the end of some quarter; a team that led after every one did not).
+    ``and_overall``: judged within a period its clause names, it must hold over the
+    whole as well ("pulled away in the fourth quarter": and won the game)."""
 
     attribute: str
     holds: str
@@ -66,6 +68,7 @@ class Comparison:
     by_at_most: Decimal | None = None
     versus: str | None = None
     at_some_part: bool = False
+    and_overall: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +152,7 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
     found: dict[str, Comparison] = {}
     for phrase, spec, at in _entries(section, where):
         keys = ("attribute", "holds", "by_at_least", "by_at_most", "versus", "at_some_part")
-        _known_keys(spec, keys, at)
+        _known_keys(spec, (*keys, "and_overall"), at)
         holds = spec.get("holds")
         if holds not in HOLDS:
             raise InputError(f"must be one of {', '.join(HOLDS)}", field=f"{at}.holds")
@@ -162,11 +165,16 @@ def comparisons_of(section: Any, where: str = "comparisons") -> Mapping[str, Com
         if versus not in (None, "other"):
             raise InputError('must be "other" (the one other subject)', field=f"{at}.versus")
         attribute = _name(spec.get("attribute"), f"{at}.attribute")
-        some_part = spec.get("at_some_part", False)
-        if not isinstance(some_part, bool):
-            raise InputError("must be true or false", field=f"{at}.at_some_part")
-        found[phrase] = Comparison(attribute, holds, low, high, versus, some_part)
+        some_part, overall = (_flag(spec, key, at) for key in ("at_some_part", "and_overall"))
+        found[phrase] = Comparison(attribute, holds, low, high, versus, some_part, overall)
     return MappingProxyType(found)
+
+
+def _flag(spec: Mapping[str, Any], key: str, at: str) -> bool:
+    value = spec.get(key, False)
+    if not isinstance(value, bool):
+        raise InputError("must be true or false", field=f"{at}.{key}")
+    return value
 
 
 def superlatives_of(section: Any, where: str = "superlatives") -> Mapping[str, Superlative]:
@@ -240,6 +248,7 @@ def relation_json(relation: Relation) -> dict[str, Any]:
                 ("by_at_most", relation.by_at_most),
                 ("versus", relation.versus),
                 ("at_some_part", relation.at_some_part or None),
+                ("and_overall", relation.and_overall or None),
             )
             if value is not None
         }

@@ -110,6 +110,11 @@ ENGLISH: dict[str, tuple[str, ...]] = {
         "trails", "beat", "beats", "defeated", "outscored", "edged", "margin", "difference",
         "gap", "differ", "differs", "differed", "gain", "gained", "rise", "rose", "drop",
         "dropped", "fall", "fell", "change", "changed",
+        # "warmer than Munich by 5 degrees": a comparative, its object, then the gap
+        "warmer", "colder", "cooler", "hotter", "higher", "lower", "cheaper", "dearer",
+        "pricier", "later", "earlier", "faster", "slower", "longer", "shorter", "bigger",
+        "smaller", "quicker", "busier", "wetter", "drier", "windier", "calmer", "stronger",
+        "weaker", "greater",
     ),
     "by_words": ("by", "of"),
     # A journey's length: "a journey of 1 hour 43 minutes", "travel time is about 95

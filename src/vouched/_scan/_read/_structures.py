@@ -394,10 +394,11 @@ def two_subjects(
         # a score of two sides as a score word does
         columns = (*(period.names if period else ()), *((named,) if named else ()))
         other = _counterpart(ctx, subjects[0], columns)
-        if other is None:
+        if other is None and named is not None:
             return None
-        subjects.append(other)
-        ordered = period is None and named is not None and not _is_score(ctx, named)
+        if other is not None:  # a column only one subject has ("9 - 15 FG"): its own pair
+            subjects.append(other)
+            ordered = period is None and named is not None and not _is_score(ctx, named)
     attributes = _scored(ctx, subjects, period)
     if not attributes and named is not None:
         attributes = _scored(ctx, subjects, None, (named,))

@@ -266,10 +266,18 @@ def _in_period(
     parts: tuple[str, ...],
 ) -> Outcome | None:
     """The comparison within a period: each side the sum of its parts (left alone when a
-    part is missing)."""
+    part is missing); with ``and_overall``, over the whole as well ("pulled away in the
+    fourth quarter" said of the team that lost the game is wrong)."""
     verdict = in_period(ctx.index, relation, sides, parts)
     if verdict is None:
         return None
+    if verdict is True and relation.and_overall:
+        left, right = (ctx.index.numeric_value(side, relation.attribute) for side in sides)
+        if left is not None and right is not None and not holds(left, relation.holds, right):
+            verdict = (
+                f"{sides[0]}'s {relation.attribute} is {left}, {sides[1]}'s is {right}: "
+                f"{stated_relation(relation)} does not hold over the whole"
+            )
     if verdict is True:
         return PASSED
     return word_finding(said, _K.RELATION_MISMATCH, verdict, sides[0], relation.attribute)
