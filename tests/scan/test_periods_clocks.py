@@ -28,9 +28,17 @@ def _facts() -> list[Fact]:
         for hour in range(24):
             start = datetime(2026, 12, day, hour, tzinfo=ZONE)
             out.append(
-                Fact(subject="Berlin", attribute="temperature", value=_temperature(hour, day),
-                     unit="°C", source="ow", observed_at=NOW, ttl=86400 * 5,
-                     valid_from=start, valid_until=start + timedelta(hours=1))  # fmt: skip
+                Fact(
+                    subject="Berlin",
+                    attribute="temperature",
+                    value=_temperature(hour, day),
+                    unit="°C",
+                    source="ow",
+                    observed_at=NOW,
+                    ttl=86400 * 5,
+                    valid_from=start,
+                    valid_until=start + timedelta(hours=1),
+                )
             )
     return out
 
@@ -71,3 +79,11 @@ def test_a_value_at_a_clock_time_that_holds_then_passes(text: str) -> None:
 )
 def test_another_hours_value_at_a_clock_time_is_mismatch(text: str, number: str) -> None:
     assert _kinds(text) == [(FindingKind.VALUE_MISMATCH.value, number)]
+
+
+def test_a_sentence_stating_only_a_time_claims_it() -> None:
+    """ "The sunrise will be at 7:42 AM": no other number, so the time is the claim
+    (no fact states sunrise) and no period."""
+    assert _kinds("The sunrise in Berlin will be at 7:42 AM.") == [
+        (FindingKind.UNGROUNDED_NUMBER.value, "7:42 AM")
+    ]

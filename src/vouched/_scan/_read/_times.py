@@ -30,7 +30,7 @@ from vouched._scan._lex._timewords import (
     WHOLE_PERIOD,
 )
 
-__all__ = ["Calendar", "Period", "SentenceTime", "TimeMention", "read_times"]
+__all__ = ["Calendar", "Period", "SentenceTime", "TimeMention", "has_clock", "read_times"]
 
 Period = tuple[datetime, datetime]
 """[start, end) in the place's offset."""
@@ -294,7 +294,7 @@ def read_times(
     mentions = [m for m in (_mention(x, calendar) for x in _PATTERN.finditer(lowered)) if m]
     if any(m.following for m in mentions):
         mentions = _following(lowered, mentions, before, calendar)
-    said = _clock_times(lowered, mentions) if clocks and _CLOCK_GATE.search(lowered) else []
+    said = _clock_times(lowered, mentions) if clocks else []
     if not mentions and not said:
         return SentenceTime((), (), ())
     wrong: list[tuple[int, int, str]] = []
@@ -355,6 +355,11 @@ _Clock = tuple[int, int, tuple[int, ...], int]
 """A time of day as written: start, end, the hours it may mean, the minute."""
 
 
+def has_clock(lowered: str) -> bool:
+    """May the sentence name a time of day (a digit before ':' or am / pm, "at N")?"""
+    return _CLOCK_GATE.search(lowered) is not None
+
+
 def _clock_times(lowered: str, mentions: Sequence[TimeMention]) -> list[_Clock]:
     """ "at 9 a.m.", "9am", "15:00", "by 3 p.m.", and "at 9" beside a part of the day
     ("this morning at 9": 9 or 21, whichever the part holds). Digits inside a date
@@ -367,7 +372,7 @@ def _clock_times(lowered: str, mentions: Sequence[TimeMention]) -> list[_Clock]:
             continue
         if match.group("h"):
             hour, minute = int(match.group("h")), int(match.group("mi") or 0)
-            if not 1 <= hour <= 12:  # noqa: PLR2004 - a twelve-hour clock
+            if not 1 <= hour <= 12:
                 continue
             hours: tuple[int, ...] = (hour % 12 + (12 if match.group("ap") == "p" else 0),)
         elif match.group("h24"):
@@ -376,7 +381,7 @@ def _clock_times(lowered: str, mentions: Sequence[TimeMention]) -> list[_Clock]:
         else:
             hour, minute = int(match.group("bare")), 0
             hours = (hour % 12, hour % 12 + 12)
-        if hours[0] < 24:  # noqa: PLR2004 - hours of a day
+        if hours[0] < 24:
             out.append((start, match.end(), hours, minute))
     return out
 
