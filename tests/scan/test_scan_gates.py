@@ -15,13 +15,16 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vouched._scan._lex._english import ENGLISH
 from vouched._scan._lex._vocabulary import (
     DIFFERENCE_AFTER,
     DIFFERENCE_BEFORE,
+    EXTREME_BEFORE,
     STANDING,
     STANDING_KEYS,
     SUM_WORDS,
     computes,
+    extreme_before,
     folded,
     holds_key,
     may_compute,
@@ -156,6 +159,40 @@ def test_every_match_the_patterns_can_make_passes_the_gate(text: str) -> None:
 def test_a_sentence_of_one_occasion_is_refused_by_the_gate() -> None:
     assert not may_span("In Berlin the temperature is 21 °C and the humidity is 63%.")
     assert may_span("Their third \u017ftraight win.")
+
+
+# The extreme words' gate: the last word of every phrase, then the word before it.
+EXTREME_PIECES = sorted(
+    {
+        *(w for f in ("highest_before", "lowest_before") for p in ENGLISH[f] for w in p.split()),
+        "UP",
+        "(up",
+        "gusts",
+        "12",
+        "Peaking",
+    }
+)
+
+
+def _ungated(before: str) -> str | None:
+    return next((suffix for suffix, pattern in EXTREME_BEFORE if pattern.search(before)), None)
+
+
+@settings(max_examples=500, derandomize=True)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(EXTREME_PIECES), st.sampled_from((" ", "  ", "\n", ""))),
+        max_size=5,
+    ).map(lambda parts: "".join(p + gap for p, gap in parts))
+)
+def test_extreme_words_read_as_their_patterns_read_them(before: str) -> None:
+    assert extreme_before(before) == _ungated(before), before
+
+
+def test_every_extreme_phrase_passes_its_gates() -> None:
+    for family, suffix in (("highest_before", "_max"), ("lowest_before", "_min")):
+        for phrase in ENGLISH[family]:
+            assert extreme_before(f"gusts of {phrase} ") == suffix, phrase
 
 
 # The standings rule's gate: STANDING is searched only in sentences holding a STANDING_KEY.

@@ -154,6 +154,7 @@ def test_a_refusal_is_content_filter_with_message_refusal(gateway: Any) -> None:
     assert choice.finish_reason == "content_filter"
     assert choice.message.refusal is not None
     assert choice.message.refusal.startswith("No answer is given")
+    assert choice.message.content is None  # as OpenAI refuses: the refusal is not the answer
     assert completion.usage is not None
     assert completion.usage.total_tokens == USAGE["total_tokens"]
 
@@ -165,6 +166,19 @@ def test_a_streamed_refusal_is_never_glued_onto_sentences_already_sent(gateway: 
     refusals = [c.choices[0].delta.refusal for c in chunks if c.choices and
                 c.choices[0].delta.refusal]  # fmt: skip
     assert len(refusals) == 1
+    assert chunks[-1].choices[0].finish_reason == "content_filter"
+
+
+def test_a_stream_refused_before_any_sentence_sends_the_refusal_as_refusal_only(
+    gateway: Any,
+) -> None:
+    url, _ = gateway(_answer(BAD), on_fail=("refuse",))
+    chunks = _streamed(url)
+    assert _said(chunks) == ""  # no content: a client printing content shows no refusal as answer
+    refusals = [c.choices[0].delta.refusal for c in chunks if c.choices and
+                c.choices[0].delta.refusal]  # fmt: skip
+    assert len(refusals) == 1
+    assert refusals[0].startswith("No answer is given")
     assert chunks[-1].choices[0].finish_reason == "content_filter"
 
 

@@ -42,6 +42,22 @@ def test_vouched_serve_listens_on_127_0_0_1_and_answers() -> None:
             process.stderr.close()
 
 
+def test_a_clean_drain_after_sigterm_exits_0_as_with_processes() -> None:
+    process = _serve("--config", str(EXAMPLES / "serve.toml"), "--port", "0")
+    try:
+        assert process.stderr is not None
+        url = process.stderr.readline().split(" on ", 1)[1].strip()
+        assert httpx.get(f"{url}/healthz", timeout=30).status_code == 200
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0  # not -15 (143 in a shell): all went well
+    finally:
+        if process.poll() is None:  # pragma: no cover - only when the assertion failed
+            process.kill()
+            process.wait(timeout=30)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
 # What stops the start is said before anything listens: in this process through
 # main() (a run that started serving instead would fail at the timeout).
 

@@ -135,7 +135,9 @@ def test_a_reply_with_an_unvouched_number_is_refused_as_content_filter(
     )
     choice = completion.choices[0]
     assert choice.finish_reason == "content_filter"
-    assert "18" not in choice.message.content
+    assert choice.message.content is None  # OpenAI's refusal shape: the words are in refusal
+    assert choice.message.refusal is not None
+    assert "18" not in choice.message.refusal
     summary = completion.model_extra["vouched"]
     assert summary["status"] == "refused"
     assert [a["action"] for a in summary["attempts"]] == ["retry", "refuse"]  # as on_fail says
@@ -247,7 +249,8 @@ def test_the_serve_guides_sdk_snippet_runs_against_a_real_vouched_serve(
     app = create_app(_config(), clock=FakeClock(NOW))
     with serving(app) as url:
         exec(code.replace("http://127.0.0.1:8787", url), {})  # noqa: S102 - our own README
-    text, finish, status = capsys.readouterr().out.splitlines()
+    text, finish, refusal, status = capsys.readouterr().out.splitlines()
     assert "21.4 °C" in text
     assert finish == "stop"
+    assert refusal == "None"  # an answer that passed: no refusal
     assert status == "ok"

@@ -17,6 +17,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from vouched._answer._upstream import UpstreamFailure
 from vouched._exceptions import PhraserResponseError, PhraserStreamError
 from vouched._jsonio import loads
 
@@ -37,6 +38,8 @@ class StreamEnd:
     model: str | None = None  # the model that answered, as the server names it
     id: str | None = None  # the server's id of its answer ("chatcmpl-...")
     system_fingerprint: str | None = None  # the server's configuration, as it names it
+    upstream: str | None = None  # the fallback upstream that answered (its name), if one did
+    failed: list[UpstreamFailure] = field(default_factory=list)  # upstreams failed before it
 
 
 def told(end: StreamEnd, document: Mapping[str, Any], choice: Mapping[str, Any]) -> None:

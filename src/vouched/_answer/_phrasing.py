@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Sequence
@@ -173,6 +174,7 @@ class Phrasing:
         self._model = ""
         self._response_id = ""
         self._fingerprint = ""
+        self._upstream = ""  # the fallback upstream that answered the last attempt, if one did
         self._reading: _Read | None = None  # the attempt under way
 
     @property
@@ -484,13 +486,17 @@ class Phrasing:
         spent = max(0.0, self._clock.monotonic() - read.began - read.scan_seconds)
         self.phrase_seconds += spent
         self.scan_seconds += read.scan_seconds
+        for failed in read.end.failed:  # upstreams that failed before a fallback answered
+            self.trail.append(Attempt("", (), 0.0, AttemptAction.ERROR, prompt_version, failed))
+            self._log_failure(failed, read.end.upstream)
         failure = None if read.error is None else failure_of(read.error)
+        if failure is not None and read.end.upstream:  # the fallback failed too
+            failure = dataclasses.replace(failure, upstream=read.end.upstream)
         self.trail.append(Attempt(read.text, read.findings, spent, action, prompt_version, failure))
         if failure is not None:
-            _log.warning(
-                "phrasing attempt %d failed: status=%s code=%s message=%s",
-                *(len(self.trail), failure.status, failure.code, failure.message),
-            )
+            self._log_failure(failure, None)
+        else:
+            self._upstream = read.end.upstream or ""
         for key, value in read.end.usage.items():
             if isinstance(value, int) and not isinstance(value, bool):
                 self._usage[key] = self._usage.get(key, 0) + value
@@ -508,6 +514,16 @@ class Phrasing:
             span.set(refusal=str(RefusalReason.OUTPUT_TOO_LONG))
         span.set(**_genai_response(read.end))
         span.end()
+
+    def _log_failure(self, failure: UpstreamFailure, fallback: str | None) -> None:
+        """The documented log line of a failed call (its upstream's name, and
+        the fallback that answered in its place, when there is one)."""
+        named = f" upstream={failure.upstream}" if failure.upstream else ""
+        named += f" fallback={fallback}" if fallback else ""
+        _log.warning(
+            "phrasing attempt %d failed: status=%s code=%s message=%s%s",
+            *(len(self.trail), failure.status, failure.code, failure.message, named),
+        )
 
     def _decided(self, index: int, step: OnFail) -> None:
         """The on-fail decision after an attempt, as an instant span."""
@@ -569,6 +585,7 @@ class Phrasing:
             mode=str(self._mode),
             response_id=self._response_id,
             system_fingerprint=self._fingerprint,
+            upstream=self._upstream,
         )
 
 

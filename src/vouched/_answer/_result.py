@@ -160,6 +160,7 @@ class Answer:
     mode: str = "enforce"
     response_id: str = ""  # the model server's id of the answer shown (its last attempt)
     system_fingerprint: str = ""  # the model server's configuration, as it named it
+    upstream: str = ""  # the fallback ``[[upstream]]`` that answered in place of the one asked
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "timings", _frozen_mapping(self.timings))

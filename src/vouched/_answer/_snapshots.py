@@ -223,4 +223,6 @@ def _request(answer: Answer, request: Mapping[str, Any] | None) -> dict[str, Any
         kept["response_id"] = answer.response_id
     if answer.system_fingerprint:
         kept["system_fingerprint"] = answer.system_fingerprint
+    if answer.upstream:  # a fallback answered: the snapshot credits it, not the one asked
+        kept["answered_by"] = {"upstream": answer.upstream, "model": answer.model}
     return kept or None

@@ -70,6 +70,7 @@ class UpstreamFailure:
     status: int | None = None
     retry_after: str | None = None
     message: str = ""  # the upstream's own words, redacted (never sent to a client)
+    upstream: str = ""  # the ``[[upstream]]`` that failed, when the gateway knows its name
 
     @property
     def http_status(self) -> int:
@@ -88,8 +89,16 @@ class UpstreamFailure:
 
     def record(self) -> dict[str, object]:
         """The failure as a snapshot's attempt keeps it: the upstream's status,
-        vouched's code, and the upstream's message, redacted."""
-        return {"status": self.status, "code": str(self.code), "message": self.message}
+        vouched's code, the upstream's message, redacted, and the name of the
+        upstream that failed (when known: a fallback answered, or failed too)."""
+        kept: dict[str, object] = {
+            "status": self.status,
+            "code": str(self.code),
+            "message": self.message,
+        }
+        if self.upstream:
+            kept["upstream"] = self.upstream
+        return kept
 
 
 def failure_of(error: BaseException) -> UpstreamFailure:

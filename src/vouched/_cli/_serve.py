@@ -6,7 +6,7 @@ the start with one line naming the file and the key, exit 2. Binds to
 127.0.0.1 unless told otherwise (an empty host is an error, and a host beyond
 loopback needs ``server.token_env``); ``--port 0`` picks a free port. On
 SIGTERM it stops accepting, gives requests ``shutdown_grace`` seconds, writes
-every queued snapshot, then exits. The line
+every queued snapshot, then exits 0. The line
 ``vouched serve: listening on http://HOST:PORT`` goes to stderr once the
 socket is bound. Nothing of a request is logged unless ``--log-requests``
 (or ``log_requests = true``), and then only method, path, status and time.
@@ -132,7 +132,16 @@ def run(args: argparse.Namespace) -> int:
                 super().handle_exit(sig, frame)
 
         server = Server(uvicorn.Config(app, **uvicorn_settings(config)))
-        server.run(sockets=[sock])
+        # uvicorn raises a signal it caught again once it has shut down, with the
+        # handler it found at the start; SIG_DFL would end a clean SIGTERM drain
+        # as "killed by SIGTERM" (143). The drain is the clean end: exit 0. The
+        # server's own handler is that handler: a SIGTERM before uvicorn listens
+        # for signals still stops it, and the one raised again changes nothing.
+        before = signal.signal(signal.SIGTERM, server.handle_exit)
+        try:
+            server.run(sockets=[sock])
+        finally:
+            signal.signal(signal.SIGTERM, before)
         return 0
 
     if config.processes == 1:

@@ -22,6 +22,7 @@ __all__ = [
     "RecordedAttempt",
     "attempt_data",
     "finding_span",
+    "first_answered",
     "once_per_span",
     "only_attempt",
     "read_trail",
@@ -80,6 +81,12 @@ class RecordedAttempt(NamedTuple):
         if self.failure is not None:
             document["failure"] = dict(self.failure)
         return document
+
+
+def first_answered(trail: tuple[RecordedAttempt, ...]) -> int:
+    """The index of the model's first attempt: the first that is not a failed
+    call (an upstream that failed before its fallback answered), else 0."""
+    return next((i for i, a in enumerate(trail) if a.action != AttemptAction.ERROR), 0)
 
 
 def attempt_data(item: Mapping[str, Any] | RecordedAttempt) -> dict[str, Any]:

@@ -61,6 +61,7 @@ from vouched._policy import Policy
 from vouched._replay._attempts import (
     RecordedAttempt,
     attempt_data,
+    first_answered,
     only_attempt,
     read_trail,
     trail_from_format_1,
@@ -442,7 +443,7 @@ class Snapshot:
             return False
         if not self.trail:
             return not self.findings
-        return self.trail[0].passed
+        return self.trail[first_answered(self.trail)].passed  # not a fallback's failed call
 
     def with_output(self, text: str) -> Snapshot:
         """This snapshot with ``output`` replaced (what replay hands an output

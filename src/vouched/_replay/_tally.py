@@ -27,6 +27,7 @@ from vouched._replay._attempts import (
     AttemptAction,
     RecordedAttempt,
     finding_span,
+    first_answered,
     once_per_span,
 )
 from vouched._replay._snapshot import Snapshot
@@ -233,7 +234,9 @@ class Tally:
         version = snapshot.prompt_version
         findings = self.findings
         first_now = True
-        for index, attempt in enumerate(_attempts_of(snapshot)):
+        attempts = _attempts_of(snapshot)
+        first = first_answered(attempts)  # a fallback's failed call is not the model's
+        for index, attempt in enumerate(attempts):
             found_then = once_per_span(attempt.findings, finding_span)
             for finding in found_then:
                 findings[(version, str(finding.get("kind")), finding.get("attribute"), "then")] += 1
@@ -253,7 +256,7 @@ class Tally:
             else:
                 attempt_now = attempt.action != AttemptAction.ERROR and not found_now
             self.attempts[(version, attempt.passed, attempt_now)] += 1
-            if index == 0:
+            if index == first:
                 first_now = attempt_now
         return first_now
 

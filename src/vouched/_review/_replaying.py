@@ -20,6 +20,7 @@ from datetime import datetime
 
 from vouched._gate import GateResult, classify
 from vouched._policy import Policy
+from vouched._replay._attempts import first_answered
 from vouched._replay._grade import GradeReport, replay
 from vouched._replay._lexicons import stored_lexicons
 from vouched._replay._snapshot import Snapshot
@@ -120,7 +121,7 @@ def _flip(
     at = snapshot.judged_at
     now = tuple(classify(fact, policy, at) for fact in snapshot.facts)
     gate = GateResult(now, at=at)
-    first = snapshot.trail[0] if snapshot.trail else None
+    first = snapshot.trail[first_answered(snapshot.trail)] if snapshot.trail else None
     text = snapshot.output if first is None else first.text
     then_findings = snapshot.findings if first is None else first.findings
     now_findings = (

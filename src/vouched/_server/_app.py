@@ -137,7 +137,9 @@ class Service:
         self._streams_done = asyncio.Event()
         self._streams_done.set()
 
-    def _grounder(self, lexicon: Lexicon | None, phraser: Any = None) -> Grounder:
+    def _grounder(
+        self, lexicon: Lexicon | None, phraser: Any = None, upstream: str = ""
+    ) -> Grounder:
         config = self.config
         return Grounder(
             config.sources,
@@ -149,7 +151,7 @@ class Service:
             deadline=config.deadline,
             phrase_timeout=config.phrase_timeout,
             store=self.snapshots if self.snapshots is not None else config.store,
-            observers=[self.meters.answers],
+            observers=[self.meters.answers, self.meters.upstream(upstream)],
             redaction_key=config.redaction_key,
             max_output_chars=config.max_output_chars,
             executor=self.pool,
@@ -171,7 +173,7 @@ class Service:
                 self.config.answer_lexicon if lexicon is None else self.lexicon(lexicon, field)
             )
             phraser = self._upstreams[upstream].phraser if upstream else None
-            self._grounders[key] = self._grounder(scanning, phraser)
+            self._grounders[key] = self._grounder(scanning, phraser, upstream)
         return self._grounders[key]
 
     def route(self, model: str | None) -> tuple[str, int | None]:
@@ -529,6 +531,10 @@ class Service:
             "lexicons": sorted(self.config.lexicons),
             "sources": [str(getattr(s, "name", type(s).__name__)) for s in self.config.sources],
             "phraser": str(getattr(self.config.phraser, "name", "")),
+            "upstreams": [  # what answers chat requests by model (the phraser: /v1/answer)
+                {"name": u.name, "models": list(u.models), "fallback": _fallback_of(u.phraser)}
+                for u in self.config.upstreams
+            ],
         }
 
     async def openapi(self, request: Request) -> Response:
@@ -537,6 +543,11 @@ class Service:
                 catalogs=list(self.config.catalogs), lexicons=list(self.config.lexicons)
             )
         )
+
+
+def _fallback_of(phraser: object) -> str | None:
+    name = getattr(phraser, "fallback_name", None)
+    return name if isinstance(name, str) else None
 
 
 def _review_pages(config: ServeConfig) -> list[Mount]:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
-from vouched import AnswerEvent, PrometheusMetrics
+from vouched import Answer, AnswerEvent, PrometheusMetrics
 from vouched._factio import validation_message
 from vouched._jsonio import NumberBoundsError, dumps, loads
 from vouched._server._http import RequestError, error_response, read_body
@@ -22,7 +22,15 @@ from vouched._server._models import ErrorCode
 from vouched._server._pool import PoolFullError
 from vouched._server._routes import Endpoint
 
-__all__ = ["Handler", "Metrics", "http_error", "parse_body", "post_handler", "sse_events"]
+__all__ = [
+    "Handler",
+    "Metrics",
+    "UpstreamMeter",
+    "http_error",
+    "parse_body",
+    "post_handler",
+    "sse_events",
+]
 
 _log = logging.getLogger("vouched.server")
 _M = TypeVar("_M", bound=BaseModel)
@@ -81,6 +89,42 @@ class Metrics:
             ["endpoint"],
             registry=self.registry,
         )
+        self.upstream_failures = Counter(
+            "vouched_upstream_failures",
+            "Failed calls of an upstream model server, by upstream and vouched's code.",
+            ["upstream", "code"],
+            registry=self.registry,
+        )
+        self.upstream_fallbacks = Counter(
+            "vouched_upstream_fallbacks",
+            "Answers phrased by a fallback in place of the upstream asked.",
+            ["upstream", "fallback"],
+            registry=self.registry,
+        )
+
+    def upstream(self, name: str) -> UpstreamMeter:
+        """An answer observer counting upstream ``name``'s failures and fallbacks."""
+        return UpstreamMeter(self, name)
+
+
+class UpstreamMeter:
+    """Told every answer of one upstream's grounder: counts each failed call
+    in its trail (under the upstream that failed: this one, or the fallback
+    when that failed too) and each answer a fallback gave in its place.
+    ``name`` is ``""`` for the ``[answer.phraser]``: the phraser's name counts."""
+
+    def __init__(self, metrics: Metrics, name: str) -> None:
+        self._metrics = metrics
+        self._name = name
+
+    def observe(self, answer: Answer, verdicts: object) -> None:
+        name = self._name or answer.phraser
+        for attempt in answer.trail:
+            if attempt.failure is not None:
+                failed = attempt.failure.upstream or name
+                self._metrics.upstream_failures.labels(failed, str(attempt.failure.code)).inc()
+        if answer.upstream:
+            self._metrics.upstream_fallbacks.labels(name, answer.upstream).inc()
 
 
 async def sse_events(stream: AsyncIterator[AnswerEvent]) -> AsyncIterator[bytes]:

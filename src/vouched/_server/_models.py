@@ -41,6 +41,7 @@ __all__ = [
     "ScanRequest",
     "ScanResponse",
     "StreamEventBody",
+    "UpstreamHealth",
     "VerifyRequest",
     "VerifyResponse",
     "VouchedOptions",
@@ -308,6 +309,14 @@ class ModelList(_Strict):
     data: list[dict[str, Any]]
 
 
+class UpstreamHealth(_Strict):
+    """One ``[[upstream]]`` in ``/healthz``: it answers chat requests naming its models."""
+
+    name: str
+    models: list[str]
+    fallback: str | None = None
+
+
 class HealthResponse(_Strict):
     status: str
     version: str
@@ -315,3 +324,4 @@ class HealthResponse(_Strict):
     lexicons: list[str]
     sources: list[str]
     phraser: str
+    upstreams: list[UpstreamHealth] = Field(default_factory=list)

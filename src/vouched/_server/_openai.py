@@ -231,7 +231,8 @@ class _Ids:
 
     def completion(self, answer: Answer) -> dict[str, Any]:
         refused = _finish(answer) == "content_filter"
-        message = {"role": "assistant", "content": answer.text,
+        # OpenAI's refusal: content null, the words in refusal (never read as the answer)
+        message = {"role": "assistant", "content": None if refused else answer.text,
                    "refusal": answer.text if refused else None}  # fmt: skip
         return {
             "id": self.id,
@@ -436,8 +437,7 @@ async def _chunks(
                 yield ids.chunk({"content": text})
             elif event.kind is AnswerEventKind.REFUSAL:
                 held = []  # a refused segment's sentences stay unsaid
-                yield ids.chunk({"refusal": event.text} if said else
-                                {"content": event.text, "refusal": event.text})  # fmt: skip
+                yield ids.chunk({"refusal": event.text})  # never content, as unstreamed
             elif event.kind is AnswerEventKind.DONE:
                 answer = event.answer
                 problem = _failed(answer, now)

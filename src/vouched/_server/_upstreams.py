@@ -23,7 +23,10 @@ A fallback is tried when the chosen upstream could not answer (unreachable,
 timed out, 5xx, 429, an unreadable answer), never when it rejected the
 request (4xx: the fallback would reject it too), and for a stream only
 before its first piece: words already sent cannot be taken back. The
-fallback answers with its own first model.
+fallback answers with its own first model. The failure is told to the
+answer path (``StreamEnd.failed``, with the upstream's name, and
+``StreamEnd.upstream``: the fallback's name), which keeps it in the trail,
+logs it and counts it; the snapshot names the upstream that answered.
 """
 
 from __future__ import annotations
@@ -84,9 +87,18 @@ class FallbackPhraser:
     could not answer; the fallback is never tried after a rejection, nor
     after a stream's first piece."""
 
-    def __init__(self, primary: OpenAIChatPhraser, fallback: OpenAIChatPhraser) -> None:
+    def __init__(
+        self,
+        primary: OpenAIChatPhraser,
+        fallback: OpenAIChatPhraser,
+        *,
+        primary_name: str = "",
+        fallback_name: str = "",
+    ) -> None:
         self.primary = primary
         self.fallback = fallback
+        self.primary_name = primary_name or primary.name
+        self.fallback_name = fallback_name or fallback.name
         self.model = primary.model
         self.max_tokens = primary.max_tokens
         self.name = primary.name
@@ -98,9 +110,20 @@ class FallbackPhraser:
         try:
             return await phrase_of(self.primary, prompt, end)
         except Exception as error:
-            if failure_of(error).code not in _FALLS_BACK:
+            if not self._falls_back(error, end):
                 raise
         return await phrase_of(self.fallback, _as_model(prompt, self.fallback.model), end)
+
+    def _falls_back(self, error: Exception, end: StreamEnd) -> bool:
+        """Whether the fallback answers after ``error``; if so, the primary's
+        failure (with its name) and the fallback's name are told to ``end``."""
+        failure = failure_of(error)
+        if failure.code not in _FALLS_BACK:
+            return False
+        end.failed.append(dataclasses.replace(failure, upstream=self.primary_name))
+        end.upstream = self.fallback_name
+        end.model = self.fallback.model  # as asked; the fallback's reply may name it otherwise
+        return True
 
     async def phrase_stream(
         self, prompt: Prompt, end: StreamEnd | None = None
@@ -114,7 +137,7 @@ class FallbackPhraser:
                 yield piece
             return
         except Exception as error:
-            if said or failure_of(error).code not in _FALLS_BACK:
+            if said or not self._falls_back(error, end):
                 raise
         finally:
             await pieces.aclose()  # type: ignore[attr-defined]
@@ -167,7 +190,8 @@ def load_upstreams(read: Reader, items: Any, env: Mapping[str, str]) -> tuple[Up
             behind, OpenAIChatPhraser
         ):  # pragma: no cover - every entry builds an OpenAIChatPhraser
             raise InputError("an upstream is not a model server")
-        routed.append(dataclasses.replace(entry, phraser=FallbackPhraser(primary, behind)))
+        both = FallbackPhraser(primary, behind, primary_name=entry.name, fallback_name=other.name)
+        routed.append(dataclasses.replace(entry, phraser=both))
     return tuple(routed)
 
 

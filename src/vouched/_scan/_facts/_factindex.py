@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from decimal import Decimal
 from operator import attrgetter, itemgetter
+from typing import TypeVar, cast
 
 from vouched._fact import Fact
 from vouched._scan._facts._attributenames import PLAIN_NAMES, AttributeNames
@@ -62,6 +63,9 @@ _DATE = QuantityKind.DATE
 
 
 _PAIR_NAME = re.compile(r"[A-Z]{3}/[A-Z]{3}")  # a currency pair: "EUR/USD", base first
+
+_K = TypeVar("_K", bound=Hashable)
+_T = TypeVar("_T")
 
 
 class FactIndex:
@@ -138,6 +142,7 @@ class FactIndex:
         self._words_of: dict[str, set[str]] | None = None
         self._value_names: frozenset[str] | None = None
         self._rates: tuple[tuple[str, str, Decimal], ...] | None = None
+        self._derived: dict[tuple[object, object], object] = {}
 
     @classmethod
     def build(
@@ -156,6 +161,15 @@ class FactIndex:
         for fact in facts:
             readings.extend(readings_of(fact, fact.attribute in exact))
         return readings
+
+    def derived(self, build: Callable[[tuple[Fact, ...], _K], _T], key: _K) -> _T:
+        """``build(self.grounded, key)``, made once per ``build`` and ``key``: what a rule
+        reads off every grounded fact of a view (an index built once per scanner) is read
+        once, not in each sentence that asks (``build`` must be pure)."""
+        kept = (build, key)
+        if kept not in self._derived:
+            self._derived[kept] = build(self.grounded, key)
+        return cast("_T", self._derived[kept])
 
     def pair_readings(self, subject: str, attribute: str) -> list[Reading]:
         """What the grounded facts of one (subject, attribute) pair vouch for."""

@@ -217,13 +217,23 @@ _EXTREME_LAST = frozenset(
     phrase.rsplit(" ", 1)[-1] for family in ("highest_before", "lowest_before")
     for phrase in ENGLISH[family]
 )  # fmt: skip
+_EXTREME_SECOND = tuple(
+    dict.fromkeys(
+        phrase.split(" ")[-2] for family in ("highest_before", "lowest_before")
+        for phrase in ENGLISH[family]
+    )
+)  # fmt: skip
 
 
 def extreme_before(before: str) -> str | None:
     """The suffix (``"_max"``, ``"_min"``) of the extreme the words ending ``before``
-    name, or None. An exact gate first: every phrase ends on one of a few words."""
-    words = before.rstrip().rsplit(None, 1)
-    if not words or words[-1].lower() not in _EXTREME_LAST:
+    name, or None. An exact gate first: every phrase ends on one of a few words ("at",
+    "to": most numbers pass that), the word before them ends on one of a few more (the
+    second gate spares two searches for ~1% of an answer's scan)."""
+    words = before.rstrip().rsplit(None, 2)
+    if len(words) < 2 or words[-1].lower() not in _EXTREME_LAST:
+        return None
+    if not folded(words[-2]).endswith(_EXTREME_SECOND):
         return None
     return next((suffix for suffix, pattern in EXTREME_BEFORE if pattern.search(before)), None)
 

@@ -254,18 +254,15 @@ class Found(NamedTuple):
     def within(self, start: int, end: int) -> Found:
         """What lies wholly inside ``[start, end)``, moved to start at 0 (one sentence)."""
         return Found(
-            [
-                c._replace(start=c.start - start, end=c.end - start)
-                for c in _inside(self.cues, start, end)
-            ],
+            [Cue(c.start - start, c.end - start, c.names) for c in _inside(self.cues, start, end)],
             [(s - start, e - start, n) for s, e, n in _inside(self.subjects, start, end)],
             [
-                c._replace(start=c.start - start, end=c.end - start)
+                Cue(c.start - start, c.end - start, c.names)
                 for c in _inside(self.pair_phrases, start, end)
             ],
             self.pair_table,
             [
-                c._replace(start=c.start - start, end=c.end - start)
+                Cue(c.start - start, c.end - start, c.names)
                 for c in _inside(self.value_phrases, start, end)
             ],
             [(s - start, e - start) for s, e in _inside(self.digit_names, start, end)],
@@ -273,10 +270,7 @@ class Found(NamedTuple):
                 q._replace(start=q.start - start, end=q.end - start)
                 for q in _inside(self.quantities, start, end)
             ],
-            [
-                c._replace(start=c.start - start, end=c.end - start)
-                for c in _inside(self.words, start, end)
-            ]
+            [Cue(c.start - start, c.end - start, c.names) for c in _inside(self.words, start, end)]
             if self.words
             else self.words,
         )

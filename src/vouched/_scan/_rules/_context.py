@@ -132,11 +132,14 @@ def sharpened(
 ) -> list[Stated]:
     """``rules`` applied in order to a sentence's statements, each seeing the outcomes
     the one before left (the clause and explanation families); each new finding is
-    reported to :func:`~vouched._scan._rules._rule.decided`."""
+    reported to :func:`~vouched._scan._rules._rule.decided` (a rule returns the list it
+    read when it changes no outcome, most sentences: nothing is compared then)."""
     for rule in rules:
-        before = {id(s.outcome) for s in stated}
-        stated = rule.check(stated, ctx)
-        for item in stated:
-            if isinstance(item.outcome, Finding) and id(item.outcome) not in before:
-                decided(rule, item.outcome)
+        checked = rule.check(stated, ctx)
+        if checked is not stated:  # a rule that changes nothing returns the list it read
+            before = {id(s.outcome) for s in stated}
+            for item in checked:
+                if isinstance(item.outcome, Finding) and id(item.outcome) not in before:
+                    decided(rule, item.outcome)
+        stated = checked
     return stated

@@ -377,7 +377,8 @@ def run(evidence: Evidence, so_far: Judged) -> list[Finding]:
     view = OccasionView(evidence.sentence, so_far.facts, evidence.denied, judged)
     found: list[Finding] = []
     for rule in OCCASION_RULES:
-        for finding in rule.check(view._replace(judged=[*view.judged, *found])):
+        seen = view._replace(judged=[*judged, *found]) if found else view
+        for finding in rule.check(seen):
             decided(rule, finding)
             found.append(finding)
     so_far.checked += len(found)

@@ -268,7 +268,7 @@ def _whole(  # noqa: PLR0917 - the sentence, its time, the views and what was ke
     segments = timed.segments
     # "a low on day three to a high of 12 °C": a time's digits are no range's end
     quantities = [q for q in quantities if not any(a <= q.start < b for a, b in timed.masks)]
-    stretches = [(a, b, views.view(p)[0].grounded) for a, b, p in segments]
+    stretches = [(a, b, views.view(p)[0]) for a, b, p in segments]
     every = views.whole[0].grounded
     if views.extremes:  # "the coldest day will be Monday"
         kept += run_time_rule("stated_extreme", part, views.extremes, every, segments)
