@@ -8,8 +8,10 @@ against a date written beside them), yesterday / today / tonight / tomorrow / th
 tomorrow, the following / next day (after the day named last), this morning /
 afternoon / evening, a day's part ("Thursday afternoon", "the night of the 5th"),
 the weekend, later this week, early / next
-week, "day three" and "the third / last day" of the forecast, and ranges
-("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th").
+week, "day three" and "the third / last day" of the forecast, ranges
+("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th"),
+and, when asked (facts that change within a day), clock times ("at 9 a.m.", "15:00",
+"tomorrow at 9am", "this morning at 9"): the minute they state on the day spoken of.
 """
 
 from __future__ import annotations
