@@ -256,7 +256,7 @@ def _of_the_part(facts: list[Fact], periods: tuple[Period, ...]) -> list[Fact]:
     (the afternoon's highest ``temperature``), when the part holds such slots."""
     slots: dict[tuple[str, str], list[Fact]] = {}
     for fact in facts:
-        if fact.period is not None and _inside(fact, periods):
+        if fact.period is not None and (_inside(fact, periods) or _holds(fact, periods)):
             slots.setdefault((fact.subject, fact.attribute), []).append(fact)
     out: list[Fact] = []
     for fact in facts:
@@ -286,6 +286,15 @@ def _inside(fact: Fact, periods: tuple[Period, ...]) -> bool:
     if start is None or end is None:
         return False
     return any(p_start <= start and end <= p_end for p_start, p_end in periods)
+
+
+def _holds(fact: Fact, periods: tuple[Period, ...]) -> bool:
+    """Is ``fact`` a slot shorter than a day holding the whole of a period (the hour
+    holding "9 a.m."): its value is the period's own, as a slot inside a part is."""
+    start, end = fact.valid_from, fact.valid_until
+    if start is None or end is None or end - start >= _DAY:
+        return False
+    return any(start <= p_start and p_end <= end for p_start, p_end in periods)
 
 
 def _is_number(value: object) -> bool:

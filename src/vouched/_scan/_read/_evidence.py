@@ -50,7 +50,7 @@ from vouched._scan._read._sentence import (
     read_sentence,
 )
 from vouched._scan._read._structures import read_structures
-from vouched._scan._read._times import Period, governing, read_times
+from vouched._scan._read._times import Period, SentenceTime, governing, has_clock, read_times
 from vouched._scan._read._values import Binding, Evidence, Periods, Read, Structures, Timed
 from vouched._scan._read._wordreading import WordReading, denied
 
@@ -123,7 +123,7 @@ class Handed:
 def read_time(lowered: str, found: Found, views: PeriodViews, handed: Handed) -> Timed:
     """What one sentence (lowered) says about time on the facts' calendar; the time it
     speaks of is handed on (in ``handed``)."""
-    timing = read_times(lowered, views.calendar, handed.time)
+    timing = _timing(lowered, found, views, handed.time)
     segments, handed.time = governing(lowered, timing, handed.time)
     # the digits of a time expression ("the 4th", "January 9") are its period's, not values
     masks = [(m.start, m.end) for m in timing.mentions]
@@ -133,6 +133,25 @@ def read_time(lowered: str, found: Found, views: PeriodViews, handed: Handed) ->
         if q.kind is QuantityKind.TIME and any(int(v) in views.slot_starts for v in q.values)
     ]
     return Timed(timing, segments, tuple(masks))
+
+
+def _timing(
+    lowered: str, found: Found, views: PeriodViews, before: tuple[Period, ...] | None
+) -> SentenceTime:
+    """The sentence's times, a time of day naming the minute it states when the facts
+    change within a day and the sentence states a number besides its times ("at 9 a.m.
+    it will be 5 °C"). A sentence whose only numbers are times and dates claims those
+    ("the sunrise will be at 6:00 AM"): its clock times stay values."""
+    if not views.slot_starts or not has_clock(lowered):
+        return read_times(lowered, views.calendar, before)
+    timing = read_times(lowered, views.calendar, before, clocks=True)
+    spans = [(m.start, m.end) for m in timing.mentions]
+    if any(
+        q.kind is QuantityKind.NUMBER and not any(a <= q.start < b for a, b in spans)
+        for q in found.quantities
+    ):
+        return timing
+    return read_times(lowered, views.calendar, before)
 
 
 class Weigher:

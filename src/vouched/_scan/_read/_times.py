@@ -8,8 +8,10 @@ against a date written beside them), yesterday / today / tonight / tomorrow / th
 tomorrow, the following / next day (after the day named last), this morning /
 afternoon / evening, a day's part ("Thursday afternoon", "the night of the 5th"),
 the weekend, later this week, early / next
-week, "day three" and "the third / last day" of the forecast, and ranges
-("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th").
+week, "day three" and "the third / last day" of the forecast, ranges
+("from Friday to Sunday", "Friday through Sunday", "between the 4th and the 6th"),
+and, when asked (facts that change within a day), clock times ("at 9 a.m.", "15:00",
+"tomorrow at 9am", "this morning at 9"): the minute they state on the day spoken of.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from vouched._scan._lex._timewords import (
     WHOLE_PERIOD,
 )
 
-__all__ = ["Calendar", "Period", "SentenceTime", "TimeMention", "read_times"]
+__all__ = ["Calendar", "Period", "SentenceTime", "TimeMention", "has_clock", "read_times"]
 
 Period = tuple[datetime, datetime]
 """[start, end) in the place's offset."""
@@ -281,20 +283,29 @@ def _forecast_day(match: re.Match[str], calendar: Calendar) -> TimeMention | Non
 
 
 def read_times(
-    lowered: str, calendar: Calendar, before: tuple[Period, ...] | None = None
+    lowered: str,
+    calendar: Calendar,
+    before: tuple[Period, ...] | None = None,
+    *,
+    clocks: bool = False,
 ) -> SentenceTime:
     """The periods one sentence (lowered) speaks of, in the place's local time
-    (``before``: the time the sentence before handed on, for "the following day")."""
+    (``before``: the time the sentence before handed on, for "the following day";
+    ``clocks``: whether a time of day names the instant it states, as when the facts
+    change within a day)."""
     mentions = [m for m in (_mention(x, calendar) for x in _PATTERN.finditer(lowered)) if m]
     if any(m.following for m in mentions):
         mentions = _following(lowered, mentions, before, calendar)
-    if not mentions:
+    said = _clock_times(lowered, mentions) if clocks else []
+    if not mentions and not said:
         return SentenceTime((), (), ())
     wrong: list[tuple[int, int, str]] = []
     days = _check_weekdays(lowered, mentions, wrong)
     days = _apply_parts(lowered, days, calendar)
     days = _join_ranges(lowered, days)
     days = _join_lists(lowered, days)
+    if said:
+        days = _place_clocks(lowered, said, mentions, days, (calendar, before))
     periods = tuple(p for m in days for p in m.periods)
     if not periods:
         whole = any(m.whole for m in mentions)
@@ -333,6 +344,133 @@ def _following(
 
 
 _ONE_DAY_OR_NIGHT = timedelta(hours=30)
+
+_CLOCK_GATE = re.compile(r"\d(?::\d|\s*[ap]\.?m\b)|\bat\s+\d")
+_CLOCK = re.compile(
+    r"(?<![\d.,:/])(?P<h>\d{1,2})(?::(?P<mi>[0-5]\d))?\s*(?P<ap>[ap])\.?m\b\.?"
+    r"|(?<![\d.,:/])(?P<h24>\d{1,2}):(?P<mi24>[0-5]\d)(?![\d:]|[.,]\d)"
+    r"|\bat\s+(?P<bare>\d{1,2})(?![\d:]|[.,]\d|\s*(?:[ap]\.?m\b|°|%|mm|cm|km|m/s|mph|hpa|degrees))"
+)
+_CLOCK_AFTER_DAY = re.compile(r"^[\s,]*(?:at|by|around|about|from|until|till)?\s*$")
+_CLOCK_BEFORE_DAY = re.compile(r"^[\s,]*(?:on\s+)?(?:the\s+)?$")
+_Clock = tuple[int, int, tuple[int, ...], int]
+"""A time of day as written: start, end, the hours it may mean, the minute."""
+
+
+def has_clock(lowered: str) -> bool:
+    """May the sentence name a time of day (a digit before ':' or am / pm, "at N")?"""
+    return _CLOCK_GATE.search(lowered) is not None
+
+
+def _clock_times(lowered: str, mentions: Sequence[TimeMention]) -> list[_Clock]:
+    """ "at 9 a.m.", "9am", "15:00", "by 3 p.m.", and "at 9" beside a part of the day
+    ("this morning at 9": 9 or 21, whichever the part holds). Digits inside a date
+    named are no time of day."""
+    taken = [(m.start, m.end) for m in mentions]
+    out: list[_Clock] = []
+    for match in _CLOCK.finditer(lowered):
+        start = match.start("bare") if match.group("bare") else match.start()
+        if any(a <= start < b for a, b in taken):
+            continue
+        if match.group("h"):
+            hour, minute = int(match.group("h")), int(match.group("mi") or 0)
+            if not 1 <= hour <= 12:
+                continue
+            hours: tuple[int, ...] = (hour % 12 + (12 if match.group("ap") == "p" else 0),)
+        elif match.group("h24"):
+            hour, minute = int(match.group("h24")), int(match.group("mi24"))
+            hours = (hour,)
+        else:
+            hour, minute = int(match.group("bare")), 0
+            hours = (hour % 12, hour % 12 + 12)
+        if hours[0] < 24:
+            out.append((start, match.end(), hours, minute))
+    return out
+
+
+def _windows(
+    clock: _Clock,
+    lowered: str,
+    mentions: Sequence[TimeMention],
+    days: Sequence[TimeMention],
+    context: tuple[Calendar, tuple[Period, ...] | None],
+) -> tuple[int | None, tuple[Period, ...]]:
+    """The periods a time of day falls in: the nearest day named in the sentence (its
+    index, when the time stands beside it), else a part of the day named alone on the
+    day carried (or today), else the day carried, else today."""
+    calendar, before = context
+    near = [
+        i
+        for i, m in enumerate(days)
+        if m.periods and all(e - s <= _ONE_DAY_OR_NIGHT for s, e in m.periods)
+    ]
+    if near:
+        best = min(near, key=lambda i: abs(days[i].start - clock[0]))
+        mention = days[best]
+        if mention.end <= clock[0]:
+            beside = _CLOCK_AFTER_DAY.match(lowered[mention.end : clock[0]])
+        else:
+            beside = _CLOCK_BEFORE_DAY.match(lowered[clock[1] : mention.start])
+        return (best if beside else None), mention.periods
+    carried = [p for p in before or () if p[1] - p[0] <= _ONE_DAY_OR_NIGHT]
+    dates = sorted({p[0].date() for p in carried}) or [calendar.today]
+    part = next((m.part for m in mentions if m.part is not None), None)
+    if part is not None:
+        return None, tuple(calendar.bounds(d, *part) for d in dates)
+    return None, tuple(carried) or (calendar.bounds(calendar.today),)
+
+
+def _instants(clock: _Clock, windows: tuple[Period, ...]) -> tuple[Period, ...]:
+    """The minute a time of day names in each window (a night's "2 a.m." is the next
+    day's); an hour read two ways ("at 9") only where the window holds it."""
+    out: list[Period] = []
+    _, _, hours, minute = clock
+    for start, end in windows:
+        if len(hours) > 1 and end - start >= _DAY:
+            continue  # "at 9" names an hour only beside a part of the day
+        midnight = datetime.combine(start.date(), time(0), start.tzinfo)
+        fits = [
+            t
+            for hour in hours
+            for extra in (0, 24)
+            if start <= (t := midnight + timedelta(hours=hour + extra, minutes=minute)) < end
+        ]
+        if fits:
+            out.append((fits[0], fits[0] + _MINUTE))
+        elif len(hours) == 1:
+            instant = midnight + timedelta(hours=hours[0], minutes=minute)
+            out.append((instant, instant + _MINUTE))
+    return tuple(out)
+
+
+_MINUTE = timedelta(minutes=1)
+_DAY = timedelta(days=1)
+
+
+def _place_clocks(
+    lowered: str,
+    said: list[_Clock],
+    mentions: Sequence[TimeMention],
+    days: list[TimeMention],
+    context: tuple[Calendar, tuple[Period, ...] | None],
+) -> list[TimeMention]:
+    """A time of day names the minute it states on the day the sentence speaks of:
+    beside a day named, it narrows that day ("tomorrow at 9 a.m."); else it is a time
+    of its own, on the day named nearest, or carried, or today. Its digits are no
+    value."""
+    out = list(days)
+    for clock in said:
+        beside, windows = _windows(clock, lowered, mentions, out, context)
+        instants = _instants(clock, windows)
+        if not instants:
+            continue
+        if beside is None:
+            out.append(TimeMention(clock[0], clock[1], instants))
+            continue
+        other = out[beside]
+        span = (min(clock[0], other.start), max(clock[1], other.end))
+        out[beside] = TimeMention(*span, instants)
+    return sorted(out, key=lambda m: m.start)
 
 
 def _check_weekdays(
