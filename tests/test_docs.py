@@ -163,3 +163,22 @@ def test_the_serve_config_shown_is_the_example_file() -> None:
     assert shown is not None, "the serve guide lost its config block"
     example = (ROOT / "examples" / "serve.toml").read_text(encoding="utf-8")
     assert tomllib.loads(shown.group(1)) == tomllib.loads(example)
+
+
+def test_the_readme_gateway_lines_load_beside_the_example_config(tmp_path: Path) -> None:
+    # The README shows [[upstream]] tables "added to examples/serve.toml": they must
+    # load there, with the pass-through key it names, as a user would paste them.
+    from vouched._server._config import load_config  # noqa: PLC0415
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    gateway = readme[readme.index("## The gateway") :]
+    shown = re.search(r"```toml\n(.*?)```", gateway, re.S)
+    assert shown is not None, "the README lost its gateway block"
+    for name in ("facts.json", "lexicon.json", "catalog.csv", "contract.toml"):
+        (tmp_path / name).write_bytes((ROOT / "examples" / name).read_bytes())
+    example = (ROOT / "examples" / "serve.toml").read_text(encoding="utf-8")
+    example = example.replace("[answer]\n", '[answer]\nwithout_vouched = "audit"\n', 1)
+    (tmp_path / "serve.toml").write_text(example + "\n" + shown.group(1), encoding="utf-8")
+    config = load_config(tmp_path / "serve.toml", environ={})
+    assert config.without_vouched == "audit"
+    assert [u.name for u in config.upstreams] == ["local", "small"]
