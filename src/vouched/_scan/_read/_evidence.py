@@ -287,10 +287,11 @@ def _bound(  # noqa: PLR0917 - the sentence read, and what its claims are read w
         if quantity.soft and not binding.clear and quantity.unit is None:
             continue  # "two trains", "the 3rd": small words count only when bound
         window = binding.clear and _window(quantity, binding, sentence.facts)
-        if quantity.unit in DURATIONS and (not binding.clear or window):
+        if quantity.unit in DURATIONS and not binding.unknown and (not binding.clear or window):
             # "may be delayed by 15 minutes": a duration no cue binds is no claim,
             # unless it is a fact's value in another unit of time ("182 s" for 182 ms)
-            # or a journey's length ("a 95-minute trip"), checked as one
+            # or a journey's length ("a 95-minute trip"), checked as one; a name no
+            # fact is about makes it one ("Cologne is 21 minutes late": ungrounded)
             trip = journey(sentence, quantity, structures.quantities)
             if trip is None:
                 durations.append((quantity, binding))
