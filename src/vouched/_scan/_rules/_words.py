@@ -13,6 +13,7 @@ reads the sentence, the facts and the lexicon, and returns a value.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 
 from vouched._scan._facts._conditions import Conditions
@@ -145,7 +146,38 @@ def stated_value(said: Said, ctx: WordContext) -> Outcome | None:
     for subject in candidates:
         if any(ctx.index.knows(subject, a) for a, _ in attributes):
             return _value_outcome(said, ctx, subject, attributes)
+        group = (
+            _group_knowing(ctx, subject, attributes) if _opens_clause(said, ctx, subject) else None
+        )
+        if group is not None:  # "but Lindqvist won it": his team won
+            return _value_outcome(said, ctx, group, attributes)
     return None
+
+
+def _opens_clause(said: Said, ctx: WordContext, subject: str) -> bool:
+    """Is ``subject`` the first name of the phrase's clause (its grammatical subject, as in
+    "but Lindqvist's penalty won it"), not a name inside a phrase before it ("a change
+    for Z. Herivaux and ended up winning")?"""
+    sentence = ctx.sentence
+    clause = sentence.structure.clause(said.start)
+    i = bisect_left(sentence.mention_starts, clause[0])
+    if i >= len(sentence.mentions) or sentence.mentions[i].start >= said.start:
+        return False
+    return subject in sentence.mentions[i].names
+
+
+def _group_knowing(
+    ctx: WordContext, subject: str, attributes: list[tuple[str, Word]]
+) -> str | None:
+    """The one group ``subject`` belongs to (a player's team) that has a fact of one of
+    ``attributes``: a result word said of a player speaks of his side."""
+    index = ctx.index
+    groups = [
+        g
+        for g in sorted(index.strings_of(subject))
+        if index.belongs_to(subject, g) and any(index.knows(g, a) for a, _ in attributes)
+    ]
+    return groups[0] if len(groups) == 1 else None
 
 
 def stated_word(said: Said, ctx: WordContext) -> Outcome | None:
