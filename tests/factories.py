@@ -6,9 +6,11 @@ Imported as ``from factories import ...`` (pytest puts tests/ on the path).
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from vouched import Fact
+from vouched._answer._prompt import Prompt, build_prompt
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -40,3 +42,17 @@ def make_fact(**overrides: Any) -> Fact:
     }
     fields.update(overrides)
     return Fact(**fields)
+
+
+def berlin_prompt() -> Prompt:
+    """The prompt for "How warm is it in Berlin?" over one temperature fact: what the
+    phraser tests send upstream."""
+    fact = Fact(
+        subject="Berlin",
+        attribute="temperature",
+        value=Decimal("21.4"),
+        unit="degC",
+        source="open-meteo",
+        observed_at="2026-11-29T12:00:00Z",
+    )
+    return build_prompt("How warm is it in Berlin?", [fact], [])

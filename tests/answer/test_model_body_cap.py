@@ -5,28 +5,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from decimal import Decimal
 
 import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from vouched import Fact, OpenAIChatPhraser, PhraserResponseError, Prompt, build_prompt
+from factories import berlin_prompt
+from vouched import OpenAIChatPhraser, PhraserResponseError
 
 PATH = "/v1/chat/completions"
 CAP = 64 * 1024
 
 
-def _prompt() -> Prompt:
-    fact = Fact(
-        subject="Berlin",
-        attribute="temperature",
-        value=Decimal("21.4"),
-        unit="degC",
-        source="open-meteo",
-        observed_at="2026-11-29T12:00:00Z",
-    )
-    return build_prompt("How warm is it in Berlin?", [fact], [])
+_prompt = berlin_prompt
 
 
 def _endless(prefix: bytes) -> Iterator[bytes]:

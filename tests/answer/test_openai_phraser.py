@@ -6,13 +6,13 @@ import asyncio
 import json
 import threading
 from collections.abc import Iterator
-from decimal import Decimal
 
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from factories import berlin_prompt
 from vouched import (
     Fact,
     Grounder,
@@ -21,8 +21,6 @@ from vouched import (
     PhraserHTTPError,
     PhraserResponseError,
     PhraserTimeoutError,
-    Prompt,
-    build_prompt,
 )
 from vouched.testing import FakeClock
 
@@ -44,16 +42,7 @@ def hanging_server(httpserver: HTTPServer) -> Iterator[HTTPServer]:
     release.set()
 
 
-def _prompt() -> Prompt:
-    fact = Fact(
-        subject="Berlin",
-        attribute="temperature",
-        value=Decimal("21.4"),
-        unit="degC",
-        source="open-meteo",
-        observed_at="2026-11-29T12:00:00Z",
-    )
-    return build_prompt("How warm is it in Berlin?", [fact], [])
+_prompt = berlin_prompt
 
 
 def _completion(content: object) -> dict[str, object]:

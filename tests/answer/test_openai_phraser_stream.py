@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
-from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -14,33 +13,22 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from chatstream import chunk, completion_events, events
+from factories import berlin_prompt
 from vouched import (
-    Fact,
     OpenAIChatPhraser,
     PhraserError,
     PhraserHTTPError,
     PhraserResponseError,
     PhraserStreamError,
     PhraserTimeoutError,
-    Prompt,
     StreamEnd,
-    build_prompt,
 )
 from vouched.testing import virtual_time
 
 PATH = "/v1/chat/completions"
 
 
-def _prompt() -> Prompt:
-    fact = Fact(
-        subject="Berlin",
-        attribute="temperature",
-        value=Decimal("21.4"),
-        unit="degC",
-        source="open-meteo",
-        observed_at="2026-11-29T12:00:00Z",
-    )
-    return build_prompt("How warm is it in Berlin?", [fact], [])
+_prompt = berlin_prompt
 
 
 async def _collect(phraser: OpenAIChatPhraser, end: StreamEnd | None = None) -> list[str]:

@@ -12,7 +12,6 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -21,9 +20,9 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from chatstream import chunk, completion_events, events
+from factories import berlin_prompt
 from vouched import (
     ConfigError,
-    Fact,
     MissingExtraError,
     OpenAIChatPhraser,
     PhraserConnectionError,
@@ -31,9 +30,7 @@ from vouched import (
     PhraserResponseError,
     PhraserStreamError,
     PhraserTimeoutError,
-    Prompt,
     StreamEnd,
-    build_prompt,
 )
 from vouched.testing import virtual_time
 
@@ -42,16 +39,7 @@ CLIENTS = pytest.mark.parametrize("http_client", ["httpx", "aiohttp"])
 USAGE = {"prompt_tokens": 50, "completion_tokens": 7, "total_tokens": 57}
 
 
-def _prompt() -> Prompt:
-    fact = Fact(
-        subject="Berlin",
-        attribute="temperature",
-        value=Decimal("21.4"),
-        unit="degC",
-        source="open-meteo",
-        observed_at="2026-11-29T12:00:00Z",
-    )
-    return build_prompt("How warm is it in Berlin?", [fact], [])
+_prompt = berlin_prompt
 
 
 def _completion(content: str) -> dict[str, Any]:
