@@ -61,19 +61,7 @@ def test_a_fallback_answers_when_its_upstream_fails_with_its_own_model(
     gateway: Any, httpserver: Any
 ) -> None:
     fake = FakeUpstreams(failures={"a": (500, "overloaded", {})})
-    upstreams = f"""
-[[upstream]]
-name = "a"
-base_url = "{httpserver.url_for("/a/v1")}"
-model = "alpha"
-fallback = "b"
-
-[[upstream]]
-name = "b"
-base_url = "{httpserver.url_for("/b/v1")}"
-model = "beta"
-"""
-    url, _ = gateway(fake, upstreams=upstreams)
+    url, _ = gateway(fake, upstreams=_fallback_tables(httpserver))
     completion = _ask(url, "alpha")
     assert completion.choices[0].finish_reason == "stop"
     assert [(c.upstream, c.body["model"]) for c in fake.calls] == [("a", "alpha"), ("b", "beta")]
